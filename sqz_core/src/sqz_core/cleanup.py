@@ -1,0 +1,136 @@
+"""Generic clean-up stages that lose no fact: terminal noise, blank runs, exact repeats."""
+
+from __future__ import annotations
+
+import re
+
+# CSI (colours, cursor moves), OSC (titles, hyperlinks), and two-byte escapes.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"        # CSI … final byte
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC … BEL or ST
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS/SOS/PM/APC … ST
+    r"|\x1b[@-Z\\-_]"                  # other Fe escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"          # 8-bit CSI
+)
+# C0 controls other than tab, newline, carriage return, backspace; DEL.
+_CONTROL = re.compile(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+_TRAILING_WS = re.compile(r"[ \t]+$", re.M)
+
+
+def strip_ansi(text: str) -> str:
+    """Remove ANSI escape sequences and stray control characters."""
+    if "\x1b" in text or "\x9b" in text:
+        text = _ANSI.sub("", text)
+        text = text.replace("\x1b", "")
+    return _CONTROL.sub("", text)
+
+
+def _overlay(line: str) -> str:
+    """What a terminal shows for one line with ``\\r`` redraws and backspaces."""
+    if "\b" in line:
+        buf: list[str] = []
+        for ch in line:
+            if ch == "\b":
+                if buf:
+                    buf.pop()
+            else:
+                buf.append(ch)
+        line = "".join(buf)
+    if "\r" not in line:
+        return line
+    line = line.rstrip("\r")
+    parts = line.split("\r")
+    shown = list(parts[0])
+    for seg in parts[1:]:
+        shown[: len(seg)] = seg
+    return "".join(shown)
+
+
+def resolve_redraws(text: str) -> str:
+    """Resolve carriage-return redraws (progress bars) and backspaces to the final screen line."""
+    if "\r" not in text and "\b" not in text:
+        return text
+    return "\n".join(_overlay(line) for line in text.split("\n"))
+
+
+def strip_trailing_whitespace(text: str) -> str:
+    return _TRAILING_WS.sub("", text)
+
+
+def clean_terminal(text: str) -> str:
+    """ANSI/control removal, carriage-return redraws and trailing whitespace: what a reader saw."""
+    return strip_trailing_whitespace(resolve_redraws(strip_ansi(text)))
+
+
+def fold_blank_runs(text: str) -> str:
+    """Collapse runs of blank lines to one; drop leading and trailing blank lines."""
+    lines = text.split("\n")
+    out: list[str] = []
+    blank = False
+    for line in lines:
+        if line.strip() == "":
+            if out and not blank:
+                out.append("")
+            blank = True
+        else:
+            out.append(line)
+            blank = False
+    while out and out[-1] == "":
+        out.pop()
+    result = "\n".join(out)
+    return result + "\n" if text.endswith("\n") and result else result
+
+
+def fold_repeated_lines(lines: list[str], min_run: int = 3) -> list[str]:
+    """Fold runs of ``min_run`` or more identical non-blank lines into one line with a count."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        j = i + 1
+        while j < n and lines[j] == lines[i]:
+            j += 1
+        run = j - i
+        if run >= min_run and lines[i].strip():
+            out.append(f"{lines[i]} [×{run}]")
+        else:
+            out.extend(lines[i:j])
+        i = j
+    return out
+
+
+def fold_repeated_blocks(lines: list[str], max_block: int = 12, min_repeats: int = 2) -> list[str]:
+    """Fold a block of 2..``max_block`` lines repeated back to back into one copy and a count."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        best_k, best_reps = 0, 1
+        for k in range(2, max_block + 1):
+            if i + 2 * k > n:
+                break
+            block = lines[i:i + k]
+            if not any(s.strip() for s in block):
+                continue
+            reps = 1
+            while lines[i + reps * k:i + (reps + 1) * k] == block:
+                reps += 1
+            if reps >= min_repeats and reps * k > best_reps * best_k and reps * k >= 4:
+                best_k, best_reps = k, reps
+        if best_k:
+            out.extend(lines[i:i + best_k])
+            out.append(f"[the {best_k} lines above repeat ×{best_reps} in all]")
+            i += best_k * best_reps
+        else:
+            out.append(lines[i])
+            i += 1
+    return out
+
+
+def fold_repeats(text: str) -> str:
+    """Blank runs, repeated lines and repeated blocks folded, keeping the trailing newline."""
+    text = fold_blank_runs(text)
+    ends = text.endswith("\n")
+    lines = text.split("\n")
+    if ends:
+        lines.pop()
+    lines = fold_repeated_blocks(fold_repeated_lines(lines))
+    return "\n".join(lines) + ("\n" if ends else "")

@@ -1,0 +1,160 @@
+"""The plain data a plugin receives: one tool output and what produced it.
+
+Kept free of ``dataclasses`` and ``typing`` on purpose: this module is on the hot
+path of every ``sqz compress`` call (``import dataclasses`` alone costs ~15 ms).
+"""
+
+from __future__ import annotations
+
+import re
+
+# Words that wrap the real program: ``sudo git status`` is a git command.
+_WRAPPERS = frozenset({"sudo", "env", "command", "nice", "nohup", "time", "exec", "doas", "stdbuf"})
+# Launchers whose next word (or ``-m`` module) names the real tool.
+_LAUNCHERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx"})
+_RUNNERS = frozenset({"uv", "poetry", "pdm", "hatch", "pipenv", "rye"})  # `uv run pytest`
+_PY = re.compile(r"^python(\d+(\.\d+)?)?$")
+_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SPLIT = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+))""")
+
+# Tool names (MCP and agents' built-in tools) whose results are file content or
+# patches: never summarised, only deduplicated.
+FILE_TOOLS = frozenset({
+    "read", "read_file", "view", "cat", "write", "edit", "str_replace", "multiedit",
+    "sqz_read_file", "notebookread", "patch", "diff", "apply_patch",
+})
+# Shell programs whose output is file content.
+FILE_PROGRAMS = frozenset({"cat", "head", "tail", "sed", "bat", "batcat", "nl", "less", "more", "tac"})
+
+
+def split_words(cmdline: str) -> list[str]:
+    """Split a shell command line into words, roughly as a POSIX shell would.
+
+    Only the first simple command matters here (``a && b`` is judged by ``a``); an
+    unparseable line gives what could be read, never an exception.
+    """
+    words: list[str] = []
+    pos, n = 0, len(cmdline)
+    while pos < n:
+        m = _SPLIT.match(cmdline, pos)
+        if not m or m.end() == pos:
+            break
+        pos = m.end()
+        word = m.group(1) if m.group(1) is not None else m.group(2) if m.group(2) is not None else m.group(3)
+        if word is None:
+            break
+        if m.group(3) is not None and word in {"&&", "||", ";", "|", "&"}:
+            break
+        if m.group(3) is not None:
+            for sep in ("&&", "||", ";", "|"):
+                if sep in word:
+                    head = word.split(sep, 1)[0]
+                    if head:
+                        words.append(head.replace("\\", ""))
+                    return words
+            word = re.sub(r"\\(.)", r"\1", word)
+        words.append(word)
+    return words
+
+
+def normalize_argv(words: list[str]) -> tuple[str, ...]:
+    """Strip env assignments, wrappers and launchers: ``sudo -E python3 -m pytest -x`` → ``pytest -x``."""
+    i = 0
+    out = list(words)
+    while i < len(out):
+        w = out[i]
+        base = w.rsplit("/", 1)[-1]
+        if _ENV_ASSIGN.match(w):
+            i += 1
+        elif base in _WRAPPERS:
+            i += 1
+            while i < len(out) and out[i].startswith("-"):
+                i += 1
+        elif base in _LAUNCHERS:
+            i += 1
+            while i < len(out) and out[i].startswith("-"):
+                i += 1
+        elif base in _RUNNERS and i + 1 < len(out) and out[i + 1] in ("run", "exec"):
+            i += 2
+        elif _PY.match(base) and i + 2 < len(out) and out[i + 1] == "-m":
+            rest = out[i + 2:]
+            return (rest[0],) + tuple(rest[1:]) if rest else ()
+        else:
+            break
+    rest = out[i:]
+    if not rest:
+        return ()
+    return (rest[0].rsplit("/", 1)[-1],) + tuple(rest[1:])
+
+
+class FormatRequest:
+    """One tool output on its way to the model.
+
+    Attributes (all read-only by convention):
+      text       the output, decoded UTF-8, with ANSI/control sequences and
+                 carriage-return redraws already resolved;
+      command    the full command line that produced it, or None;
+      argv       the command's words after wrappers are stripped
+                 (``("git", "status", "-sb")``), or ``()``;
+      program    ``argv[0]`` (``"git"``, ``"pytest"``, ``"gradlew"``) or None;
+      tool       the agent/MCP tool name for non-shell results (``"read_file"``), or None;
+      exit_code  the wrapped command's exit status when known, else None;
+      mode       ``"default"`` or ``"aggressive"``;
+      kind       the content kind ``sqz_detect`` settled on, or None.
+    """
+
+    __slots__ = ("text", "command", "argv", "program", "tool", "exit_code", "mode", "kind")
+
+    def __init__(self, text: str, command: str | None = None, *, argv: tuple[str, ...] | None = None,
+                 tool: str | None = None, exit_code: int | None = None, mode: str = "default",
+                 kind: str | None = None) -> None:
+        self.text = text
+        self.command = command
+        if argv is None:
+            argv = normalize_argv(split_words(command)) if command else ()
+        self.argv = argv
+        self.program = argv[0] if argv else None
+        self.tool = tool
+        self.exit_code = exit_code
+        self.mode = mode
+        self.kind = kind
+
+    @property
+    def lines(self) -> list[str]:
+        """``text`` split into lines without their line endings."""
+        return self.text.splitlines()
+
+    def subcommand(self, skip_options: bool = True) -> str | None:
+        """The first word after the program that is not an option (``git -C x status`` → ``status``)."""
+        args = self.argv[1:]
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if skip_options and a.startswith("-"):
+                # options that take a separate value in common CLIs (git -C dir, -c k=v)
+                if a in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") and i + 1 < len(args):
+                    i += 2
+                    continue
+                i += 1
+                continue
+            return a
+        return None
+
+    def is_file_content(self) -> bool:
+        """True when the output is file content or a patch: never summarised, only deduplicated."""
+        if self.tool is not None:
+            return self.tool.lower() in FILE_TOOLS
+        return self.program in FILE_PROGRAMS
+
+    def replace(self, **changes) -> FormatRequest:
+        """A copy with some attributes changed."""
+        new = FormatRequest.__new__(FormatRequest)
+        for name in self.__slots__:
+            setattr(new, name, changes.get(name, getattr(self, name)))
+        if "argv" in changes:
+            new.program = new.argv[0] if new.argv else None
+        return new
+
+    def __repr__(self) -> str:
+        return (f"FormatRequest(program={self.program!r}, argv={self.argv!r}, tool={self.tool!r}, "
+                f"exit_code={self.exit_code!r}, kind={self.kind!r}, {len(self.text)} chars)")

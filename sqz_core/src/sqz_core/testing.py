@@ -1,0 +1,113 @@
+"""Helpers for plugin tests and the quality benchmark: captured fixtures and their facts.
+
+A fixture is two files side by side:
+
+``NAME.txt``   the real, captured output of a real program (bytes as produced);
+``NAME.json``  where it came from and what must survive::
+
+    {
+      "command": "git status -sb",          # the command line, as given to --cmd
+      "produced_by": "git version 2.39.5",  # tool and version that printed it
+      "exit_code": 0,                       # the command's exit status
+      "facts": ["## main...origin/main [ahead 1]", "src/app.py"],  # exact substrings that must survive
+      "dropped": ["(use \\"git add <file>...\\""],  # optional: substrings a formatter should remove
+      "notes": "how it was made; placeholders used"   # optional
+    }
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .request import FormatRequest
+
+
+class Fixture:
+    """One captured output and its metadata."""
+
+    __slots__ = ("path", "raw", "meta")
+
+    def __init__(self, path: Path, raw: bytes, meta: dict) -> None:
+        self.path = path
+        self.raw = raw
+        self.meta = meta
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
+
+    @property
+    def text(self) -> str:
+        return self.raw.decode("utf-8")
+
+    @property
+    def command(self) -> str | None:
+        return self.meta.get("command")
+
+    @property
+    def facts(self) -> list[str]:
+        return list(self.meta.get("facts", []))
+
+    @property
+    def dropped(self) -> list[str]:
+        return list(self.meta.get("dropped", []))
+
+    def request(self, **overrides) -> FormatRequest:
+        """A ``FormatRequest`` for this fixture, as the pipeline would build it (ANSI already cleaned)."""
+        from .cleanup import clean_terminal
+
+        kw = {"exit_code": self.meta.get("exit_code")}
+        kw.update(overrides)
+        return FormatRequest(clean_terminal(self.text), self.command, **kw)
+
+    def __repr__(self) -> str:
+        return f"Fixture({self.path.name!r}, command={self.command!r})"
+
+
+def load_fixture(path: str | Path) -> Fixture:
+    """Load ``NAME.txt`` (or ``NAME.json``) and its sidecar."""
+    p = Path(path)
+    txt, meta = p.with_suffix(".txt"), p.with_suffix(".json")
+    return Fixture(txt, txt.read_bytes(), json.loads(meta.read_text(encoding="utf-8")))
+
+
+def iter_fixtures(root: str | Path) -> list[Fixture]:
+    """Every fixture under ``root`` (sidecars with a ``command`` key), sorted by path."""
+    out = []
+    for meta in sorted(Path(root).rglob("*.json")):
+        if not meta.with_suffix(".txt").exists():
+            continue
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "command" in data:
+            out.append(load_fixture(meta))
+    return out
+
+
+def missing_facts(output: str, facts) -> list[str]:
+    """The facts (exact substrings) that ``output`` lost."""
+    return [f for f in facts if f not in output]
+
+
+def assert_snapshot(actual: str, path: str | Path) -> None:
+    """Compare ``actual`` with the snapshot file at ``path``.
+
+    With ``SQZ_UPDATE_SNAPSHOTS=1`` the file is (re)written instead, so a change in a
+    formatter's output shows up as a diff in review. A missing snapshot fails.
+    """
+    import os
+
+    p = Path(path)
+    if os.environ.get("SQZ_UPDATE_SNAPSHOTS") == "1":
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(actual, encoding="utf-8", newline="")
+        return
+    if not p.exists():
+        raise AssertionError(f"snapshot {p} is missing: run the tests with SQZ_UPDATE_SNAPSHOTS=1 to create it")
+    expected = p.read_text(encoding="utf-8")
+    if actual != expected:
+        import difflib
+
+        diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
+                                            "snapshot", "actual", n=2))
+        raise AssertionError(f"output differs from snapshot {p}:\n{diff[:4000]}")

@@ -1,0 +1,1 @@
+"""sqz formatter pack."""
