@@ -1,0 +1,99 @@
+"""End-to-end latency of `sqz compress` (a new process per call, as an agent's hook runs it).
+
+Inputs of 1 KB, 10 KB, 100 KB and 1 MB are cut from real captured tool outputs in
+the repository's fixtures (repeated to reach the size, cut on a line boundary), and
+compressed with `--cmd` naming the tool that produced them, against a fresh
+database. Reports p50/p99 per size, plus `sqz --version` (process start-up floor)
+and a bare `python -c pass` for reference.
+
+    python benchmarks/latency.py [--runs 30] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = {"1KB": 1024, "10KB": 10 * 1024, "100KB": 100 * 1024, "1MB": 1024 * 1024}
+
+
+def sqz_exe() -> list[str]:
+    exe = shutil.which("sqz", path=str(Path(sys.executable).parent)) or shutil.which("sqz")
+    return [exe] if exe else [sys.executable, "-m", "sqz_core"]
+
+
+def sample_inputs() -> dict[str, tuple[bytes, str]]:
+    """Per size: (bytes, command) built from the largest real fixture of the repository."""
+    from sqz_core.testing import iter_fixtures
+
+    fixtures = []
+    for pack in sorted(ROOT.glob("sqz_*/tests/fixtures")) + sorted(ROOT.glob("sqz_integrations/*/tests/fixtures")):
+        fixtures.extend(iter_fixtures(pack))
+    if not fixtures:
+        raise SystemExit("no fixtures found")
+    source = max(fixtures, key=lambda f: len(f.raw))
+    lines = source.raw.splitlines(keepends=True)
+    out = {}
+    for label, size in SIZES.items():
+        buf, i = bytearray(), 0
+        while len(buf) < size:
+            buf += lines[i % len(lines)]
+            i += 1
+        cut = bytes(buf[:size])
+        cut = cut[: cut.rfind(b"\n") + 1] or cut
+        out[label] = (cut, source.command or "")
+    return out
+
+
+def timed(cmd: list[str], data: bytes | None, env: dict, runs: int) -> list[float]:
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        subprocess.run(cmd, input=data, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+        times.append((time.perf_counter() - t) * 1000)
+    return times
+
+
+def pct(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    tmp = tempfile.mkdtemp(prefix="sqz-latency-")
+    env = dict(os.environ, SQZ_DB_PATH=os.path.join(tmp, "db.sqlite"), SQZ_CACHE_DIR=os.path.join(tmp, "cache"),
+               SQZ_QUIET="1", SQZ_NO_DEDUP="1")
+    sqz = sqz_exe()
+    subprocess.run(sqz + ["plugins"], env=env, stdout=subprocess.DEVNULL, check=False)  # build the index once
+    rows = []
+    rows.append(("python -c pass", timed([sys.executable, "-c", "pass"], None, env, args.runs)))
+    rows.append(("sqz --version", timed(sqz + ["--version"], None, env, args.runs)))
+    for label, (data, command) in sample_inputs().items():
+        rows.append((f"compress {label}", timed(sqz + ["compress", "--cmd", command], data, env, args.runs)))
+    shutil.rmtree(tmp, ignore_errors=True)
+    result = [{"case": name, "p50_ms": round(pct(t, 50), 1), "p99_ms": round(pct(t, 99), 1),
+               "mean_ms": round(statistics.mean(t), 1), "runs": len(t)} for name, t in rows]
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print(f"{'case':<22}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}")
+        for r in result:
+            print(f"{r['case']:<22}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,12 @@
+"""Test isolation for the whole workspace: every test gets its own database, cache and session."""
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_sqz_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "sqz-home" / "sqz.db"))
+    monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "sqz-home" / "cache"))
+    for var in ("SQZ_SESSION", "SQZ_LOAD_PLUGINS", "SQZ_DISABLE_PLUGINS", "SQZ_NO_DEDUP",
+                "SQZ_REF_TTL_SECS", "SQZ_QUIET", "SQZ_MAX_BYTES"):
+        monkeypatch.delenv(var, raising=False)

@@ -1,0 +1,228 @@
+"""The hot verbs (``compress``, ``run``, ``expand``) without typer: argv parsed by hand.
+
+These run before or after every shell command an agent makes, so this module and
+what it imports stay light: no typer, pydantic, jsonschema, ruamel.yaml, pluggy or
+tokenizer. Anything this parser does not understand (``--help`` included) is handed
+to the typer CLI, which has the same verbs with full help and error messages.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+NOT_MINE = object()  # "let the full CLI handle this argv"
+
+_COMPRESS_FLAGS = {"--cmd": "command", "--tool": "tool", "--mode": "mode", "--session": "session"}
+_MODES = ("auto", "safe", "default", "aggressive")
+
+
+def _parse(args: list[str], allow_rest: bool):
+    """Options for compress/run. Returns (options, rest) or NOT_MINE."""
+    opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False}
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a == "--":
+            return (opts, args[i + 1:]) if allow_rest else NOT_MINE
+        if a == "--no-cache":
+            opts["no_cache"] = True
+        elif a in _COMPRESS_FLAGS and i + 1 < len(args):
+            opts[_COMPRESS_FLAGS[a]] = args[i + 1]
+            i += 1
+        elif "=" in a and a.split("=", 1)[0] in _COMPRESS_FLAGS:
+            k, v = a.split("=", 1)
+            opts[_COMPRESS_FLAGS[k]] = v
+        elif allow_rest and not a.startswith("-"):
+            return opts, args[i:]
+        else:
+            return NOT_MINE
+        i += 1
+    if opts["mode"] not in _MODES:
+        return NOT_MINE
+    return opts, []
+
+
+def _quiet() -> bool:
+    return os.environ.get("SQZ_QUIET", "") not in ("", "0")
+
+
+def _open_store():
+    """The user's store, or None after one clear line on stderr (compression goes on without dedup)."""
+    from .paths import db_path
+    from .store import Store, StoreError
+
+    path = db_path()
+    try:
+        return Store.open(path)
+    except StoreError as exc:
+        sys.stderr.write(f"sqz: store unavailable ({exc}); compressing without dedup or expand\n")
+        return None
+
+
+def _note(result, nbytes: int) -> None:
+    if _quiet():
+        return
+    if result.outcome == "ref":
+        msg = "sqz: identical to an earlier output, sent as a reference"
+    elif result.outcome in ("compressed", "safe") and result.est_out < result.est_in:
+        saved = result.est_in - result.est_out
+        pct = 100 * saved // result.est_in if result.est_in else 0
+        via = f" via {result.plugin}" if result.plugin and result.plugin != "builtin" else ""
+        msg = f"sqz: ~{result.est_in}→{result.est_out} tokens (-{pct}%, estimate){via}"
+    elif result.outcome == "safe" and result.reason:
+        msg = f"sqz: sent unchanged ({result.reason}; never cached)"
+    else:
+        return
+    try:
+        sys.stderr.write(msg + "\n")
+    except Exception:
+        pass
+
+
+def compress_bytes(data: bytes, opts: dict):
+    """Run the pipeline with the user's store; any failure gives the input back unchanged."""
+    from .pipeline import Result, compress
+    from .store import StoreError
+
+    store = _open_store()
+    try:
+        try:
+            result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
+                              session=opts["session"], store=store, no_cache=opts["no_cache"])
+        except StoreError as exc:
+            sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
+            result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
+                              session=opts["session"], store=None, no_cache=True)
+            store_for_stats = None
+        else:
+            store_for_stats = store
+        if store_for_stats is not None:
+            try:
+                store_for_stats.record_call(
+                    session=opts["session"] or _default_session(), command=opts["command"] or opts["tool"],
+                    family=result.family, plugin=result.plugin, outcome=result.outcome, bytes_in=len(data),
+                    bytes_out=len(result.output), est_in=result.est_in, est_out=result.est_out,
+                    input_hash=result.digest if result.stored else None, output_hash=result.output_digest)
+            except StoreError:
+                pass
+        return result
+    except Exception as exc:  # never break the agent's command
+        from .exitmarker import split_trailer
+
+        raw, status = split_trailer(data)
+        sys.stderr.write(f"sqz: internal error ({type(exc).__name__}: {exc}); output sent unchanged\n")
+        return Result(raw, "error", exit_code=status)
+    finally:
+        if store is not None:
+            store.close()
+
+
+def _default_session() -> str:
+    from .pipeline import default_session
+
+    return default_session()
+
+
+def _write_out(payload: bytes) -> None:
+    try:
+        sys.stdout.buffer.write(payload)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        # the reader went away (``sqz compress | head``): nothing more to say
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+
+
+def cmd_compress(opts: dict) -> int:
+    try:
+        data = sys.stdin.buffer.read()
+    except (OSError, ValueError):
+        data = b""
+    result = compress_bytes(data, opts)
+    _write_out(result.output)
+    _note(result, len(data))
+    return result.exit_code if result.exit_code is not None else 0
+
+
+def cmd_run(opts: dict, argv: list[str]) -> int:
+    """Run ``argv`` with stdout and stderr merged, compress what it printed, exit with its status."""
+    import subprocess
+
+    if not argv:
+        sys.stderr.write("sqz run: no command given (usage: sqz run -- CMD [ARGS…])\n")
+        return 2
+    if opts["command"] is None:
+        import shlex
+
+        opts["command"] = shlex.join(argv)
+    try:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=None)
+    except FileNotFoundError:
+        sys.stderr.write(f"sqz run: command not found: {argv[0]}\n")
+        return 127
+    except PermissionError:
+        sys.stderr.write(f"sqz run: permission denied: {argv[0]}\n")
+        return 126
+    except OSError as exc:
+        sys.stderr.write(f"sqz run: cannot run {argv[0]}: {exc}\n")
+        return 126
+    interrupted = False
+    try:
+        data = proc.stdout.read()
+    except KeyboardInterrupt:
+        interrupted = True
+        proc.terminate()
+        data = proc.stdout.read()
+    status = proc.wait()
+    if status < 0:  # killed by a signal: the shell's convention
+        status = 128 - status
+    if interrupted and status == 0:
+        status = 130
+    result = compress_bytes(data, opts)
+    _write_out(result.output)
+    _note(result, len(data))
+    return status
+
+
+def cmd_expand(args: list[str]) -> int:
+    if len(args) != 1 or args[0].startswith("-"):
+        return NOT_MINE  # type: ignore[return-value]
+    from .expand import ExpandError, resolve
+
+    store = _open_store()
+    if store is None:
+        return 1
+    try:
+        data = resolve(store, args[0])
+    except ExpandError as exc:
+        sys.stderr.write(f"sqz expand: {exc}\n")
+        return 1
+    finally:
+        store.close()
+    _write_out(data)
+    return 0
+
+
+def main(argv: list[str]):
+    """Handle a hot verb and return its exit status, or ``NOT_MINE``."""
+    if not argv or any(a in ("-h", "--help") for a in argv):
+        return NOT_MINE
+    verb, args = argv[0], argv[1:]
+    if verb == "compress":
+        parsed = _parse(args, allow_rest=False)
+        return parsed if parsed is NOT_MINE else cmd_compress(parsed[0])
+    if verb == "run":
+        parsed = _parse(args, allow_rest=True)
+        return parsed if parsed is NOT_MINE else cmd_run(parsed[0], parsed[1])
+    if verb == "expand":
+        return cmd_expand(args)
+    if verb in ("--version", "-V", "version") and not args:
+        from ._version import VERSION
+
+        sys.stdout.write(f"sqz {VERSION}\n")
+        return 0
+    return NOT_MINE

@@ -1,0 +1,217 @@
+"""The compression pipeline: one tool output in, what the model should see out.
+
+1. exit trailer stripped (the wrapped command's status is kept);
+2. empty, binary, invalid UTF-8 or oversized input passes through byte-exact;
+3. safety routing: secrets pass through untouched; stack traces and DDL pass
+   through unless a formatter's summary keeps every line of their paragraphs;
+   neither is ever cached;
+4. exact-repeat dedup against the session store (``sqz_dedup``);
+5. content kind (``sqz_detect``) and per-command formatter (``sqz_format``);
+6. generic lossless stages: terminal noise, blank runs, repeated lines/blocks;
+7. the net-win gate: a result that does not save enough goes out as the original.
+A lossy result ends with a line telling how to get the original back.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .cleanup import clean_terminal, fold_repeats
+from .exitmarker import split_trailer
+from .request import FormatRequest
+from .tokens import estimate
+
+try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - other Pythons
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
+
+DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+MIN_REF_BYTES = 160  # shorter content is always sent in full
+
+
+class Result:
+    """What the pipeline decided for one output."""
+
+    __slots__ = ("output", "outcome", "plugin", "exit_code", "digest", "est_in", "est_out", "reason",
+                 "family", "stored", "output_digest")
+
+    def __init__(self, output: bytes, outcome: str, *, exit_code=None, plugin=None, digest=None,
+                 est_in: int = 0, est_out: int = 0, reason: str = "", family=None) -> None:
+        self.output = output
+        self.outcome = outcome  # compressed | ref | passthrough | gate | safe | binary | empty | huge
+        self.plugin = plugin
+        self.exit_code = exit_code
+        self.digest = digest
+        self.est_in = est_in
+        self.est_out = est_out
+        self.reason = reason
+        self.family = family
+        self.stored = False
+        self.output_digest = None
+
+    def __repr__(self) -> str:
+        return f"Result({self.outcome!r}, plugin={self.plugin!r}, {self.est_in}->{self.est_out} est tokens)"
+
+
+def digest_of(data: bytes) -> str:
+    return sha256(data).hexdigest()
+
+
+def default_session() -> str:
+    """``SQZ_SESSION``, else one session per working directory."""
+    sid = os.environ.get("SQZ_SESSION")
+    if sid:
+        return sid
+    import zlib
+
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = "?"
+    return f"cwd:{zlib.crc32(cwd.encode('utf-8', 'surrogateescape')) & 0xFFFFFFFF:08x}"
+
+
+def _max_bytes() -> int:
+    try:
+        return int(os.environ.get("SQZ_MAX_BYTES", DEFAULT_MAX_BYTES))
+    except ValueError:
+        return DEFAULT_MAX_BYTES
+
+
+def min_saving(est_in: int, mode: str) -> int:
+    """Tokens a result must save to be used: 5% (2% in aggressive mode), at least 4."""
+    frac = 0.02 if mode == "aggressive" else 0.05
+    return max(4, int(est_in * frac))
+
+
+def recovery_line(digest: str) -> str:
+    return f"[sqz: shortened; `sqz expand {digest[:16]}` prints the full output]\n"
+
+
+def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=None) -> Result:
+    return Result(raw, outcome, exit_code=exit_code, reason=reason, family=family)
+
+
+def compress(data: bytes, *, command: str | None = None, tool: str | None = None, mode: str = "auto",
+             session: str | None = None, store=None, no_cache: bool = False, index: dict | None = None,
+             formatters: bool = True) -> Result:
+    """Run the pipeline on ``data`` (raw bytes as the command printed them).
+
+    ``store`` is a ``sqz_core.store.Store`` or None (no dedup, no lossy stages: nothing
+    could be recovered). ``no_cache`` disables refs for this call (neither emitted
+    nor recorded); originals of lossy results are still kept for ``expand``.
+    ``formatters=False`` skips per-command plugins (to measure the generic stages).
+    """
+    from .plugins import builtin_record, call_all, call_first, for_program, implementations, load_index
+    from .verdicts import most_restrictive
+
+    raw, exit_code = split_trailer(data)
+    if not raw:
+        return _passthrough(raw, "empty", exit_code)
+    if len(raw) > _max_bytes():
+        return _passthrough(raw, "huge", exit_code, reason=f"over {_max_bytes()} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _passthrough(raw, "binary", exit_code, reason="not UTF-8")
+    if "\x00" in text:
+        return _passthrough(raw, "binary", exit_code, reason="NUL bytes")
+
+    cleaned = clean_terminal(text)
+    req = FormatRequest(cleaned, command, tool=tool, exit_code=exit_code,
+                        mode="aggressive" if mode == "aggressive" else "default")
+    family = req.program or (tool.lower() if tool else None)
+    if mode == "safe":
+        return _passthrough(raw, "safe", exit_code, reason="--mode safe", family=family)
+
+    if index is None:
+        index = load_index() if formatters else {"plugins": []}
+    records = [builtin_record()] + (for_program(index, req.program) if formatters else [])
+
+    verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
+    est_in = estimate(text)
+    if verdict is not None and verdict.level == "safe" and verdict.secret:
+        r = _passthrough(raw, "safe", exit_code, reason=verdict.reason, family=family)
+        r.est_in = r.est_out = est_in
+        return r
+    if verdict is not None and verdict.level == "aggressive" and mode == "auto":
+        req.mode = "aggressive"
+    is_safe = verdict is not None and verdict.level == "safe"
+
+    digest = digest_of(raw)
+    session = session or default_session()
+    dedup_ok = (store is not None and not is_safe and not no_cache and len(raw) >= MIN_REF_BYTES
+                and os.environ.get("SQZ_NO_DEDUP") != "1")
+    if dedup_ok:
+        plugin, ref = call_first(implementations("sqz_dedup", records), request=req, digest=digest,
+                                 session=session, store=store)
+        if ref is not None and len(ref) < len(text):
+            store.mark_served(session, digest)
+            r = Result(ref.encode("utf-8"), "ref", exit_code=exit_code, plugin=plugin, digest=digest,
+                       est_in=est_in, est_out=estimate(ref), family=family)
+            r.stored = True
+            r.output_digest = digest_of(r.output)
+            store.put_blob(r.output_digest, r.output, None)
+            return r
+
+    formatted = plugin = None
+    if not req.is_file_content():
+        req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
+        plugin, formatted = call_first(implementations("sqz_format", records), request=req)
+        if formatted is not None and not isinstance(formatted, str):
+            formatted = plugin = None
+
+    if is_safe:
+        # Compress around the sensitive paragraphs only when they survive verbatim:
+        # first the formatter's summary, then the generic folding of repeats.
+        for candidate, by in ((formatted, plugin), (fold_repeats(cleaned), None)):
+            if candidate is None or candidate == cleaned or not _keeps(cleaned, candidate, verdict.spans):
+                continue
+            if text.endswith("\n") and not candidate.endswith("\n"):
+                candidate += "\n"
+            est_out = estimate(candidate)
+            if est_out <= est_in - min_saving(est_in, req.mode) and len(candidate) < len(text):
+                return Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by,
+                              est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
+        r = _passthrough(raw, "safe", exit_code, reason=verdict.reason, family=family)
+        r.est_in = r.est_out = est_in
+        return r
+
+    lossy = formatted is not None and store is not None
+    if req.is_file_content():
+        candidate = cleaned  # file content: every line kept, only terminal noise removed
+    else:
+        candidate = fold_repeats(formatted if lossy else cleaned)
+    if candidate and text.endswith("\n") and not candidate.endswith("\n"):
+        candidate += "\n"
+    if lossy:
+        candidate += recovery_line(digest)
+
+    est_out = estimate(candidate)
+    result: Result
+    if est_out > est_in - min_saving(est_in, req.mode) or len(candidate) >= len(text):
+        result = Result(raw, "gate" if candidate != text else "passthrough", exit_code=exit_code,
+                        est_in=est_in, est_out=est_in, digest=digest, family=family)
+    else:
+        result = Result(candidate.encode("utf-8"), "compressed", exit_code=exit_code,
+                        plugin=plugin if lossy else None, digest=digest, est_in=est_in, est_out=est_out,
+                        family=family)
+    if store is not None:
+        store.put_blob(digest, raw, command)
+        result.stored = True
+        if result.output != raw:
+            result.output_digest = digest_of(result.output)
+            store.put_blob(result.output_digest, result.output, None)
+        if not no_cache and len(raw) >= MIN_REF_BYTES:
+            store.mark_served(session, digest)
+    return result
+
+
+def _keeps(original: str, candidate: str, spans) -> bool:
+    from .safety import keeps_paragraphs
+
+    return keeps_paragraphs(original, candidate, spans or [(0, len(original.split("\n")) - 1)])

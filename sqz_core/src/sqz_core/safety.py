@@ -1,0 +1,197 @@
+"""Safety routing: content that must reach the model unchanged and is never cached.
+
+Checks match whole lines (or real secret formats), so a log line that only mentions
+a password or a panic does not qualify: stack traces with frames (Python, JVM,
+JavaScript, Go, Rust), PEM blocks, credential lines with secret-looking keys, SQL DDL
+at the start of a line, and tokens in well-known secret formats.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .verdicts import Safety
+
+# --- stack traces: a header and at least one frame ---------------------------------
+_PY_HEAD = re.compile(r"^\s*Traceback \(most recent call last\):\s*$", re.M)
+_PY_FRAME = re.compile(r'^\s+File "[^"]*", line \d+')
+_JVM_FRAME = re.compile(r"^\s+at [\w$.<>/]+\([^()]*\)\s*$")
+_JS_FRAME = re.compile(r"^\s+at (?:async )?(?:\S+ \()?(?:file://|node:|/|[A-Za-z]:\\|<anonymous>|\w)[^()]*:\d+(?::\d+)?\)?\s*$")
+_GO_HEAD = re.compile(r"^goroutine \d+ \[[^\]]+\]:\s*$", re.M)
+_GO_FILE = re.compile(r"^\t\S+\.go:\d+")
+_RUST_HEAD = re.compile(r"^stack backtrace:\s*$", re.M)
+_RUST_FRAME = re.compile(r"^\s+\d+: \S")
+_AT_LINE = re.compile(r"^\s+at \S", re.M)
+
+# --- secrets ---------------------------------------------------------------------
+_PEM = re.compile(r"^-----BEGIN ([A-Z0-9 ]+)-----\s*$", re.M)
+_PEM_END = "-----END "
+_CRED_LINE = re.compile(
+    r"""^\s*(?:export\s+|set\s+)?["']?[\w.-]*?"""
+    r"""(?:^|[_.-]|\b)(?:password|passwd|passphrase|secret|secret[_-]?key|token|api[_-]?key|apikey|"""
+    r"""access[_-]?key(?:[_-]?id)?|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)["']?"""
+    r"""\s*[:=]\s*["']?[^\s"'#]{6,}""",
+    re.M | re.I,
+)
+_SECRET_TOKENS = re.compile(
+    r"(?<![A-Za-z0-9])(?:"
+    r"(?:AKIA|ASIA)[0-9A-Z]{16}"                       # AWS access key id
+    r"|gh[pousr]_[A-Za-z0-9]{36,}"                     # GitHub tokens
+    r"|github_pat_[A-Za-z0-9_]{40,}"                   # GitHub fine-grained PAT
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}"                  # Slack tokens
+    r"|AIza[0-9A-Za-z_-]{35}"                          # Google API key
+    r"|(?:sk|rk)_live_[0-9A-Za-z]{20,}"                # Stripe live keys
+    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"           # OpenAI / Anthropic keys
+    r"|glpat-[A-Za-z0-9_-]{20,}"                       # GitLab PAT
+    r"|npm_[A-Za-z0-9]{36}"                            # npm token
+    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"  # JWT
+    r")"
+)
+
+# --- SQL DDL at the start of a line ----------------------------------------------
+_DDL = re.compile(
+    r"^\s*(?:CREATE|ALTER|DROP)\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+|UNIQUE\s+)?"
+    r"(?:TABLE|INDEX|VIEW|SCHEMA|DATABASE|SEQUENCE|TRIGGER|FUNCTION|PROCEDURE|TYPE|EXTENSION|MATERIALIZED\s+VIEW)\b"
+    r"(?:\s+IF\s+(?:NOT\s+)?EXISTS)?\s+[\w.\"`\[]",
+    re.M | re.I,
+)
+
+
+def _line_of(text: str, pos: int) -> int:
+    return text.count("\n", 0, pos)
+
+
+def _frames_after(lines: list[str], start: int, frame: re.Pattern, allow=()) -> int:
+    """Index of the last line of a frame block beginning after ``start`` (or ``start`` if none)."""
+    last = start
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        if frame.match(line) or (last > start and any(a.match(line) for a in allow)):
+            last = i
+            i += 1
+            continue
+        break
+    return last
+
+
+_PY_CODE = re.compile(r"^\s{4,}\S|^\s+\^+\s*$|^\s+[~^]+\s*$")
+_JVM_MORE = re.compile(r"^\s+\.\.\. \d+ more\s*$|^Caused by: |^\s+Suppressed: |^\s+Caused by: ")
+_GO_FUNC = re.compile(r"^[\w./*()\[\]-]+\(.*\)\s*$|^created by |^\S+\.\S+\(")
+_RUST_LOC = re.compile(r"^\s+at \S+:\d+(:\d+)?\s*$")
+
+
+def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
+    spans: list[tuple[int, int, str]] = []
+    for m in _PY_HEAD.finditer(text):
+        i = _line_of(text, m.start())
+        if i + 1 < len(lines) and _PY_FRAME.match(lines[i + 1]):
+            end = _frames_after(lines, i, _PY_FRAME, allow=(_PY_CODE,))
+            if end + 1 < len(lines) and lines[end + 1].strip():
+                end += 1  # the exception line
+            spans.append((i, end, "python-traceback"))
+    if _AT_LINE.search(text):
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            if _JVM_FRAME.match(line) or _JS_FRAME.match(line):
+                start = i - 1 if i > 0 and lines[i - 1].strip() else i
+                kind = "jvm-stacktrace" if _JVM_FRAME.match(line) else "js-stacktrace"
+                j = i
+                while j + 1 < len(lines) and (_JVM_FRAME.match(lines[j + 1]) or _JS_FRAME.match(lines[j + 1])
+                                             or _JVM_MORE.match(lines[j + 1])):
+                    j += 1
+                spans.append((start, j, kind))
+                i = j + 1
+            else:
+                i += 1
+    for m in _GO_HEAD.finditer(text):
+        i = _line_of(text, m.start())
+        if any(_GO_FILE.match(x) for x in lines[i + 1:i + 4]):
+            j = i
+            while j + 1 < len(lines) and (_GO_FILE.match(lines[j + 1]) or _GO_FUNC.match(lines[j + 1])):
+                j += 1
+            start = i
+            k = i - 1
+            while k >= 0 and lines[k].strip() and k >= i - 3:  # "panic: …" header lines above
+                start = k
+                k -= 1
+            spans.append((start, j, "go-goroutine"))
+    for m in _RUST_HEAD.finditer(text):
+        i = _line_of(text, m.start())
+        if i + 1 < len(lines) and _RUST_FRAME.match(lines[i + 1]):
+            end = _frames_after(lines, i, _RUST_FRAME, allow=(_RUST_LOC,))
+            spans.append((i, end, "rust-backtrace"))
+    return spans
+
+
+def classify(text: str) -> Safety | None:
+    """Classify ``text``: a ``Safety`` verdict for sensitive content, else None."""
+    if not text:
+        return None
+    lines: list[str] | None = None
+    secret_spans: list[tuple[int, int]] = []
+    reasons: list[str] = []
+
+    if "-----BEGIN " in text:
+        lines = text.split("\n")
+        for m in _PEM.finditer(text):
+            i = _line_of(text, m.start())
+            j = i
+            while j + 1 < len(lines) and not lines[j].startswith(_PEM_END):
+                j += 1
+            secret_spans.append((i, j))
+            reasons.append("pem-block")
+    for m in _SECRET_TOKENS.finditer(text):
+        i = _line_of(text, m.start())
+        secret_spans.append((i, i))
+        reasons.append("secret-token")
+        break
+    m = _CRED_LINE.search(text)
+    if m:
+        i = _line_of(text, m.start())
+        secret_spans.append((i, i))
+        reasons.append("credential-line")
+    if secret_spans:
+        return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(secret_spans), secret=True)
+
+    spans: list[tuple[int, int]] = []
+    needs_stack = ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text
+                   or "\tat " in text or "    at " in text)
+    if needs_stack:
+        if lines is None:
+            lines = text.split("\n")
+        for a, b, why in _stack_spans(text, lines):
+            spans.append((a, b))
+            reasons.append(why)
+    for m in _DDL.finditer(text):
+        i = _line_of(text, m.start())
+        spans.append((i, i))
+        reasons.append("sql-ddl")
+    if spans:
+        return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(sorted(set(spans))))
+    return None
+
+
+def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:
+    """The blank-line-delimited paragraphs that contain each span, as inclusive line ranges."""
+    out = []
+    for a, b in spans:
+        a = max(0, min(a, len(lines) - 1))
+        b = max(a, min(b, len(lines) - 1))
+        while a > 0 and lines[a - 1].strip():
+            a -= 1
+        while b + 1 < len(lines) and lines[b + 1].strip():
+            b += 1
+        out.append((a, b))
+    return sorted(set(out))
+
+
+def keeps_paragraphs(original: str, candidate: str, spans) -> bool:
+    """True when ``candidate`` holds, verbatim and in one piece, every paragraph around ``spans``."""
+    lines = original.split("\n")
+    for a, b in paragraphs_holding(lines, spans):
+        block = "\n".join(lines[a:b + 1])
+        if block not in candidate:
+            return False
+    return True

@@ -1,0 +1,153 @@
+"""The pipeline's guarantees: exit status, passthrough of bad input, refs, the gate, file content."""
+
+import subprocess
+
+import pytest
+
+from sqz_core.exitmarker import split_trailer, wrap_command
+from sqz_core.expand import ExpandError, resolve
+from sqz_core.pipeline import compress, digest_of
+from sqz_core.store import Store
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = Store.open(str(tmp_path / "db.sqlite"))
+    yield s
+    s.close()
+
+
+def real_output(*cmd: str) -> bytes:
+    return subprocess.run(list(cmd), capture_output=True, check=True).stdout
+
+
+def test_exit_trailer_is_stripped_exactly():
+    assert split_trailer(b"out\n\n__SQZ_EXIT__=3\n") == (b"out\n", 3)
+    assert split_trailer(b"no newline at end\n__SQZ_EXIT__=0\n") == (b"no newline at end", 0)
+    assert split_trailer(b"plain output\n") == (b"plain output\n", None)
+    assert split_trailer(b"__SQZ_EXIT__=1 in the middle\nmore\n") == (b"__SQZ_EXIT__=1 in the middle\nmore\n", None)
+
+
+@pytest.mark.parametrize("command,status", [("echo hi; exit 7", 7), ("printf 'no newline'", 0),
+                                            ("echo out; echo err >&2; false", 1), ("true", 0)])
+def test_wrapped_command_carries_status_and_output(command, status):
+    shell = wrap_command(command, "cat")
+    raw = subprocess.run(["bash", "-c", shell], capture_output=True, check=False).stdout
+    direct = subprocess.run(["bash", "-c", "( " + command + "\n) 2>&1"], capture_output=True, check=False).stdout
+    assert split_trailer(raw) == (direct, status)
+
+
+def test_wrapped_heredoc_and_comment_keep_meaning():
+    command = "cat <<'EOF'\nline one\nEOF\n# a trailing comment"
+    raw = subprocess.run(["bash", "-c", wrap_command(command, "cat")], capture_output=True, check=False).stdout
+    assert split_trailer(raw) == (b"line one\n", 0)
+
+
+@pytest.mark.parametrize("data,outcome", [
+    (b"", "empty"),
+    (b"\xff\xfe\x00binary\x00", "binary"),
+    (b"caf\xe9 latin-1 text\n" * 20, "binary"),
+    (b"text with a NUL \x00 inside\n" * 20, "binary"),
+])
+def test_bad_input_passes_through_byte_exact(data, outcome, store):
+    result = compress(data, store=store)
+    assert result.outcome == outcome
+    assert result.output == data
+
+
+def test_huge_input_passes_through(monkeypatch, store):
+    monkeypatch.setenv("SQZ_MAX_BYTES", "1000")
+    data = b"same line\n" * 200
+    result = compress(data, store=store)
+    assert result.outcome == "huge" and result.output == data
+
+
+def test_exit_status_survives_every_outcome(store):
+    for data in (b"", b"\xff\xfe", b"short\n", b"repeated\n" * 50):
+        result = compress(data + b"\n__SQZ_EXIT__=42\n", store=store)
+        assert result.exit_code == 42
+
+
+def test_repeat_in_same_session_becomes_a_ref_that_expands_exactly(store):
+    data = real_output("git", "--version") * 20 + real_output("ls", "-la", "/usr/lib")
+    first = compress(data, command="ls -la /usr/lib", store=store, session="A")
+    assert b"\xc2\xa7ref:" not in first.output
+    second = compress(data, command="ls -la /usr/lib", store=store, session="A")
+    assert second.outcome == "ref"
+    token = second.output.decode().split()[0]
+    assert token == f"§ref:{digest_of(data)[:16]}§"
+    assert resolve(store, token) == data
+    assert resolve(store, digest_of(data)[:8]) == data
+
+
+def test_no_ref_across_sessions_or_after_ttl(store, monkeypatch):
+    data = real_output("ls", "-la", "/usr/lib")
+    compress(data, store=store, session="A")
+    assert compress(data, store=store, session="B").outcome != "ref"
+    monkeypatch.setenv("SQZ_REF_TTL_SECS", "0")
+    assert compress(data, store=store, session="A").outcome != "ref"
+
+
+def test_no_cache_and_no_dedup_escape_hatches(store, monkeypatch):
+    data = real_output("ls", "-la", "/usr/lib")
+    compress(data, store=store, session="A")
+    assert compress(data, store=store, session="A", no_cache=True).outcome != "ref"
+    monkeypatch.setenv("SQZ_NO_DEDUP", "1")
+    assert compress(data, store=store, session="A").outcome != "ref"
+
+
+def test_net_win_gate_returns_original_when_nothing_is_saved(store):
+    data = real_output("git", "--version")
+    result = compress(data, store=store)
+    assert result.output == data
+    assert result.outcome in ("passthrough", "gate")
+
+
+def test_generic_stages_fold_terminal_noise_and_repeats(store):
+    # a real progress redraw and colour output: git's own progress, forced on
+    data = ("\x1b[32mok\x1b[0m build step\n" * 30).encode() + b"Receiving objects:  10%\rReceiving objects: 100%\n"
+    result = compress(data, store=store)
+    out = result.output.decode()
+    assert "\x1b" not in out and "\r" not in out
+    assert "ok build step [×30]" in out
+    assert "Receiving objects: 100%" in out and "10%" not in out
+
+
+def test_file_content_is_never_folded(store, tmp_path):
+    source = ("    return value\n" * 12 + "\n\n\n").encode()
+    for session, kw in (("A", {"command": "cat app.py"}), ("B", {"tool": "read_file"})):
+        result = compress(source, store=store, session=session, **kw)
+        assert result.output == source
+
+
+def test_expand_errors_are_clear(store):
+    compress(real_output("ls", "-la", "/usr/lib"), store=store)
+    with pytest.raises(ExpandError, match="not a reference"):
+        resolve(store, "xyz")
+    with pytest.raises(ExpandError, match="no stored output"):
+        resolve(store, "0000000000")
+
+
+def test_ambiguous_prefix_is_an_error(store):
+    a, b = b"first stored output\n", b"second stored output\n"
+    store.put_blob("abcd" + "1" * 60, a)
+    store.put_blob("abcd" + "2" * 60, b)
+    with pytest.raises(ExpandError, match="more than one"):
+        resolve(store, "abcd")
+    assert resolve(store, "abcd1") == a
+    assert resolve(store, "§ref:abcd2222§") == b
+
+
+def test_ranged_expand_returns_exactly_those_lines(store):
+    data = real_output("ls", "-la", "/usr/lib")
+    compress(data, store=store)
+    lines = data.splitlines(keepends=True)
+    assert resolve(store, f"{digest_of(data)[:16]}:L2-4") == b"".join(lines[1:4])
+    with pytest.raises(ExpandError, match="past the end"):
+        resolve(store, f"{digest_of(data)[:16]}:L1-{len(lines) + 1}")
+
+
+def test_without_store_nothing_lossy_happens():
+    data = real_output("ls", "-la", "/usr/lib")
+    result = compress(data, command="ls -la /usr/lib", store=None)
+    assert b"sqz expand" not in result.output

@@ -1,0 +1,97 @@
+"""Safety routing on real outputs: what is sensitive passes through unchanged and is never cached."""
+
+from pathlib import Path
+
+import pytest
+
+from sqz_core.cleanup import clean_terminal
+from sqz_core.pipeline import compress
+from sqz_core.safety import classify, keeps_paragraphs
+from sqz_core.store import Store
+from sqz_core.testing import iter_fixtures
+
+FIXTURES = {f.name: f for f in iter_fixtures(Path(__file__).parent / "fixtures" / "safety")}
+STACKS = {
+    "python_traceback": "python-traceback",
+    "jvm_stacktrace": "jvm-stacktrace",
+    "node_stacktrace": "js-stacktrace",
+    "rust_backtrace": "rust-backtrace",
+    "go_panic": "go-goroutine",
+}
+SECRETS = {"pem_private_key": "pem-block", "env_credentials": "credential-line"}
+
+
+def test_fixture_set_is_complete():
+    assert set(STACKS) | set(SECRETS) | {"sqlite_schema"} <= set(FIXTURES)
+
+
+@pytest.mark.parametrize("name,reason", sorted(STACKS.items()))
+def test_stack_traces_are_safe_but_not_secret(name, reason):
+    verdict = classify(clean_terminal(FIXTURES[name].text))
+    assert verdict is not None and verdict.level == "safe"
+    assert reason in verdict.reason
+    assert not verdict.secret
+    assert verdict.spans
+
+
+@pytest.mark.parametrize("name,reason", sorted(SECRETS.items()))
+def test_secrets_are_secret(name, reason):
+    verdict = classify(FIXTURES[name].text)
+    assert verdict.level == "safe" and verdict.secret
+    assert reason in verdict.reason
+
+
+def test_aws_key_id_is_detected_as_a_secret_token():
+    verdict = classify("AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\n")
+    assert verdict.secret and "secret-token" in verdict.reason
+
+
+def test_sql_ddl_is_safe():
+    verdict = classify(FIXTURES["sqlite_schema"].text)
+    assert verdict.level == "safe" and "sql-ddl" in verdict.reason
+
+
+@pytest.mark.parametrize("line", [
+    "log: user changed their password successfully",
+    "the build panicked earlier but recovered",
+    "max_tokens = 4096",
+    "token_count: 12",
+    "we should create table layouts for the report",
+    "see Traceback handling in docs",
+])
+def test_mentions_are_not_safe(line):
+    assert classify(line + "\n") is None
+
+
+@pytest.mark.parametrize("name", sorted(set(STACKS) | set(SECRETS) | {"sqlite_schema"}))
+def test_sensitive_fixture_passes_through_and_is_never_stored(name, tmp_path):
+    fx = FIXTURES[name]
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store, session="s1")
+    assert result.outcome == "safe"
+    out = result.output.decode()
+    # whatever was folded around it, every paragraph holding the sensitive lines is intact
+    assert keeps_paragraphs(clean_terminal(fx.text), clean_terminal(out), classify(clean_terminal(fx.text)).spans)
+    for fact in fx.facts:
+        assert fact in out
+    assert store.find_hashes("", limit=10) == []  # nothing cached
+    again = compress(fx.raw, command=fx.command, store=store, session="s1")
+    assert again.outcome == "safe" and "§ref:" not in again.output.decode()
+
+
+def test_python_traceback_fixture_folds_only_outside_the_trace(tmp_path):
+    fx = FIXTURES["python_traceback"]
+    result = compress(fx.raw, command=fx.command, store=None)
+    out = result.output.decode()
+    tb_start = fx.text.index("Traceback")
+    assert fx.text[tb_start:] in out
+    assert "processing item 0" in out and "processing item 29" in out
+
+
+def test_keeps_paragraphs_detects_a_missing_frame():
+    fx = FIXTURES["jvm_stacktrace"]
+    text = clean_terminal(fx.text)
+    spans = classify(text).spans
+    damaged = text.replace("\tat Main.parse(Main.java:2)\n", "")
+    assert keeps_paragraphs(text, text, spans)
+    assert not keeps_paragraphs(text, damaged, spans)

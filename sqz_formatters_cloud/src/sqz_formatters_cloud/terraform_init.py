@@ -1,0 +1,59 @@
+"""``terraform``/``tofu`` init and validate: keep what was installed and every error, drop the advice.
+
+``init`` prints a fixed encouragement paragraph after success and section banners
+before each step; those go. Module and provider lines (``- network in
+modules/network``, ``- Installed hashicorp/aws v5.1.0``) and every diagnostic stay.
+``validate`` is already short; only its diagnostics matter, so it passes unchanged
+unless it is the one-line success.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BANNERS = re.compile(r"^(Initializing (the backend|provider plugins|modules)\.\.\.|"
+                      r"Initializing (HCP Terraform|Terraform Cloud)\.\.\.)$")
+_SUCCESS = ("Terraform has been successfully initialized!", "OpenTofu has been successfully initialized!")
+_ADVICE_FIRST = ("You may now begin working with Terraform.", "You may now begin working with OpenTofu.")
+_ADVICE_SECOND = "If you ever set or change modules or backend configuration for"
+_KNOWN = re.compile(r"^(- |Initializing |Terraform |OpenTofu |You may now |If you ever |rerun this |commands will |"
+                    r"any changes |should now |╷|│|╵|Error: |Warning: |  |Partner and community providers|"
+                    r"Terraform has created a lock file|OpenTofu has created a lock file|you run \"|selections it made|"
+                    r"so that |\w.*\.terraform\.lock\.hcl)")
+
+
+def format_init(text: str) -> str | None:
+    """Drop banners and the closing advice; None when a line is not one init is known to print."""
+    lines = text.split("\n")
+    if not any(_BANNERS.match(l) for l in lines):
+        return None
+    out: list[str] = []
+    dropped = 0
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if line.strip() and not _KNOWN.match(line) and not line.startswith(" "):
+            return None  # an init line we do not know: refuse to guess
+        if _BANNERS.match(line):
+            dropped += 1
+            i += 1
+            continue
+        if line.startswith(_ADVICE_FIRST) or line.startswith(_ADVICE_SECOND):
+            j = i
+            while j < n and lines[j].strip():
+                j += 1
+            dropped += j - i
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    body = [l for k, l in enumerate(out) if l.strip() or (k and out[k - 1].strip())]
+    result = "\n".join(body).strip("\n")
+    if dropped:
+        result += f"\n[{dropped} lines of init banners and advice dropped]"
+    return result + "\n"
+
+
+def format_validate(text: str) -> str | None:
+    """The success line alone stays as is; diagnostics are already minimal: leave them to pass through."""
+    return None

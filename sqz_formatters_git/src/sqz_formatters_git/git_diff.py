@@ -1,0 +1,166 @@
+"""``git diff`` / ``git show`` patches: every +/- line and hunk header kept, headers shortened.
+
+The output is still a unified diff (``--- a/x`` / ``+++ b/x`` then hunks), so a reader can
+reason about it line by line. Only long runs of unchanged context are folded to a count
+(more than 6 between two changes, or more than 4 at a hunk edge: the 2 lines next to a
+change are kept). The ``diff --git`` and ``index`` lines of a plain modification are
+dropped; mode, rename, copy, new/deleted-file and binary lines are kept verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common import compact_stat_block
+
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: .*)?$")
+_COMBINED_HUNK = re.compile(r"^(@{3,}) (?:-\d+(?:,\d+)? )+\+\d+(?:,\d+)? \1(?: .*)?$")
+_DIFF_GIT = re.compile(r"^diff --git (\S.*)$")
+_DIFF_CC = re.compile(r"^diff --(?:cc|combined) (\S.*)$")
+_EXTENDED = re.compile(
+    r"^(?:old mode \d{6}|new mode \d{6}|deleted file mode \d{6}|new file mode \d{6}|copy from .+|copy to .+|"
+    r"rename from .+|rename to .+|similarity index \d+%|dissimilarity index \d+%|"
+    r"index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d{6})?|mode \d{6}(?:,\d{6})*\.\.\d{6}|"
+    r"new file mode \d{6}|deleted file mode \d{6}(?:,\d{6})*|Binary files .+ differ)$")
+_INDEX = re.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d{6})?$")
+_NO_NEWLINE = "\\ No newline at end of file"
+
+KEEP_NEAR_CHANGE = 2     # context lines kept next to a change
+FOLD_BETWEEN = 7         # fold a run between two changes from this length on (keeps 2 + 2)
+FOLD_EDGE = 5            # fold a run at a hunk's start or end from this length on (keeps 2)
+
+
+def _fold_context(body: list[str], width: int) -> list[str]:
+    """Fold long runs of context lines in one hunk body; +/- lines are never touched."""
+    def is_context(line: str) -> bool:
+        return line == "" or (line[:width].strip() == "" and len(line) >= width) or line == _NO_NEWLINE
+
+    out: list[str] = []
+    i, n = 0, len(body)
+    while i < n:
+        if not is_context(body[i]) or body[i] == _NO_NEWLINE:
+            out.append(body[i])
+            i += 1
+            continue
+        j = i
+        while j < n and is_context(body[j]) and body[j] != _NO_NEWLINE:
+            j += 1
+        run = body[i:j]
+        at_start, at_end = i == 0, j == n
+        if at_start and at_end:
+            out.extend(run)
+        elif at_start and len(run) >= FOLD_EDGE:
+            out.append(f"[{len(run) - KEEP_NEAR_CHANGE} unchanged lines]")
+            out.extend(run[-KEEP_NEAR_CHANGE:])
+        elif at_end and len(run) >= FOLD_EDGE:
+            out.extend(run[:KEEP_NEAR_CHANGE])
+            out.append(f"[{len(run) - KEEP_NEAR_CHANGE} unchanged lines]")
+        elif not at_start and not at_end and len(run) >= FOLD_BETWEEN:
+            out.extend(run[:KEEP_NEAR_CHANGE])
+            out.append(f"[{len(run) - 2 * KEEP_NEAR_CHANGE} unchanged lines]")
+            out.extend(run[-KEEP_NEAR_CHANGE:])
+        else:
+            out.extend(run)
+        i = j
+    return out
+
+
+def _read_hunk(lines: list[str], i: int) -> tuple[list[str], int] | None:
+    """The body of the hunk whose header is ``lines[i]`` and the index after it, or None."""
+    head = lines[i]
+    m = _HUNK.match(head)
+    if m:
+        old = int(m.group(2)) if m.group(2) is not None else 1
+        new = int(m.group(4)) if m.group(4) is not None else 1
+        body: list[str] = []
+        i += 1
+        while (old > 0 or new > 0) and i < len(lines):
+            line = lines[i]
+            c = line[:1]
+            if line == "" or c == " ":
+                old -= 1
+                new -= 1
+            elif c == "-":
+                old -= 1
+            elif c == "+":
+                new -= 1
+            elif line == _NO_NEWLINE:
+                pass
+            else:
+                return None
+            body.append(line)
+            i += 1
+        if old != 0 or new != 0:
+            return None  # truncated or miscounted: not a patch we can vouch for
+        while i < len(lines) and lines[i] == _NO_NEWLINE:
+            body.append(lines[i])
+            i += 1
+        return body, i
+    m = _COMBINED_HUNK.match(head)
+    if m:
+        width = len(m.group(1)) - 1
+        body = []
+        i += 1
+        while i < len(lines):
+            line = lines[i]
+            if line == _NO_NEWLINE or line == "" or (len(line) >= width and set(line[:width]) <= {" ", "+", "-"}):
+                if line.startswith("diff "):
+                    break
+                body.append(line)
+                i += 1
+            else:
+                break
+        return body, i
+    return None
+
+
+def format_patch_lines(lines: list[str]) -> list[str] | None:
+    """A whole patch (one or more files) compacted; None if any line is not part of a git patch."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    if n == 0:
+        return None
+    while i < n:
+        line = lines[i]
+        m = _DIFF_GIT.match(line) or _DIFF_CC.match(line)
+        if not m:
+            return None
+        combined = line.startswith("diff --cc") or line.startswith("diff --combined")
+        header = [line]
+        i += 1
+        while i < n and _EXTENDED.match(lines[i]):
+            header.append(lines[i])
+            i += 1
+        files: list[str] = []
+        if i + 1 < n and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
+            files = [lines[i], lines[i + 1]]
+            i += 2
+        extended = [h for h in header[1:] if not _INDEX.match(h)]
+        if combined or extended or not files:
+            out.append(header[0])
+            out.extend(extended)
+        out.extend(files)
+        if files and (i >= n or not lines[i].startswith("@@")):
+            return None
+        while i < n and lines[i].startswith("@@"):
+            hunk_header = lines[i]
+            read = _read_hunk(lines, i)
+            if read is None:
+                return None
+            body, i = read
+            out.append(hunk_header)
+            cm = _COMBINED_HUNK.match(hunk_header)
+            out.extend(_fold_context(body, len(cm.group(1)) - 1 if cm else 1))
+    return out
+
+
+def format_diff(request) -> str | None:
+    """``git diff`` in patch or ``--stat`` form."""
+    lines = request.text.splitlines()
+    if not lines:
+        return None
+    if lines[0].startswith("diff "):
+        out = format_patch_lines(lines)
+    else:
+        out = compact_stat_block(lines)
+    return "\n".join(out) + "\n" if out is not None else None

@@ -1,0 +1,757 @@
+#!/usr/bin/env python3
+"""Re-capture the Python and JavaScript fixtures of sqz-formatters-test.
+
+Builds small throw-away projects under /tmp/sqz-capture/ (fixed paths, so the
+captured text is stable), with induced failures (a failing assert, an exception,
+an import/collection error, a fixture error, warnings, type and lint errors) plus
+an all-green variant, runs the real tools and writes
+``tests/fixtures/<family>/NAME.txt`` (bytes as printed, stdout+stderr merged) and
+updates ``NAME.json`` (command, produced_by, exit_code; hand-picked ``facts``,
+``dropped`` and ``notes`` are kept).
+
+Tools: a throw-away venv /tmp/sqz-pyjs-tools/venv (pytest, pytest-xdist, tox,
+nox, ruff, mypy, uv) and npm packages in /tmp/sqz-pyjs-tools/js (jest, vitest 3
++ vite 6, typescript, eslint 9; symlinked into the JS project) and
+/tmp/sqz-pyjs-tools/pm (pnpm, yarn, bun). They are created when missing.
+
+Registry host names and index paths are replaced by ``pkgs.example.org``.
+
+Usage: python scripts/capture_python_js.py [family ...]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path("/tmp/sqz-capture/pyjs")         # the throw-away projects (stable paths in the output)
+TOOLBOX = Path("/tmp/sqz-pyjs-tools")        # installed tools, kept between captures
+VENV = TOOLBOX / "venv"
+JS = ROOT / "jsproj"
+NODE_MODULES = TOOLBOX / "js"
+TOOLS = TOOLBOX / "pm"
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+
+_SCRUB = [
+    (re.compile(r"https?://(?:files\.pythonhosted\.org|pypi\.org|registry\.npmjs\.org|registry\.yarnpkg\.com"
+                r"|registry\.npmmirror\.com|[a-z0-9.-]*pypi[a-z0-9.-]*)"), "https://pkgs.example.org"),
+    (re.compile(r"(?:files\.pythonhosted\.org|pypi\.org|registry\.npmjs\.org|registry\.yarnpkg\.com)"),
+     "pkgs.example.org"),
+    (re.compile(r"file:///opt/(?:pypi-more|pypi|wheels)"), "file:///pkgs.example.org"),
+    (re.compile(r"/opt/(?:pypi-more|pypi|wheels)"), "/pkgs.example.org"),
+]
+
+
+def scrub(data: bytes) -> bytes:
+    """Replace registry hosts and this machine's index paths with a neutral placeholder."""
+    text = data.decode("utf-8", "surrogateescape")
+    for rx, repl in _SCRUB:
+        text = rx.sub(repl, text)
+    return text.encode("utf-8", "surrogateescape")
+
+
+def write_tree(base: Path, files: dict) -> None:
+    if base.exists():
+        shutil.rmtree(base)
+    for rel, body in files.items():
+        p = base / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(body)
+
+
+def env_path() -> dict:
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(VENV / "bin"), str(NODE_MODULES / "node_modules" / ".bin"),
+                                   str(TOOLS / "node_modules" / ".bin"), env["PATH"]])
+    env["VIRTUAL_ENV"] = str(VENV)
+    for k in ("CI", "FORCE_COLOR", "NO_COLOR", "PYTEST_ADDOPTS"):
+        env.pop(k, None)
+    env["COLUMNS"] = "100"
+    return env
+
+
+def run(cmd: str, cwd: Path, env: dict | None = None) -> tuple[bytes, int]:
+    p = subprocess.run(["bash", "-c", cmd], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       env=env or env_path(), timeout=600)
+    return p.stdout, p.returncode
+
+
+def version(cmd: str) -> str:
+    out, _ = run(cmd, ROOT)
+    return out.decode().strip().splitlines()[0]
+
+
+def record(family: str, name: str, cmd: str, cwd: Path, produced_by: str, notes: str = "",
+           shown: str | None = None, env: dict | None = None) -> None:
+    """Run ``cmd`` in ``cwd`` and store the fixture ``family/name`` (sidecar facts are kept)."""
+    out, rc = run(cmd, cwd, env)
+    out = scrub(out)
+    d = FIXTURES / family
+    d.mkdir(parents=True, exist_ok=True)
+    (d / f"{name}.txt").write_bytes(out)
+    side = d / f"{name}.json"
+    meta = json.loads(side.read_text()) if side.exists() else {"facts": [], "dropped": []}
+    meta["command"] = shown or cmd
+    meta["produced_by"] = produced_by
+    meta["exit_code"] = rc
+    base_note = f"captured in {cwd} by scripts/capture_python_js.py; stdout+stderr merged"
+    if b"pkgs.example.org" in out:
+        base_note += "; registry hosts and index paths replaced by pkgs.example.org"
+    meta["notes"] = base_note + (f"; {notes}" if notes else "")
+    ordered = {k: meta[k] for k in ("command", "produced_by", "exit_code", "facts", "dropped", "notes") if k in meta}
+    side.write_text(json.dumps(ordered, indent=2, ensure_ascii=False) + "\n")
+    print(f"{family}/{name}: exit {rc}, {len(out)} bytes")
+
+
+def ensure_tools() -> None:
+    if not (VENV / "bin" / "pytest").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", "pytest", "pytest-xdist", "tox", "nox",
+                        "ruff", "mypy", "uv"], check=True, stderr=subprocess.DEVNULL)
+    if not (NODE_MODULES / "node_modules" / ".bin" / "jest").exists():
+        NODE_MODULES.mkdir(parents=True, exist_ok=True)
+        subprocess.run("npm init -y >/dev/null && npm install --save-dev jest vitest@3 vite@6 typescript "
+                       "eslint@9 @eslint/js@9", shell=True, cwd=NODE_MODULES, check=True)
+    if not (TOOLS / "node_modules" / ".bin" / "pnpm").exists():
+        subprocess.run(["npm", "install", "--prefix", str(TOOLS), "pnpm", "yarn", "bun"], check=True)
+
+
+# ---------------------------------------------------------------- Python projects
+
+PY_RED = {
+    "red/test_math.py": '''import warnings
+
+import pytest
+
+
+def add(a, b):
+    return a + b
+
+
+@pytest.mark.parametrize("n", range(120))
+def test_add_many(n):
+    assert add(n, 1) == n + 1
+
+
+def test_add_wrong():
+    assert add(2, 2) == 5, "two plus two"
+
+
+def test_dict_diff():
+    assert {"a": 1, "b": 2} == {"a": 1, "b": 3}
+
+
+def load_config(value):
+    if value == "x":
+        raise ValueError(f"bad config value: {value!r}")
+    return value
+
+
+def test_exception():
+    load_config("x")
+
+
+@pytest.fixture
+def broken_db():
+    raise RuntimeError("cannot connect to db")
+
+
+def test_uses_fixture(broken_db):
+    assert broken_db
+
+
+@pytest.mark.parametrize("i", range(12))
+def test_old_api(i):
+    warnings.warn("old_api() is deprecated, use new_api()", DeprecationWarning)
+    assert i >= 0
+
+
+def test_user_warning():
+    warnings.warn("cache directory missing, using /tmp", UserWarning)
+
+
+@pytest.mark.skip(reason="needs network")
+def test_network():
+    pass
+
+
+@pytest.mark.xfail(reason="known bug #12")
+def test_known_bug():
+    assert 1 == 2
+''',
+    "red/test_legacy.py": '''import warnings
+
+
+def legacy_call(name):
+    warnings.warn(f"legacy_call({name!r}) is deprecated; use modern_call()", DeprecationWarning, stacklevel=2)
+    return name
+
+
+def test_legacy_a():
+    assert legacy_call("a") == "a"
+
+
+def test_legacy_b():
+    assert legacy_call("b") == "b"
+
+
+def test_legacy_c():
+    assert legacy_call("c") == "c"
+
+
+def test_legacy_d():
+    assert legacy_call("d") == "d"
+
+
+def test_legacy_e():
+    assert legacy_call("e") == "e"
+
+
+def test_pending():
+    warnings.warn("format v1 will be removed", PendingDeprecationWarning)
+
+
+def test_runtime_warning():
+    warnings.warn("overflow encountered in scale()", RuntimeWarning)
+''',
+    "red/test_strings.py": '''import pytest
+
+
+@pytest.mark.parametrize("word", ["alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta",
+                                  "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "pi"])
+def test_upper(word):
+    assert word.upper().lower() == word
+
+
+def test_split():
+    assert "a,b,c".split(",") == ["a", "b", "c", "d"]
+''',
+}
+
+PY_GREEN = {
+    "green/test_ok.py": '''import pytest
+
+
+@pytest.mark.parametrize("n", range(60))
+def test_square(n):
+    assert n * n >= 0
+
+
+def test_join():
+    assert "-".join("abc") == "a-b-c"
+''',
+    "green/test_more.py": '''def test_one():
+    assert 1
+
+
+def test_two():
+    assert [1, 2] == [1, 2]
+''',
+}
+
+PY_COLLECT = {
+    "collect/test_ok.py": '''import pytest
+
+
+@pytest.mark.parametrize("n", range(10))
+def test_fine(n):
+    assert n >= 0
+''',
+    "collect/test_broken_import.py": '''from mypkg.missing import helper
+
+
+def test_helper():
+    assert helper() == 1
+''',
+    "collect/test_syntax.py": '''def test_bad(:
+    pass
+''',
+}
+
+UT_RED = {
+    "ut_red/__init__.py": "",
+    "ut_red/test_calc.py": '''import unittest
+
+
+def divide(a, b):
+    return a / b
+
+
+class TestCalc(unittest.TestCase):
+    def test_add(self):
+        self.assertEqual(1 + 1, 2)
+
+    def test_sub(self):
+        self.assertEqual(3 - 1, 2)
+
+    def test_mul(self):
+        self.assertEqual(2 * 3, 7)
+
+    def test_divide_zero(self):
+        self.assertEqual(divide(1, 0), 0)
+
+    @unittest.skip("not ready")
+    def test_pow(self):
+        pass
+
+
+class TestStrings(unittest.TestCase):
+    def test_upper(self):
+        for w in ["a", "b", "c"]:
+            with self.subTest(w=w):
+                self.assertEqual(w.upper(), "A")
+
+    def test_lower(self):
+        self.assertEqual("A".lower(), "a")
+''',
+    "ut_red/test_many.py": '''import unittest
+
+
+class TestMany(unittest.TestCase):
+    pass
+
+
+for _i in range(30):
+    setattr(TestMany, f"test_case_{_i:02d}", lambda self, i=_i: self.assertTrue(i >= 0))
+''',
+}
+
+UT_GREEN = {
+    "ut_green/__init__.py": "",
+    "ut_green/test_ok.py": '''import unittest
+
+
+class TestOk(unittest.TestCase):
+    pass
+
+
+for _i in range(25):
+    setattr(TestOk, f"test_ok_{_i:02d}", lambda self, i=_i: self.assertEqual(i, i))
+''',
+}
+
+UT_IMPORT = {
+    "ut_import/__init__.py": "",
+    "ut_import/test_imp.py": "import not_installed_module\n\n\ndef test_x():\n    pass\n",
+}
+
+TOX_INI = '''[tox]
+env_list = green, red
+skip_missing_interpreters = true
+
+[testenv]
+deps = pytest
+commands =
+    green: pytest -q green
+    red: pytest -q red/test_strings.py
+'''
+
+NOXFILE = '''import nox
+
+
+@nox.session
+def green(session):
+    session.install("pytest")
+    session.run("pytest", "-q", "green")
+
+
+@nox.session
+def red(session):
+    session.install("pytest")
+    session.run("pytest", "-q", "red/test_strings.py")
+'''
+
+RUFF_SRC = {
+    "lint/app.py": '''import os
+import sys
+import json
+
+
+def main(argv):
+    unused = 42
+    if argv == None:
+        return 1
+    try:
+        run(argv)
+    except:
+        pass
+    print(f"done")
+    return 0
+
+
+def run(argv):
+    l = [x for x in argv]
+    return l
+''',
+    "lint/util.py": '''from typing import *
+
+
+def helper(a, b={}):
+    return undefined_name + a
+''',
+    "lint/clean.py": "def ok():\n    return 1\n",
+}
+
+MYPY_SRC = {
+    "typed/app.py": '''from typing import Optional
+
+import requests_not_there
+
+
+def greet(name: str) -> str:
+    return "hello " + name
+
+
+def count(items: list[int]) -> int:
+    return sum(items)
+
+
+greet(42)
+count(["a", "b"])
+x: int = "three"
+
+
+def maybe(v: Optional[str]) -> int:
+    return len(v)
+
+
+class Box:
+    def get(self) -> int:
+        return self.value
+''',
+    "typed/util.py": '''def add(a: int, b: int) -> int:
+    return a + b
+
+
+add(1, "2")
+result: str = add(1, 2)
+''',
+    "typed_green/ok.py": '''def add(a: int, b: int) -> int:
+    return a + b
+
+
+print(add(1, 2))
+''',
+}
+
+
+def capture_python(families: set) -> None:
+    py = ROOT / "py"
+    write_tree(py, {**PY_RED, **PY_GREEN, **PY_COLLECT, **UT_RED, **UT_GREEN, **UT_IMPORT,
+                    "tox.ini": TOX_INI, "noxfile.py": NOXFILE, **RUFF_SRC, **MYPY_SRC})
+    pv = version("pytest --version") + "; Python " + version("python -c 'import platform;print(platform.python_version())'")
+    if "pytest" in families:
+        record("pytest", "green_default", "pytest green", py, pv)
+        record("pytest", "green_quiet", "pytest -q green", py, pv)
+        record("pytest", "red_default", "pytest red", py, pv)
+        record("pytest", "red_verbose", "pytest -v red", py, pv)
+        record("pytest", "red_quiet", "pytest -q red", py, pv)
+        record("pytest", "red_exitfirst", "pytest -x red", py, pv)
+        record("pytest", "red_tb_short", "pytest --tb=short red", py, pv)
+        record("pytest", "red_tb_long", "pytest --tb=long red/test_strings.py", py, pv)
+        record("pytest", "red_tb_line", "pytest --tb=line red", py, pv)
+        record("pytest", "red_tb_no", "pytest --tb=no red", py, pv)
+        record("pytest", "red_report_all", "pytest -rA red/test_strings.py", py, pv)
+        record("pytest", "red_xdist", "pytest -n 2 red", py, pv + "; pytest-xdist " + version(
+            "python -c 'import xdist;print(xdist.__version__)'"))
+        record("pytest", "red_color", "pytest --color=yes red/test_strings.py", py, pv,
+               notes="forced colour: raw ANSI escapes kept")
+        record("pytest", "collect_error", "pytest collect", py, pv)
+        record("pytest", "python_m_pytest_green", "python -m pytest -q green/test_more.py", py, pv)
+        record("pytest", "no_tests", "pytest -k nomatch green", py, pv)
+    if "unittest" in families:
+        record("unittest", "red_default", "python -m unittest discover -s ut_red -t .", py, pv.split("; ")[1])
+        record("unittest", "red_verbose", "python -m unittest discover -v -s ut_red -t .", py, pv.split("; ")[1])
+        record("unittest", "green_default", "python -m unittest discover -s ut_green -t .", py, pv.split("; ")[1])
+        record("unittest", "import_error", "python -m unittest discover -s ut_import -t .", py, pv.split("; ")[1])
+    if "tox" in families:
+        tv = "tox " + version("tox --version").split()[0]
+        shutil.rmtree(py / ".tox", ignore_errors=True)
+        record("tox", "red_envs", "tox", py, tv)
+        record("tox", "green_env", "tox -e green", py, tv)
+        nv = "nox " + version("nox --version")
+        shutil.rmtree(py / ".nox", ignore_errors=True)
+        record("tox", "nox_red", "nox", py, nv)
+    if "ruff" in families:
+        rv = version("ruff --version")
+        record("ruff", "check_errors", "ruff check lint", py, rv)
+        record("ruff", "check_concise", "ruff check --output-format=concise lint", py, rv)
+        record("ruff", "check_clean", "ruff check lint/clean.py", py, rv)
+        record("ruff", "check_select_all", "ruff check --select ALL lint", py, rv)
+    if "mypy" in families:
+        mv = version("mypy --version")
+        shutil.rmtree(py / ".mypy_cache", ignore_errors=True)
+        record("mypy", "errors", "mypy typed", py, mv)
+        record("mypy", "errors_pretty", "mypy --pretty typed", py, mv)
+        record("mypy", "clean", "mypy typed_green", py, mv)
+    if "pip" in families:
+        capture_pip()
+
+
+def capture_pip() -> None:
+    pipdir = ROOT / "pip"
+    shutil.rmtree(pipdir, ignore_errors=True)
+    pipdir.mkdir(parents=True)
+    subprocess.run([sys.executable, "-m", "venv", str(pipdir / "venv")], check=True)
+    env = env_path()
+    env["PATH"] = str(pipdir / "venv" / "bin") + os.pathsep + env["PATH"]
+    env["VIRTUAL_ENV"] = str(pipdir / "venv")
+    pv = run("pip --version", pipdir, env)[0].decode().split(" from ")[0]
+    record("pip", "install_fresh", "pip install requests", pipdir, pv, env=env)
+    record("pip", "install_already", "pip install requests", pipdir, pv, env=env)
+    record("pip", "install_no_version", "pip install 'requests==0.0.999'", pipdir, pv, env=env)
+    record("pip", "download", "pip download -d dl six", pipdir, pv, env=env)
+    uv = run("uv --version", pipdir, env)[0].decode().strip()
+    run("uv venv -q uvenv", pipdir, env)
+    uenv = dict(env)
+    uenv["VIRTUAL_ENV"] = str(pipdir / "uvenv")
+    record("pip", "uv_install", "uv pip install requests", pipdir, uv, env=uenv)
+    record("pip", "uv_install_error", "uv pip install 'requests==0.0.999'", pipdir, uv, env=uenv)
+
+
+# ---------------------------------------------------------------- JavaScript projects
+
+JEST_RED = {
+    "jtests/math.js": "function add(a, b) { return a + b; }\nfunction parse(s) { return JSON.parse(s); }\n"
+                      "module.exports = { add, parse };\n",
+    "jtests/math.test.js": '''const { add, parse } = require("./math");
+
+describe("add", () => {
+  test.each(Array.from({ length: 30 }, (_, i) => i))("adds %i", (n) => {
+    expect(add(n, 1)).toBe(n + 1);
+  });
+  test("adds wrongly", () => {
+    expect(add(2, 2)).toBe(5);
+  });
+  test("objects", () => {
+    expect({ a: 1, b: [1, 2] }).toEqual({ a: 1, b: [1, 3] });
+  });
+});
+
+describe("parse", () => {
+  test("throws on bad json", () => {
+    parse("{bad");
+  });
+  test.skip("later", () => {});
+  test("parses", () => {
+    expect(parse("[1]")).toEqual([1]);
+  });
+});
+''',
+    "jtests/broken.test.js": 'const missing = require("./does-not-exist");\ntest("x", () => expect(missing).toBeDefined());\n',
+    "jtests/ok.test.js": 'test.each([1, 2, 3, 4, 5, 6, 7, 8])("ok %i", (n) => { expect(n).toBeGreaterThan(0); });\n',
+}
+
+JEST_GREEN = {
+    "jgreen/ok.test.js": 'test.each(Array.from({ length: 40 }, (_, i) => i))("fine %i", (n) => { expect(n + 0).toBe(n); });\n',
+    "jgreen/more.test.js": 'describe("more", () => { test("a", () => {}); test("b", () => {}); });\n',
+}
+
+VITEST_RED = {
+    "vtests/math.js": "export function add(a, b) { return a + b; }\nexport function parse(s) { return JSON.parse(s); }\n",
+    "vtests/math.test.js": '''import { describe, test, expect } from "vitest";
+import { add, parse } from "./math.js";
+
+describe("add", () => {
+  test.each(Array.from({ length: 30 }, (_, i) => i))("adds %i", (n) => {
+    expect(add(n, 1)).toBe(n + 1);
+  });
+  test("adds wrongly", () => {
+    expect(add(2, 2)).toBe(5);
+  });
+  test("objects", () => {
+    expect({ a: 1, b: [1, 2] }).toEqual({ a: 1, b: [1, 3] });
+  });
+});
+
+describe("parse", () => {
+  test("throws on bad json", () => {
+    parse("{bad");
+  });
+  test.skip("later", () => {});
+});
+''',
+    "vtests/broken.test.js": 'import { test } from "vitest";\nimport missing from "./does-not-exist.js";\ntest("x", () => missing);\n',
+    "vtests/ok.test.js": 'import { test, expect } from "vitest";\ntest.each([1, 2, 3, 4, 5, 6])("ok %i", (n) => { expect(n).toBeGreaterThan(0); });\n',
+}
+
+VITEST_GREEN = {
+    "vgreen/ok.test.js": 'import { test, expect } from "vitest";\n'
+                         'test.each(Array.from({ length: 40 }, (_, i) => i))("fine %i", (n) => { expect(n).toBe(n); });\n',
+    "vgreen/more.test.js": 'import { describe, test } from "vitest";\ndescribe("more", () => { test("a", () => {}); test("b", () => {}); });\n',
+}
+
+NODE_RED = {
+    "ntests/math.test.mjs": '''import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+
+describe("math", () => {
+  for (let i = 0; i < 20; i++) {
+    test(`adds ${i}`, () => { assert.equal(i + 1, 1 + i); });
+  }
+  test("adds wrongly", () => { assert.equal(2 + 2, 5); });
+  test("deep", () => { assert.deepEqual({ a: 1, b: [1, 2] }, { a: 1, b: [1, 3] }); });
+});
+
+test("throws", () => { JSON.parse("{bad"); });
+test("skipped", { skip: "not yet" }, () => {});
+test("todo one", { todo: true }, () => {});
+''',
+}
+
+NODE_GREEN = {
+    "ngreen/ok.test.mjs": '''import { test } from "node:test";
+import assert from "node:assert/strict";
+
+for (let i = 0; i < 25; i++) {
+  test(`fine ${i}`, () => { assert.ok(i >= 0); });
+}
+''',
+}
+
+TS_FILES = {
+    "ts/tsconfig.json": '{\n  "compilerOptions": {"strict": true, "noEmit": true, "target": "ES2022", "module": "ES2022",'
+                        ' "moduleResolution": "bundler"},\n  "include": ["src"]\n}\n',
+    "ts/src/app.ts": '''import { helper } from "./util";
+import missing from "./nope";
+
+interface User { id: number; name: string }
+
+function greet(u: User): string {
+  return "hi " + u.nam;
+}
+
+const n: number = "five";
+greet({ id: 1 });
+helper(1, 2, 3);
+export const total = [1, 2, 3].reduce((a, b) => a + b, "");
+''',
+    "ts/src/util.ts": "export function helper(a: number, b: number): number {\n  return a + b;\n}\n",
+    "ts_green/tsconfig.json": '{\n  "compilerOptions": {"strict": true, "noEmit": true, "target": "ES2022"},\n  "include": ["src"]\n}\n',
+    "ts_green/src/ok.ts": "export const x: number = 1;\n",
+}
+
+ESLINT_FILES = {
+    "eslint.config.mjs": '''import js from "@eslint/js";
+
+export default [
+  js.configs.recommended,
+  {
+    files: ["lint/**/*.js", "lint_green/**/*.js"],
+    languageOptions: { sourceType: "module", globals: { console: "readonly" } },
+    rules: { "no-console": "warn", "prefer-const": "error", eqeqeq: "warn" },
+  },
+];
+''',
+    "lint/app.js": '''import fs from "fs";
+
+let count = 0;
+function main(argv) {
+  const unused = 1;
+  if (argv == null) {
+    console.log("no args");
+  }
+  return undefinedThing + count;
+}
+
+export default main;
+''',
+    "lint/util.js": '''export function f(a, a2) {
+  debugger;
+  return a;
+}
+''',
+    "lint_green/ok.js": "export const ok = () => 1;\n",
+}
+
+
+def capture_js(families: set) -> None:
+    js = JS
+    shutil.rmtree(js, ignore_errors=True)
+    js.mkdir(parents=True)
+    (js / "node_modules").symlink_to(NODE_MODULES / "node_modules")
+    (js / "package.json").write_text((NODE_MODULES / "package.json").read_text())
+    for rel, body in {**JEST_RED, **JEST_GREEN, **VITEST_RED, **VITEST_GREEN, **NODE_RED, **NODE_GREEN,
+                      **TS_FILES, **ESLINT_FILES}.items():
+        p = js / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(body)
+    pkg = json.loads((js / "package.json").read_text())
+    pkg["name"] = "sqzdemo"
+    pkg["version"] = "1.0.0"
+    pkg["scripts"] = {"test": "jest jtests", "test:green": "jest jgreen", "test:vitest": "vitest run vtests",
+                      "test:node": "node --test ntests/", "build": "tsc -p ts", "lint": "eslint lint"}
+    (js / "package.json").write_text(json.dumps(pkg, indent=2) + "\n")
+    node = "node " + version("node --version")
+    if "jest" in families:
+        jv = "jest " + version("jest --version") + "; " + node
+        record("jest", "red_default", "jest jtests", js, jv)
+        record("jest", "red_verbose", "jest --verbose jtests", js, jv)
+        record("jest", "green_default", "jest jgreen", js, jv)
+        record("jest", "red_color", "jest --colors jtests/math.test.js", js, jv, notes="forced colour: raw ANSI kept")
+    if "vitest" in families:
+        vv = version("vitest --version") + "; " + node
+        record("vitest", "red_run", "vitest run vtests", js, vv)
+        record("vitest", "green_run", "vitest run vgreen", js, vv)
+        record("vitest", "red_verbose", "vitest run --reporter=verbose vtests/math.test.js", js, vv)
+    if "node" in families:
+        record("node", "red_tap", "node --test ntests/", js, node, notes="not a TTY: node 20 defaults to the TAP reporter")
+        record("node", "red_spec", "node --test --test-reporter=spec ntests/", js, node)
+        record("node", "green_tap", "node --test ngreen/", js, node)
+        record("node", "green_spec", "node --test --test-reporter=spec ngreen/", js, node)
+    if "tsc" in families:
+        tv = "tsc " + version("tsc --version")
+        record("tsc", "errors", "tsc -p ts", js, tv)
+        record("tsc", "errors_pretty", "tsc --pretty -p ts", js, tv)
+        record("tsc", "clean", "tsc -p ts_green", js, tv)
+    if "eslint" in families:
+        ev = "eslint " + version("eslint --version")
+        record("eslint", "errors", "eslint lint", js, ev)
+        record("eslint", "clean", "eslint lint_green", js, ev)
+        record("eslint", "errors_color", "eslint --color lint/util.js", js, ev, notes="forced colour: raw ANSI kept")
+    if "npm" in families:
+        capture_npm(node)
+
+
+def capture_npm(node: str) -> None:
+    js = JS
+    npmv = "npm " + version("npm --version") + "; " + node
+    record("npm", "test_jest", "npm test", js, npmv + "; jest " + version("jest --version"))
+    record("npm", "test_green", "npm run test:green", js, npmv + "; jest " + version("jest --version"))
+    record("npm", "test_vitest", "npm run test:vitest", js, npmv + "; " + version("vitest --version"))
+    record("npm", "test_node", "npm run test:node", js, npmv)
+    record("npm", "run_build_fail", "npm run build", js, npmv + "; tsc " + version("tsc --version"))
+    record("npm", "run_missing", "npm run nosuchscript", js, npmv)
+    inst = ROOT / "npminst"
+    shutil.rmtree(inst, ignore_errors=True)
+    inst.mkdir()
+    (inst / "package.json").write_text('{"name": "inst", "version": "1.0.0", "private": true}\n')
+    record("npm", "install_deprecated", "npm install request@2.88.2", inst, npmv)
+    record("npm", "install_up_to_date", "npm install", inst, npmv)
+    record("npm", "install_notarget", "npm install lodash@999.0.0", inst, npmv)
+    for tool, args in (("pnpm", "add"), ("yarn", "add"), ("bun", "add")):
+        d = ROOT / f"{tool}inst"
+        shutil.rmtree(d, ignore_errors=True)
+        d.mkdir()
+        (d / "package.json").write_text('{"name": "inst", "version": "1.0.0", "private": true}\n')
+        tv = f"{tool} " + version(f"{tool} --version") + "; " + node
+        record("npm", f"{tool}_add", f"{tool} {args} express@4", d, tv)
+
+
+def main(argv: list[str]) -> int:
+    ROOT.mkdir(parents=True, exist_ok=True)
+    ensure_tools()
+    families = set(argv) or {"pytest", "unittest", "tox", "pip", "ruff", "mypy",
+                             "npm", "node", "jest", "vitest", "tsc", "eslint"}
+    capture_python(families)
+    capture_js(families)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,148 @@
+"""gcc/g++/clang diagnostics: keep every error, warning and note line, drop warning snippets.
+
+Why: a C/C++ compile prints each diagnostic as ``file:line:col: severity: message``
+followed by a source snippet with carets. The agent acts on the diagnostic line
+(location, message, ``[-Wflag]``); the snippet repeats source it can read. Error
+snippets are kept (faithful on red); the snippets of warnings and notes are dropped,
+and note lines repeated word for word (g++ lists the same overload candidates for
+every instantiation) are counted instead of repeated.
+
+``compress_compiler_output`` is shared with the make and cmake formatters. Messages in
+another language (``Fehler:``) are not recognised: the result is then None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_b import join_output
+
+commands = ("gcc", "g++", "cc", "c++", "clang", "clang++")
+
+_SEVERITIES = ("error", "warning", "note", "fatal error", "remark")
+# file:line[:col]: severity: message   (file may be absolute; no spaces before the colon)
+_DIAG = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+(?::\d+)?): (?P<sev>[^\s:][^:]{0,30}?): (?P<msg>.*)$")
+# A diagnostic without a line number: ``cc1: error: …``, ``gcc: fatal error: …``, ``ld: …``.
+_TOOL_DIAG = re.compile(r"^(?:cc1(?:plus)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?(?:-\d+)?|collect2|/usr/bin/ld|ld(?:\.\w+)?"
+                        r"|/usr/bin/[\w.+-]+): (?:(?:fatal )?error|warning|note): ")
+# Context lines: ``x.c: In function ‘f’:``, ``x.cpp: In instantiation of …:``, ``x.c: At top level:``.
+_CONTEXT = re.compile(r"^[^\s:][^:]*: (In |At (top level|global scope)|In instantiation of )")
+_REQUIRED = re.compile(r"^[^\s:][^:]*:\d+:\d+:   (required|recursively required|in (?:expansion|definition) of)")
+_INCLUDED = re.compile(r"^(In file included from |                 from )\S+:\d+[,:]$")
+_GUTTER = re.compile(r"^ *(\d+ )?\| ?")                 # gcc's ``   10 |     code`` and ``      |  ^~~``
+_CARET = re.compile(r"^[ \t~^|]*\^[ \t~^]*$")             # clang's caret line
+_SUMMARY = re.compile(r"^\d+ (errors?|warnings?)( and \d+ errors?)? generated\.$")
+_LINKER = re.compile(r"(: undefined reference to |: multiple definition of |collect2: error: ld returned"
+                     r"|: cannot find -l|ld returned \d+ exit status)")
+
+
+def diagnostic_severity(line: str) -> str | None:
+    """``"error"``/``"warning"``/``"note"``… for a diagnostic line, ``"?"`` for one in an unknown language, else None."""
+    m = _DIAG.match(line)
+    if not m:
+        return None
+    sev = m.group("sev")
+    if sev in _SEVERITIES:
+        return sev
+    # `file:12:3: Fehler: …` looks like a diagnostic in another locale.
+    return "?" if re.match(r"^\w[\w ]*$", sev) and ":" in m.group("loc") else None
+
+
+def compress_compiler_output(lines: list[str]) -> tuple[list[str], dict] | None:
+    """Compress gcc/clang diagnostics inside ``lines``; other lines pass through verbatim.
+
+    Returns ``(lines, stats)`` with stats ``{"errors": n, "warnings": n, "notes": n}``,
+    or None when the diagnostics are in a language this formatter does not know.
+    """
+    out: list[str] = []
+    stats = {"errors": 0, "warnings": 0, "notes": 0, "recognised": 0}
+    seen_notes: set[str] = set()
+    repeated = 0
+    keep_snippet = True       # snippet lines after the current diagnostic are kept (errors only)
+    after_diag = False        # the previous kept line was a diagnostic (clang snippet may follow)
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        sev = diagnostic_severity(line)
+        if sev == "?":
+            return None
+        if sev is not None:
+            stats["recognised"] += 1
+            if sev in ("error", "fatal error"):
+                stats["errors"] += 1
+            elif sev == "warning":
+                stats["warnings"] += 1
+            elif sev == "note":
+                stats["notes"] += 1
+            keep_snippet = sev in ("error", "fatal error")
+            if sev == "note" and line in seen_notes:
+                repeated += 1
+                after_diag = True
+                i += 1
+                continue
+            if sev == "note":
+                seen_notes.add(line)
+            if repeated:
+                out.append(f"[{repeated} repeated note lines dropped]")
+                repeated = 0
+            out.append(line)
+            after_diag = True
+            i += 1
+            continue
+        if repeated and not _GUTTER.match(line):
+            out.append(f"[{repeated} repeated note lines dropped]")
+            repeated = 0
+        if _GUTTER.match(line):
+            if keep_snippet and not repeated:
+                out.append(line)
+            i += 1
+            continue
+        if after_diag and i + 1 < n and _CARET.match(lines[i + 1]) and not _DIAG.match(line):
+            # clang: source line + caret line right after the diagnostic
+            if keep_snippet:
+                out.extend(lines[i:i + 2])
+            i += 2
+            after_diag = False
+            continue
+        after_diag = False
+        if _CONTEXT.match(line) or _REQUIRED.match(line) or _INCLUDED.match(line) or _SUMMARY.match(line) \
+                or _TOOL_DIAG.match(line) or _LINKER.search(line):
+            stats["recognised"] += 1
+            if _TOOL_DIAG.match(line) and re.search(r": (fatal )?error: ", line):
+                stats["errors"] += 1
+        out.append(line)
+        i += 1
+    if repeated:
+        out.append(f"[{repeated} repeated note lines dropped]")
+    return out, stats
+
+
+def _is_compile_only_option_set(argv: tuple[str, ...]) -> bool:
+    """True when the options reshape diagnostics into another format (JSON, SARIF) or print something else."""
+    for word in argv[1:]:
+        if word.startswith(("-fdiagnostics-format", "-fdiagnostics-parseable-fixits")) or word in (
+                "-E", "-M", "-MM", "--version", "-v", "-###", "--help", "-dumpversion", "-dumpmachine", "-print-search-dirs"):
+            return True
+    return False
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    if request.is_file_content() or request.program not in commands:
+        return None
+    if _is_compile_only_option_set(request.argv):
+        return None
+    lines = request.text.splitlines()
+    if not lines:
+        return None
+    res = compress_compiler_output(lines)
+    if res is None:
+        return None
+    out, stats = res
+    if not stats["recognised"]:
+        return None
+    if request.exit_code not in (None, 0) and not stats["errors"]:
+        return None  # a failure without an error line: nothing here explains it
+    return join_output(out)

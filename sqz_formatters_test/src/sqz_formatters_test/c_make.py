@@ -1,0 +1,111 @@
+"""make/gmake: drop recipe echoes and directory chatter, keep make's errors and compiler diagnostics.
+
+Why: a make run echoes every compiler command (``cc -Wall … -c src/x.c -o build/x.o``);
+what matters is the diagnostics (compressed as in ``c_diagnostics``) and make's own
+``*** [...] Error N`` lines. The last echoed command is kept (it names the final
+artefact); the others are counted. make's messages are matched in English only:
+another locale (``Fehler 1``) returns None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_b import count_phrase, join_output
+from .c_diagnostics import compress_compiler_output
+
+commands = ("make", "gmake")
+
+# Recipe echoes of the usual build tools (first word, possibly an absolute path).
+_ECHO = re.compile(r"^(?:/usr/(?:local/)?bin/)?(cc|c\+\+|gcc|g\+\+|clang|clang\+\+|[\w.-]+-(?:gcc|g\+\+)(?:-\d+)?"
+                   r"|gcc-\d+|g\+\+-\d+|clang-\d+|ar|ranlib|ld|as|mkdir -p|rm -f|rm -rf|install|ln -sf?|cp)(\s|$)")
+_MAKE_MSG = re.compile(r"^g?make(\[\d+\])?: (?P<msg>.*)$")
+_MAKE_DIR = re.compile(r"^(Entering|Leaving) directory '.*'$")
+# make's own messages in English (GNU make 4.x); anything else prefixed `make:` is unknown.
+_MAKE_KNOWN = re.compile(
+    r"^(\*\*\* \[.*\] (Error \d+|Segmentation fault|Killed|Interrupt|Terminated|Aborted).*"
+    r"|\*\*\* No rule to make target .*|\*\*\* No targets specified and no makefile found\.\s+Stop\."
+    r"|\*\*\* Waiting for unfinished jobs\.\.\.\."
+    r"|\*\*\* .*\.\s+Stop\."
+    r"|Nothing to be done for '.*'\.|'.*' is up to date\.|Target '.*' not remade because of errors\."
+    r"|warning: .*|\[.*\] Error \d+ \(ignored\)|(Entering|Leaving) directory '.*')$")
+
+
+def compress_make_lines(lines: list[str]) -> tuple[list[str], dict] | None:
+    """Drop recipe echoes and directory lines (counted); None on an unknown make message or locale."""
+    kept: list[str] = []
+    dropped: dict[str, int] = {}
+    slot = None
+    last_echo = None
+    for line in lines:
+        mm = _MAKE_MSG.match(line)
+        if mm:
+            msg = mm.group("msg")
+            if not _MAKE_KNOWN.match(msg):
+                return None
+            if _MAKE_DIR.match(msg):
+                dropped["directory"] = dropped.get("directory", 0) + 1
+                if slot is None:
+                    slot = len(kept)
+                    kept.append("")
+                continue
+            kept.append(line)
+            continue
+        m = _ECHO.match(line)
+        if m:
+            word = m.group(1).split()[0]
+            dropped[word] = dropped.get(word, 0) + 1
+            if slot is None:
+                slot = len(kept)
+                kept.append("")
+            last_echo = (len(kept), line)
+            kept.append(None)  # placeholder: the last echo is put back below
+            continue
+        kept.append(line)
+    if last_echo is not None and last_echo[0] == len(kept) - 1:
+        idx, line = last_echo
+        kept[idx] = line       # the run ended on this command: keep it, it names the final artefact
+        word = _ECHO.match(line).group(1).split()[0]
+        dropped[word] -= 1
+        if not dropped[word]:
+            del dropped[word]
+    kept = [k for k in kept if k is not None]
+    if slot is not None:
+        if dropped:
+            kept[slot] = f"[dropped: {count_phrase(dropped)} command lines]"
+        else:
+            kept.pop(slot)
+    return kept, dropped
+
+
+def format_make(text: str, exit_code: int | None) -> str | None:
+    """The compact rendering of a make run, or None."""
+    lines = text.splitlines()
+    if not lines:
+        return None
+    res = compress_make_lines(lines)
+    if res is None:
+        return None
+    kept, dropped = res
+    comp = compress_compiler_output(kept)
+    if comp is None:
+        return None
+    out, stats = comp
+    ours = any(_MAKE_MSG.match(l) for l in lines) or dropped or stats["recognised"]
+    if not ours:
+        return None
+    if exit_code not in (None, 0) and not any(_MAKE_MSG.match(l) or "rror" in l for l in out):
+        return None
+    return join_output(out)
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    if request.is_file_content() or request.program not in commands:
+        return None
+    if any(a in ("-p", "--print-data-base", "-n", "--just-print", "--dry-run", "-d", "--debug", "-v", "--version",
+                 "--help", "-q", "--question") or a.startswith("--debug") for a in request.argv[1:]):
+        return None
+    return format_make(request.text, request.exit_code)

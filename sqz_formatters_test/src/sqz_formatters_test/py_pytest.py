@@ -1,0 +1,167 @@
+"""pytest: drop the session header, progress dots and passing tests; keep failures whole.
+
+The FAILURES/ERRORS sections (tracebacks, captured output) and the short test summary
+are kept verbatim, section rules included; the long warnings summary keeps every
+non-deprecation entry and the first deprecation entry, and counts the rest.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_a import join_lines, plural, shorter_or_none
+
+commands = ("pytest", "py.test")
+
+_OUTCOME_WORDS = r"(?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun|subtests? \w+)"
+_FINAL = re.compile(
+    r"^(?:=+ )?(?P<body>no tests ran|\d+ " + _OUTCOME_WORDS + r"(?:, \d+ " + _OUTCOME_WORDS + r")*)"
+    r" in \d+(?:\.\d+)?s(?: \([\d:.]+\))?(?: =+)?$")
+_SECTION = re.compile(r"^=+ (?P<title>\S.*?) =+$")
+_HEADER_NOISE = re.compile(
+    r"^(?:platform \S+ -- Python \S+|cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
+    r"hypothesis profile |Using --randomly-seed=|created: \d+/\d+ workers?$|scheduling tests via |"
+    r"benchmark: |asyncio: mode=|django: |metadata: )")
+_COLLECTED = re.compile(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
+_PROGRESS = re.compile(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
+_VERBOSE = re.compile(
+    r"^(?P<id>\S+::.*?) (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?P<why> \(.*\))?"
+    r"(?:\s+\[\s*\d+%\])?$")
+_VERBOSE_XDIST = re.compile(
+    r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::.*)$")
+_DEPRECATION = re.compile(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")
+_WARN_COUNT = re.compile(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
+
+
+def _find_final(lines: list[str]) -> int | None:
+    """Index of the final ``N failed, M passed in Xs`` line, searching from the end."""
+    for i in range(len(lines) - 1, -1, -1):
+        if _FINAL.match(lines[i]):
+            return i
+        if lines[i].strip() and i < len(lines) - 3:
+            return None
+    return None
+
+
+def _split_sections(lines: list[str]) -> tuple[list[str], list[tuple[str, str, list[str]]]]:
+    """The lines before the first report section, and (title, rule line, body) per section."""
+    head: list[str] = []
+    sections: list[tuple[str, str, list[str]]] = []
+    for line in lines:
+        m = _SECTION.match(line)
+        if m and m.group("title") != "test session starts":
+            sections.append((m.group("title"), line, []))
+        elif sections:
+            sections[-1][2].append(line)
+        elif not m:
+            head.append(line)
+    return head, sections
+
+
+def compact_header(head: list[str]) -> list[str] | None:
+    """Drop platform/rootdir/plugins lines and progress; keep non-passing verbose lines and unknown text."""
+    out: list[str] = []
+    passed = 0
+    for line in head:
+        if not line.strip() or _HEADER_NOISE.match(line):
+            continue
+        m = _COLLECTED.match(line)
+        if m:
+            out.append(m.group("rest"))
+            continue
+        if _PROGRESS.match(line) and not line.startswith("collect"):
+            continue
+        m = _VERBOSE.match(line) or _VERBOSE_XDIST.match(line)
+        if m:
+            if m.group("outcome") == "PASSED":
+                passed += 1
+            else:
+                why = m.groupdict().get("why") or ""
+                out.append(f"{m.group('id')} {m.group('outcome')}{why}")
+            continue
+        out.append(line)
+    if passed:
+        out.append(f"(+ {passed} passed)")
+    return out
+
+
+def fold_warnings(body: list[str]) -> list[str]:
+    """Keep non-deprecation entries and the first deprecation entry; count the other deprecations."""
+    entries: list[list[str]] = [[]]
+    for line in body:
+        if line.strip():
+            entries[-1].append(line)
+        elif entries[-1]:
+            entries.append([])
+    out: list[str] = []
+    seen_deprecation = False
+    folded_entries = folded_warnings = 0
+    folded_paths: list[str] = []
+    for entry in entries:
+        if not entry:
+            continue
+        if len(entry) == 1 and entry[0].startswith("-- Docs: "):
+            continue
+        if any(_DEPRECATION.match(x) for x in entry):
+            if seen_deprecation:
+                folded_entries += 1
+                for loc in entry:
+                    if loc.startswith(" "):
+                        break
+                    m = _WARN_COUNT.match(loc)
+                    folded_warnings += int(m.group("n")) if m else 1
+                    path = m.group("path") if m else loc.split("::", 1)[0]
+                    if path not in folded_paths:
+                        folded_paths.append(path)
+                continue
+            seen_deprecation = True
+        out.extend(entry)
+        out.append("")
+    if folded_entries:
+        noun = "entry" if folded_entries == 1 else "entries"
+        out.append(f"(+ {folded_entries} more deprecation warning {noun} folded: "
+                   f"{plural(folded_warnings, 'warning')} in {', '.join(folded_paths)})")
+    return out
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    """Compact a pytest run; None when the output does not end with pytest's summary line."""
+    lines = request.lines
+    if any(line.startswith("INTERNALERROR>") for line in lines):
+        return None
+    final = _find_final(lines)
+    if final is None:
+        return None
+    summary = lines[final]
+    body = _FINAL.match(summary).group("body")
+    red = any(w in body for w in ("failed", "error"))
+    interrupted = any(line.startswith("!!!") for line in lines)
+    if request.exit_code not in (None, 0) and not (red or interrupted or request.exit_code == 5):
+        return None  # non-zero status the summary does not explain
+    head, sections = _split_sections(lines[:final])
+    out = compact_header(head)
+    for title, rule, sbody in sections:
+        if title == "warnings summary":
+            out.append(rule)
+            out.extend(fold_warnings(sbody))
+        elif title == "short test summary info":
+            out.append(rule)
+            passed = [x for x in sbody if x.startswith("PASSED ")]
+            out.extend(x for x in sbody if not x.startswith("PASSED "))
+            if passed:
+                out.append(f"(+ {len(passed)} passed)")
+        elif title == "PASSES":
+            out.append(rule)
+            if any(x.strip() for x in sbody):
+                out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
+        else:
+            out.append(rule)
+            out.extend(sbody)
+    if not any(t in ("FAILURES", "ERRORS") for t, _, _ in sections):
+        summary = summary.strip("= ")  # no traceback paragraph to keep intact: drop the padding
+    out.append(summary)
+    out.extend(lines[final + 1:])
+    return shorter_or_none(join_lines(out), request.text)

@@ -1,0 +1,227 @@
+"""cargo build/check/clippy/test and cargo-nextest: keep failures and diagnostics, drop progress.
+
+Why: a cargo test run is mostly ``Compiling …`` and ``test x ... ok`` lines; what the
+agent acts on is each failing test's output (panic message, file:line, backtrace),
+the ``test result:`` counts and the compiler's errors and warnings with their locations.
+
+What is dropped: cargo's progress lines (counted), passing/ignored test lines and
+``running N tests`` (the ``test result:`` line that follows carries the counts),
+nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around a
+failure, and the source snippets of *warnings* (the header, ``-->`` location, inline
+``help:`` and ``= note:`` lines stay). Errors, failure sections and everything the
+formatter does not recognise are kept verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_b import count_phrase, join_output
+
+commands = ("cargo", "cargo-nextest")
+
+_VERBS = {"build": "build", "b": "build", "check": "check", "c": "check", "clippy": "clippy",
+          "test": "test", "t": "test", "nextest": "nextest"}
+
+# Cargo's right-aligned status words (12 columns) that only report progress.
+_PROGRESS = re.compile(
+    r"^ {0,12}(Compiling|Checking|Downloading|Downloaded|Updating|Locking|Adding|Fresh|Blocking|"
+    r"Documenting|Unpacking|Packaging|Verifying|Removing|Vendoring|Updated) \S")
+_FINISHED = re.compile(r"^ {0,12}Finished `?\w+`? profile|^ {0,12}Finished (dev|release|test)")
+_DIAG_HEAD = re.compile(r"^(error|warning)(\[[A-Za-z0-9_:]+\])?: ")
+_LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
+_SNIPPET = re.compile(r"^\s*(\d+\s*)?\|")
+_INLINE_HELP = re.compile(r"\b(help|note|suggestion): ")
+_LINT_URL = re.compile(r"^\s*= help: for further information visit ")
+_RUNNING = re.compile(r"^running \d+ tests?$")
+_TEST_PASS = re.compile(r"^test .+ \.\.\. (ok|ignored(, .*)?)$")
+_TEST_RESULT = re.compile(r"^test result: (ok|FAILED)\. \d+ passed; \d+ failed; \d+ ignored;")
+_FAILURE_HEAD = re.compile(r"^---- .+ std(out|err) ----$")
+_NEXTEST_NOISE = re.compile(r"^ {0,12}(PASS|SKIP) \[[ \d.]+s\]")
+_NEXTEST_START = re.compile(r"^ {0,12}Starting \d+ tests? across \d+ binar")
+_NEXTEST_SUMMARY = re.compile(r"^ {0,12}Summary \[[ \d.]+s\] \d+ tests? run:")
+_NEXTEST_RUN_ID = re.compile(r"^ Nextest run ID [0-9a-f-]+ with nextest profile: \S+$")
+_NEXTEST_RULE = re.compile(r"^─{4,}$")
+_NEXTEST_SECTION = re.compile(r"^  (stdout|stderr) ───")
+_NEXTEST_HEAD = re.compile(r"^ {0,12}[A-Z]{3,}[-A-Z]* \[")
+# libtest's own lines that nextest echoes inside a failure's stdout section.
+_LIBTEST_ECHO = re.compile(r"^    (running \d+ tests?|test .+ \.\.\. (FAILED|ok|ignored)|failures:|    \S+"
+                           r"|test result: FAILED\. .*)$")
+_FAIL_SIGNAL = re.compile(r"^(error|warning: build failed)|FAILED|panicked at|^ {0,12}(FAIL|SIGSEGV|SIGABRT|"
+                          r"TIMEOUT|ABORT|LEAK-FAIL)\b")
+
+
+def cargo_verb(argv: tuple[str, ...]) -> str | None:
+    """The cargo subcommand (``build``, ``test``, ``nextest`` …), skipping ``+toolchain`` and options."""
+    for word in argv[1:]:
+        if word.startswith(("-", "+")):
+            continue
+        return _VERBS.get(word)
+    return None
+
+
+def has_foreign_format(argv: tuple[str, ...]) -> bool:
+    """True for machine-readable or otherwise reshaped output (``--message-format=json``, ``--format json``)."""
+    for i, word in enumerate(argv):
+        if word.startswith("--message-format") or word.startswith("--format") or word == "-Zunstable-options":
+            value = word.split("=", 1)[1] if "=" in word else (argv[i + 1] if i + 1 < len(argv) else "")
+            if word == "-Zunstable-options" or value not in ("human", "pretty"):
+                return True
+        if word in ("--quiet", "-q") and "--" in argv[:i]:
+            return True  # libtest's terse dot output
+    return False
+
+
+def compress_warning(block: list[str]) -> list[str]:
+    """A rustc/clippy warning without its source snippet: header, location, help and note lines."""
+    out = [block[0]]
+    for line in block[1:]:
+        if _LOCATION.match(line):
+            out.append(line)
+        elif _LINT_URL.match(line):
+            continue
+        elif _SNIPPET.match(line):
+            if _INLINE_HELP.search(line):
+                out.append(line)
+        else:
+            out.append(line)  # `= note:`, `help:`, `note:` and anything unexpected
+    return out
+
+
+def diagnostic_end(lines: list[str], start: int) -> int:
+    """Index just past the diagnostic that starts at ``start`` (rustc ends each with a blank line)."""
+    j = start + 1
+    while j < len(lines):
+        line = lines[j]
+        if not line.strip() or _DIAG_HEAD.match(line) or _PROGRESS.match(line) or _FINISHED.match(line):
+            break
+        j += 1
+    return j
+
+
+def nextest_section_end(lines: list[str], start: int) -> int:
+    """Index just past a nextest ``stdout ───``/``stderr ───`` section (4-space indented body)."""
+    j = start + 1
+    while j < len(lines):
+        line = lines[j]
+        if line.strip() and (not line.startswith("    ") or _NEXTEST_HEAD.match(line)):
+            break
+        if _NEXTEST_SECTION.match(line):
+            break
+        j += 1
+    return j
+
+
+def format_cargo(lines: list[str], verb: str) -> list[str] | None:
+    """The compact rendering of cargo's human output, or None when nothing in it is cargo's."""
+    out: list[str] = []
+    progress: dict[str, int] = {}
+    progress_slot = None
+    recognised = False
+    open_runs = 0            # `running N tests` blocks still waiting for their `test result:`
+    in_failure_output = False
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if in_failure_output:
+            # Inside `---- name stdout ----` sections every line is the test's own output: keep whole.
+            if line == "failures:" or _TEST_RESULT.match(line):
+                in_failure_output = False
+            else:
+                out.append(line)
+                i += 1
+                continue
+        m = _PROGRESS.match(line)
+        if m:
+            word = m.group(1)
+            progress[word] = progress.get(word, 0) + 1
+            if progress_slot is None:
+                progress_slot = len(out)
+                out.append("")
+            recognised = True
+            i += 1
+            continue
+        if _FINISHED.match(line) or _NEXTEST_START.match(line) or _NEXTEST_SUMMARY.match(line):
+            recognised = True
+            out.append(line)
+            i += 1
+            continue
+        if _DIAG_HEAD.match(line):
+            recognised = True
+            j = diagnostic_end(lines, i)
+            block = lines[i:j]
+            if line.startswith("warning") and any(_LOCATION.match(b) for b in block):
+                out.extend(compress_warning(block))
+            else:
+                out.extend(block)
+            i = j
+            continue
+        if _RUNNING.match(line):
+            recognised = True
+            open_runs += 1
+            i += 1
+            continue
+        if _TEST_PASS.match(line):
+            i += 1
+            continue
+        if _TEST_RESULT.match(line):
+            recognised = True
+            open_runs = max(0, open_runs - 1)
+            out.append(line)
+            i += 1
+            continue
+        if _FAILURE_HEAD.match(line):
+            in_failure_output = True
+            out.append(line)
+            i += 1
+            continue
+        if _NEXTEST_NOISE.match(line) and verb == "nextest":
+            word = line.split()[0]
+            progress[word] = progress.get(word, 0) + 1
+            if progress_slot is None:
+                progress_slot = len(out)
+                out.append("")
+            i += 1
+            continue
+        if verb == "nextest" and (_NEXTEST_RUN_ID.match(line) or _NEXTEST_RULE.match(line)):
+            i += 1
+            continue
+        if verb == "nextest" and _NEXTEST_SECTION.match(line):
+            j = nextest_section_end(lines, i)
+            body = [b for b in lines[i + 1:j] if b.strip()]
+            if line.lstrip().startswith("stdout") and all(_LIBTEST_ECHO.match(b) for b in body):
+                i = j  # only libtest's echo of the failure: the FAIL line and stderr say it all
+                continue
+            out.extend(lines[i:j])
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    if not recognised:
+        return None
+    if open_runs and not any(l.startswith("error") for l in out):
+        return None  # a test binary's output was cut before its result line: truncated
+    if progress_slot is not None:
+        out[progress_slot] = f"[dropped: {count_phrase(progress)}]"
+    return out
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    if request.is_file_content() or request.program not in commands:
+        return None
+    argv = request.argv
+    if request.program == "cargo-nextest":
+        argv = ("cargo",) + tuple(argv[1:] if len(argv) > 1 and argv[1] == "nextest" else ("nextest",) + argv[1:])
+    verb = cargo_verb(argv)
+    if verb is None or has_foreign_format(argv):
+        return None
+    lines = request.text.splitlines()
+    out = format_cargo(lines, verb)
+    if out is None:
+        return None
+    if request.exit_code not in (None, 0) and not any(_FAIL_SIGNAL.search(l) for l in out):
+        return None  # a failure the formatter cannot explain: let the original through
+    return join_output(out)
