@@ -115,7 +115,7 @@ def test_apply_error_box_is_verbatim():
 def test_tofu_is_claimed_and_dispatched():
     assert "tofu" in terraform_cli.commands
     fx = tf("plan_create")
-    out = terraform_cli.sqz_format(request=fx.request(command=None, argv=("tofu", "plan")))
+    out = terraform_cli.sqz_format(request=FormatRequest(fx.request().text, "tofu plan"))
     assert out == terraform_cli.sqz_format(request=fx.request())
 
 

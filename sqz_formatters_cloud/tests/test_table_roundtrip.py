@@ -12,7 +12,8 @@ from sqz_formatters_cloud.table_compact import compact_table_block, parse_aligne
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
-_word = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FF, blacklist_characters="\t|;="),
+_word = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=0x2FF, blacklist_categories=("Cc", "Zs"),
+                                       blacklist_characters="\t|;="),
                 min_size=1, max_size=12)
 _cell = st.lists(_word, min_size=1, max_size=3).map(" ".join)  # single spaces inside a cell, as docker prints
 _header_word = st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZ", min_size=1, max_size=8)

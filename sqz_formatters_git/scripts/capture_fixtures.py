@@ -44,7 +44,7 @@ def git_version() -> str:
     return subprocess.run(["git", "--version"], capture_output=True, text=True).stdout.strip()
 
 
-def base_env(lang: str = "C") -> dict:
+def base_env(lang: str = "C", tick: bool = True) -> dict:
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": str(ROOT / "home"),
@@ -55,7 +55,8 @@ def base_env(lang: str = "C") -> dict:
         "GIT_PAGER": "cat",
         "PAGER": "cat",
     }
-    _clock[0] += 1
+    if tick:
+        _clock[0] += 1
     stamp = f"2024-03-{1 + _clock[0] // 24:02d}T{_clock[0] % 24:02d}:{(_clock[0] * 7) % 60:02d}:00+0000"
     env["GIT_AUTHOR_DATE"] = stamp
     env["GIT_COMMITTER_DATE"] = stamp
@@ -75,7 +76,8 @@ def run(repo: Path, *args: str, lang: str = "C", check: bool = True, who: str = 
 
 
 def rev(repo: Path, what: str = "HEAD", n: int = 12) -> str:
-    return run(repo, "rev-parse", what).stdout.strip()[:n]
+    p = subprocess.run(["git", "rev-parse", what], cwd=repo, env=base_env(tick=False), capture_output=True, text=True)
+    return p.stdout.strip()[:n]
 
 
 def write(repo: Path, path: str, text: str) -> None:
@@ -120,7 +122,7 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     import shlex
 
     argv = shlex.split(" ".join(words))
-    env = base_env(lang)
+    env = base_env(lang, tick=False)
     env.update(extra)
     p = subprocess.run(argv, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     raw = scrub(p.stdout)
@@ -186,8 +188,8 @@ def capture_status(repo: Path) -> None:
     h = rev(repo)
     # clean and up to date
     capture("status", "clean", repo, "git status",
-            facts=["On branch main", "Your branch is up to date with 'origin/main'.",
-                   "nothing to commit, working tree clean"])
+            facts=["On branch main", "Your branch is up to date with 'origin/main'.", "clean"],
+            dropped=["nothing to commit, working tree clean"], notes="a clean tree is reported as `clean`")
     # a local commit ahead, then a mixed working tree
     write(repo, "CHANGELOG.md", "## 0.1.2\n- faster f1\n")
     commit_all(repo, "Start changelog")
@@ -256,7 +258,7 @@ def capture_conflicts(repo: Path) -> None:
             facts=["CONFLICT (content): Merge conflict in README.md", "CONFLICT (content): Merge conflict in src/util.py",
                    "Automatic merge failed; fix conflicts and then commit the result."])
     conflict_facts = ["README.md", "src/util.py", "feature.txt", "You have unmerged paths."]
-    capture("status", "conflict_en", work, "git status", facts=conflict_facts + ["both modified:"])
+    capture("status", "conflict_en", work, "git status", facts=conflict_facts, dropped=["both modified:"])
     capture("status", "conflict_de", work, "LANG=de_DE.UTF-8 LC_ALL=de_DE.UTF-8 git status",
             facts=["README.md", "src/util.py", "feature.txt", "Sie haben nicht zusammengeführte Pfade."])
     capture("status", "conflict_short", work, "git status -sb", facts=["UU README.md", "UU src/util.py", "A  feature.txt"])
@@ -330,7 +332,7 @@ def capture_real(real: Path) -> None:
             facts=["pygments/lexer.py", "pygments/formatters/html.py", "files changed"],
             notes="history imported from Pygments 2.14.0 (Debian) and 2.21.0 (venv) sources on this machine")
     capture("diff", "real_lexer", real, "git diff HEAD~1 HEAD -- pygments/lexer.py",
-            facts=["diff --git a/pygments/lexer.py b/pygments/lexer.py", "--- a/pygments/lexer.py"],
+            facts=["--- a/pygments/lexer.py", "+++ b/pygments/lexer.py"], dropped=["diff --git a/pygments/lexer.py b/pygments/lexer.py"],
             notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py")
     capture("diff", "real_lexer_u10", real, "git diff -U10 HEAD~1 HEAD -- pygments/lexer.py",
             facts=["--- a/pygments/lexer.py"], notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py, 10 lines of context")
@@ -428,7 +430,7 @@ def capture_remote(repo: Path, origin: Path) -> None:
     run(other, "push", "-q", "origin", "v0.2.0")
     capture("remote_ops", "fetch", clone, "git fetch --progress",
             facts=[f"{old}..{pushed[:7]}  main       -> origin/main", "* [new branch]      topic      -> origin/topic",
-                   "* [new tag]         v0.2.0     -> v0.2.0", f"From {str(origin)[:-4]}"],
+                   "* [new tag]         v0.2.0     -> v0.2.0", f"From file://{str(origin)[:-4]}"],
             dropped=["Unpacking objects:", "remote: Enumerating objects:"])
     capture("remote_ops", "pull_ff", clone, "git pull --progress",
             facts=[f"Updating {old}..{pushed[:7]}", "Fast-forward", "CONTRIBUTING.md", "src/util.py",
@@ -441,7 +443,7 @@ def capture_remote(repo: Path, origin: Path) -> None:
     commit_all(other, "Use USERNAME", who="bob")
     run(other, "push", "-q", "origin", "main")
     capture("remote_ops", "push_rejected", clone, "git push --progress origin main",
-            facts=["! [rejected]        main -> main (fetch first)", f"error: failed to push some refs to '{origin}'",
+            facts=["! [rejected]        main -> main (fetch first)", f"error: failed to push some refs to 'file://{origin}'",
                    "hint: Updates were rejected because the remote contains work that you do"])
     capture("remote_ops", "pull_conflict", clone, "git pull --no-rebase --progress",
             facts=["CONFLICT (content): Merge conflict in src/util.py",
@@ -469,7 +471,7 @@ def capture_ops(repo: Path) -> None:
             facts=["[main ", "Add feature modules", "3 files changed, 4 insertions(+)", "create mode 100644 src/feature_a.py",
                    "create mode 100644 src/feature_b.py"])
     capture("ops", "commit_nothing", work, "git commit -m again",
-            facts=["nothing to commit, working tree clean", "Your branch is ahead of 'origin/main' by 1 commit."])
+            facts=["clean", "Your branch is ahead of 'origin/main' by 1 commit."])
     capture("ops", "checkout_new_branch", work, "git checkout -b topic/x", facts=["Switched to a new branch 'topic/x'"])
     capture("ops", "switch_main", work, "git switch main",
             facts=["Switched to branch 'main'", "Your branch is ahead of 'origin/main' by 1 commit."])

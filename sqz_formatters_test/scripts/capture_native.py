@@ -663,7 +663,222 @@ def capture_c() -> None:
                 ], dropped=[])
 
 
-FAMILIES = {"cargo": capture_cargo, "c": capture_c}
+# ---------------------------------------------------------------- Go
+
+_GO_MOD = "module example.com/calc\n\ngo 1.19\n"
+
+_GO_CALC = """package calc
+
+import "errors"
+
+// Add returns a+b.
+func Add(a, b int) int { return a + b }
+
+// Div divides a by b.
+func Div(a, b int) (int, error) {
+	if b == 0 {
+		return 0, errors.New("division by zero")
+	}
+	return a / b, nil
+}
+
+// Mean of xs; panics on an empty slice.
+func Mean(xs []int) int {
+	sum := 0
+	for _, x := range xs {
+		sum += x
+	}
+	return sum / len(xs)
+}
+"""
+
+
+def _go_calc_test(failing: bool) -> str:
+    cases = "\n".join(f'\t\t{{"case{i:02}", {i}, {i}, {2 * i}}},' for i in range(1, 31))
+    fail = """
+func TestAddWrong(t *testing.T) {
+	if got := Add(2, 2); got != 5 {
+		t.Errorf("Add(2, 2) = %d, want 5", got)
+	}
+}
+
+func TestDivTable(t *testing.T) {
+	for _, tc := range []struct{ a, b, want int }{{6, 3, 2}, {7, 2, 4}, {1, 1, 1}} {
+		t.Run(fmt.Sprintf("%d/%d", tc.a, tc.b), func(t *testing.T) {
+			got, err := Div(tc.a, tc.b)
+			if err != nil || got != tc.want {
+				t.Fatalf("Div(%d, %d) = %d, %v; want %d", tc.a, tc.b, got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestMeanEmpty(t *testing.T) {
+	t.Log("computing the mean of an empty slice")
+	_ = Mean(nil)
+}
+""" if failing else ""
+    return f"""package calc
+
+import (
+	"fmt"
+	"testing"
+)
+
+var _ = fmt.Sprintf
+
+func TestAddTable(t *testing.T) {{
+	for _, tc := range []struct {{
+		name       string
+		a, b, want int
+	}}{{
+{cases}
+	}} {{
+		t.Run(tc.name, func(t *testing.T) {{
+			if got := Add(tc.a, tc.b); got != tc.want {{
+				t.Errorf("Add(%d, %d) = %d, want %d", tc.a, tc.b, got, tc.want)
+			}}
+		}})
+	}}
+}}
+
+func TestDivByZero(t *testing.T) {{
+	if _, err := Div(1, 0); err == nil {{
+		t.Fatal("expected an error")
+	}}
+}}
+
+func TestSkipped(t *testing.T) {{
+	t.Skip("needs a database")
+}}
+{fail}"""
+
+
+_GO_STRUTIL = """package strutil
+
+import "strings"
+
+// Words splits s on spaces.
+func Words(s string) []string { return strings.Fields(s) }
+"""
+
+_GO_STRUTIL_TEST = """package strutil
+
+import "testing"
+
+func TestWords(t *testing.T) {
+	if n := len(Words("a b c")); n != 3 {
+		t.Fatalf("got %d words", n)
+	}
+}
+
+func TestWordsEmpty(t *testing.T) {
+	if n := len(Words("")); n != 0 {
+		t.Fatalf("got %d words", n)
+	}
+}
+"""
+
+_GO_MAIN = """package main
+
+import (
+	"fmt"
+
+	"example.com/calc"
+)
+
+func main() { fmt.Println(calc.Add(1, 2)) }
+"""
+
+_GO_BROKEN = """package calc
+
+import (
+	"fmt"
+	"os"
+)
+
+// Describe has compile errors on purpose.
+func Describe(x int) string {
+	unused := 3
+	return fmt.Sprintf("%d", x) + missing
+}
+
+func Ratio(a, b int) float64 {
+	return a / b
+}
+"""
+
+_GO_VET = """package calc
+
+import (
+	"fmt"
+	"sync"
+)
+
+type Counter struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Snapshot copies the lock on purpose (vet: copylocks).
+func Snapshot(c Counter) int { return c.n }
+
+// Report has printf mistakes on purpose.
+func Report(name string, n int) {
+	fmt.Printf("%d items in %s\\n", name, n)
+	fmt.Println("done %s", name)
+}
+"""
+
+
+def capture_go() -> None:
+    if not shutil.which("go"):
+        print("go missing: go fixtures skipped (golangci-lint is not packaged here at all)")
+        return
+    go_v = version("go version")
+    env = {"GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local", "CGO_ENABLED": "0"}
+    base = {"go.mod": _GO_MOD, "calc.go": _GO_CALC, "strutil/strutil.go": _GO_STRUTIL,
+            "strutil/strutil_test.go": _GO_STRUTIL_TEST, "cmd/calc/main.go": _GO_MAIN}
+    red = write_project("gored", dict(base, **{"calc_test.go": _go_calc_test(True)}))
+    facts_fail = ["--- FAIL: TestAddWrong", "calc_test.go:66: Add(2, 2) = 4, want 5",
+                  "--- FAIL: TestDivTable/7/2", "Div(7, 2) = 3, <nil>; want 4",
+                  "panic: runtime error: integer divide by zero", "--- FAIL: TestMeanEmpty",
+                  "FAIL\texample.com/calc\t", "ok  \texample.com/calc/strutil\t"]
+    capture("go", "test_fail", red, "go test ./...", env=env, produced_by=go_v, expect_exit=1,
+            facts=facts_fail + ["?   \texample.com/calc/cmd/calc\t[no test files]"],
+            notes="Induced failures: a wrong sum, a failing table subtest, an integer divide by zero panic "
+                  "(goroutine trace must stay whole).")
+    capture("go", "test_verbose_fail", red, "go test -v ./...", env=env, produced_by=go_v, expect_exit=1,
+            facts=facts_fail + ["--- SKIP: TestSkipped", "needs a database"],
+            dropped=["=== RUN   TestAddTable/case01", "--- PASS: TestAddTable/case01"])
+    capture("go", "test_json_fail", red, "go test -json ./...", env=env, produced_by=go_v, expect_exit=1,
+            facts=["Add(2, 2) = 4, want 5", "Div(7, 2) = 3,", "--- FAIL: TestAddWrong",
+                   "panic: runtime error: integer divide by zero", "--- FAIL: TestMeanEmpty"],
+            dropped=['"Action":"run"'])
+    green = write_project("gogreen", dict(base, **{"calc_test.go": _go_calc_test(False)}))
+    capture("go", "test_verbose_green", green, "go test -v ./...", env=env, produced_by=go_v, expect_exit=0,
+            facts=["ok  \texample.com/calc\t", "ok  \texample.com/calc/strutil\t", "--- SKIP: TestSkipped",
+                   "?   \texample.com/calc/cmd/calc\t[no test files]"],
+            dropped=["=== RUN   TestAddTable/case01", "--- PASS: TestAddTable/case01"])
+    broken = write_project("gobroken", dict(base, **{"calc_test.go": _go_calc_test(False), "describe.go": _GO_BROKEN}))
+    capture("go", "test_build_failed", broken, "go test ./...", env=env, produced_by=go_v, expect_exit=2, facts=[
+        './describe.go:5:2: imported and not used: "os"',
+        "./describe.go:10:2: unused declared but not used", "./describe.go:11:32: undefined: missing",
+        "FAIL\texample.com/calc [build failed]",
+    ], notes="Compile errors in the package under test: must be reported as a build failure, never as 'no tests'.")
+    capture("go", "build_error", broken, "go build ./...", env=env, produced_by=go_v, expect_exit=None, facts=[
+        "# example.com/calc", "./describe.go:11:32: undefined: missing",
+        "./describe.go:15:9: cannot use a / b (value of type int) as type float64 in return statement",
+    ])
+    vet = write_project("govet", dict(base, **{"vetme.go": _GO_VET}))
+    capture("go", "vet", vet, "go vet ./...", env=env, produced_by=go_v, expect_exit=None, facts=[
+        "# example.com/calc", "./vetme.go:14:17: Snapshot passes lock by value: example.com/calc.Counter contains sync.Mutex",
+        "./vetme.go:18:2: fmt.Printf format %d has arg name of wrong type string",
+        "./vetme.go:19:2: fmt.Println call has possible formatting directive %s",
+    ])
+
+
+FAMILIES = {"cargo": capture_cargo, "c": capture_c, "go": capture_go}
 
 
 def main(argv: list[str]) -> int:

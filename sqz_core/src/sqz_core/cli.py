@@ -114,7 +114,7 @@ def plugins(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     refresh: bool = typer.Option(False, "--refresh", help="Rescan entry points and rewrite the plugin index."),
 ):
-    """List installed formatter plugins: entry name, distribution, version, commands claimed, hooks.
+    """List installed plugins: formatters (entry name, distribution, version, commands claimed, hooks) and integrations.
 
     SQZ_LOAD_PLUGINS=a,b allows only those plugins; SQZ_DISABLE_PLUGINS=a,b blocks them.
     """
@@ -127,9 +127,12 @@ def plugins(
         plugin_manager(index)
     except Exception as exc:  # pluggy validation: a hook that does not match its spec
         problems.append(f"validation: {type(exc).__name__}: {exc}")
+    from .integrations import discover
+
+    integrations = discover()
     if as_json:
         typer.echo(json.dumps({"index": index_path(), "plugins": index["plugins"], "active": sorted(active),
-                               "problems": problems}, indent=2))
+                               "integrations": integrations, "problems": problems}, indent=2))
         raise typer.Exit(1 if problems else 0)
     if not index["plugins"]:
         typer.echo("no formatter plugins installed (only the built-in generic stages run)")
@@ -141,6 +144,10 @@ def plugins(
                    f"  commands: {cmds}  hooks: {hooks}")
         if rec.get("error"):
             typer.echo(f"{'':<14}       {rec['error']}")
+    typer.echo("integrations:" if integrations else "integrations: none installed")
+    for rec in integrations:
+        state = f"error: {rec['error']}" if rec["error"] else (rec["tier"] or "?")
+        typer.echo(f"  {rec['name']:<12} {rec.get('dist') or '?'} {rec.get('version') or '?'}  tier: {state}")
     for p in problems:
         typer.echo(p, err=True)
     raise typer.Exit(1 if problems else 0)

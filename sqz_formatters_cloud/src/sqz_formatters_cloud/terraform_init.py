@@ -49,7 +49,7 @@ def format_init(text: str) -> str | None:
         i += 1
     body = [l for k, l in enumerate(out) if l.strip() or (k and out[k - 1].strip())]
     result = "\n".join(body).strip("\n")
-    if dropped:
+    if dropped > 3:  # a note for two banner lines would cost more than it saves
         result += f"\n[{dropped} lines of init banners and advice dropped]"
     return result + "\n"
 

@@ -22,9 +22,9 @@ _OUTRO_NOTE = "Note: You didn't use the -out option to save this plan, so Terraf
 _SEPARATOR = re.compile(r"^─{20,}$")
 _RESOURCE_COMMENT = re.compile(r"^  # \S.* (will be|must be|has been|has changed|will be read)")
 _MARKED = re.compile(r"^\s*(\+|-|~|-/\+|\+/-|<=)\s")
-_SUMMARIES = re.compile(r"^(Plan: \d+ to |No changes\. |Apply complete! |Destroy complete! |Changes to Outputs:|"
-                        r"Terraform will perform the following actions:|Planning failed\.|"
-                        r"You can apply this plan to save these new output values)")
+# terraform's own conclusions: a plan/apply output without one of these is cut off or not terraform's
+_CONCLUSIONS = re.compile(r"^(Plan: \d+ to |No changes\. |Apply complete! |Destroy complete! |Planning failed\.|"
+                          r"You can apply this plan to save these new output values)")
 _BOX = ("╷", "│", "╵")
 _DIAG = re.compile(r"^(Error|Warning): ")
 _OPEN_VALUE = re.compile(r"^(\s+)(\S.*?) = ([\[{])$")
@@ -32,7 +32,7 @@ _OPEN_VALUE = re.compile(r"^(\s+)(\S.*?) = ([\[{])$")
 
 def is_plan_like(lines: list[str]) -> bool:
     """True when the text carries one of terraform's own plan/apply conclusions or diagnostics."""
-    return any(_SUMMARIES.match(l) or _DIAG.match(l) or l.startswith("╷") for l in lines)
+    return any(_CONCLUSIONS.match(l) or _DIAG.match(l) or l.startswith("╷") for l in lines)
 
 
 def fold_unchanged_values(lines: list[str]) -> list[str]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 
-def plural(n: int, word: str) -> str:
-    """``1 line`` / ``3 lines``."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 line`` / ``3 lines`` (``many`` for irregular plurals)."""
+    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def fold_blank_runs(lines: list[str]) -> list[str]:

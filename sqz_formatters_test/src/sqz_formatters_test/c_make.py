@@ -33,13 +33,19 @@ _MAKE_KNOWN = re.compile(
     r"|warning: .*|\[.*\] Error \d+ \(ignored\)|(Entering|Leaving) directory '.*')$")
 
 
-def compress_make_lines(lines: list[str]) -> tuple[list[str], dict] | None:
-    """Drop recipe echoes and directory lines (counted); None on an unknown make message or locale."""
+def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tuple[list[str], dict] | None:
+    """Drop recipe echoes and directory lines (counted); None on an unknown make message or locale.
+
+    Lines whose index is in ``keep`` (e.g. the command after ninja's ``FAILED:``) stay verbatim.
+    """
     kept: list[str] = []
     dropped: dict[str, int] = {}
     slot = None
     last_echo = None
-    for line in lines:
+    for idx, line in enumerate(lines):
+        if idx in keep:
+            kept.append(line)
+            continue
         mm = _MAKE_MSG.match(line)
         if mm:
             msg = mm.group("msg")

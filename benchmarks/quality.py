@@ -1,0 +1,147 @@
+"""Quality benchmark: how much each real fixture shrinks, and whether its critical facts survive.
+
+Every fixture in the repository (``*/tests/fixtures/**/NAME.txt`` with a ``NAME.json``
+sidecar listing ``facts``: exact substrings that must survive) is run through the
+pipeline in-process against a fresh store, as `sqz compress --cmd COMMAND` would.
+Per fixture it reports cl100k tokens in and out, the reduction, facts kept, the
+same with per-command formatters switched off (what the packs add over the generic
+stages), and whether an immediate repeat became a ref that expands byte-exact.
+
+    python benchmarks/quality.py [--json] [--markdown] [--filter SUBSTRING]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fixture_roots() -> list[Path]:
+    roots = sorted(ROOT.glob("sqz_*/tests/fixtures")) + sorted(ROOT.glob("sqz_integrations/*/tests/fixtures"))
+    extra = ROOT / "benchmarks" / "corpus"
+    return roots + ([extra] if extra.exists() else [])
+
+
+def family_of(root: Path, fixture_path: Path) -> str:
+    rel = fixture_path.relative_to(root)
+    pack = root.parent.parent.name.replace("sqz_formatters_", "").replace("sqz_", "")
+    return f"{pack}/{rel.parts[0]}" if len(rel.parts) > 1 else pack
+
+
+def run(filter_text: str | None = None) -> list[dict]:
+    from sqz_core.expand import resolve
+    from sqz_core.pipeline import compress
+    from sqz_core.plugins import load_index
+    from sqz_core.store import Store
+    from sqz_core.testing import iter_fixtures, missing_facts
+    from sqz_core.tokens import count
+
+    tmp = tempfile.mkdtemp(prefix="sqz-quality-")
+    store = Store.open(os.path.join(tmp, "db.sqlite"))
+    index = load_index()
+    rows = []
+    for root in fixture_roots():
+        for fx in iter_fixtures(root):
+            if not fx.facts:
+                continue
+            family = family_of(root, fx.path)
+            if filter_text and filter_text not in f"{family}/{fx.name}":
+                continue
+            data = fx.raw + (f"\n__SQZ_EXIT__={fx.meta['exit_code']}\n".encode()
+                             if fx.meta.get("exit_code") is not None else b"")
+            session = f"bench:{family}/{fx.name}"
+            res = compress(data, command=fx.command, store=store, session=session, index=index)
+            generic = compress(data, command=fx.command, store=None, session=session + ":g", formatters=False,
+                               no_cache=True)
+            out = res.output.decode("utf-8", "replace")
+            text = fx.raw.decode("utf-8", "replace")
+            t_in, counter = count(text)
+            t_out, _ = count(out)
+            t_gen, _ = count(generic.output.decode("utf-8", "replace"))
+            lost = missing_facts(out, fx.facts)
+            lost_gen = missing_facts(generic.output.decode("utf-8", "replace"), fx.facts)
+            again = compress(data, command=fx.command, store=store, session=session, index=index)
+            if again.outcome == "ref":
+                token = again.output.decode().split()[0]
+                ref = "ok" if resolve(store, token) == fx.raw else "MISMATCH"
+            else:
+                ref = again.outcome  # safe content is never cached; tiny content is always sent in full
+            rows.append({
+                "family": family, "fixture": fx.name, "command": fx.command, "counter": counter,
+                "tokens_in": t_in, "tokens_out": t_out, "tokens_generic": t_gen,
+                "reduction": round(100 * (t_in - t_out) / t_in, 1) if t_in else 0.0,
+                "reduction_generic": round(100 * (t_in - t_gen) / t_in, 1) if t_in else 0.0,
+                "facts": len(fx.facts), "facts_kept": len(fx.facts) - len(lost), "lost": lost,
+                "facts_kept_generic": len(fx.facts) - len(lost_gen),
+                "outcome": res.outcome, "plugin": res.plugin, "repeat": ref,
+            })
+    store.close()
+    return rows
+
+
+def aggregate(rows: list[dict]) -> dict:
+    out: dict[str, dict] = {}
+    for r in rows:
+        fam = r["family"].split("/")[0] + "/" + r["family"].split("/")[-1]
+        a = out.setdefault(fam, {"fixtures": 0, "tokens_in": 0, "tokens_out": 0, "tokens_generic": 0,
+                                 "facts": 0, "facts_kept": 0})
+        a["fixtures"] += 1
+        for k in ("tokens_in", "tokens_out", "tokens_generic", "facts", "facts_kept"):
+            a[k] += r[k]
+    return out
+
+
+def pct(a: int, b: int) -> str:
+    return f"{100 * (a - b) / a:.1f}%" if a else "-"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", action="store_true", help="print every row as JSON")
+    ap.add_argument("--markdown", action="store_true", help="print the per-family table as Markdown")
+    ap.add_argument("--filter", help="only fixtures whose family/name contains this")
+    args = ap.parse_args()
+    os.environ.setdefault("SQZ_QUIET", "1")
+    rows = run(args.filter)
+    if args.json:
+        print(json.dumps(rows, indent=2))
+        return 0
+    agg = aggregate(rows)
+    total = {k: sum(a[k] for a in agg.values()) for k in ("tokens_in", "tokens_out", "tokens_generic", "facts",
+                                                         "facts_kept")}
+    if args.markdown:
+        print("| family | fixtures | tokens in | out | reduction | generic only | facts kept |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for fam, a in sorted(agg.items()):
+            print(f"| {fam} | {a['fixtures']} | {a['tokens_in']:,} | {a['tokens_out']:,} | "
+                  f"{pct(a['tokens_in'], a['tokens_out'])} | {pct(a['tokens_in'], a['tokens_generic'])} | "
+                  f"{a['facts_kept']}/{a['facts']} |")
+        print(f"| **all** | {len(rows)} | {total['tokens_in']:,} | {total['tokens_out']:,} | "
+              f"{pct(total['tokens_in'], total['tokens_out'])} | {pct(total['tokens_in'], total['tokens_generic'])} | "
+              f"{total['facts_kept']}/{total['facts']} |")
+    else:
+        print(f"{'fixture':<44}{'in':>8}{'out':>8}{'red.':>8}{'generic':>9}{'facts':>8}  repeat")
+        for r in rows:
+            name = f"{r['family']}/{r['fixture']}"[-43:]
+            print(f"{name:<44}{r['tokens_in']:>8}{r['tokens_out']:>8}{r['reduction']:>7}%"
+                  f"{r['reduction_generic']:>8}%{r['facts_kept']:>5}/{r['facts']:<3} {r['repeat']}")
+            if r["lost"]:
+                print(f"{'':<44}LOST: {r['lost']}")
+        print(f"\n{'all fixtures':<44}{total['tokens_in']:>8}{total['tokens_out']:>8}"
+              f"{pct(total['tokens_in'], total['tokens_out']):>8}{pct(total['tokens_in'], total['tokens_generic']):>9}"
+              f"{total['facts_kept']:>5}/{total['facts']}")
+        counter = rows[0]["counter"] if rows else "cl100k"
+        print(f"tokens: {counter}; generic = same pipeline with per-command formatters switched off")
+    lost = sum(r["facts"] - r["facts_kept"] for r in rows)
+    mismatched = sum(1 for r in rows if r["repeat"] == "MISMATCH")
+    return 1 if lost or mismatched else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Set up .venv with every sqz distribution of this repository (editable) and the test tools.
+# Idempotent: a second run only re-checks what is installed. Needs Python >= 3.10 (3.11 tested).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for candidate in python3.11 python3.12 python3.13 python3.10 python3; do
+    if command -v "$candidate" >/dev/null 2>&1; then PY="$candidate"; break; fi
+  done
+fi
+[ -n "$PY" ] || { echo "bootstrap: no python3 found (need 3.10+)" >&2; exit 1; }
+if [ ! -x .venv/bin/python ]; then
+  echo "bootstrap: creating .venv with $($PY --version)" >&2
+  "$PY" -m venv .venv
+fi
+echo "bootstrap: installing the sqz distributions into .venv (quiet; may take a minute the first time)" >&2
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+.venv/bin/sqz plugins --refresh >/dev/null 2>&1 || true
+echo "bootstrap: ready: $(.venv/bin/sqz --version)" >&2

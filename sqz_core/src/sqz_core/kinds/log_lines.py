@@ -1,0 +1,100 @@
+"""Logs: fold runs of lines that differ only in timestamps, ids, counters or durations.
+
+A run of three or more such lines becomes its first line plus a count and the last
+timestamp. Every ERROR/WARN/FATAL line and the two lines on each side of it are kept
+verbatim and never folded.
+"""
+
+from __future__ import annotations
+
+import re
+
+CONTEXT = 2
+MIN_RUN = 3
+# Timestamps: ISO 8601 / RFC 3339, syslog ("Nov 30 04:22:01"), Apache/CLF and http.server
+# ("[30/Nov/2026:04:30:15 +0000]", "[30/Nov/2026 04:30:15]"), bare times.
+_TIMESTAMP = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
+    r"|\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}[: ]\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?"
+    r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
+)
+_VARIABLE = re.compile(
+    r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
+    r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
+    r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
+    r"|\b\d+(?:\.\d+)?\b"                                                                 # counters
+)
+_SEVERE = re.compile(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
+                     r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic)\b")
+# Line shapes that mark a log: a leading timestamp or level, or "<tool> <level>" (npm).
+_LOG_START = re.compile(
+    r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
+    r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
+    r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
+    r"|[IWEF]\d{4} \d{2}:\d{2}:\d{2}"
+    r"|\S+ (?:verb|verbose|info|http|silly|timing|notice|warn|error|sill)\s)"
+)
+
+
+def looks_like_log(text: str) -> bool:
+    """Five or more non-blank lines, most of them starting like log records."""
+    hits = total = 0
+    for line in text.splitlines()[:300]:
+        if not line.strip():
+            continue
+        total += 1
+        if _LOG_START.match(line):
+            hits += 1
+    return total >= 5 and hits * 10 >= total * 7
+
+
+def template(line: str) -> str:
+    """The line with its timestamps, ids, counters and durations blanked out."""
+    return _VARIABLE.sub("#", _TIMESTAMP.sub("@", line))
+
+
+def compress_log(request) -> str | None:
+    lines = request.text.split("\n")
+    trailing = lines and lines[-1] == ""
+    if trailing:
+        lines.pop()
+    n = len(lines)
+    pinned = bytearray(n)
+    for i, line in enumerate(lines):
+        if _SEVERE.search(line):
+            for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
+                pinned[k] = 1
+    shapes = [None if pinned[i] else template(line) for i, line in enumerate(lines)]
+    out: list[str] = []
+    folded = 0
+    i = 0
+    while i < n:
+        if pinned[i] or not lines[i].strip():
+            out.append(lines[i])
+            i += 1
+            continue
+        t = shapes[i]
+        j = i + 1
+        while j < n and shapes[j] == t:
+            j += 1
+        run = j - i
+        if run >= MIN_RUN:
+            out.append(lines[i])
+            out.append(_fold_note(lines[i], lines[j - 1], run))
+            folded += run - 1
+        else:
+            out.extend(lines[i:j])
+        i = j
+    if not folded:
+        return None
+    return "\n".join(out) + ("\n" if trailing else "")
+
+
+def _fold_note(first: str, last: str, run: int) -> str:
+    a, b = _TIMESTAMP.search(first), _TIMESTAMP.search(last)
+    if a and b:
+        span = a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}"
+        return f"[×{run} lines like the one above, {span}]"
+    return f"[×{run} lines like the one above]"

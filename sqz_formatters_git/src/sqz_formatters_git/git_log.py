@@ -1,0 +1,217 @@
+"""``git log`` / ``git show`` commit listings → one line per commit header.
+
+``commit <sha> (refs)`` + ``Author:`` + ``Date:`` become ``<sha12> (refs) <date> <author>: <subject>``;
+further message lines follow indented by two; ``--stat`` blocks lose their bar graph, ``-p``
+patches go through the diff formatter, ``--graph`` keeps every topology line. Custom
+``--format``/``--pretty=format:`` output, ``--oneline`` (already one line per commit) and any
+line that does not fit the named format → None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common import args_after, compact_stat_block, person_name, short_date
+from .git_diff import format_patch_lines
+
+_COMMIT = re.compile(r"^commit ([0-9a-f]{40}|[0-9a-f]{64})(?: \((.+)\))?$")
+_FIELD = re.compile(r"^(Merge|Author|Date|Commit|AuthorDate|CommitDate):\s+(.*)$")
+_GRAPH_CHARS = frozenset("*|/\\_ .-")
+_TOPOLOGY = frozenset("/\\_")
+HASH_LEN = 12
+
+# options whose output shape this module does not parse
+_REFUSED = ("--format", "--pretty", "--oneline", "--raw", "--name-only", "--name-status", "--numstat",
+            "--shortstat", "--summary", "--word-diff", "--show-signature", "--source", "--line-prefix", "-z",
+            "--dirstat", "--compact-summary", "--left-right", "--parents", "--children", "--notes",
+            "--show-notes", "--cherry-mark", "--cherry", "--binary", "--patch-with-raw", "--patch-with-stat",
+            "--color-words", "--word-diff-regex", "--check", "-L", "--show-linear-break", "--full-diff")
+_NAMED_PRETTY = ("medium", "short", "full", "fuller")
+
+
+def _format_ok(args: list[str]) -> bool:
+    """False when an option asks for a shape this module does not parse."""
+    for a in args:
+        if a == "--":
+            break
+        name, _, value = a.partition("=")
+        if name in ("--pretty", "--format") and value in _NAMED_PRETTY:
+            continue
+        if name in _REFUSED or (name.startswith("-L") and len(name) > 2):
+            return False
+        if name.startswith("--pretty") or name.startswith("--format"):
+            return False
+    return True
+
+
+def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None) -> str:
+    """The one-line summary of a commit header."""
+    parts = [sha[:HASH_LEN]]
+    if refs:
+        parts.append(f"({refs})")
+    date = fields.get("Date") or fields.get("AuthorDate")
+    if date:
+        parts.append(short_date(date))
+    author = fields.get("Author")
+    if author:
+        parts.append(person_name(author) + ":")
+    line = " ".join(parts)
+    if subject is not None:
+        line += " " + subject
+    committer = fields.get("Commit")
+    if committer and author and person_name(committer) != person_name(author):
+        line += f" [committed by {person_name(committer)}]"
+    return line
+
+
+def _split_commits(lines: list[str]) -> list[tuple[int, int]] | None:
+    """(start, end) of each commit block; None if the text does not start with a commit line."""
+    starts = [i for i, line in enumerate(lines) if _COMMIT.match(line)]
+    if not starts or starts[0] != 0:
+        return None
+    return [(s, e) for s, e in zip(starts, starts[1:] + [len(lines)])]
+
+
+def _format_commit(block: list[str]) -> list[str] | None:
+    """One commit block (header, message, optional stat or patch) compacted."""
+    m = _COMMIT.match(block[0])
+    sha, refs = m.group(1), m.group(2)
+    fields: dict = {}
+    i = 1
+    while i < len(block) and block[i]:
+        f = _FIELD.match(block[i])
+        if not f or f.group(1) in fields:
+            return None
+        fields[f.group(1)] = f.group(2)
+        i += 1
+    if "Author" not in fields:
+        return None
+    message: list[str] = []
+    while i < len(block) and (block[i] == "" or block[i].startswith("    ")):
+        if block[i]:
+            message.append(block[i][4:])
+        i += 1
+    rest = block[i:]
+    while rest and rest[-1] == "":
+        rest.pop()
+    out = [_header_line(sha, refs, fields, message[0] if message else None)]
+    if "Merge" in fields:
+        out.append(f"  Merge: {fields['Merge']}")
+    out.extend("  " + x for x in message[1:])
+    if not rest:
+        return out
+    if rest[0].startswith("diff "):
+        patch = format_patch_lines(rest)
+        if patch is None:
+            return None
+        out.extend(patch)
+        return out
+    stat_end = len(rest)
+    for k, line in enumerate(rest):
+        if line.startswith("diff "):
+            stat_end = k
+            break
+    stat = compact_stat_block([x for x in rest[:stat_end] if x])
+    if stat is None:
+        return None
+    out.extend(stat)
+    if stat_end < len(rest):
+        patch = format_patch_lines(rest[stat_end:])
+        if patch is None:
+            return None
+        out.extend(patch)
+    return out
+
+
+def format_commits(text: str) -> str | None:
+    """A sequence of commits in the medium/short/full/fuller format, with optional stat/patch."""
+    lines = text.splitlines()
+    spans = _split_commits(lines)
+    if spans is None:
+        return None
+    out: list[str] = []
+    for s, e in spans:
+        part = _format_commit(lines[s:e])
+        if part is None:
+            return None
+        out.extend(part)
+    return "\n".join(out) + "\n"
+
+
+def format_graph(text: str) -> str | None:
+    """``--graph`` with a multi-line format: header fields folded, topology lines kept."""
+    lines = text.splitlines()
+    out: list[str] = []
+    width = None
+    state = None  # "fields" | "message"
+    pending: dict = {}
+    header_index = -1
+    for line in lines:
+        pos = line.find("commit ")
+        if pos >= 0 and set(line[:pos]) <= _GRAPH_CHARS and "*" in line[:pos]:
+            m = _COMMIT.match(line[pos:])
+            if not m:
+                return None
+            width = pos
+            pending = {"sha": m.group(1), "refs": m.group(2), "fields": {}, "subject": None}
+            out.append(line[:pos] + _header_line(m.group(1), m.group(2), {}, None))
+            header_index = len(out) - 1
+            state = "fields"
+            continue
+        if width is None:
+            return None
+        graph, body = line[:width], line[width:]
+        if not set(graph) <= _GRAPH_CHARS:
+            return None
+        if state == "fields" and body:
+            f = _FIELD.match(body)
+            if not f:
+                return None
+            pending["fields"][f.group(1)] = f.group(2)
+            if f.group(1) == "Merge":
+                out.append(graph + f"Merge: {f.group(2)}")
+            elif _TOPOLOGY & set(graph):
+                out.append(graph.rstrip())
+            continue
+        if not body.strip():
+            if state == "fields":
+                state = "message"
+            if _TOPOLOGY & set(line):
+                out.append(line.rstrip())
+            continue
+        if state == "message" and body.startswith("    "):
+            if pending["subject"] is None:
+                pending["subject"] = body[4:]
+                graph0 = out[header_index][:width]
+                out[header_index] = graph0 + _header_line(pending["sha"], pending["refs"], pending["fields"],
+                                                          pending["subject"])
+            else:
+                out.append(graph + "  " + body[4:])
+            continue
+        if set(line) <= _GRAPH_CHARS:
+            out.append(line.rstrip())
+            continue
+        return None
+    if header_index < 0:
+        return None
+    return "\n".join(out) + "\n"
+
+
+def format_log(request) -> str | None:
+    """``git log`` in the forms listed in the module docstring."""
+    args = args_after(request, "log")
+    if not _format_ok(args):
+        return None
+    if "--graph" in args:
+        if any(a in args for a in ("-p", "-u", "--patch", "--stat")) or any(a.startswith("--stat=") for a in args):
+            return None
+        return format_graph(request.text)
+    return format_commits(request.text)
+
+
+def format_show(request) -> str | None:
+    """``git show`` of commits (header + patch or stat); tags, trees and blobs → None."""
+    args = args_after(request, "show")
+    if not _format_ok(args):
+        return None
+    return format_commits(request.text)

@@ -1,0 +1,133 @@
+"""Ref listings: ``git branch`` (``-a``, ``-r``, ``-v``, ``-vv``), ``git tag`` (``-n``), ``git remote -v``.
+
+Plain branch and tag lists become one counted line; verbose branch lines lose their
+alignment padding only; remote lines with the same fetch and push URL merge into one.
+``git stash list`` and ``git reflog`` are already one line per entry with nothing to drop:
+they are recognised and left to the generic stages (None). Any unexpected line → None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common import args_after
+
+_BRANCH = re.compile(r"^([* +]) (\S.*)$")
+_BRANCH_V = re.compile(r"^([* +]) (\(.+?\)|\S+) +([0-9a-f]{7,64}) (.*)$")
+_REMOTE = re.compile(r"^(\S+)\t(\S+) \((fetch|push)\)$")
+_TAG_N = re.compile(r"^(\S+) +(.*)$")
+_BRANCH_OPTS_OK = frozenset({"-a", "--all", "-r", "--remotes", "-v", "-vv", "--verbose", "--list", "-l",
+                             "--no-color", "--color", "--merged", "--no-merged", "--contains", "--no-contains",
+                             "--sort", "--points-at", "-i", "--ignore-case", "--no-column", "--abbrev", "--no-abbrev"})
+_TAG_OPTS_OK = frozenset({"-l", "--list", "--sort", "--merged", "--no-merged", "--contains", "--no-contains",
+                          "--points-at", "-i", "--ignore-case", "--no-column", "--color"})
+
+
+def _options(args: list[str]) -> list[str] | None:
+    out = []
+    for a in args:
+        if a == "--":
+            break
+        if a.startswith("-"):
+            out.append(a.split("=", 1)[0])
+    return out
+
+
+def format_branch(request) -> str | None:
+    args = args_after(request, "branch")
+    opts = _options(args)
+    if any(o not in _BRANCH_OPTS_OK for o in opts):
+        return None
+    if any(not a.startswith("-") for a in args) and not ({"--list", "-l", "--contains", "--merged", "--no-merged",
+                                                         "--points-at", "--no-contains", "--sort"} & set(opts)):
+        return None  # `git branch NAME` creates a branch: not a listing
+    lines = request.text.splitlines()
+    if not lines:
+        return None
+    if any(o in ("-v", "-vv", "--verbose") for o in opts):
+        out = []
+        for line in lines:
+            m = _BRANCH_V.match(line)
+            if m:
+                out.append(f"{m.group(1)} {m.group(2)} {m.group(3)} {m.group(4)}".lstrip())
+                continue
+            m = _BRANCH.match(line)
+            if m and " -> " in m.group(2):  # remotes/origin/HEAD -> origin/main
+                out.append(re.sub(r"\s+", " ", m.group(2)))
+                continue
+            return None
+        return "\n".join(out) + "\n"
+    current, local, remote = [], [], []
+    for line in lines:
+        m = _BRANCH.match(line)
+        if not m:
+            return None
+        mark, name = m.groups()
+        if mark == "*":
+            current.append(f"* {name}")
+        elif name.startswith("remotes/") or "-r" in opts or "--remotes" in opts:
+            remote.append(name if mark == " " else f"{mark}{name}")
+        else:
+            local.append(name if mark == " " else f"{mark}{name}")
+    out = list(current)
+    if local:
+        out.append(f"other branches ({len(local)}): " + ", ".join(local))
+    if remote:
+        out.append(f"remote branches ({len(remote)}): " + ", ".join(remote))
+    return "\n".join(out) + "\n"
+
+
+def format_tag(request) -> str | None:
+    args = args_after(request, "tag")
+    opts = _options(args)
+    annotated = False
+    for o in opts:
+        if o.startswith("-n") and (o == "-n" or o[2:].isdigit()):
+            annotated = True
+        elif o not in _TAG_OPTS_OK:
+            return None
+    if any(not a.startswith("-") for a in args) and "-l" not in opts and "--list" not in opts:
+        return None  # `git tag NAME` creates a tag
+    lines = request.text.splitlines()
+    if not lines:
+        return None
+    if annotated:
+        out = []
+        for line in lines:
+            if line.startswith("    "):
+                out.append("  " + line.strip())  # continuation of a multi-line annotation
+                continue
+            m = _TAG_N.match(line)
+            if not m:
+                if re.fullmatch(r"\S+", line):
+                    out.append(line)
+                    continue
+                return None
+            out.append(f"{m.group(1)}: {m.group(2)}")
+        return "\n".join(out) + "\n"
+    if any(not re.fullmatch(r"\S+", x) for x in lines):
+        return None
+    return f"tags ({len(lines)}): " + ", ".join(lines) + "\n"
+
+
+def format_remote(request) -> str | None:
+    args = args_after(request, "remote")
+    if args not in (["-v"], ["--verbose"]):
+        return None
+    rows = []
+    for line in request.text.splitlines():
+        m = _REMOTE.match(line)
+        if not m:
+            return None
+        rows.append(m.groups())
+    out = []
+    i = 0
+    while i < len(rows):
+        name, url, kind = rows[i]
+        if kind == "fetch" and i + 1 < len(rows) and rows[i + 1] == (name, url, "push"):
+            out.append(f"{name} {url} (fetch+push)")
+            i += 2
+            continue
+        out.append(f"{name} {url} ({kind})")
+        i += 1
+    return "\n".join(out) + "\n" if out else None

@@ -1,0 +1,49 @@
+"""``fetch``, ``pull``, ``push``, ``clone``: progress noise out, results in.
+
+Object-transfer progress (``Counting objects``, ``Receiving objects``, ``remote: Total …``)
+is dropped with a count; ref updates (``* [new branch]``, ``abc..def  main -> origin/main``),
+rejections, ``error:``/``fatal:``/``hint:`` lines, conflicts and every other line are kept
+verbatim; a pull's diffstat loses its bar graph. Nothing dropped → None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common import compact_stat_line, is_stat_line, is_stat_summary
+
+_PROGRESS = re.compile(
+    r"^(?:remote: )?(?:(?:Enumerating|Counting|Compressing|Receiving|Writing|Unpacking|Checking|Indexing|Finding|"
+    r"Filtering|Updating) (?:objects|deltas|files|sources|connectivity|content)|Resolving deltas|"
+    r"Checking out files)(?::.*|\.\.\.(?:.*)?)$"
+    r"|^(?:remote: )?Total \d+ \(delta \d+\), reused \d+ \(delta \d+\)(?:, pack-reused \d+.*)?$"
+    r"|^(?:remote: )?Delta compression using up to \d+ threads\.?$"
+    r"|^remote:$"
+    r"|^done\.$")
+_ERROR = re.compile(r"^(?:fatal|error|hint|warning): ")
+
+
+def drop_progress(lines: list[str]) -> tuple[list[str], int]:
+    """Lines without transfer progress (a diffstat's bar graph dropped too), and how many were dropped."""
+    has_stat = any(is_stat_summary(x) for x in lines)
+    out: list[str] = []
+    dropped = 0
+    for line in lines:
+        if _PROGRESS.match(line):
+            dropped += 1
+        elif has_stat and is_stat_line(line):
+            out.append(compact_stat_line(line))
+        else:
+            out.append(line)
+    return out, dropped
+
+
+def format_transfer(request) -> str | None:
+    """Network verbs: keep every non-progress line, count the progress lines."""
+    lines = request.text.splitlines()
+    out, dropped = drop_progress(lines)
+    if dropped == 0 and out == lines:
+        return None
+    if dropped:
+        out.append(f"[{dropped} progress lines dropped]")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,267 @@
+"""Tests of the git formatter pack on real captured git output (see scripts/capture_fixtures.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sqz_core.request import FormatRequest
+from sqz_core.testing import assert_snapshot, iter_fixtures, load_fixture, missing_facts
+from sqz_formatters_git import git
+
+HERE = Path(__file__).parent
+FIXTURES = iter_fixtures(HERE / "fixtures")
+NEAR_MISSES = iter_fixtures(HERE / "near_miss")
+
+
+def fid(fx) -> str:
+    return f"{fx.path.parent.name}/{fx.name}"
+
+
+def run(fx, **overrides):
+    return git.sqz_format(request=fx.request(**overrides))
+
+
+def fixture(name: str):
+    return load_fixture(HERE / "fixtures" / f"{name}.json")
+
+
+# Outputs with nothing worth dropping (already one line per item, or only errors): the
+# formatter answers None and the text goes on unchanged to the generic stages.
+EXPECTED_NONE = {
+    "log/oneline", "log/graph_oneline", "refs/stash_list", "refs/reflog", "refs/branch", "refs/branch_all",
+    "refs/tag", "status/short", "status/short_branch", "status/porcelain_v1", "status/conflict_short",
+    "ops/add_missing", "ops/checkout_blocked", "ops/checkout_new_branch", "ops/cherry_pick",
+    "ops/cherry_pick_conflict", "ops/commit", "ops/merge_conflict",
+    "ops/rebase_conflict", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
+    "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_rejected",
+}
+# Lines that must always survive verbatim: failures, conflicts, rejections, hints.
+MUST_SURVIVE = re.compile(r"^(?:fatal|error|hint|warning): |^CONFLICT |^ ! \[|^Aborting$|^Automatic merge failed"
+                          r"|^Could not apply |^Your branch |^You have unmerged paths")
+
+
+def test_fixtures_present():
+    assert len(FIXTURES) >= 60
+    assert len(NEAR_MISSES) >= 8
+    assert {fx.path.parent.name for fx in FIXTURES} >= {"status", "diff", "log", "refs", "blame", "remote_ops", "ops"}
+
+
+@pytest.mark.parametrize("fx", FIXTURES, ids=fid)
+def test_facts_survive(fx):
+    out = run(fx)
+    if fid(fx) in EXPECTED_NONE:
+        assert out is None
+        return
+    assert out is not None, "formatter did not recognise its own fixture"
+    assert missing_facts(out, fx.facts) == []
+
+
+@pytest.mark.parametrize("fx", [f for f in FIXTURES if f.dropped and fid(f) not in EXPECTED_NONE], ids=fid)
+def test_dropped_is_dropped(fx):
+    out = run(fx)
+    kept = [d for d in fx.dropped if d in out]
+    assert kept == []
+
+
+@pytest.mark.parametrize("fx", FIXTURES, ids=fid)
+def test_failure_lines_survive_verbatim(fx):
+    out = run(fx)
+    text = fx.request().text
+    if out is None:
+        return  # passed through unchanged
+    needed = [line for line in text.splitlines() if MUST_SURVIVE.match(line)]
+    for line in needed:
+        assert line in out.splitlines(), line
+
+
+@pytest.mark.parametrize("fx", [f for f in FIXTURES if fid(f) not in EXPECTED_NONE], ids=fid)
+def test_snapshot(fx):
+    out = run(fx)
+    assert_snapshot(out, HERE / "snapshots" / fx.path.parent.name / f"{fx.name}.expected")
+
+
+@pytest.mark.parametrize("fx", FIXTURES, ids=fid)
+def test_deterministic_and_shorter(fx):
+    a, b = run(fx), run(fx)
+    assert a == b
+    if a is not None:
+        assert len(a) < len(fx.request().text)
+
+
+@pytest.mark.parametrize("name,min_saving", [
+    ("blame/real_blame", 0.5), ("diff/real_lexer_u10", 0.25), ("log/default", 0.4), ("log/real_stat", 0.25),
+    ("status/long_de", 0.5), ("status/porcelain_v2", 0.5), ("remote_ops/clone", 0.8), ("remote_ops/push", 0.7),
+])
+def test_big_fixtures_shrink(name, min_saving):
+    fx = fixture(name)
+    out = run(fx)
+    text = fx.request().text
+    assert len(out) <= (1 - min_saving) * len(text)
+
+
+# --------------------------------------------------------------------------- diff exactness
+
+def _patch_lines(text: str) -> list[str]:
+    return [x for x in text.splitlines() if x.startswith(("+", "-", "@@"))]
+
+
+@pytest.mark.parametrize("fx", [f for f in FIXTURES if any(x.startswith("@@") for x in f.request().text.splitlines())],
+                         ids=fid)
+def test_every_change_line_and_hunk_header_kept_in_order(fx):
+    out = run(fx)
+    assert out is not None
+    assert _patch_lines(out) == _patch_lines(fx.request().text)
+
+
+def test_context_folding_only_on_long_runs():
+    short = run(fixture("diff/worktree"))
+    assert "unchanged lines]" not in short  # -U3: no run is long enough to fold
+    long = run(fixture("diff/worktree_u12"))
+    assert "[10 unchanged lines]" in long
+    lines = long.splitlines()
+    i = lines.index("+    return x * 20")
+    assert lines[i + 1:i + 3] == ["", ""] and lines[i + 3] == "[14 unchanged lines]"  # 2 kept next to the change
+
+
+def test_diff_headers_shortened_but_special_headers_kept():
+    out = run(fixture("diff/cached"))
+    assert not re.search(r"^index ", out, re.M)
+    assert "diff --git a/src/app.py b/src/app.py" not in out  # plain modification: ---/+++ suffice
+    for kept in ("diff --git a/docs/usage.md b/docs/USAGE.md", "rename from docs/usage.md", "old mode 100644",
+                 "Binary files /dev/null and b/logo.png differ", "deleted file mode 100644"):
+        assert kept in out
+
+
+# --------------------------------------------------------------------------- status specifics
+
+@pytest.mark.parametrize("loc", ["de", "fr", "es", "it", "pt_PT"])
+def test_localized_long_status_groups_match_english(loc):
+    en = run(fixture("status/long_en")).splitlines()
+    other = run(fixture(f"status/long_{loc}")).splitlines()
+    assert other[2:] == en[2:]  # same groups; the branch lines stay in the user's language
+    assert other[:2] != en[:2]
+
+
+def test_status_groups_and_counts():
+    out = run(fixture("status/long_en"))
+    assert "staged (3): R docs/usage.md -> docs/USAGE.md, M src/app.py, A src/new_module.py" in out
+    assert "modified (2): M src/util.py, D tests/test_app.py" in out
+    assert "untracked (2): build/, notes.txt" in out
+    assert "(use " not in out
+
+
+def test_clean_status_says_clean():
+    assert run(fixture("status/clean")).splitlines()[-1] == "clean"
+
+
+def test_conflicts_listed_first_with_codes():
+    out = run(fixture("status/conflict_en")).splitlines()
+    assert "You have unmerged paths." in out
+    assert "conflicts (2): UU README.md, UU src/util.py" in out
+
+
+# --------------------------------------------------------------------------- near misses
+
+@pytest.mark.parametrize("fx", NEAR_MISSES, ids=fid)
+def test_real_near_misses_are_refused(fx):
+    assert run(fx) is None
+
+
+def _req(text: str, command: str, exit_code: int | None = 0) -> FormatRequest:
+    return FormatRequest(text, command, exit_code=exit_code)
+
+
+def test_unknown_section_header_refused():
+    text = fixture("status/long_en").request().text.replace("Untracked files:", "Files of mystery:")
+    assert git.sqz_format(request=_req(text, "git status")) is None
+
+
+def test_locale_mixture_refused():
+    de = fixture("status/long_de").request().text.splitlines()
+    en = fixture("status/long_en").request().text.splitlines()
+    mixed = "\n".join(de[:6] + en[6:]) + "\n"  # German head, English sections: no single locale fits
+    assert git.sqz_format(request=_req(mixed, "git status")) is None
+
+
+def test_status_text_under_other_verbs_refused():
+    text = fixture("status/long_en").request().text
+    for cmd in ("git log", "git diff", "git blame x", "git branch", "hg status", "svn status"):
+        assert git.sqz_format(request=_req(text, cmd)) is None, cmd
+
+
+def test_porcelain_text_as_long_status_refused():
+    text = fixture("status/porcelain_v1").request().text
+    assert git.sqz_format(request=_req(text, "git status")) is None
+
+
+def test_unknown_status_option_refused():
+    text = fixture("status/long_en").request().text
+    assert git.sqz_format(request=_req(text, "git status --column")) is None
+
+
+def test_truncated_diff_refused():
+    lines = fixture("diff/worktree").request().text.splitlines()
+    cut = "\n".join(lines[:8]) + "\n"  # ends in the middle of a hunk
+    assert git.sqz_format(request=_req(cut, "git diff")) is None
+
+
+def test_gnu_diff_output_under_git_diff_refused():
+    text = "--- a.txt\t2024-03-01 10:00:00.000000000 +0000\n+++ b.txt\t2024-03-01 10:00:00.000000000 +0000\n@@ -1 +1 @@\n-a\n+b\n"
+    assert git.sqz_format(request=_req(text, "git diff")) is None
+
+
+def test_custom_log_format_refused_even_if_it_looks_default():
+    text = fixture("log/default").request().text
+    assert git.sqz_format(request=_req(text, "git log --format=medium")) is not None
+    assert git.sqz_format(request=_req(text, "git log --pretty=format:%H")) is None
+    assert git.sqz_format(request=_req(text, "git log --name-status")) is None
+
+
+def test_log_text_with_extra_line_refused():
+    text = fixture("log/default").request().text.replace("Date:   ", "Signed: x\nDate:   ", 1)
+    assert git.sqz_format(request=_req(text, "git log")) is None
+
+
+def test_blame_truncated_line_refused():
+    text = fixture("blame/util").request().text
+    cut = text[: text.index("\n", 100) + 20]
+    assert git.sqz_format(request=_req(cut, "git blame src/util.py")) is None
+
+
+def test_remote_with_unknown_line_refused():
+    text = fixture("refs/remote_v").request().text + "garbage line\n"
+    assert git.sqz_format(request=_req(text, "git remote -v")) is None
+
+
+def test_branch_creation_is_not_a_listing():
+    text = fixture("refs/branch_vv").request().text
+    assert git.sqz_format(request=_req(text, "git branch -vv")) is not None
+    assert git.sqz_format(request=_req(text, "git branch newname")) is None
+
+
+def test_other_program_and_file_reads_refused():
+    text = fixture("status/long_en").request().text
+    assert git.sqz_format(request=_req(text, "cat status.txt")) is None
+    assert git.sqz_format(request=FormatRequest(text, "git status", tool="read_file")) is None
+
+
+def test_commit_with_nothing_to_commit_uses_status():
+    out = run(fixture("ops/commit_nothing"))
+    assert out.splitlines()[-1] == "clean"
+
+
+def test_progress_dropped_and_counted():
+    out = run(fixture("remote_ops/push"))
+    assert "Writing objects" not in out and "Counting objects" not in out
+    assert re.search(r"\[\d+ progress lines dropped\]", out)
+
+
+def test_errors_kept_when_transfer_fails():
+    fx = fixture("remote_ops/pull_conflict")
+    out = run(fx)
+    for line in fx.request().text.splitlines():
+        if not re.match(r"^(?:remote: )?(?:Enumerating|Counting|Compressing|Total|Unpacking)", line):
+            assert line in out.splitlines(), line

@@ -1,0 +1,116 @@
+"""cmake configure and ``cmake --build``: drop probe and progress chatter, keep errors and diagnostics.
+
+Why: a configure prints a dozen ``-- Detecting …``/``-- Check for working …`` probes and
+a build prints ``[ 42%] Building C object …`` per file; the agent needs CMake's
+``CMake Error``/``CMake Warning`` blocks, failed probes, compiler diagnostics
+(compressed as in ``c_diagnostics``) and the generator's error lines (make or ninja).
+Green builds keep their last progress line; probes that failed are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_b import count_phrase, join_output
+from .c_diagnostics import compress_compiler_output
+from .c_make import compress_make_lines
+
+commands = ("cmake",)
+
+_PROBE = re.compile(r"^-- (The (C|CXX|Fortran|CUDA|ASM) compiler identification is |Detecting |Check for working "
+                    r"|Performing Test |Looking for |Check if |Checking whether |Configuring done|Generating done"
+                    r"|Found Threads: |Check size of )")
+_PROBE_BAD = re.compile(r"(not found|NOTFOUND|- Failed|- failed|- no$|- broken)")
+_MAKE_PROGRESS = re.compile(r"^\[ *\d+%\] (Building \w+ object |Linking \w+ |Built target |Generating |Scanning dependencies"
+                            r"|Running |Automatic MOC)")
+_NINJA_PROGRESS = re.compile(r"^\[\d+/\d+\] (Building \w+ object |Linking \w+ |Generating |Running |Re-running CMake)")
+_OTHER_PROGRESS = re.compile(r"^(Consolidate compiler generated dependencies of target |Scanning dependencies of target )")
+_CMAKE_BLOCK = re.compile(r"^CMake (Error|Warning|Deprecation Warning)( \(dev\))?( at [^:]+:\d+ \(\w+\))?:")
+_NINJA_MSG = re.compile(r"^(FAILED: |ninja: (build stopped: .*|error: .*|no work to do\.))")
+_BUILT_INFO = re.compile(r"^-- (Build files have been written to: |Configuring incomplete, errors occurred!)")
+
+
+def compress_progress(lines: list[str]) -> tuple[list[str], dict]:
+    """Drop configure probes and build progress (counted); keep the run's last progress line if it ends it."""
+    out: list[str] = []
+    counts: dict[str, int] = {}
+    slot = None
+    last = None
+    for line in lines:
+        kind = None
+        if _PROBE.match(line) and not _PROBE_BAD.search(line):
+            kind = "configure check"
+        elif _MAKE_PROGRESS.match(line) or _NINJA_PROGRESS.match(line) or _OTHER_PROGRESS.match(line):
+            kind = "build progress"
+        if kind is None:
+            out.append(line)
+            continue
+        counts[kind] = counts.get(kind, 0) + 1
+        if slot is None:
+            slot = len(out)
+            out.append("")
+        last = (len(out), line, kind)
+        out.append(None)
+    if last is not None and last[0] == len(out) - 1 and last[2] == "build progress":
+        out[last[0]] = last[1]
+        counts[last[2]] -= 1
+        if not counts[last[2]]:
+            del counts[last[2]]
+    out = [o for o in out if o is not None]
+    if slot is not None:
+        if counts:
+            out[slot] = f"[dropped: {count_phrase(counts)} lines]"
+        else:
+            out.pop(slot)
+    return out, counts
+
+
+def cmake_mode(argv: tuple[str, ...]) -> str | None:
+    """``"build"`` for ``cmake --build``, ``"configure"`` for ``cmake [-S src] [-B dir] …``, else None."""
+    args = argv[1:]
+    if not args:
+        return None
+    if args[0] == "--build":
+        return "build"
+    if any(a in ("-E", "-P", "--install", "--version", "--help", "--workflow", "--find-package", "-N",
+                 "--system-information", "--trace", "--trace-expand") or a.startswith(("--help", "--trace", "--debug"))
+           for a in args):
+        return None
+    return "configure"
+
+
+def format_cmake(text: str, mode: str, exit_code: int | None) -> str | None:
+    lines = text.splitlines()
+    if not lines:
+        return None
+    ours = any(_PROBE.match(l) or _MAKE_PROGRESS.match(l) or _NINJA_PROGRESS.match(l) or _CMAKE_BLOCK.match(l)
+               or _BUILT_INFO.match(l) or _NINJA_MSG.match(l) for l in lines)
+    if not ours:
+        return None
+    lines, _ = compress_progress(lines)
+    if mode == "build":
+        failed_cmds = frozenset(i + 1 for i, l in enumerate(lines) if l.startswith("FAILED: "))
+        res = compress_make_lines(lines, failed_cmds)
+        if res is None:
+            return None
+        lines, _ = res
+        comp = compress_compiler_output(lines)
+        if comp is None:
+            return None
+        lines, _ = comp
+    if exit_code not in (None, 0) and not any(
+            "rror" in l or l.startswith(("FAILED", "CMake Error", "ninja: build stopped")) for l in lines):
+        return None
+    return join_output(lines)
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    if request.is_file_content() or request.program not in commands:
+        return None
+    mode = cmake_mode(request.argv)
+    if mode is None:
+        return None
+    return format_cmake(request.text, mode, request.exit_code)

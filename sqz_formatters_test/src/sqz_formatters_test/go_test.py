@@ -1,0 +1,144 @@
+"""go test (plain, ``-v``, ``-json``): keep failing tests, panics and package results; drop passes.
+
+Why: ``go test -v ./...`` prints ``=== RUN``/``--- PASS`` for every test and subtest;
+the agent needs each ``--- FAIL:`` line with the log lines under it (file:line and
+message), panics with their whole goroutine trace, build failures and the per-package
+``ok``/``FAIL`` lines. ``-json`` is rendered as the same plain text: the output of
+failed tests and of the packages themselves, nothing of tests that passed.
+
+Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
+lines are counted (a skip's line and its reason stay). A run cut short (a test started after the last package result, a package
+without its final JSON action) returns None.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common_b import join_output
+
+_EVENT = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\s+\S")
+_PASS = re.compile(r"^\s*--- PASS: \S+ \([\d.]+s\)$")
+_SKIP = re.compile(r"^\s*--- SKIP: \S+ \([\d.]+s\)$")
+_FAIL = re.compile(r"^\s*--- FAIL: \S+ \([\d.]+s\)$")
+_PKG_OK = re.compile(r"^ok  \t\S+\t(\(cached\)|[\d.]+s)(\t.*| .*)?$")
+_PKG_FAIL = re.compile(r"^FAIL\t\S+(\t[\d.]+s| \[(build|setup) failed\])$")
+_PKG_NOTESTS = re.compile(r"^\?   \t\S+\t\[no test files\]$")
+_BARE = re.compile(r"^(PASS|FAIL)$")
+_PANIC = re.compile(r"^panic: |^fatal error: |^goroutine \d+ \[")
+
+
+def render_go_json(text: str) -> str | None:
+    """Plain text from ``go test -json`` events: output of failed tests and of packages; None if cut short."""
+    import json
+
+    plain: list[str] = []
+    tests: dict[tuple, list[str]] = {}
+    order: list[tuple] = []
+    outcome: dict[tuple, str] = {}
+    packages: dict[str, str | None] = {}
+    saw_event = False
+    for line in text.splitlines():
+        if not line.startswith("{"):
+            plain.append(line)          # compiler errors and other stderr text arrive unwrapped
+            continue
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            return None                 # a half-written event: truncated
+        if not isinstance(ev, dict) or "Action" not in ev or "Package" not in ev:
+            return None
+        saw_event = True
+        pkg, test, action = ev["Package"], ev.get("Test"), ev["Action"]
+        packages.setdefault(pkg, None)
+        if test is None:
+            if action == "output":
+                plain.append(("\x00pkg", pkg, ev.get("Output", "")))
+            elif action in ("pass", "fail", "skip"):
+                packages[pkg] = action
+            continue
+        key = (pkg, test)
+        if key not in tests:
+            tests[key] = []
+            order.append(key)
+        if action == "output":
+            tests[key].append(ev.get("Output", ""))
+            plain.append(("\x00test", key))
+        elif action in ("pass", "fail", "skip"):
+            outcome[key] = action
+    if not saw_event or any(v is None for v in packages.values()):
+        return None
+    out: list[str] = []
+    shown: set[tuple] = set()
+    for item in plain:
+        if isinstance(item, str):
+            out.append(item)
+        elif item[0] == "\x00pkg":
+            out.append(item[2].rstrip("\n"))
+        else:
+            key = item[1]
+            if outcome.get(key) == "fail" and key not in shown:
+                shown.add(key)
+                out.extend("".join(tests[key]).rstrip("\n").split("\n"))
+    return "\n".join(out)
+
+
+def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | None:
+    """The compact rendering of a ``go test`` run, or None."""
+    if json_mode:
+        rendered = render_go_json(text)
+        if rendered is None:
+            return None
+        text = rendered
+    lines = text.splitlines()
+    out: list[str] = []
+    counts = {"passed": 0, "skipped": 0}
+    last_pkg_result = -1
+    last_test_line = -1
+    in_panic = False
+    for i, line in enumerate(lines):
+        if in_panic:
+            if _PKG_FAIL.match(line) or _PKG_OK.match(line) or _BARE.match(line):
+                in_panic = False
+            else:
+                out.append(line)        # the goroutine trace stays whole
+                continue
+        if _PANIC.match(line):
+            in_panic = True
+            out.append(line)
+            continue
+        if _EVENT.match(line):
+            last_test_line = i
+            continue
+        if _PASS.match(line):
+            counts["passed"] += 1
+            last_test_line = i
+            continue
+        if _SKIP.match(line):
+            counts["skipped"] += 1
+            out.append(line)
+            last_test_line = i
+            continue
+        if _FAIL.match(line):
+            last_test_line = i
+            out.append(line)
+            continue
+        if _PKG_NOTESTS.match(line):
+            last_pkg_result = i
+            out.append(line)
+            continue
+        if _PKG_OK.match(line) or _PKG_FAIL.match(line):
+            last_pkg_result = i
+            out.append(line)
+            continue
+        if _BARE.match(line) and line == "PASS":
+            continue                    # the package's `ok` line follows
+        out.append(line)
+    if last_pkg_result < 0 or last_test_line > last_pkg_result:
+        return None                     # no package result, or tests ran after the last one: cut short
+    if exit_code not in (None, 0) and not any(_FAIL.match(l) or _PKG_FAIL.match(l) or l == "FAIL" for l in out):
+        return None
+    extra = [f"{n} {k}" for k, n in counts.items() if n]
+    if extra:
+        out.append(f"(+ {', '.join(extra)})")
+    return join_output(out)

@@ -1,0 +1,68 @@
+"""mypy: drop ``--pretty`` source frames and repeated documentation notes; keep every error.
+
+Error and note lines (with their wrapped continuations), codes and the final
+``Found N errors``/``Success`` line stay verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_a import join_lines, plural, shorter_or_none
+
+commands = ("mypy", "dmypy")
+
+_MSG = re.compile(r"^[^\s:][^:]*:\d+(?::\d+)?(?::\d+:\d+)?: (?P<sev>error|note|warning): (?P<text>.*)$")
+_FILE_NOTE = re.compile(r"^[^\s:][^:]*: (?:error|note): ")  # file-level messages without a line
+_FINAL = re.compile(r"^(?:Found \d+ errors? in \d+ files? \(checked \d+ source files?\)|"
+                    r"Success: no issues found in \d+ source files?)$")
+_CARET = re.compile(r"^\s*\^~*$")
+_DOC_NOTE = re.compile(r": note: See https?://\S+$")
+
+
+def compact_mypy(lines: list[str]) -> list[str] | None:
+    """The compacted lines of a mypy report, or None for anything that is not one."""
+    body = [x for x in lines if x.strip()]
+    if not body or not _FINAL.match(body[-1]):
+        return None
+    out: list[str] = []
+    doc_notes: dict[str, int] = {}
+    i, n = 0, len(body)
+    in_message = False
+    while i < n:
+        line = body[i]
+        if _MSG.match(line) or _FILE_NOTE.match(line) or _FINAL.match(line):
+            note = _DOC_NOTE.search(line)
+            if note:
+                key = note.group(0)
+                doc_notes[key] = doc_notes.get(key, 0) + 1
+                if doc_notes[key] > 1:
+                    i += 1
+                    in_message = False
+                    continue
+            out.append(line)
+            in_message = True
+        elif line.startswith("    ") and i + 1 < n and _CARET.match(body[i + 1]):
+            i += 2  # --pretty source line and its caret marker
+            in_message = False
+            continue
+        elif in_message and not line.startswith(" "):
+            out.append(line)  # --pretty wraps long messages onto unindented lines
+        else:
+            return None
+        i += 1
+    repeats = sum(c - 1 for c in doc_notes.values())
+    if repeats:
+        out.insert(len(out) - 1, f"(+ {plural(repeats, 'repeated documentation note')} dropped)")
+    return out
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    """Compact a mypy report; None for other output (crashes, usage errors, daemon status)."""
+    out = compact_mypy(request.lines)
+    if out is None:
+        return None
+    return shorter_or_none(join_lines(out), request.text)

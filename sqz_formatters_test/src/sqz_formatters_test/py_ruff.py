@@ -1,0 +1,78 @@
+"""ruff check: one ``path:line:col: CODE message`` line per diagnostic instead of code frames.
+
+The full output format repeats source lines and fix diffs around every diagnostic;
+the concise form ruff itself prints with ``--output-format=concise`` carries the same
+codes, locations and messages. Summary lines (``Found N errors.``, fixable counts) and
+ruff's own ``warning:``/``error:`` lines stay verbatim.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_a import join_lines, shorter_or_none
+
+commands = ("ruff",)
+
+_HEAD = re.compile(r"^(?P<code>[A-Z]+[0-9]+|[a-z][a-z-]+) (?P<msg>\S.*)$")
+_ARROW = re.compile(r"^ *--> (?P<loc>\S+:\d+:\d+)$")
+_FOUND = re.compile(r"^Found \d+ errors?(?: \(\d+ fixed, \d+ remaining\))?\.$")
+_TRAILER = re.compile(r"^(?:\[\*\] \d+ fixable with |No fixes available |\d+ hidden fixes? can be enabled )")
+_OWN = re.compile(r"^(?:warning|error): ")
+
+
+def compact_ruff(lines: list[str]) -> list[str] | None:
+    """Concise diagnostics from ruff's full output; None on any unknown block shape."""
+    i, n = 0, len(lines)
+    out: list[str] = []
+    seen_found = False
+    while i < n:
+        line = lines[i]
+        if not line.strip():
+            i += 1
+            continue
+        if _OWN.match(line) or _TRAILER.match(line):
+            out.append(line)
+            i += 1
+            continue
+        if _FOUND.match(line):
+            out.append(line)
+            seen_found = True
+            i += 1
+            continue
+        m = _HEAD.match(line)
+        if not m or i + 1 >= n:
+            return None
+        a = _ARROW.match(lines[i + 1])
+        if not a:
+            return None
+        code, msg = m.group("code"), m.group("msg")
+        if code[0].islower():  # e.g. invalid-syntax: …
+            if not msg.startswith(": ") and not code.endswith(":"):
+                return None
+            out.append(f"{a.group('loc')}: {code.rstrip(':')}{msg if msg.startswith(':') else ': ' + msg}")
+        else:
+            out.append(f"{a.group('loc')}: {code} {msg}")
+        i += 2
+        # the code frame, help text and fix diff run to the next blank line that precedes a header
+        while i < n and not (lines[i] == "" and (i + 1 >= n or not lines[i + 1].startswith((" ", "|"))
+                                                  and not lines[i + 1][:1].isdigit())):
+            i += 1
+    return out if seen_found else None
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    """Compact ``ruff check`` output in the full format; None for other subcommands and formats."""
+    if request.subcommand() not in ("check", None):
+        return None
+    if any(a.startswith("--output-format") and not a.endswith(("=full", "full")) for a in request.argv):
+        return None
+    if any(a in ("--statistics", "--show-files", "--show-settings", "--watch") for a in request.argv):
+        return None
+    out = compact_ruff(request.lines)
+    if out is None:
+        return None
+    return shorter_or_none(join_lines(out), request.text)

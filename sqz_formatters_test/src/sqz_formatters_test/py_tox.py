@@ -1,0 +1,80 @@
+"""tox and nox: drop environment set-up chatter; compact each embedded pytest run.
+
+A command's output is compacted with the pytest formatter when it is a pytest run,
+otherwise kept verbatim; every environment result and the final verdict stay.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_a import join_lines, plural, shorter_or_none
+
+commands = ("tox", "nox")
+
+_TOX_STEP = re.compile(r"^(?P<env>[\w.-]+): (?P<kind>install_deps|install_package|install_package_deps|"
+                       r"packaging backend|\.pkg|commands_pre\[\d+\]|commands\[\d+\]|commands_post\[\d+\]|"
+                       r"exit -?\d+|OK|FAIL|SKIP|skipped)\b")
+_TOX_SETUP = re.compile(r"^[\w.-]+: (?:install_deps|install_package|install_package_deps|packaging backend)> ")
+_TOX_ENV_RESULT = re.compile(r"^  [\w.-]+: (?:OK|FAIL code -?\d+|SKIP)\b")
+_TOX_VERDICT = re.compile(r"^  (?:congratulations :\)|evaluation failed :\() \(\d+(?:\.\d+)? seconds\)$")
+_NOX_LINE = re.compile(r"^nox > ")
+_NOX_SETUP = re.compile(r"^nox > (?:Creating virtual environment |Re-using existing virtual environment |"
+                        r"python -m pip install |uv pip install |pip install )")
+_NOX_VERDICT = re.compile(r"^nox > (?:Ran \d+ sessions? in |\* [\w.()=, -]+: |Session \S+ (?:was successful|"
+                          r"failed|skipped|aborted))")
+
+
+def compact_segment(seg: list[str], exit_hint: int | None) -> list[str]:
+    """One command's output: the pytest formatter's compaction when it is a pytest run, else verbatim."""
+    from .py_pytest import sqz_format as pytest_format
+
+    if not seg:
+        return seg
+    text = "\n".join(seg) + "\n"
+    out = pytest_format(request=FormatRequest(text, "pytest", exit_code=exit_hint))
+    return out.rstrip("\n").split("\n") if out else seg
+
+
+def compact_runner(lines: list[str], is_step, is_setup) -> list[str]:
+    """Drop set-up steps (counted), compact the output between runner lines."""
+    out: list[str] = []
+    seg: list[str] = []
+    setup = 0
+    for line in lines:
+        if is_step(line):
+            out.extend(compact_segment(seg, None))
+            seg = []
+            if is_setup(line):
+                setup += 1
+                continue
+            out.append(line)
+        else:
+            seg.append(line)
+    out.extend(compact_segment(seg, None))
+    if setup:
+        out.insert(0, f"({plural(setup, 'environment set-up step')} dropped)")
+    return out
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    """Compact a tox or nox run; None unless the runner's final verdict is there."""
+    lines = [x for x in request.lines]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if not lines:
+        return None
+    if request.program == "tox":
+        if not _TOX_VERDICT.match(lines[-1]):
+            return None
+        out = compact_runner(lines, lambda x: bool(_TOX_STEP.match(x) or _TOX_ENV_RESULT.match(x)
+                                                   or _TOX_VERDICT.match(x)),
+                             lambda x: bool(_TOX_SETUP.match(x)))
+    else:
+        if not _NOX_VERDICT.match(lines[-1]):
+            return None
+        out = compact_runner(lines, lambda x: bool(_NOX_LINE.match(x)), lambda x: bool(_NOX_SETUP.match(x)))
+    return shorter_or_none(join_lines(out), request.text)

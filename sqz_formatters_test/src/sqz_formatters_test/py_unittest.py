@@ -1,0 +1,56 @@
+"""python -m unittest: drop progress dots and ``... ok`` lines; keep every FAIL/ERROR block whole."""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_a import join_lines, shorter_or_none
+
+commands = ("unittest",)
+
+_RAN = re.compile(r"^Ran \d+ tests? in \d+(?:\.\d+)?s$")
+_STATUS = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \((?:\w+=\d+(?:, )?)+\))?$")
+_DOTS = re.compile(r"^[.FEsxu]+$")
+_VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
+_RULE = "=" * 70
+_DASH = "-" * 70
+
+
+def compact_unittest(lines: list[str]) -> list[str] | None:
+    """The compacted lines of a unittest run, or None when the final ``Ran N tests`` block is missing."""
+    ran = next((i for i in range(len(lines) - 1, -1, -1) if _RAN.match(lines[i])), None)
+    if ran is None or ran == 0 or lines[ran - 1] != _DASH:
+        return None
+    tail = [x for x in lines[ran + 1:] if x.strip()]
+    if not tail or not _STATUS.match(tail[0]):
+        return None
+    first_rule = next((i for i, x in enumerate(lines) if x == _RULE), ran - 1)
+    out: list[str] = []
+    passed = 0
+    for line in lines[:first_rule]:
+        if _DOTS.match(line) or not line.strip():
+            continue
+        if _VERBOSE_OK.match(line):
+            passed += 1
+            continue
+        out.append(line)
+    if passed:
+        out.append(f"(+ {passed} passed)")
+    if first_rule < ran - 1:
+        out.extend(lines[first_rule:ran - 1])
+    out.append(lines[ran])
+    out.extend(tail)
+    return out
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    """Compact ``python -m unittest`` output (written to stderr, usually merged)."""
+    out = compact_unittest(request.lines)
+    if out is None:
+        return None
+    if request.exit_code not in (None, 0) and not any(x.startswith(("FAILED", "NO TESTS RAN")) for x in out[-3:]):
+        return None
+    return shorter_or_none(join_lines(out), request.text)
