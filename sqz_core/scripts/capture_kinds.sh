@@ -150,9 +150,9 @@ CMDLINE="du -ah requests"; cap du du_ah_requests "$(du --version | head -1)" du 
 cd "$SITE"
 CMDLINE="grep -rn 'raise ' requests"; cap grep grep_rn_raise "$(grep --version | head -1)" grep -rn 'raise ' requests
 cd "$W/web/node_modules"
-CMDLINE="grep -rn 'charset' mime-types mime iconv-lite/lib"; cap grep grep_rn_longlines "$(grep --version | head -1)" grep -rn 'charset' mime-types mime iconv-lite/lib
+CMDLINE="grep -rn 'parseCIDR' ipaddr.js"; cap grep grep_rn_longlines "$(grep --version | head -1)" grep -rn 'parseCIDR' ipaddr.js
 cd "$SITE"
-CMDLINE="rg -n --color=always 'def (get|post)\\(' requests"; cap grep rg_color "$(rg --version | head -1)" rg -n --color=always 'def (get|post)\(' requests
+CMDLINE="rg -n --color=always 'def (get|post|put|patch|delete|head|options)\\(' requests"; cap grep rg_color "$(rg --version | head -1)" rg -n --color=always 'def (get|post|put|patch|delete|head|options)\(' requests
 
 # ---------------------------------------------------------------- markdown / html (served over http, read with curl)
 (cd "$W/web/node_modules" && exec $PY -m http.server 18767 --bind 127.0.0.1 >/dev/null 2>&1) &

@@ -123,7 +123,7 @@ def test_context_folding_only_on_long_runs():
     assert "[10 unchanged lines]" in long
     lines = long.splitlines()
     i = lines.index("+    return x * 20")
-    assert lines[i + 1:i + 3] == ["", ""] and lines[i + 3] == "[14 unchanged lines]"  # 2 kept next to the change
+    assert lines[i + 1:i + 3] == [" ", " "] and lines[i + 3] == "[14 unchanged lines]"  # 2 kept next to the change (blank source lines are " " context lines)
 
 
 def test_diff_headers_shortened_but_special_headers_kept():

@@ -58,8 +58,21 @@ def strip_trailing_whitespace(text: str) -> str:
 
 
 def clean_terminal(text: str) -> str:
-    """ANSI/control removal, carriage-return redraws and trailing whitespace: what a reader saw."""
-    return strip_trailing_whitespace(resolve_redraws(strip_ansi(text)))
+    """ANSI/control removal, carriage-return redraws and trailing whitespace: what a reader saw.
+
+    Trailing whitespace is kept in a diff, where it is content (a context line of an
+    empty source line is a single space, and ``+x `` differs from ``+x``).
+    """
+    text = resolve_redraws(strip_ansi(text))
+    return text if looks_like_diff(text) else strip_trailing_whitespace(text)
+
+
+_DIFF_MARK = re.compile(r"^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S|\+\+\+ \S)", re.M)
+
+
+def looks_like_diff(text: str) -> bool:
+    """True when ``text`` holds a unified diff hunk (its whitespace is content)."""
+    return "@@ -" in text and _DIFF_MARK.search(text) is not None
 
 
 def fold_blank_runs(text: str) -> str:
@@ -126,7 +139,12 @@ def fold_repeated_blocks(lines: list[str], max_block: int = 12, min_repeats: int
 
 
 def fold_repeats(text: str) -> str:
-    """Blank runs, repeated lines and repeated blocks folded, keeping the trailing newline."""
+    """Blank runs, repeated lines and blocks folded, keeping the trailing newline.
+
+    A unified diff is left alone: its whitespace and repeated lines are content.
+    """
+    if looks_like_diff(text):
+        return text
     text = fold_blank_runs(text)
     ends = text.endswith("\n")
     lines = text.split("\n")

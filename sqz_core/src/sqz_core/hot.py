@@ -1,4 +1,4 @@
-"""The hot verbs (``compress``, ``run``, ``expand``) without typer: argv parsed by hand.
+"""The hot verbs (``compress``, ``run``, ``expand``, ``hook``) without typer: argv parsed by hand.
 
 These run before or after every shell command an agent makes, so this module and
 what it imports stay light: no typer, pydantic, jsonschema, ruamel.yaml, pluggy or
@@ -207,6 +207,43 @@ def cmd_expand(args: list[str]) -> int:
     return 0
 
 
+def cmd_hook(args: list[str]) -> int:
+    """``sqz hook AGENT [ARGS…]``: the agent's hook JSON on stdin, its answer on stdout.
+
+    Fails open: an unknown agent, a broken integration or any error prints nothing and
+    exits 0, so the agent's tool call goes ahead unchanged.
+    """
+    if not args:
+        return NOT_MINE  # type: ignore[return-value]
+    agent, rest = args[0], args[1:]
+    try:
+        payload = sys.stdin.buffer.read()
+    except (OSError, ValueError):
+        payload = b""
+    try:
+        if agent == "precompact":
+            from .sessions import hook_precompact
+
+            answer = hook_precompact(payload, rest)
+        else:
+            from .plugins import integration_module
+
+            module = integration_module(agent)
+            if module is None or not hasattr(module, "hook"):
+                sys.stderr.write(f"sqz hook: no integration named {agent!r} is installed; command left unchanged\n")
+                return 0
+            answer = module.hook(payload, rest)
+    except Exception as exc:  # fail open
+        try:
+            sys.stderr.write(f"sqz hook {agent}: {type(exc).__name__}: {exc}; command left unchanged\n")
+        except Exception:
+            pass
+        return 0
+    if answer:
+        _write_out(answer if isinstance(answer, bytes) else answer.encode("utf-8"))
+    return 0
+
+
 def main(argv: list[str]):
     """Handle a hot verb and return its exit status, or ``NOT_MINE``."""
     if not argv or any(a in ("-h", "--help") for a in argv):
@@ -220,6 +257,8 @@ def main(argv: list[str]):
         return parsed if parsed is NOT_MINE else cmd_run(parsed[0], parsed[1])
     if verb == "expand":
         return cmd_expand(args)
+    if verb == "hook":
+        return cmd_hook(args)
     if verb in ("--version", "-V", "version") and not args:
         from ._version import VERSION
 

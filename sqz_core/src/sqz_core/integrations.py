@@ -3,8 +3,13 @@
 An integration is a module with ``name`` (``"claude-code"``), ``tier``
 (``"transparent"`` when its hook rewrites commands, ``"advisory"`` when the agent
 must choose to use sqz) and ``detect(home=None) -> dict`` (at least
-``{"detected": bool}``). ``sqz init`` / ``sqz doctor`` build on these; they are
-never loaded on the hot path.
+``{"detected": bool}``). ``sqz init`` / ``sqz doctor`` build on these.
+
+A transparent integration also has ``hook(payload: bytes, args: list[str]) -> bytes | None``:
+``sqz hook NAME ARGS…`` passes the agent's hook JSON (stdin) and prints what it
+returns (None: print nothing, the agent goes ahead unchanged). It is on the hot
+path: found through the plugin index, never by scanning entry points, and must
+stay import-light. Any exception it raises leaves the agent's call unchanged.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from .cleanup import clean_terminal, fold_repeats
+from .cleanup import clean_terminal, fold_repeats, strip_ansi
 from .exitmarker import split_trailer
 from .request import FormatRequest
 from .tokens import estimate
@@ -183,7 +183,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
 
     lossy = formatted is not None and store is not None
     if req.is_file_content():
-        candidate = cleaned  # file content: every line kept, only terminal noise removed
+        candidate = strip_ansi(text)  # file content: every byte kept but ANSI escapes
     else:
         candidate = fold_repeats(formatted if lossy else cleaned)
     if candidate and text.endswith("\n") and not candidate.endswith("\n"):

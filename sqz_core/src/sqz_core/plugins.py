@@ -17,7 +17,8 @@ import os
 import sys
 
 GROUP = "sqz.formatters"
-INDEX_FORMAT = 1
+INTEGRATIONS_GROUP = "sqz.integrations"
+INDEX_FORMAT = 2
 BUILTIN = "sqz_core.builtin"
 HOOKS = ("sqz_detect", "sqz_format", "sqz_classify_safety", "sqz_dedup")
 
@@ -139,7 +140,27 @@ def build_index() -> dict:
         plugins.append(rec)
     # '*' plugins first, so that (pluggy being LIFO) plugins claiming a program answer before them
     plugins.sort(key=lambda r: (0 if "*" in r["commands"] else 1, r["name"]))
-    return {"format": INDEX_FORMAT, "prefix": sys.prefix, "watch": watch, "plugins": plugins}
+    integrations = {}
+    try:
+        for ep in entry_points(group=INTEGRATIONS_GROUP):
+            module, attr = _split_value(ep.value)
+            integrations.setdefault(ep.name, {"module": module, "attr": attr})
+    except Exception as exc:
+        _warn_once("scan-int", f"could not read integration entry points: {exc}")
+    return {"format": INDEX_FORMAT, "prefix": sys.prefix, "watch": watch, "plugins": plugins,
+            "integrations": integrations}
+
+
+def integration_module(name: str):
+    """The integration registered as ``name`` (``sqz.integrations``), via the index; None if unknown."""
+    rec = load_index().get("integrations", {}).get(name)
+    if rec is None:
+        return None
+    try:
+        return _resolve(rec["module"], rec.get("attr"))
+    except Exception as exc:
+        _warn_once("int:" + name, f"integration {name!r} failed to load: {type(exc).__name__}: {exc}")
+        return None
 
 
 def _fresh(index: dict) -> bool:

@@ -98,10 +98,16 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
     in_panic = False
     for i, line in enumerate(lines):
         if in_panic:
-            if _PKG_FAIL.match(line) or _PKG_OK.match(line) or _BARE.match(line):
+            # A panic's paragraph (goroutine trace and whatever follows it up to the next
+            # blank line) stays whole: the core only accepts summaries that keep it.
+            if not line.strip():
                 in_panic = False
             else:
-                out.append(line)        # the goroutine trace stays whole
+                if _PKG_FAIL.match(line) or _PKG_OK.match(line) or _PKG_NOTESTS.match(line):
+                    last_pkg_result = i
+                elif _EVENT.match(line) or _PASS.match(line) or _FAIL.match(line):
+                    last_test_line = i
+                out.append(line)
                 continue
         if _PANIC.match(line):
             in_panic = True

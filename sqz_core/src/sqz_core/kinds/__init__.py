@@ -68,7 +68,10 @@ def _kind_by_program(request) -> str | None:
         return "jsonl" if "--json" in argv else "grep"
     sub = request.subcommand()
     fmt = _output_format(argv)
-    if fmt == "json":
+    if fmt == "json" or any(a.startswith("--message-format=json") for a in argv):
+        json_doc = _module("json_doc")
+        if not json_doc.looks_like_json(request.text) and json_doc.looks_like_jsonl(request.text):
+            return "jsonl"
         return "json"
     if fmt == "yaml":
         return "yaml"
@@ -102,7 +105,8 @@ def _sniff(text: str) -> str | None:
         json_doc = _module("json_doc")
         if json_doc.looks_like_json(text):
             return "json"
-        if json_doc.looks_like_jsonl(text):
+    if "\n{" in text[:65536] or head == "{":
+        if _module("json_doc").looks_like_jsonl(text):
             return "jsonl"
     if head == "<" and _module("html_page").looks_like_html(text):
         return "html"

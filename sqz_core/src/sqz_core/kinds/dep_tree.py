@@ -1,0 +1,124 @@
+"""Dependency trees (``npm ls``, ``cargo tree``, ``pipdeptree``) and ``pip list``.
+
+Trees lose their box-drawing indentation (two spaces a level), leaf dependencies of one
+parent share a line, and a subtree printed in full earlier is written once more only as
+its label with ``(subtree above)``. Lines that are not tree lines (warnings, ``npm error``)
+are kept verbatim. ``pip list`` is an aligned table without its dashed rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "├── ", "└─┬ " (npm), "|-- ", "`-- "; prefixes of "│ ", "│   ", spaces (U+00A0 too)
+_TREE_LINE = re.compile("^((?:[│|][ \xa0]*|[ \xa0])*?)((?:├|└)─[─┬┐][ \xa0]|[|`]-- )(.+)$")
+_PIPDEPTREE_OLD = re.compile(r"^( +)- (.+)$")
+_RULE = re.compile(r"^-+(?: +-+)+$")
+
+
+def parse_tree(text: str):
+    """Roots as ``[label, children]`` nodes plus verbatim lines ``(text,)``, in order; None if no tree."""
+    items: list = []
+    stack: list[tuple[int, list]] = []    # (column, node)
+    edges = 0
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        m = _TREE_LINE.match(line)
+        col = label = None
+        if m:
+            col, label = len(m.group(1)) + 1, m.group(3)
+        else:
+            m2 = _PIPDEPTREE_OLD.match(line)
+            if m2 and stack:
+                col, label = len(m2.group(1)), m2.group(2)
+        if col is not None:
+            while stack and stack[-1][0] >= col:
+                stack.pop()
+            if not stack:
+                return None
+            node = [label, []]
+            stack[-1][1][1].append(node)
+            stack.append((col, node))
+            edges += 1
+        elif line[0] in " \xa0│|":
+            return None
+        else:
+            node = [line, []]
+            items.append(node)
+            stack = [(0, node)]
+    if edges < 2:
+        return None
+    return items
+
+
+def render_tree(items: list) -> str:
+    out: list[str] = []
+    seen: dict[str, tuple] = {}
+    for node in items:
+        _render(node, 0, out, seen)
+    return "\n".join(out) + "\n"
+
+
+def _shape(node: list) -> tuple:
+    return (node[0], tuple(_shape(c) for c in node[1]))
+
+
+def _render(node: list, depth: int, out: list[str], seen: dict) -> None:
+    label, children = node
+    ind = "  " * depth
+    if not children:
+        out.append(ind + label)
+        return
+    shape = _shape(node)
+    if depth and seen.get(label) == shape:
+        out.append(f"{ind}{label} (subtree above)")
+        return
+    seen.setdefault(label, shape)
+    out.append(ind + label)
+    leaves: list[str] = []
+
+    def flush() -> None:
+        if leaves:
+            out.append(ind + "  " + ", ".join(leaves))
+            leaves.clear()
+
+    for child in children:
+        if child[1] or ", " in child[0]:
+            flush()
+            _render(child, depth + 1, out, seen)
+        else:
+            leaves.append(child[0])
+    flush()
+
+
+def compress_pip_list(text: str) -> str | None:
+    from .aligned_table import parse_table, render_table
+
+    lines = text.split("\n")
+    body: list[str] = []
+    rest: list[str] = []
+    for i, line in enumerate(lines):
+        if not line.strip():
+            rest = lines[i:]
+            break
+        if i == 1 and _RULE.match(line):
+            continue
+        body.append(line)
+    table = parse_table("\n".join(body))
+    if table is None:
+        return None
+    out = render_table(table)
+    if out is None:
+        return None
+    tail = "\n".join(x for x in rest if x.strip())
+    return out + (tail + "\n" if tail else "")
+
+
+def compress_deptree(request) -> str | None:
+    if request.program in ("pip", "pip3"):
+        return compress_pip_list(request.text)
+    items = parse_tree(request.text)
+    if items is None:
+        return None
+    return render_tree(items)

@@ -1,0 +1,117 @@
+"""node --test: drop passing tests (TAP records or spec ticks); keep failures whole.
+
+TAP (the default reporter when not on a terminal): passing ``# Subtest`` records with
+their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay
+verbatim, as do skips, todos and the ``# tests``/``# pass``/``# fail`` counts.
+Spec reporter: ``✔`` lines go; everything else stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_a import join_lines, plural, shorter_or_none
+
+commands = ("node",)
+
+_TAP_COUNT = re.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$")
+_SPEC_COUNT = re.compile(r"^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$")
+_SUBTEST = re.compile(r"^(?P<ind> *)# Subtest: (?P<name>.*)$")
+_RESULT = re.compile(r"^(?P<ind> *)(?P<not>not )?ok \d+ - (?P<name>.*?)(?P<directive> # (?:SKIP|TODO)\b.*)?$")
+_PLAN = re.compile(r"^ *1\.\.\d+$")
+_SPEC_PASS = re.compile(r"^ *✔ \S.* \([\d.]+m?s\)$")
+
+
+def _yaml_end(lines: list[str], i: int, ind: str) -> int:
+    """Index after the YAML block that starts at ``lines[i]`` (``---`` … ``...``), or ``i`` if none."""
+    if i < len(lines) and lines[i] == ind + "  ---":
+        j = i + 1
+        while j < len(lines) and lines[j] != ind + "  ...":
+            j += 1
+        return min(j + 1, len(lines))
+    return i
+
+
+def compact_tap(lines: list[str]) -> list[str] | None:
+    """Node's TAP output without passing records; None when the final counts are missing."""
+    if not any(x.startswith("# fail ") for x in lines) or lines[:1] != ["TAP version 13"]:
+        return None
+    drop = [False] * len(lines)
+    open_subtests: list[tuple[int, str]] = []
+    passed = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        m = _SUBTEST.match(line)
+        if m:
+            open_subtests.append((i, m.group("ind")))
+            i += 1
+            continue
+        r = _RESULT.match(line)
+        if r:
+            start = i
+            if open_subtests and open_subtests[-1][1] == r.group("ind"):
+                start = open_subtests.pop()[0]
+            end = _yaml_end(lines, i + 1, r.group("ind"))
+            if not r.group("not"):
+                if r.group("directive"):
+                    for k in range(i + 1, end):  # keep the skip/todo line, drop its duration block
+                        drop[k] = True
+                else:
+                    nested = any(_RESULT.match(lines[k]) for k in range(start + 1, i) if not drop[k])
+                    if not nested:
+                        if not any(_SUBTEST.match(lines[k]) for k in range(start + 1, i)):
+                            passed += 1
+                        for k in range(start, end):
+                            drop[k] = True
+            i = end
+            continue
+        if _PLAN.match(line) or line == "TAP version 13":
+            drop[i] = True
+        i += 1
+    out = [x for k, x in enumerate(lines) if not drop[k]]
+    if passed:
+        out.insert(0, f"(+ {plural(passed, 'passing test')} not listed)")
+    return out
+
+
+def compact_spec(lines: list[str]) -> list[str] | None:
+    """Node's spec output without ``✔`` lines; None when the ``ℹ fail`` count is missing."""
+    if not any(x.startswith("ℹ fail ") for x in lines):
+        return None
+    out = [x for x in lines if not _SPEC_PASS.match(x)]
+    passed = len(lines) - len(out)
+    if passed:
+        out.insert(0, f"(+ {plural(passed, 'passing test')} not listed)")
+    return out
+
+
+def is_node_test_output(lines: list[str]) -> bool:
+    """True when the lines carry the node test runner's final counts (TAP or spec)."""
+    return any(_TAP_COUNT.match(x) for x in lines) or any(_SPEC_COUNT.match(x) for x in lines)
+
+
+def compact_node_test(lines: list[str]) -> list[str] | None:
+    """TAP or spec output compacted; None for anything else."""
+    if lines[:1] == ["TAP version 13"]:
+        return compact_tap(lines)
+    return compact_spec(lines)
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    """Only ``node --test``; a script's own output is not ours."""
+    if "--test" not in request.argv:
+        return None
+    reporters = [a for a in request.argv if a.startswith("--test-reporter")]
+    if any(not a.endswith(("=spec", "=tap")) for a in reporters):
+        return None
+    out = compact_node_test(request.lines)
+    if out is None:
+        return None
+    if request.exit_code not in (None, 0) and not any(
+            re.match(r"^[#ℹ] fail [1-9]", x) or re.match(r"^[#ℹ] cancelled [1-9]", x) for x in out):
+        return None
+    return shorter_or_none(join_lines(out), request.text)

@@ -1,0 +1,136 @@
+"""npm, pnpm, yarn and bun: installs without progress/funding chatter; scripts by their content.
+
+``npm test`` / ``npm run X`` (and the pnpm/yarn/bun equivalents): the ``> pkg@ver
+script`` banner goes and the script's output is compacted by the jest, vitest,
+node --test, pytest or tsc formatter when it is recognisably theirs; otherwise None.
+Installs keep every error, warning (deprecations folded after the first) and the
+``added N packages`` / ``Done`` results.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqz_core import FormatRequest, hookimpl
+
+from ._common_a import join_lines, plural, shorter_or_none
+
+commands = ("npm", "pnpm", "yarn", "bun")
+
+_INSTALL = frozenset({"install", "i", "ci", "add", "update", "up", "upgrade", "remove", "rm", "uninstall", "un"})
+_RUN = frozenset({"test", "t", "tst", "run", "run-script", "rt"})
+_BANNER = re.compile(r"^> \S+(?:@\S+)? \S+$")
+_BANNER_CMD = re.compile(r"^> \S.*$")
+_YARN_BANNER = re.compile(r"^(?:yarn run v\d\S*|\$ \S.*)$")
+_YARN_DONE = re.compile(r"^(?:Done in [\d.]+m?s\.|info Visit https://yarnpkg\.com/en/docs/cli/run .*)$")
+_BUN_BANNER = re.compile(r"^\$ \S.*$")
+_DEPRECATED = re.compile(r"^npm warn deprecated ")
+_NPM_CHATTER = re.compile(
+    r"^(?:\d+ packages? (?:is|are) looking for funding|  run `npm fund` for details|"
+    r"npm warn install-scripts(?: .*)?|)$")
+_PNPM_CHATTER = re.compile(
+    r"^(?:Progress: resolved \d+.*|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*|"
+    r"  Content-addressable store is at: .*|  Virtual store is at: .*|\++-*|Downloading \S+: .*|"
+    r"Lockfile is up to date, resolution step is skipped|Already up to date)$")
+_YARN_CHATTER = re.compile(r"^(?:\[\d/\d\] \S.*|info No lockfile found\.|info Lockfile is up to date.*|"
+                           r"yarn (?:add|install|remove|upgrade) v\d\S*)$")
+_YARN_TREE = re.compile(r"^[├└]─ \S+$")
+_BUN_CHATTER = re.compile(r"^(?:Resolving dependencies|Resolved, downloaded and extracted \[\d+\]|"
+                          r"Saved lockfile|bun (?:add|install|remove) v\d\S*(?: \(\w+\))?)$")
+_RESULT = re.compile(
+    r"^(?:added \d+ packages?|removed \d+ packages?|changed \d+ packages?|up to date|audited \d+ packages?|"
+    r"found \d+ vulnerabilit|npm error |npm ERR! |Done in |success |error |ERR_PNPM_\S+|"
+    r"\d+ packages? installed|installed \S+@|error: |Packages: [+-]\d+|dependencies:|devDependencies:|"
+    r" ?[\u2009 ]*\d+ (?:low|moderate|high|critical) severity)")
+
+
+def compact_install(lines: list[str]) -> list[str] | None:
+    """An install's output without progress, funding notes and extra deprecation lines."""
+    out: list[str] = []
+    deprecated = tree = chatter = 0
+    in_all_deps = False
+    for line in lines:
+        if _DEPRECATED.match(line):
+            deprecated += 1
+            if deprecated > 1:
+                continue
+        elif line == "info All dependencies":
+            in_all_deps = True
+            continue
+        elif in_all_deps and _YARN_TREE.match(line):
+            tree += 1
+            continue
+        elif (_NPM_CHATTER.match(line) or _PNPM_CHATTER.match(line) or _YARN_CHATTER.match(line)
+              or _BUN_CHATTER.match(line)):
+            chatter += 1 if line.strip() else 0
+            continue
+        in_all_deps = False
+        out.append(line)
+    if not any(_RESULT.match(x) for x in out):
+        return None
+    if deprecated > 1:
+        out.append(f"(+ {deprecated - 1} more deprecation warnings)")
+    if tree:
+        out.append(f"({plural(tree, 'transitive dependency', 'transitive dependencies')} not listed)")
+    return out
+
+
+def strip_banner(lines: list[str]) -> tuple[list[str], bool]:
+    """The script's own output: npm's ``> pkg@ver name`` / ``> cmd`` banner and yarn's frame removed."""
+    out = list(lines)
+    while out and not out[0].strip():
+        out.pop(0)
+    found = False
+    if len(out) >= 2 and _BANNER.match(out[0]) and _BANNER_CMD.match(out[1]):
+        out = out[2:]
+        found = True
+    elif out and _YARN_BANNER.match(out[0]):
+        out = out[1:]
+        if out and _BUN_BANNER.match(out[0]):
+            out = out[1:]
+        found = True
+    elif out and _BUN_BANNER.match(out[0]):
+        out = out[1:]
+        found = True
+    while out and not out[0].strip():
+        out.pop(0)
+    while out and (not out[-1].strip() or _YARN_DONE.match(out[-1])):
+        out.pop()
+    return out, found
+
+
+def compact_script(lines: list[str], exit_code: int | None) -> list[str] | None:
+    """A script's output compacted by the formatter of the tool that printed it, or None."""
+    from . import js_jest, js_node_test, js_tsc, js_vitest
+
+    body, found = strip_banner(lines)
+    if not found:
+        return None
+    trailer: list[str] = []
+    while body and body[-1].startswith(("npm error ", "npm ERR! ", "error Command failed", " ELIFECYCLE ")):
+        trailer.insert(0, body.pop())  # the package manager's own failure notice, kept verbatim
+    out = js_jest.compact_jest(body)
+    if out is None:
+        out = js_vitest.compact_vitest(body)
+    if out is None and js_node_test.is_node_test_output(body):
+        out = js_node_test.compact_node_test(body)
+    if out is None and js_tsc.is_tsc_output(body):
+        out = body  # already one line per error: only the banner goes
+    if out is None:
+        return None
+    return out + trailer
+
+
+@hookimpl
+def sqz_format(request: FormatRequest) -> str | None:
+    """Installs and test/run scripts; other subcommands (ls, view, publish…) give None."""
+    sub = request.subcommand()
+    if sub in _INSTALL or (request.program in ("yarn", "pnpm", "bun") and sub is None):
+        out = compact_install(request.lines)
+    elif sub in _RUN or (request.program in ("yarn", "pnpm", "bun") and sub is not None):
+        out = compact_script(request.lines, request.exit_code)
+    else:
+        return None
+    if out is None:
+        return None
+    return shorter_or_none(join_lines(out), request.text)
