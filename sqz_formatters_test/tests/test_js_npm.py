@@ -104,3 +104,7 @@ def test_script_output_goes_to_the_right_formatter():
     assert "> jest jtests" not in out and "Test Suites: 2 failed, 1 passed, 3 total" in out
     out = run(other("npm", "test_node"))
     assert "# fail 3" in out and "not ok 2 - throws" in out
+
+
+def test_near_miss_unexplained_exit_status():
+    assert ask(text_of("npm", "test_green"), "npm run test:green", 1) is None

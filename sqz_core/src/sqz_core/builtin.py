@@ -5,38 +5,9 @@ Being registered first, pluggy calls them last: any plugin answers before them.
 
 from __future__ import annotations
 
-import os
-import time
-
 from .markers import hookimpl
 
 commands = ("*",)
-
-DEFAULT_TTL = 30 * 60  # seconds a served output stays referable
-
-
-def ref_ttl() -> float:
-    """Freshness window for refs, from ``SQZ_REF_TTL_SECS`` (0 disables refs)."""
-    raw = os.environ.get("SQZ_REF_TTL_SECS")
-    if raw is None:
-        return DEFAULT_TTL
-    try:
-        return max(0.0, float(raw))
-    except ValueError:
-        return DEFAULT_TTL
-
-
-def short_age(seconds: float) -> str:
-    seconds = max(0, int(seconds))
-    if seconds < 60:
-        return f"{seconds}s"
-    if seconds < 3600:
-        return f"{seconds // 60}m"
-    return f"{seconds // 3600}h"
-
-
-def ref_token(digest: str) -> str:
-    return f"§ref:{digest[:16]}§"
 
 
 @hookimpl
@@ -66,15 +37,17 @@ def sqz_format(request):
 
 
 @hookimpl
-def sqz_dedup(request, digest, session, store):
-    """Exact repeat: content this session was served within the freshness window → ``§ref:HASH§``."""
-    ttl = ref_ttl()
+def sqz_dedup(request, digest, session, store, data):
+    """Exact repeat or pinned → ``§ref:HASH§``; for file content also line slices and near-duplicate deltas."""
+    from . import dedup
+
+    ttl = dedup.ref_ttl()
     if ttl <= 0 or store is None:
         return None
-    served = store.last_served(session, digest)
-    if served is None:
-        return None
-    age = time.time() - served
-    if age > ttl:
-        return None
-    return f"{ref_token(digest)} (same output as {short_age(age)} ago; `sqz expand {digest[:16]}` prints it)\n"
+    ref = dedup.exact(store, session, digest, ttl)
+    if ref is not None or not request.is_file_content():
+        return ref
+    ref = dedup.slice_of_fresh_read(store, session, data, ttl)
+    if ref is not None:
+        return ref
+    return dedup.delta(store, session, digest, data, ttl, dedup.sketch(data))

@@ -12,8 +12,8 @@ _ANSI = re.compile(
     r"|\x1b[@-Z\\-_]"                  # other Fe escapes
     r"|\x9b[0-?]*[ -/]*[@-~]"          # 8-bit CSI
 )
-# C0 controls other than tab, newline, carriage return, backspace; DEL.
-_CONTROL = re.compile(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]")
+# C0 controls other than tab, newline, carriage return, backspace; DEL; C1 controls.
+_CONTROL = re.compile(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
 _TRAILING_WS = re.compile(r"[ \t]+$", re.M)
 
 

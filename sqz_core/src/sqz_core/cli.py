@@ -30,10 +30,14 @@ _MODE_HELP = ("auto: safety routing decides; safe: pass through unchanged, never
               "default: normal compression; aggressive: lower net-win threshold.")
 
 
-def _opts(cmd, tool, mode, session, no_cache) -> dict:
+def _opts(cmd, tool, mode, session, no_cache, no_abbrev=False) -> dict:
     if mode not in hot._MODES:
         raise typer.BadParameter(f"{mode!r} is not one of {', '.join(hot._MODES)}", param_hint="--mode")
-    return {"command": cmd, "tool": tool, "mode": mode, "session": session, "no_cache": no_cache}
+    return {"command": cmd, "tool": tool, "mode": mode, "session": session, "no_cache": no_cache,
+            "no_abbrev": no_abbrev}
+
+
+_NO_ABBREV_HELP = "Never replace repeated phrases with §N symbols (also SQZ_NO_ABBREV=1)."
 
 
 @app.command()
@@ -43,12 +47,13 @@ def compress(
     mode: str = typer.Option("auto", "--mode", help=_MODE_HELP),
     session: Optional[str] = typer.Option(None, "--session", help="Agent session id (default: $SQZ_SESSION, else one per working directory)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="No refs for this call: repeats are sent in full and this output is not remembered as served."),
+    no_abbrev: bool = typer.Option(False, "--no-abbrev", help=_NO_ABBREV_HELP),
 ):
     """Compress stdin to stdout; one short stats line on stderr (SQZ_QUIET=1 silences it).
 
     A trailing exit marker written by an sqz hook is stripped and becomes sqz's exit status.
     """
-    raise typer.Exit(hot.cmd_compress(_opts(cmd, tool, mode, session, no_cache)))
+    raise typer.Exit(hot.cmd_compress(_opts(cmd, tool, mode, session, no_cache, no_abbrev)))
 
 
 @app.command(context_settings={"allow_interspersed_args": False})
@@ -57,12 +62,13 @@ def run(
     mode: str = typer.Option("auto", "--mode", help=_MODE_HELP),
     session: Optional[str] = typer.Option(None, "--session", help="Agent session id."),
     no_cache: bool = typer.Option(False, "--no-cache", help="No refs for this call."),
+    no_abbrev: bool = typer.Option(False, "--no-abbrev", help=_NO_ABBREV_HELP),
 ):
     """Run a command, merge its stdout and stderr, compress, and exit with the command's status.
 
     Example: sqz run -- git log --stat -n 20
     """
-    raise typer.Exit(hot.cmd_run(_opts(None, None, mode, session, no_cache), list(command)))
+    raise typer.Exit(hot.cmd_run(_opts(None, None, mode, session, no_cache, no_abbrev), list(command)))
 
 
 @app.command()
@@ -153,12 +159,236 @@ def plugins(
     raise typer.Exit(1 if problems else 0)
 
 
+def _store_or_exit():
+    store = hot._open_store()
+    if store is None:
+        raise typer.Exit(2)
+    return store
+
+
+@app.command()
+def compact(
+    session: Optional[str] = typer.Option(None, "--session", help="The agent session (default: $SQZ_SESSION, else this directory's)."),
+):
+    """Forget what a session was served, so no ref points at text the agent compacted away.
+
+    Agent hooks do this automatically (`sqz hook precompact`); run it by hand after /compact
+    if refs confuse the agent.
+    """
+    from .pipeline import default_session
+    from .sessions import compact as forget
+
+    session = session or default_session()
+    store = _store_or_exit()
+    try:
+        n = forget(store, session)
+    finally:
+        store.close()
+    typer.echo(f"session {session}: {n} served entr{'y' if n == 1 else 'ies'} forgotten; content is re-sent in full")
+
+
+pin_app = typer.Typer(help="Pinned content: refs to it skip the freshness window (project docs, conventions).",
+                      no_args_is_help=True)
+app.add_typer(pin_app, name="pin")
+
+
+@pin_app.command("add")
+def pin_add(
+    source: str = typer.Argument(..., help="A file to pin, or - for stdin."),
+    label: Optional[str] = typer.Option(None, "--label", help="A name to show in `sqz pin list` (default: the file name)."),
+):
+    """Store content and pin it; prints its ref."""
+    from .sessions import pin_bytes
+
+    if source == "-":
+        data = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(source, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            typer.echo(f"sqz pin add: cannot read {source}: {exc.strerror or exc}", err=True)
+            raise typer.Exit(1)
+    if not data:
+        typer.echo("sqz pin add: nothing to pin (empty input)", err=True)
+        raise typer.Exit(1)
+    store = _store_or_exit()
+    try:
+        digest = pin_bytes(store, data, label or (None if source == "-" else source))
+    finally:
+        store.close()
+    typer.echo(f"§ref:{digest[:16]}§")
+
+
+@pin_app.command("list")
+def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
+    """List pinned entries: ref, size, label, when pinned."""
+    import time
+
+    store = _store_or_exit()
+    try:
+        rows = store.pins()
+    finally:
+        store.close()
+    if as_json:
+        typer.echo(json.dumps([{"hash": h, "label": lab, "pinned_at": ts, "bytes": size}
+                               for h, lab, ts, size in rows], indent=2))
+        return
+    if not rows:
+        typer.echo("no pinned entries")
+    for h, lab, ts, size in rows:
+        day = time.strftime("%Y-%m-%d", time.localtime(ts))
+        typer.echo(f"§ref:{h[:16]}§  {size:>8} bytes  {day}  {lab or ''}")
+
+
+@pin_app.command("remove")
+def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix.")):
+    """Unpin an entry (its content stays stored, subject to the normal freshness rules)."""
+    from .expand import ExpandError
+    from .sessions import resolve_prefix
+
+    store = _store_or_exit()
+    try:
+        try:
+            digest = resolve_prefix(store, ref)
+        except ExpandError as exc:
+            typer.echo(f"sqz pin remove: {exc}", err=True)
+            raise typer.Exit(1)
+        if not store.unpin(digest):
+            typer.echo(f"sqz pin remove: {digest[:16]} is not pinned", err=True)
+            raise typer.Exit(1)
+    finally:
+        store.close()
+    typer.echo(f"unpinned §ref:{digest[:16]}§")
+
+
+@app.command()
+def recall(
+    query: str = typer.Argument(..., help="Words to find (SQLite FTS5 syntax: a b, \"exact phrase\", prefix*)."),
+    limit: int = typer.Option(10, "--limit", min=1, help="At most this many matches."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
+):
+    """Search everything sqz has compressed (never safe-mode content); prints each match's ref to expand."""
+    from .dedup import short_age
+    from .sessions import recall as search
+
+    store = _store_or_exit()
+    try:
+        matches = search(store, query, limit)
+    finally:
+        store.close()
+    if as_json:
+        typer.echo(json.dumps(matches, indent=2))
+        return
+    if not matches:
+        typer.echo(f"no match for {query!r}")
+        raise typer.Exit(1)
+    for m in matches:
+        typer.echo(f"{m['ref']}  {short_age(m['age_seconds'])} ago  {m['command'] or '-'}\n    {m['snippet']}")
+
+
+@app.command()
+def sessions(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
+    """Sessions with live entries: how many outputs each was served and when last, with its pressure."""
+    from .dedup import short_age
+    from .sessions import pressure
+
+    import time
+
+    store = _store_or_exit()
+    try:
+        rows = [(sid, n, last, *pressure(store, sid)) for sid, n, last in store.sessions()]
+    finally:
+        store.close()
+    if as_json:
+        typer.echo(json.dumps([{"session": sid, "served": n, "last_served": last, "pressure": lvl,
+                                "pressure_ratio": round(ratio, 3)} for sid, n, last, lvl, ratio in rows], indent=2))
+        return
+    if not rows:
+        typer.echo("no session has live entries")
+    now = time.time()
+    for sid, n, last, lvl, ratio in rows:
+        typer.echo(f"{sid:<40} {n:>5} served  last {short_age(now - last)} ago  pressure {lvl} ({ratio:.0%})")
+
+
 @app.command()
 def version():
     """Print sqz's version."""
     from ._version import VERSION
 
     typer.echo(f"sqz {VERSION}")
+
+
+# --- init / uninstall / doctor (integrations) ---
+def _names_option(value: Optional[str]) -> Optional[List[str]]:
+    return [n.strip() for n in value.split(",") if n.strip()] if value else None
+
+
+def _integrations(only: Optional[str], skip: Optional[str]) -> dict:
+    from .setup_cmds import discover_integrations, select
+
+    found = discover_integrations()
+    wanted = _names_option(only)
+    unknown = [n for n in (wanted or []) + (_names_option(skip) or []) if n not in found]
+    if unknown:
+        raise typer.BadParameter(f"unknown integration(s): {', '.join(unknown)}; installed: "
+                                 f"{', '.join(found) or 'none'}", param_hint="--only/--skip")
+    return select(found, wanted, _names_option(skip))
+
+
+@app.command()
+def init(
+    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to configure (even if not detected)."),
+    skip: Optional[str] = typer.Option(None, "--skip", help="Comma-separated integrations to leave alone."),
+    project: bool = typer.Option(False, "--project", help="Write project-level config (in the current directory)."),
+    global_: bool = typer.Option(False, "--global", help="Write user-level config (the default)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes as diffs; write nothing."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+):
+    """Configure the agents found on this machine to use sqz (hooks, MCP server, guidance).
+
+    Idempotent; every changed file is backed up first; `sqz uninstall` removes exactly what it added.
+    """
+    from .setup_cmds import make_ctx, run_init
+
+    if project and global_:
+        raise typer.BadParameter("choose one of --project and --global")
+    names = _integrations(only, skip)
+    ctx = make_ctx(scope="project" if project else "global")
+    ctx["force"] = bool(only)
+    if not dry_run and not yes and sys.stdin.isatty():
+        run_init(names, ctx, dry_run=True, echo=typer.echo)
+        if not typer.confirm("Apply these changes?", default=True):
+            raise typer.Exit(1)
+    raise typer.Exit(run_init(names, ctx, dry_run=dry_run, echo=typer.echo))
+
+
+@app.command()
+def uninstall(
+    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to remove."),
+    skip: Optional[str] = typer.Option(None, "--skip", help="Comma-separated integrations to keep."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be removed; change nothing."),
+):
+    """Remove exactly what `sqz init` added (and nothing else)."""
+    from .setup_cmds import make_ctx, run_uninstall
+
+    raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo))
+
+
+@app.command()
+def doctor(
+    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to check."),
+    project: bool = typer.Option(False, "--project", help="Check project-level config."),
+):
+    """Check agents (detected, configured, tier, last hook), the database and the plugin index.
+
+    Exit 0 healthy, 1 problems (each with the command that fixes it), 2 broken database.
+    """
+    from .setup_cmds import make_ctx, run_doctor
+
+    ctx = make_ctx(scope="project" if project else "global")
+    raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
+# --- end init / uninstall / doctor ---
 
 
 def _version_callback(value: bool):

@@ -57,12 +57,14 @@ def sqz_classify_safety(request: FormatRequest) -> Safety | None:
 
 
 @hookspec(firstresult=True)
-def sqz_dedup(request: FormatRequest, digest: str, session: str, store: object) -> str | None:
+def sqz_dedup(request: FormatRequest, digest: str, session: str, store: object, data: bytes) -> str | None:
     """Replace content the model already holds with a reference, or return None.
 
-    Stops at the first non-None result. ``digest`` is the SHA-256 hex of the
-    original bytes, ``session`` the agent session served, ``store`` the session
+    Stops at the first non-None result. ``digest`` is the SHA-256 hex of ``data``,
+    the original bytes; ``session`` the agent session served; ``store`` the session
     store (``sqz_core.store.Store``). The result must be recoverable with
     ``sqz expand`` and must only point at content served to the same session
-    within the freshness window.
+    within the freshness window (or pinned). The core's answer: ``§ref:HASH§``
+    for exact repeats, ``§ref:HASH:L41-80§`` for a line slice of a fresh file
+    read, ``§delta:OLD→NEW§`` for a file re-read after a small edit.
     """

@@ -19,7 +19,7 @@ _MODES = ("auto", "safe", "default", "aggressive")
 
 def _parse(args: list[str], allow_rest: bool):
     """Options for compress/run. Returns (options, rest) or NOT_MINE."""
-    opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False}
+    opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False, "no_abbrev": False}
     i = 0
     while i < len(args):
         a = args[i]
@@ -27,6 +27,8 @@ def _parse(args: list[str], allow_rest: bool):
             return (opts, args[i + 1:]) if allow_rest else NOT_MINE
         if a == "--no-cache":
             opts["no_cache"] = True
+        elif a == "--no-abbrev":
+            opts["no_abbrev"] = True
         elif a in _COMPRESS_FLAGS and i + 1 < len(args):
             opts[_COMPRESS_FLAGS[a]] = args[i + 1]
             i += 1
@@ -65,6 +67,10 @@ def _note(result, nbytes: int) -> None:
         return
     if result.outcome == "ref":
         msg = "sqz: identical to an earlier output, sent as a reference"
+    elif result.outcome == "slice":
+        msg = "sqz: lines of a file read earlier, sent as a reference"
+    elif result.outcome == "delta":
+        msg = f"sqz: changed since read earlier, sent as a delta (~{result.est_in}→{result.est_out} tokens)"
     elif result.outcome in ("compressed", "safe") and result.est_out < result.est_in:
         saved = result.est_in - result.est_out
         pct = 100 * saved // result.est_in if result.est_in else 0
@@ -89,11 +95,13 @@ def compress_bytes(data: bytes, opts: dict):
     try:
         try:
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
-                              session=opts["session"], store=store, no_cache=opts["no_cache"])
+                              session=opts["session"], store=store, no_cache=opts["no_cache"],
+                              abbreviate=False if opts.get("no_abbrev") else None)
         except StoreError as exc:
             sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
-                              session=opts["session"], store=None, no_cache=True)
+                              session=opts["session"], store=None, no_cache=True,
+                              abbreviate=False if opts.get("no_abbrev") else None)
             store_for_stats = None
         else:
             store_for_stats = store

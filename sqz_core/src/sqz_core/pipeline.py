@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from .cleanup import clean_terminal, fold_repeats, strip_ansi
+from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_ansi
 from .exitmarker import split_trailer
 from .request import FormatRequest
 from .tokens import estimate
@@ -98,13 +98,20 @@ def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=N
 
 def compress(data: bytes, *, command: str | None = None, tool: str | None = None, mode: str = "auto",
              session: str | None = None, store=None, no_cache: bool = False, index: dict | None = None,
-             formatters: bool = True) -> Result:
+             formatters: bool = True, abbreviate: bool | None = None) -> Result:
     """Run the pipeline on ``data`` (raw bytes as the command printed them).
 
     ``store`` is a ``sqz_core.store.Store`` or None (no dedup, no lossy stages: nothing
     could be recovered). ``no_cache`` disables refs for this call (neither emitted
     nor recorded); originals of lossy results are still kept for ``expand``.
     ``formatters=False`` skips per-command plugins (to measure the generic stages).
+    ``abbreviate`` None follows ``SQZ_NO_ABBREV``.
+
+    Pressure (tokens served to the session in a sliding window, ``sessions.pressure``):
+    ``high`` switches to aggressive mode (smaller savings accepted, abbreviation
+    always tried); ``critical`` also cuts long unformatted output to its head and
+    tail, the middle recoverable with ``sqz expand``. File content, diffs and safe
+    content are never cut.
     """
     from .plugins import builtin_record, call_all, call_first, for_program, implementations, load_index
     from .verdicts import most_restrictive
@@ -141,25 +148,42 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if verdict is not None and verdict.level == "aggressive" and mode == "auto":
         req.mode = "aggressive"
     is_safe = verdict is not None and verdict.level == "safe"
+    is_file = req.is_file_content()
 
     digest = digest_of(raw)
     session = session or default_session()
+    level = "default"
+    if store is not None and not is_safe:
+        from .sessions import pressure
+
+        level = pressure(store, session)[0]
+        if level != "default" and mode == "auto":
+            req.mode = "aggressive"
+
     dedup_ok = (store is not None and not is_safe and not no_cache and len(raw) >= MIN_REF_BYTES
                 and os.environ.get("SQZ_NO_DEDUP") != "1")
     if dedup_ok:
         plugin, ref = call_first(implementations("sqz_dedup", records), request=req, digest=digest,
-                                 session=session, store=store)
+                                 session=session, store=store, data=raw)
         if ref is not None and len(ref) < len(text):
-            store.mark_served(session, digest)
-            r = Result(ref.encode("utf-8"), "ref", exit_code=exit_code, plugin=plugin, digest=digest,
+            outcome = "ref" if ref.startswith("§ref:") and ":L" not in ref.split("§", 2)[1] else (
+                "slice" if ref.startswith("§ref:") else "delta")
+            r = Result(ref.encode("utf-8"), outcome, exit_code=exit_code, plugin=plugin, digest=digest,
                        est_in=est_in, est_out=estimate(ref), family=family)
+            store.put_blob(digest, raw, command)
             r.stored = True
             r.output_digest = digest_of(r.output)
             store.put_blob(r.output_digest, r.output, None)
+            # the model now holds this content (in full, as a slice of it, or as base + delta)
+            store.mark_served(session, digest, output_hash=None, is_file=is_file and outcome != "slice")
+            if is_file and outcome == "delta":
+                from .dedup import sketch
+
+                store.add_sketch(session, digest, sketch(raw))
             return r
 
     formatted = plugin = None
-    if not req.is_file_content():
+    if not is_file:
         req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
         plugin, formatted = call_first(implementations("sqz_format", records), request=req)
         if formatted is not None and not isinstance(formatted, str):
@@ -181,11 +205,24 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         r.est_in = r.est_out = est_in
         return r
 
-    lossy = formatted is not None and store is not None
-    if req.is_file_content():
+    recoverable = store is not None
+    lossy = formatted is not None and recoverable
+    if is_file:
         candidate = strip_ansi(text)  # file content: every byte kept but ANSI escapes
     else:
         candidate = fold_repeats(formatted if lossy else cleaned)
+        if level == "critical" and recoverable and formatted is None and not looks_like_diff(candidate):
+            cut = head_and_tail(candidate, digest)
+            if cut is not None:
+                candidate, lossy = cut, True
+        if abbreviate is None:
+            abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
+        if abbreviate and recoverable and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate):
+            from .abbrev import abbreviate as abbreviate_text
+
+            shorter = abbreviate_text(candidate)
+            if shorter is not None and (level != "default" or estimate(shorter) < estimate(candidate)):
+                candidate = shorter
     if candidate and text.endswith("\n") and not candidate.endswith("\n"):
         candidate += "\n"
     if lossy:
@@ -207,8 +244,26 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             result.output_digest = digest_of(result.output)
             store.put_blob(result.output_digest, result.output, None)
         if not no_cache and len(raw) >= MIN_REF_BYTES:
-            store.mark_served(session, digest)
+            store.mark_served(session, digest, output_hash=result.output_digest, is_file=is_file)
+            if is_file:
+                from .dedup import sketch
+
+                store.add_sketch(session, digest, sketch(raw))
+        store.index_text(digest, text, command or tool, session)
     return result
+
+
+HEAD_LINES, TAIL_LINES, CUT_MIN_LINES = 120, 80, 400
+
+
+def head_and_tail(text: str, digest: str) -> str | None:
+    """Under critical pressure: the first and last lines of a long output, the middle recoverable."""
+    lines = text.split("\n")
+    if len(lines) < CUT_MIN_LINES:
+        return None
+    dropped = len(lines) - HEAD_LINES - TAIL_LINES
+    note = f"[sqz: context pressure: {dropped} lines omitted here; `sqz expand {digest[:16]}` prints the full output]"
+    return "\n".join(lines[:HEAD_LINES] + [note] + lines[-TAIL_LINES:])
 
 
 def _keeps(original: str, candidate: str, spans) -> bool:

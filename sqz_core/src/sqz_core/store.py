@@ -13,45 +13,76 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS blobs (
-    hash     TEXT PRIMARY KEY,          -- sha256 hex of the original bytes
-    data     BLOB NOT NULL,
-    size     INTEGER NOT NULL,
-    created  REAL NOT NULL,
-    command  TEXT
-);
-CREATE TABLE IF NOT EXISTS served (
-    session   TEXT NOT NULL,
-    hash      TEXT NOT NULL,
-    served_at REAL NOT NULL,
-    PRIMARY KEY (session, hash)
-);
-CREATE TABLE IF NOT EXISTS calls (
-    id          INTEGER PRIMARY KEY,
-    ts          REAL NOT NULL,
-    session     TEXT,
-    command     TEXT,
-    family      TEXT,               -- program name (git, pytest…) or tool name
-    plugin      TEXT,               -- formatter that answered, if any
-    outcome     TEXT NOT NULL,      -- compressed | ref | passthrough | gate | safe | binary | empty | error
-    bytes_in    INTEGER NOT NULL,
-    bytes_out   INTEGER NOT NULL,
-    est_in      INTEGER NOT NULL,   -- hot-path estimates (see tokens.estimate)
-    est_out     INTEGER NOT NULL,
-    input_hash  TEXT,               -- blobs.hash of the input, when stored
-    output_hash TEXT                -- blobs.hash of what was served, when stored
-);
-CREATE INDEX IF NOT EXISTS calls_ts ON calls(ts);
-CREATE TABLE IF NOT EXISTS token_counts (
-    hash     TEXT NOT NULL,
-    encoding TEXT NOT NULL,
-    n        INTEGER NOT NULL,
-    PRIMARY KEY (hash, encoding)
-);
-"""
+# Each step takes the database from version N-1 to N; they run once, in order, in one
+# transaction, so an old database is brought up to date the first time a newer sqz opens it.
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """CREATE TABLE IF NOT EXISTS blobs (
+            hash     TEXT PRIMARY KEY,          -- sha256 hex of the original bytes
+            data     BLOB NOT NULL,
+            size     INTEGER NOT NULL,
+            created  REAL NOT NULL,
+            command  TEXT
+        )""",
+        """CREATE TABLE IF NOT EXISTS served (
+            session   TEXT NOT NULL,
+            hash      TEXT NOT NULL,
+            served_at REAL NOT NULL,
+            PRIMARY KEY (session, hash)
+        )""",
+        """CREATE TABLE IF NOT EXISTS calls (
+            id          INTEGER PRIMARY KEY,
+            ts          REAL NOT NULL,
+            session     TEXT,
+            command     TEXT,
+            family      TEXT,               -- program name (git, pytest…) or tool name
+            plugin      TEXT,               -- formatter that answered, if any
+            outcome     TEXT NOT NULL,      -- compressed, ref, delta, slice, passthrough, gate, safe, binary…
+            bytes_in    INTEGER NOT NULL,
+            bytes_out   INTEGER NOT NULL,
+            est_in      INTEGER NOT NULL,   -- hot-path estimates (see tokens.estimate)
+            est_out     INTEGER NOT NULL,
+            input_hash  TEXT,               -- blobs.hash of the input, when stored
+            output_hash TEXT                -- blobs.hash of what was served, when stored
+        )""",
+        "CREATE INDEX IF NOT EXISTS calls_ts ON calls(ts)",
+        """CREATE TABLE IF NOT EXISTS token_counts (
+            hash     TEXT NOT NULL,
+            encoding TEXT NOT NULL,
+            n        INTEGER NOT NULL,
+            PRIMARY KEY (hash, encoding)
+        )""",
+    ],
+    2: [
+        # what the model was shown for each served entry, and whether it was file content
+        "ALTER TABLE served ADD COLUMN output_hash TEXT",
+        "ALTER TABLE served ADD COLUMN is_file INTEGER NOT NULL DEFAULT 0",
+        "CREATE INDEX IF NOT EXISTS served_recent ON served(session, served_at)",
+        "CREATE INDEX IF NOT EXISTS calls_session ON calls(session, ts)",
+        """CREATE TABLE IF NOT EXISTS pins (
+            hash    TEXT PRIMARY KEY,
+            label   TEXT,
+            created REAL NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS compactions (
+            session TEXT NOT NULL,
+            ts      REAL NOT NULL
+        )""",
+        # bottom-k MinHash sketches of file content, for near-duplicate candidates (session lifetime)
+        """CREATE TABLE IF NOT EXISTS sketches (
+            session TEXT NOT NULL,
+            value   INTEGER NOT NULL,
+            hash    TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS sketches_lookup ON sketches(session, value)",
+        "CREATE UNIQUE INDEX IF NOT EXISTS sketches_unique ON sketches(session, hash, value)",
+    ],
+}
+# full-text recall; created only where SQLite has FTS5 (recall falls back to LIKE otherwise)
+_FTS = ("CREATE VIRTUAL TABLE IF NOT EXISTS recall USING fts5(body, hash UNINDEXED, command UNINDEXED, "
+        "session UNINDEXED, ts UNINDEXED, tokenize='unicode61')")
 
 
 class StoreError(Exception):
@@ -110,10 +141,16 @@ class Store:
                 self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("BEGIN IMMEDIATE")
             try:
-                if self.conn.execute("PRAGMA user_version").fetchone()[0] < SCHEMA_VERSION:
-                    for statement in _SCHEMA.split(";"):
-                        if statement.strip():
-                            self.conn.execute(statement)
+                current = self.conn.execute("PRAGMA user_version").fetchone()[0]
+                for step in range(current + 1, SCHEMA_VERSION + 1):
+                    for statement in MIGRATIONS[step]:
+                        self.conn.execute(statement)
+                    if step == 2:
+                        try:
+                            self.conn.execute(_FTS)
+                        except sqlite3.OperationalError:
+                            pass  # no FTS5 in this SQLite build
+                if current < SCHEMA_VERSION:
                     self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
                 self.conn.execute("COMMIT")
             except BaseException:
@@ -161,10 +198,110 @@ class Store:
         rows = self._read("SELECT served_at FROM served WHERE session = ? AND hash = ?", (session, digest))
         return rows[0][0] if rows else None
 
-    def mark_served(self, session: str, digest: str, when: float | None = None) -> None:
-        self._write("INSERT INTO served(session, hash, served_at) VALUES (?,?,?) "
-                    "ON CONFLICT(session, hash) DO UPDATE SET served_at = excluded.served_at",
-                    (session, digest, when if when is not None else time.time()))
+    def mark_served(self, session: str, digest: str, when: float | None = None, *, output_hash: str | None = None,
+                    is_file: bool = False) -> None:
+        self._write("INSERT INTO served(session, hash, served_at, output_hash, is_file) VALUES (?,?,?,?,?) "
+                    "ON CONFLICT(session, hash) DO UPDATE SET served_at = excluded.served_at, "
+                    "output_hash = excluded.output_hash, is_file = excluded.is_file",
+                    (session, digest, when if when is not None else time.time(), output_hash, int(is_file)))
+
+    def recent_files(self, session: str, since: float, limit: int = 20) -> list[tuple[str, str | None]]:
+        """``(hash, output_hash)`` of file content served to ``session`` since ``since``, newest first."""
+        return [(r[0], r[1]) for r in self._read(
+            "SELECT hash, output_hash FROM served WHERE session = ? AND is_file = 1 AND served_at >= ? "
+            "ORDER BY served_at DESC LIMIT ?", (session, since, limit))]
+
+    def invalidate_session(self, session: str) -> int:
+        """Forget what ``session`` was served (after the agent compacted its history); returns how many."""
+        def run():
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                n = self.conn.execute("DELETE FROM served WHERE session = ?", (session,)).rowcount
+                self.conn.execute("INSERT INTO compactions(session, ts) VALUES (?, ?)", (session, time.time()))
+                self.conn.execute("COMMIT")
+                return n
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+        try:
+            return _retrying(run)
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
+
+    def sessions(self) -> list[tuple[str, int, float]]:
+        """``(session, entries served, last served)`` for every session with live entries."""
+        return [tuple(r) for r in self._read(
+            "SELECT session, COUNT(*), MAX(served_at) FROM served GROUP BY session ORDER BY MAX(served_at) DESC")]
+
+    # -- pins -------------------------------------------------------------------------
+    def pin(self, digest: str, label: str | None) -> None:
+        self._write("INSERT OR REPLACE INTO pins(hash, label, created) VALUES (?,?,?)", (digest, label, time.time()))
+
+    def unpin(self, digest: str) -> bool:
+        before = self._read("SELECT COUNT(*) FROM pins WHERE hash = ?", (digest,))[0][0]
+        self._write("DELETE FROM pins WHERE hash = ?", (digest,))
+        return bool(before)
+
+    def is_pinned(self, digest: str) -> bool:
+        return bool(self._read("SELECT 1 FROM pins WHERE hash = ?", (digest,)))
+
+    def pins(self) -> list[tuple[str, str | None, float, int]]:
+        return [tuple(r) for r in self._read(
+            "SELECT p.hash, p.label, p.created, COALESCE(b.size, 0) FROM pins p LEFT JOIN blobs b ON b.hash = p.hash "
+            "ORDER BY p.created")]
+
+    # -- near-duplicate sketches ----------------------------------------------------------
+    def add_sketch(self, session: str, digest: str, values: list[int]) -> None:
+        def run():
+            self.conn.executemany("INSERT OR IGNORE INTO sketches(session, value, hash) VALUES (?,?,?)",
+                                  [(session, v, digest) for v in values])
+        try:
+            _retrying(run)
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
+
+    def similar(self, session: str, values: list[int], exclude: str, limit: int = 3) -> list[tuple[str, int]]:
+        """Entries of ``session`` sharing sketch values with ``values``: ``(hash, shared)`` most shared first."""
+        if not values:
+            return []
+        marks = ",".join("?" * len(values))
+        return [(r[0], r[1]) for r in self._read(
+            f"SELECT hash, COUNT(*) AS n FROM sketches WHERE session = ? AND value IN ({marks}) AND hash != ? "
+            "GROUP BY hash ORDER BY n DESC LIMIT ?", (session, *values, exclude, limit))]
+
+    # -- recall ---------------------------------------------------------------------------
+    def has_fts(self) -> bool:
+        return bool(self._read("SELECT 1 FROM sqlite_master WHERE name = 'recall'"))
+
+    def index_text(self, digest: str, text: str, command: str | None, session: str | None) -> None:
+        if not self.has_fts():
+            return
+        if self._read("SELECT 1 FROM recall WHERE hash = ? LIMIT 1", (digest,)):
+            return
+        self._write("INSERT INTO recall(body, hash, command, session, ts) VALUES (?,?,?,?,?)",
+                    (text, digest, command, session, time.time()))
+
+    def search(self, query: str, limit: int = 10) -> list[tuple[str, str | None, float, str]]:
+        """``(hash, command, ts, snippet)`` best matches first (FTS5 rank), or LIKE matches without FTS5."""
+        if self.has_fts():
+            try:
+                return [tuple(r) for r in self._read(
+                    "SELECT hash, command, ts, snippet(recall, 0, '[', ']', '…', 12) FROM recall "
+                    "WHERE recall MATCH ? ORDER BY rank LIMIT ?", (query, limit))]
+            except StoreError:
+                # not FTS query syntax (a path, an operator): search it as one quoted phrase
+                phrase = '"' + query.replace('"', '""') + '"'
+                return [tuple(r) for r in self._read(
+                    "SELECT hash, command, ts, snippet(recall, 0, '[', ']', '…', 12) FROM recall "
+                    "WHERE recall MATCH ? ORDER BY rank LIMIT ?", (phrase, limit))]
+        rows = self._read("SELECT hash, command, created, substr(CAST(data AS TEXT), 1, 200) FROM blobs "
+                          "WHERE CAST(data AS TEXT) LIKE ? ORDER BY created DESC LIMIT ?", (f"%{query}%", limit))
+        return [tuple(r) for r in rows]
+
+    def tokens_served(self, session: str, since: float) -> int:
+        """Estimated tokens served to ``session`` since ``since`` (for pressure levels)."""
+        return self._read("SELECT COALESCE(SUM(est_out), 0) FROM calls WHERE session = ? AND ts >= ?",
+                          (session, since))[0][0]
 
     # -- calls -------------------------------------------------------------------------
     def record_call(self, *, session: str | None, command: str | None, family: str | None,

@@ -109,9 +109,14 @@ def compact_script(lines: list[str], exit_code: int | None) -> list[str] | None:
     trailer: list[str] = []
     while body and body[-1].startswith(("npm error ", "npm ERR! ", "error Command failed", " ELIFECYCLE ")):
         trailer.insert(0, body.pop())  # the package manager's own failure notice, kept verbatim
+    failing = exit_code not in (None, 0)
     out = js_jest.compact_jest(body)
+    if out is not None and failing and not js_jest.jest_is_red(body):
+        return None  # a failing status the test summary does not explain
     if out is None:
         out = js_vitest.compact_vitest(body)
+        if out is not None and failing and not js_vitest.vitest_is_red(body):
+            return None
     if out is None and js_node_test.is_node_test_output(body):
         out = js_node_test.compact_node_test(body)
     if out is None and js_tsc.is_tsc_output(body):

@@ -79,7 +79,14 @@ def clip_line(text: str, find) -> str:
     return f"{head}{text[a:b]}{tail}"
 
 
+_OTHER_SHAPES = frozenset({"-c", "--count", "-l", "--files-with-matches", "-L", "--files-without-match",
+                           "--heading", "-o", "--only-matching", "--json", "--files", "--stats"})
+
+
 def compress_grep(request) -> str | None:
+    if any(a in _OTHER_SHAPES or (a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("clLo"))
+           for a in request.argv[1:]):
+        return None
     lines = request.text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()

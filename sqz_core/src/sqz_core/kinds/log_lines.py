@@ -1,8 +1,8 @@
 """Logs: fold runs of lines that differ only in timestamps, ids, counters or durations.
 
-A run of three or more such lines becomes its first line plus a count and the last
-timestamp. Every ERROR/WARN/FATAL line and the two lines on each side of it are kept
-verbatim and never folded.
+A run of three or more such lines becomes its first line plus a count and the first and
+last timestamps. Every ERROR/WARN/FATAL line and the two lines on each side of it, and
+every stack-trace line, are kept verbatim and never folded.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ _VARIABLE = re.compile(
 )
 _SEVERE = re.compile(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
                      r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic)\b")
+# Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
+_TRACE = re.compile(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
+                    r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
 # Line shapes that mark a log: a leading timestamp or level, or "<tool> <level>" (npm).
 _LOG_START = re.compile(
     r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
@@ -63,6 +66,8 @@ def compress_log(request) -> str | None:
     n = len(lines)
     pinned = bytearray(n)
     for i, line in enumerate(lines):
+        if _TRACE.search(line):
+            pinned[i] = 1
         if _SEVERE.search(line):
             for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
                 pinned[k] = 1

@@ -282,8 +282,10 @@ def decode(text: str):
     p = _Parser(lines)
     first = lines[0][1]
     if first.startswith("["):
+        p.i = 1
         value = p.array_after_header(first, 0, 1)
     elif len(lines) == 1 and not p.is_field(first):
+        p.i = 1
         value = parse_scalar(first)
     else:
         value = p.object(0)

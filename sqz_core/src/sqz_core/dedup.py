@@ -1,0 +1,171 @@
+"""References to content the model already holds: exact repeats, line slices, near-duplicates.
+
+Every reference points at bytes served to the *same* agent session within the
+freshness window (or pinned), so the model has them in context:
+
+* exact repeat        → ``§ref:HASH§``
+* a line slice of a fresh full read whose served bytes contain it (``sed -n 41,80p``
+  after ``cat``)     → ``§ref:HASH:L41-80§``
+* a re-read after a small edit → a delta: the changed lines with one unchanged line
+  on each side, against the version the model has; ``sqz expand NEW`` prints the
+  new version exactly.
+
+Near-duplicate candidates come from bottom-k MinHash sketches of each served file's
+lines, kept for the whole session, so an early version still matches late in a
+long session (the version must still be fresh to be used).
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import time
+import zlib
+
+MIN_BYTES = 160       # shorter content is always sent in full
+SKETCH_K = 32         # values kept per sketch
+MIN_SHARED = 12       # sketch values a candidate must share (≈ Jaccard ≥ 0.2) to be diffed
+MAX_DELTA_LINES = 20000
+MAX_DELTA_RATIO = 0.6  # a delta is used only when at most this share of the full text
+
+
+def ref_ttl() -> float:
+    """Freshness window for refs, from ``SQZ_REF_TTL_SECS`` (default 30 min; 0 disables refs)."""
+    raw = os.environ.get("SQZ_REF_TTL_SECS")
+    if raw is None:
+        return 1800.0
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        return 1800.0
+
+
+def short_age(seconds: float) -> str:
+    seconds = max(0, int(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m"
+    return f"{seconds // 3600}h"
+
+
+def sketch(data: bytes) -> list[int]:
+    """Bottom-k MinHash sketch of the set of non-blank lines (k = ``SKETCH_K``)."""
+    hashes = {zlib.crc32(line.strip()) for line in data.splitlines() if line.strip()}
+    return heapq.nsmallest(SKETCH_K, hashes)
+
+
+def exact(store, session: str, digest: str, ttl: float) -> str | None:
+    """``§ref:HASH§`` for content this session was served within ``ttl``, or that is pinned."""
+    if store.is_pinned(digest):
+        return f"§ref:{digest[:16]}§ (pinned content you were given earlier; `sqz expand {digest[:16]}` prints it)\n"
+    served = store.last_served(session, digest)
+    if served is None:
+        return None
+    age = time.time() - served
+    if age > ttl:
+        return None
+    return f"§ref:{digest[:16]}§ (unchanged since {short_age(age)} ago; `sqz expand {digest[:16]}` prints it)\n"
+
+
+def _line_range(base: bytes, data: bytes) -> tuple[int, int] | None:
+    """1-based inclusive line numbers of ``data`` inside ``base`` if it is an exact run of whole lines."""
+    start = 0
+    while True:
+        idx = base.find(data, start)
+        if idx < 0:
+            return None
+        end = idx + len(data)
+        at_line_start = idx == 0 or base[idx - 1] == 10
+        at_line_end = data.endswith(b"\n") or end == len(base)
+        if at_line_start and at_line_end:
+            first = base.count(b"\n", 0, idx) + 1
+            last = first + data.count(b"\n") - (1 if data.endswith(b"\n") else 0)
+            lines = base.splitlines(keepends=True)
+            if b"".join(lines[first - 1:last]) == data:
+                return first, last
+        start = idx + 1
+
+
+def slice_of_fresh_read(store, session: str, data: bytes, ttl: float) -> str | None:
+    """``§ref:HASH:L41-80§`` when ``data`` is whole lines of a fresh full read served to this session."""
+    if len(data) < MIN_BYTES or data.count(b"\n") < 2:
+        return None
+    now = time.time()
+    for base_hash, out_hash in store.recent_files(session, now - ttl):
+        base = store.get_blob(base_hash)
+        if base is None or len(base) <= len(data):
+            continue
+        rng = _line_range(base, data)
+        if rng is None:
+            continue
+        served = store.get_blob(out_hash) if out_hash else base
+        if served is None or data not in served:
+            continue  # the model never saw these lines (a lossy stage dropped them)
+        first, last = rng
+        age = now - (store.last_served(session, base_hash) or now)
+        return (f"§ref:{base_hash[:16]}:L{first}-{last}§ (lines {first}-{last} of the file you read "
+                f"{short_age(age)} ago; `sqz expand {base_hash[:16]}:L{first}-{last}` prints them)\n")
+    return None
+
+
+def _render_delta(base_lines: list[str], new_lines: list[str]) -> list[str]:
+    from difflib import SequenceMatcher
+
+    out: list[str] = []
+    ops = SequenceMatcher(None, base_lines, new_lines, autojunk=False).get_opcodes()
+    for tag, i1, i2, j1, j2 in ops:
+        if tag == "equal":
+            continue
+        # one unchanged line on each side
+        a0, b0 = max(0, i1 - 1), max(0, j1 - 1)
+        a1, b1 = min(len(base_lines), i2 + 1), min(len(new_lines), j2 + 1)
+        out.append(f"@@ -{a0 + 1},{a1 - a0} +{b0 + 1},{b1 - b0} @@")
+        if i1 > a0:
+            out.append(" " + base_lines[a0])
+        out.extend("-" + line for line in base_lines[i1:i2])
+        out.extend("+" + line for line in new_lines[j1:j2])
+        if i2 < a1:
+            out.append(" " + base_lines[i2])
+    return out
+
+
+def delta(store, session: str, digest: str, data: bytes, ttl: float, values: list[int]) -> str | None:
+    """A line delta against a fresh near-duplicate this session holds, when that is much shorter."""
+    if len(data) < MIN_BYTES or not values:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    new_lines = text.split("\n")
+    if len(new_lines) > MAX_DELTA_LINES:
+        return None
+    now = time.time()
+    for base_hash, shared in store.similar(session, values, exclude=digest):
+        if shared < min(MIN_SHARED, len(values)):
+            break
+        served_at = store.last_served(session, base_hash)
+        if served_at is None or now - served_at > ttl:
+            continue
+        base = store.get_blob(base_hash)
+        if base is None:
+            continue
+        try:
+            base_text = base.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        base_lines = base_text.split("\n")
+        if len(base_lines) > MAX_DELTA_LINES:
+            continue
+        body = _render_delta(base_lines, new_lines)
+        if not body:
+            continue
+        changed = sum(1 for line in body if line[:1] in "+-" and not line.startswith("@@"))
+        head = (f"§delta:{base_hash[:16]}→{digest[:16]}§ the file changed since you read it "
+                f"{short_age(now - served_at)} ago; {changed} changed line(s) below, one unchanged line around "
+                f"each change (`sqz expand {digest[:16]}` prints the new version)")
+        rendered = head + "\n" + "\n".join(body) + "\n"
+        if len(rendered) <= MAX_DELTA_RATIO * len(text):
+            return rendered
+    return None

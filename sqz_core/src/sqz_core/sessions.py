@@ -1,0 +1,129 @@
+"""Session memory: compaction, pins, recall and pressure levels.
+
+A session is one agent conversation (the hook's ``session_id``, ``SQZ_SESSION``, or
+one per working directory). Refs are only emitted for content that session was
+served; after the agent compacts its history those refs would point at text the
+model no longer has, so compaction forgets what the session was served.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+# -- compaction -------------------------------------------------------------------------
+
+
+def session_from_hook(payload: bytes, args: list[str]) -> str | None:
+    """The session id of a compaction hook call: ``--session ID``, else the JSON's ``session_id``."""
+    if "--session" in args:
+        i = args.index("--session")
+        if i + 1 < len(args):
+            return args[i + 1]
+    try:
+        data = json.loads(payload.decode("utf-8") or "{}")
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if isinstance(data, dict):
+        for key in ("session_id", "sessionId"):
+            if isinstance(data.get(key), str) and data[key]:
+                return data[key]
+    return None
+
+
+def compact(store, session: str) -> int:
+    """Invalidate ``session``'s refs; returns how many served entries were forgotten."""
+    return store.invalidate_session(session)
+
+
+def hook_precompact(payload: bytes, args: list[str]) -> bytes | None:
+    """``sqz hook precompact``: the agent is about to compact (or has): forget what its session was served.
+
+    Prints nothing (the agent goes on unchanged); a payload without a session id
+    falls back to ``SQZ_SESSION`` / the per-directory default.
+    """
+    from .hot import _open_store
+    from .pipeline import default_session
+
+    session = session_from_hook(payload, args) or default_session()
+    store = _open_store()
+    if store is None:
+        return None
+    try:
+        compact(store, session)
+    finally:
+        store.close()
+    return None
+
+
+# -- pins -------------------------------------------------------------------------------
+
+
+def pin_bytes(store, data: bytes, label: str | None) -> str:
+    """Store ``data`` and pin it: refs to it skip the freshness check. Returns its hash."""
+    from .pipeline import digest_of
+
+    digest = digest_of(data)
+    store.put_blob(digest, data, label)
+    store.pin(digest, label)
+    return digest
+
+
+def resolve_prefix(store, prefix: str) -> str:
+    """The full hash for a hex prefix (or a ``§ref:…§`` token); ``ExpandError`` if unknown/ambiguous."""
+    from .expand import ExpandError, parse_ref
+
+    hexpart, _ = parse_ref(prefix)
+    matches = store.find_hashes(hexpart, limit=3)
+    if not matches:
+        raise ExpandError(f"no stored output matches {hexpart!r}")
+    if len(matches) > 1:
+        raise ExpandError(f"{hexpart!r} matches more than one stored output; give more hex digits")
+    return matches[0]
+
+
+# -- recall -----------------------------------------------------------------------------
+
+
+def recall(store, query: str, limit: int = 10) -> list[dict]:
+    """Full-text matches over everything compressed: ``ref``, ``command``, ``age_seconds``, ``snippet``."""
+    now = time.time()
+    out = []
+    for digest, command, ts, snippet in store.search(query, limit):
+        out.append({"ref": f"§ref:{digest[:16]}§", "hash": digest, "command": command,
+                    "age_seconds": max(0, int(now - float(ts))), "snippet": " ".join(str(snippet).split())})
+    return out
+
+
+# -- pressure ---------------------------------------------------------------------------
+
+DEFAULT_BUDGET = 200_000   # tokens served per window that count as a full context's worth
+DEFAULT_WINDOW = 30 * 60   # seconds
+LEVELS = ("default", "high", "critical")
+
+
+def _env_number(name: str, default: float) -> float:
+    try:
+        return float(os.environ.get(name, default))
+    except ValueError:
+        return default
+
+
+def pressure(store, session: str) -> tuple[str, float]:
+    """``(level, ratio)``: tokens served to ``session`` in the sliding window against the budget.
+
+    ``default`` below 80%, ``high`` from 80%, ``critical`` from 90%
+    (``SQZ_PRESSURE_BUDGET`` tokens per ``SQZ_PRESSURE_WINDOW_SECS``; a budget of 0
+    turns pressure off). What each level changes is in ``pipeline.compress``.
+    """
+    budget = _env_number("SQZ_PRESSURE_BUDGET", DEFAULT_BUDGET)
+    if budget <= 0 or store is None:
+        return "default", 0.0
+    window = _env_number("SQZ_PRESSURE_WINDOW_SECS", DEFAULT_WINDOW)
+    ratio = store.tokens_served(session, time.time() - window) / budget
+    if ratio >= 0.9:
+        return "critical", ratio
+    if ratio >= 0.8:
+        return "high", ratio
+    return "default", ratio

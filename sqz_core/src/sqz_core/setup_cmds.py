@@ -1,0 +1,434 @@
+"""``sqz init``, ``sqz uninstall`` and ``sqz doctor``: configure agents through their integrations.
+
+Each installed integration (entry-point group ``sqz.integrations``) describes what it
+needs as a list of *actions* (``actions(ctx)``): an element in a JSON array, a member
+of a JSON object, a TOML table, a sentinel-marked Markdown block, or a whole file of
+our own. This module applies them with ``sqz_core.configfiles`` — one backup per file
+changed, the inserted text recorded in a manifest — so that a second ``init`` changes
+nothing and ``uninstall`` removes exactly those insertions and gives back the original
+bytes. A config file that is invalid before we touch it is left alone, with a message.
+
+Off the hot path: may import ``importlib.metadata``, ``difflib``, ``shutil``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import sys
+import time
+
+GUIDANCE = """\
+## sqz: compressed tool output
+
+Long shell output costs context. When a command may print a lot (tests, builds, logs,
+`git log`, package installs), pipe it through sqz, which keeps every error, failure,
+file:line and count and drops the noise:
+
+    <command> 2>&1 | sqz compress --cmd "<command>"
+
+Prefer the `sqz_*` MCP tools when they are available (they run commands and read files
+with the same compression and deduplication). A repeated output may come back as a
+reference `§ref:HASH§`: run `sqz expand HASH` (or the `expand` tool) to see it in full.
+Escape hatches: `SQZ_NO_DEDUP=1` or `--no-cache` turn references off; `--mode safe`
+sends output unchanged.
+"""
+
+FILE_SKELETONS = ("", "{}\n", "{\n}\n")
+
+
+# -- discovery ------------------------------------------------------------------------------
+def discover_integrations() -> dict[str, object]:
+    """Installed integrations by entry name (modules that failed to load are skipped with a note)."""
+    from importlib.metadata import entry_points
+
+    from .integrations import GROUP
+
+    found = {}
+    for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
+        try:
+            found[ep.name] = ep.load()
+        except Exception as exc:
+            sys.stderr.write(f"sqz: integration {ep.name!r} failed to load: {type(exc).__name__}: {exc}\n")
+    return found
+
+
+def select(found: dict, only: list[str] | None, skip: list[str] | None) -> dict:
+    out = {}
+    for name, mod in found.items():
+        if only and name not in only:
+            continue
+        if skip and name in skip:
+            continue
+        out[name] = mod
+    return out
+
+
+def sqz_words() -> str:
+    """Shell words running this sqz with an absolute path (agents may run hooks with a minimal PATH)."""
+    env = os.environ.get("SQZ_BIN")
+    if env:
+        return shlex.quote(env)
+    candidates = []
+    if sys.argv and os.path.basename(sys.argv[0]).startswith("sqz"):
+        candidates.append(sys.argv[0])
+    candidates.append(os.path.join(os.path.dirname(sys.executable), "sqz"))
+    which = shutil.which("sqz")
+    if which:
+        candidates.append(which)
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return shlex.quote(os.path.abspath(c))
+    return shlex.quote(sys.executable) + " -m sqz_core"
+
+
+def sqz_mcp_path() -> str:
+    """Absolute path of the ``sqz-mcp`` server command (next to sqz), else the bare name."""
+    env = os.environ.get("SQZ_MCP_BIN")
+    if env:
+        return env
+    for c in (os.path.join(os.path.dirname(sys.executable), "sqz-mcp"), shutil.which("sqz-mcp")):
+        if c and os.path.isfile(c):
+            return os.path.abspath(c)
+    return "sqz-mcp"
+
+
+def make_ctx(home: str | None = None, project: str | None = None, scope: str = "global") -> dict:
+    home = home or os.path.expanduser("~")
+    return {"home": home, "project": project or os.getcwd(), "scope": scope, "sqz": sqz_words(),
+            "sqz_mcp": sqz_mcp_path(), "guidance": GUIDANCE}
+
+
+# -- manifest and backups ---------------------------------------------------------------------------
+def data_dir() -> str:
+    from .paths import db_path
+
+    return os.path.dirname(os.path.abspath(db_path()))
+
+
+def manifest_path() -> str:
+    return os.path.join(data_dir(), "integrations-manifest.json")
+
+
+def load_manifest() -> dict:
+    try:
+        with open(manifest_path(), encoding="utf-8") as fh:
+            m = json.load(fh)
+        if isinstance(m, dict) and isinstance(m.get("files"), dict):
+            return m
+    except (OSError, ValueError):
+        pass
+    return {"version": 1, "files": {}}
+
+
+def save_manifest(m: dict) -> None:
+    from .configfiles import write_text
+
+    m["files"] = {k: v for k, v in m["files"].items() if v.get("snippets") or v.get("owned")}
+    write_text(manifest_path(), json.dumps(m, indent=2, ensure_ascii=False) + "\n")
+
+
+# -- applying actions -------------------------------------------------------------------------------
+def _apply_one(text: str | None, action: dict) -> tuple[str | None, str | None]:
+    """(new text, snippet) for one action on ``text`` (None: file absent)."""
+    from . import configfiles as cf
+
+    kind = action["type"]
+    if kind == "owned_file":
+        content = action["content"]
+        if text is None:
+            return content, content
+        if text == content:
+            return text, None
+        raise cf.ConfigError("a file with other content already exists there")
+    base = text or ""
+    if kind == "json_array_item":
+        return cf.json_add_array_item(base, action["path"], action["item"], action["marker"])
+    if kind == "json_member":
+        return cf.json_set_member(base, action["path"], action["key"], action["value"])
+    if kind == "toml_table":
+        return cf.toml_add_table(base, action["table"], action["body"])
+    if kind == "md_block":
+        return cf.md_set_block(base, action["body"])
+    raise cf.ConfigError(f"unknown action {kind!r}")
+
+
+def plan_files(actions: list[dict]) -> dict[str, list[dict]]:
+    by_file: dict[str, list[dict]] = {}
+    for a in actions:
+        by_file.setdefault(os.path.abspath(a["file"]), []).append(a)
+    return by_file
+
+
+def simulate(actions: list[dict]) -> list[dict]:
+    """What applying ``actions`` would do, per file, without writing: changes, errors, new text."""
+    from .configfiles import ConfigError, read_text
+
+    out = []
+    for path, acts in plan_files(actions).items():
+        rec = {"file": path, "before": None, "after": None, "snippets": [], "error": None, "actions": acts}
+        try:
+            text = read_text(path)
+            rec["before"] = text
+            cur = text
+            for a in acts:
+                new, snippet = _apply_one(cur, a)
+                if snippet is not None:
+                    rec["snippets"].append({"kind": a["type"], "snippet": snippet, "path": a.get("path"),
+                                            "marker": a.get("marker"), "what": a.get("what", a["type"])})
+                cur = new
+            rec["after"] = cur
+        except (ConfigError, OSError) as exc:
+            rec["error"] = str(exc)
+        out.append(rec)
+    return out
+
+
+def _created_dirs(path: str) -> list[str]:
+    dirs, d = [], os.path.dirname(path)
+    while d and not os.path.exists(d):
+        dirs.append(d)
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return dirs
+
+
+def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
+    """Configure every integration in ``names``; returns the exit status (0 ok, 1 some file left alone)."""
+    import difflib
+
+    manifest = load_manifest()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    backup_dir = os.path.join(data_dir(), "backups", stamp)
+    status = 0
+    for agent, mod in names.items():
+        det = _safe_detect(mod, ctx["home"])
+        if not det.get("detected") and not ctx.get("force"):
+            echo(f"{agent}: not detected, skipped (use --only {agent} to configure it anyway)")
+            continue
+        try:
+            acts = mod.actions(ctx)
+        except Exception as exc:
+            echo(f"{agent}: cannot plan its configuration ({type(exc).__name__}: {exc})")
+            status = 1
+            continue
+        changed = False
+        for rec in simulate(acts):
+            if rec["error"]:
+                echo(f"{agent}: {rec['file']}: left alone: {rec['error']}")
+                status = 1
+                continue
+            if not rec["snippets"]:
+                continue
+            changed = True
+            what = ", ".join(s["what"] for s in rec["snippets"])
+            if dry_run:
+                echo(f"{agent}: would change {rec['file']}: {what}")
+                diff = difflib.unified_diff((rec["before"] or "").splitlines(True), rec["after"].splitlines(True),
+                                            rec["file"], rec["file"] + " (after sqz init)")
+                for line in diff:
+                    echo(line.rstrip("\n"))
+                continue
+            from .configfiles import backup, write_text
+
+            saved = backup(rec["file"], backup_dir)
+            entry = manifest["files"].setdefault(rec["file"], {"created": rec["before"] is None, "snippets": [],
+                                                               "created_dirs": []})
+            if rec["before"] is None:
+                entry["created"] = True
+                entry["created_dirs"] = _created_dirs(rec["file"])
+            write_text(rec["file"], rec["after"])
+            for s in rec["snippets"]:
+                if s["kind"] == "owned_file":
+                    entry["owned"] = agent
+                else:
+                    entry["snippets"].append(dict(s, agent=agent))
+            save_manifest(manifest)
+            echo(f"{agent}: updated {rec['file']}: {what}" + (f" (backup: {saved})" if saved else " (new file)"))
+        if not changed and status == 0:
+            echo(f"{agent}: already configured")
+    return status
+
+
+def _safe_detect(mod, home: str) -> dict:
+    try:
+        return mod.detect(home) or {}
+    except Exception as exc:
+        return {"detected": False, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
+    """Remove what ``init`` added for the agents in ``names``; returns the exit status."""
+    from . import configfiles as cf
+
+    manifest = load_manifest()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    backup_dir = os.path.join(data_dir(), "backups", stamp + "-uninstall")
+    status = 0
+    touched = set()
+    for path, entry in list(manifest["files"].items()):
+        mine = [s for s in entry.get("snippets", []) if s.get("agent") in names]
+        owned = entry.get("owned") in names
+        if not mine and not owned:
+            continue
+        touched.update(s["agent"] for s in mine)
+        if owned:
+            touched.add(entry["owned"])
+        try:
+            text = cf.read_text(path)
+        except cf.ConfigError as exc:
+            echo(f"{path}: left alone: {exc}")
+            status = 1
+            continue
+        if text is None:
+            echo(f"{path}: already gone")
+            entry["snippets"] = [s for s in entry.get("snippets", []) if s not in mine]
+            entry.pop("owned", None) if owned else None
+            continue
+        if owned:
+            if dry_run:
+                echo(f"would remove {path}")
+            else:
+                os.remove(path)
+                _rmdirs(entry.get("created_dirs", []))
+                echo(f"removed {path}")
+                entry.pop("owned", None)
+            continue
+        new = text
+        for s in reversed(mine):
+            new2, ok = cf.remove_snippet(new, s["snippet"])
+            if not ok:
+                new2, ok = _fallback_remove(new, s)
+            if not ok:
+                echo(f"{path}: could not find sqz's {s['what']} (edited since?); remove it by hand")
+                status = 1
+                continue
+            new = new2
+        remaining = [s for s in entry.get("snippets", []) if s not in mine]
+        delete = entry.get("created") and not remaining and new in FILE_SKELETONS
+        if dry_run:
+            echo(f"would {'remove' if delete else 'restore'} {path}")
+            continue
+        if new != text:
+            cf.backup(path, backup_dir)
+            if delete:
+                os.remove(path)
+                _rmdirs(entry.get("created_dirs", []))
+                echo(f"removed {path} (sqz had created it)")
+            else:
+                cf.write_text(path, new)
+                echo(f"restored {path}")
+        entry["snippets"] = remaining
+    if not dry_run:
+        save_manifest(manifest)
+    for agent in names:
+        if agent not in touched:
+            echo(f"{agent}: nothing to remove")
+    return status
+
+
+def _fallback_remove(text: str, s: dict) -> tuple[str, bool]:
+    from . import configfiles as cf
+
+    try:
+        if s["kind"] == "json_array_item" and s.get("marker"):
+            new, n = cf.json_remove_marked(text, s["path"], s["marker"])
+            return new, n > 0
+        if s["kind"] == "md_block":
+            return cf.md_remove_block(text)
+    except cf.ConfigError:
+        pass
+    return text, False
+
+
+def _rmdirs(dirs: list[str]) -> None:
+    for d in dirs:  # deepest first, as recorded
+        try:
+            os.rmdir(d)
+        except OSError:
+            break
+
+
+# -- doctor -----------------------------------------------------------------------------------------
+def agent_status(agent: str, mod, ctx: dict) -> dict:
+    """detected / configured (yes, partial, no, error) / tier / last activity for one integration."""
+    det = _safe_detect(mod, ctx["home"])
+    rec = {"agent": agent, "tier": getattr(mod, "tier", None), "detected": bool(det.get("detected")),
+           "configured": "no", "last_activity": None, "problems": []}
+    try:
+        recs = simulate(mod.actions(ctx))
+    except Exception as exc:
+        rec["configured"] = "error"
+        rec["problems"].append(f"cannot plan its configuration: {exc}")
+        return rec
+    errors = [r for r in recs if r["error"]]
+    pending = [s for r in recs for s in r["snippets"]]
+    total = sum(len(r["actions"]) for r in recs)
+    if errors:
+        rec["configured"] = "error"
+        for r in errors:
+            rec["problems"].append(f"{r['file']}: {r['error']} (fix the file, then run `sqz init --only {agent}`)")
+    elif not pending:
+        rec["configured"] = "yes"
+    elif len(pending) < total:
+        rec["configured"] = "partial"
+    if rec["detected"] and rec["configured"] in ("no", "partial"):
+        rec["problems"].append(f"not fully configured (fix: `sqz init --only {agent}`)")
+    if rec["tier"] == "transparent":
+        from .rewrite import last_activity
+
+        rec["last_activity"] = last_activity(agent)
+    return rec
+
+
+def run_doctor(names: dict, ctx: dict, echo=print) -> int:
+    """Print the health report; 0 healthy, 1 problems, 2 broken database."""
+    status = 0
+    for agent, mod in names.items():
+        rec = agent_status(agent, mod, ctx)
+        when = "never" if rec["last_activity"] is None else time.strftime(
+            "%Y-%m-%d %H:%M", time.localtime(rec["last_activity"]))
+        last = f"  last hook: {when}" if rec["tier"] == "transparent" else ""
+        echo(f"{agent:<13} detected: {'yes' if rec['detected'] else 'no ':<3}  configured: {rec['configured']:<7}"
+             f"  tier: {rec['tier'] or '?'}{last}")
+        for p in rec["problems"]:
+            echo(f"  problem: {p}")
+            status = max(status, 1)
+    if not names:
+        echo("no integrations installed (pip install sqz-integration-claude-code, …)")
+    from .paths import db_path
+    from .store import Store, StoreError
+
+    try:
+        store = Store.open(db_path())
+        try:
+            health = store.health()
+        finally:
+            store.close()
+    except StoreError as exc:
+        health = str(exc)
+    if health == "ok":
+        echo(f"database: ok ({db_path()})")
+    else:
+        echo(f"database: BROKEN ({db_path()}): {health} (fix: move the file aside; sqz creates a new one)")
+        status = 2
+    from .plugins import load_index, plugin_manager
+
+    try:
+        index = load_index(refresh=True)
+        plugin_manager(index)
+        bad = [r["name"] for r in index.get("plugins", []) if r.get("error")]
+        if bad:
+            echo(f"plugins: {len(bad)} failed to load: {', '.join(bad)} (fix: reinstall them, then `sqz plugins --refresh`)")
+            status = max(status, 1)
+        else:
+            echo(f"plugins: ok ({len(index.get('plugins', []))} formatters, "
+                 f"{len(index.get('integrations', {}))} integrations)")
+    except Exception as exc:
+        echo(f"plugins: invalid ({type(exc).__name__}: {exc}) (fix: `sqz plugins --refresh`)")
+        status = max(status, 1)
+    return status

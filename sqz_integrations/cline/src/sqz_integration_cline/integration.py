@@ -1,0 +1,46 @@
+"""Cline (VS Code extension): the ``sqz-mcp`` server in ``cline_mcp_settings.json`` and a rule file.
+
+Contracts: Cline keeps MCP servers in ``cline_mcp_settings.json`` in the extension's
+global storage (``…/Code/User/globalStorage/saoudrizwan.claude-dev/settings/``),
+``{"mcpServers": {name: {"command", "args", "env", "disabled"}}}``
+(https://docs.cline.bot/mcp/configuring-mcp-servers); global rules are Markdown files in
+``~/Documents/Cline/Rules/``, workspace rules in ``.clinerules/``
+(https://docs.cline.bot/features/cline-rules). Advisory: no command-rewriting hook.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+name = "cline"
+tier = "advisory"
+DOCS = "https://docs.cline.bot/mcp/configuring-mcp-servers"
+EXTENSION = "saoudrizwan.claude-dev"
+
+
+def settings_path(home: str) -> str:
+    if sys.platform == "darwin":
+        code = os.path.join(home, "Library", "Application Support", "Code")
+    elif sys.platform == "win32":
+        code = os.path.join(os.environ.get("APPDATA") or os.path.join(home, "AppData", "Roaming"), "Code")
+    else:
+        code = os.path.join(home, ".config", "Code")
+    return os.path.join(code, "User", "globalStorage", EXTENSION, "settings", "cline_mcp_settings.json")
+
+
+def detect(home: str | None = None) -> dict:
+    home = home or os.path.expanduser("~")
+    folder = os.path.dirname(os.path.dirname(settings_path(home)))
+    return {"detected": os.path.isdir(folder), "command": None, "config_dir": folder if os.path.isdir(folder) else None}
+
+
+def actions(ctx: dict) -> list[dict]:
+    out = [{"type": "json_member", "file": settings_path(ctx["home"]), "path": ["mcpServers"], "key": "sqz",
+            "value": {"command": ctx["sqz_mcp"], "args": [], "disabled": False}, "what": "mcpServers.sqz"}]
+    if ctx.get("scope") == "project":
+        rule = os.path.join(ctx["project"], ".clinerules", "sqz.md")
+    else:
+        rule = os.path.join(ctx["home"], "Documents", "Cline", "Rules", "sqz.md")
+    out.append({"type": "owned_file", "file": rule, "content": ctx["guidance"], "what": "rule file"})
+    return out

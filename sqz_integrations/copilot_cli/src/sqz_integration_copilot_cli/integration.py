@@ -1,0 +1,79 @@
+"""GitHub Copilot CLI: the ``preToolUse`` rewrite of ``bash`` commands.
+
+Contracts (Copilot CLI hooks reference,
+https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference):
+
+* Hook files: ``.github/hooks/*.json`` in a repository, ``~/.copilot/hooks/`` for the user;
+  ``{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": …, "timeoutSec": …}]}}``.
+  sqz writes a file of its own (``sqz.json``), so uninstall just deletes it.
+* camelCase ``preToolUse`` input: ``sessionId``, ``timestamp``, ``cwd``, ``toolName``
+  (``bash``), ``toolArgs`` (an object, or a JSON string in some versions).
+* Output: ``modifiedArgs`` "substitute tool arguments to use instead of the originals";
+  ``permissionDecision`` is optional ("empty output uses default behavior") and never sent.
+* ``postToolUse`` can replace results only for SDK programmatic hooks, so file reads are
+  not deduplicated here.
+* ``PreCompact`` (PascalCase: the VS Code compatible payload with ``session_id``) runs
+  ``sqz hook precompact``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+name = "copilot-cli"
+tier = "transparent"
+DOCS = "https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference"
+
+
+def hook(payload: bytes, args: list[str]) -> bytes | None:
+    """``sqz hook copilot-cli``: ``{"modifiedArgs": …}`` for a bash call worth wrapping, else None."""
+    data = json.loads(payload or b"{}")
+    if not isinstance(data, dict):
+        return None
+    from sqz_core.rewrite import touch_activity
+
+    touch_activity(name)
+    tool = data.get("toolName", data.get("tool_name"))
+    if tool != "bash":
+        return None
+    raw = data.get("toolArgs", data.get("tool_input"))
+    if isinstance(raw, str):
+        raw = json.loads(raw)
+    if not isinstance(raw, dict) or not isinstance(raw.get("command"), str):
+        return None
+    if raw.get("mode") == "async" or raw.get("detach"):
+        return None  # background/interactive shells stay as they are
+    from sqz_core.rewrite import rewrite_command
+
+    new = rewrite_command(raw["command"], session=data.get("sessionId", data.get("session_id")))
+    if new is None:
+        return None
+    return json.dumps({"modifiedArgs": dict(raw, command=new)}, ensure_ascii=False).encode("utf-8")
+
+
+def detect(home: str | None = None) -> dict:
+    """Copilot CLI is present: ``copilot`` on PATH or a ``~/.copilot`` folder."""
+    import shutil
+
+    home = home or os.path.expanduser("~")
+    folder = os.path.join(home, ".copilot")
+    on_path = shutil.which("copilot")
+    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
+            "config_dir": folder if os.path.isdir(folder) else None}
+
+
+def hooks_file(ctx: dict) -> str:
+    if ctx.get("scope") == "project":
+        return os.path.join(ctx["project"], ".github", "hooks", "sqz.json")
+    return os.path.join(ctx["home"], ".copilot", "hooks", "sqz.json")
+
+
+def actions(ctx: dict) -> list[dict]:
+    sqz = ctx["sqz"]
+    doc = {"version": 1, "hooks": {
+        "preToolUse": [{"type": "command", "bash": f"{sqz} hook copilot-cli", "timeoutSec": 10}],
+        "PreCompact": [{"type": "command", "bash": f"{sqz} hook precompact", "timeoutSec": 10}],
+    }}
+    return [{"type": "owned_file", "file": hooks_file(ctx), "content": json.dumps(doc, indent=2) + "\n",
+             "what": "hooks file (preToolUse rewrite, PreCompact)"}]

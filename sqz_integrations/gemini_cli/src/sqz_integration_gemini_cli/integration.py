@@ -1,0 +1,114 @@
+"""Gemini CLI: the BeforeTool rewrite of ``run_shell_command``, AfterTool dedup of ``read_file``.
+
+Contracts (Gemini CLI hooks reference, https://geminicli.com/docs/hooks/reference and
+https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md):
+
+* Hooks live in ``settings.json`` (user ``~/.gemini/settings.json``, project
+  ``.gemini/settings.json``) under ``hooks.<Event>``: ``[{"matcher": regex,
+  "hooks": [{"name", "type": "command", "command", "timeout" (ms)}]}]``.
+* Every payload has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
+  ``timestamp``; BeforeTool adds ``tool_name`` and ``tool_input``.
+* BeforeTool output ``hookSpecificOutput.tool_input`` "merges with and overrides the
+  model's arguments before execution"; no decision field is sent, so Gemini's own
+  approval rules still apply to the call.
+* AfterTool input ``tool_response`` (``llmContent``, ``returnDisplay``, ``error``);
+  output ``hookSpecificOutput.tool_output`` replaces the result sent to the model.
+  A version without that field ignores it: the result is left alone.
+* ``PreCompress`` (matchers ``manual``/``auto``) fires before history is summarised; its
+  payload carries ``session_id``, so ``sqz hook precompact`` needs no extra option.
+* The hooks system must be enabled (``tools.enableHooks`` in older versions); ``sqz
+  doctor`` reports when it is explicitly off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+name = "gemini-cli"
+tier = "transparent"
+DOCS = "https://geminicli.com/docs/hooks/reference"
+SHELL_TOOL = "run_shell_command"
+READ_TOOLS = ("read_file",)
+
+
+def hook(payload: bytes, args: list[str]) -> bytes | None:
+    """``sqz hook gemini-cli [--post]``: BeforeTool rewrite or AfterTool dedup, else None."""
+    data = json.loads(payload or b"{}")
+    if not isinstance(data, dict):
+        return None
+    from sqz_core.rewrite import touch_activity
+
+    touch_activity(name)
+    if "--post" in args or data.get("hook_event_name") == "AfterTool":
+        return _post(data)
+    if data.get("tool_name") != SHELL_TOOL:
+        return None
+    tool_input = data.get("tool_input")
+    if not isinstance(tool_input, dict) or not isinstance(tool_input.get("command"), str):
+        return None
+    if tool_input.get("is_background") or tool_input.get("background"):
+        return None
+    from sqz_core.rewrite import rewrite_command
+
+    new = rewrite_command(tool_input["command"], session=data.get("session_id"))
+    if new is None:
+        return None
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": new}}},
+                      ensure_ascii=False).encode("utf-8")
+
+
+def _post(data: dict) -> bytes | None:
+    if data.get("tool_name") not in READ_TOOLS:
+        return None
+    resp = data.get("tool_response")
+    if not isinstance(resp, dict) or resp.get("error") or not isinstance(resp.get("llmContent"), str):
+        return None
+    from sqz_core.rewrite import post_dedup
+
+    path = (data.get("tool_input") or {}).get("file_path") if isinstance(data.get("tool_input"), dict) else None
+    new = post_dedup(resp["llmContent"], tool="read_file", session=data.get("session_id"), command=f"read_file {path}")
+    if new is None:
+        return None
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "AfterTool", "tool_output": new}},
+                      ensure_ascii=False).encode("utf-8")
+
+
+def config_paths(home: str | None = None, project: str | None = None) -> dict[str, str]:
+    home = home or os.path.expanduser("~")
+    paths = {"user": os.path.join(home, ".gemini", "settings.json")}
+    if project:
+        paths["project"] = os.path.join(project, ".gemini", "settings.json")
+    return paths
+
+
+def detect(home: str | None = None) -> dict:
+    """Gemini CLI is present: ``gemini`` on PATH or a ``~/.gemini`` folder."""
+    import shutil
+
+    home = home or os.path.expanduser("~")
+    folder = os.path.join(home, ".gemini")
+    on_path = shutil.which("gemini")
+    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
+            "config_dir": folder if os.path.isdir(folder) else None}
+
+
+def actions(ctx: dict) -> list[dict]:
+    """BeforeTool (shell rewrite), AfterTool (read_file dedup) and PreCompress hooks in settings.json."""
+    paths = config_paths(ctx["home"], ctx.get("project"))
+    target = paths["project"] if ctx.get("scope") == "project" else paths["user"]
+    sqz = ctx["sqz"]
+
+    def entry(matcher: str, hook_name: str, command: str) -> dict:
+        return {"matcher": matcher, "hooks": [{"name": hook_name, "type": "command", "command": command,
+                                               "timeout": 10000}]}
+
+    pre, post, compact = f"{sqz} hook gemini-cli", f"{sqz} hook gemini-cli --post", f"{sqz} hook precompact"
+    return [
+        {"type": "json_array_item", "file": target, "path": ["hooks", "BeforeTool"], "marker": pre,
+         "item": entry(SHELL_TOOL, "sqz-rewrite", pre), "what": "BeforeTool hook (rewrites shell commands)"},
+        {"type": "json_array_item", "file": target, "path": ["hooks", "AfterTool"], "marker": post,
+         "item": entry("|".join(READ_TOOLS), "sqz-dedup", post), "what": "AfterTool hook (dedups file reads)"},
+        {"type": "json_array_item", "file": target, "path": ["hooks", "PreCompress"], "marker": compact,
+         "item": entry("*", "sqz-precompact", compact), "what": "PreCompress hook (forgets refs on compression)"},
+    ]

@@ -1,0 +1,313 @@
+"""The lossless file tools: read a file, grep a tree, list a directory.
+
+Nothing here summarises: every line a tool returns is the file's own line (only ANSI
+escape sequences are removed from file content). Savings come from what is not fetched
+(caps announced in a header, bulk directories skipped) and from dedup, which the caller
+applies. Each function returns the text to send, or raises ``ToolError`` with a message
+for the agent.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+DEFAULT_READ_CAP = 256 * 1024
+DEFAULT_GREP_MATCHES = 200
+DEFAULT_GREP_BYTES = 100 * 1024
+DEFAULT_LINE_CHARS = 400
+DEFAULT_LIST_DEPTH = 1
+DEFAULT_LIST_ENTRIES = 1000
+# Bulk directories nobody reads by hand; listing or grepping them floods the context.
+SKIP_DIRS = frozenset({".git", "node_modules", "target", "dist", "build", "vendor", "__pycache__"})
+BINARY_SNIFF = 8192
+GREP_FILE_LIMIT = 64 * 1024 * 1024  # larger files are skipped by grep (and counted)
+
+# ECMA-48 escape sequences: CSI, OSC, DCS/SOS/PM/APC strings, two-byte escapes. Only these
+# are removed from file content; every other byte (form feeds, CRs, trailing blanks) stays.
+_ANSI = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]"
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"
+    r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"
+    r"|\x1b[@-Z\\-_]"
+)
+
+
+class ToolError(Exception):
+    """A failure the agent should read (bad argument, missing file…): sent as an ``isError`` result."""
+
+
+def strip_ansi_only(text: str) -> str:
+    """``text`` without ANSI escape sequences; nothing else changes."""
+    return _ANSI.sub("", text) if "\x1b" in text else text
+
+
+def _int_arg(args: dict, name: str, default, minimum: int):
+    value = args.get(name, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        elif isinstance(value, str) and value.strip().isdigit():
+            value = int(value.strip())
+        else:
+            raise ToolError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise ToolError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def _cut_utf8(data: bytes, limit: int) -> bytes:
+    """``data[:limit]`` moved back to a UTF-8 character boundary."""
+    cut = data[:limit]
+    i = len(cut)
+    # step back over continuation bytes, then drop an incomplete lead byte
+    j = i
+    while j > 0 and (cut[j - 1] & 0xC0) == 0x80:
+        j -= 1
+    if j > 0 and cut[j - 1] >= 0xC0:
+        lead = cut[j - 1]
+        need = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+        if i - (j - 1) < need:
+            return cut[:j - 1]
+    return cut
+
+
+def read_file(real_path: str, shown: str, args: dict) -> tuple[bytes, str, bool]:
+    """(content bytes, header or "", whole_file) for ``sqz_read_file``.
+
+    ``offset`` is the first line (1-based), ``limit`` a line count, ``max_bytes`` the
+    output cap (0: none). Output stops on a line boundary; only a first line longer than
+    the cap is cut, on a character boundary, and the header says so.
+    """
+    offset = _int_arg(args, "offset", 1, 1)
+    limit = _int_arg(args, "limit", None, 1)
+    cap = _int_arg(args, "max_bytes", DEFAULT_READ_CAP, 0)
+    if os.path.isdir(real_path):
+        raise ToolError(f"{shown} is a directory; use sqz_list_dir")
+    if not os.path.isfile(real_path):
+        raise ToolError(f"{shown} is not a regular file")
+    try:
+        f = open(real_path, "rb")
+    except OSError as exc:
+        raise ToolError(f"{shown}: {exc.strerror or exc}") from None
+    with f:
+        head = f.read(BINARY_SNIFF)
+        if b"\x00" in head:
+            size = os.fstat(f.fileno()).st_size
+            raise ToolError(f"{shown} is a binary file ({size} bytes); not shown")
+        f.seek(0)
+        parts: list[bytes] = []
+        size = 0
+        lineno = 0
+        first = last = 0
+        stop = ""
+        for line in f:
+            lineno += 1
+            if lineno < offset:
+                continue
+            if limit is not None and lineno >= offset + limit:
+                stop = "limit"
+                break
+            if cap and size + len(line) > cap:
+                if not parts:  # one line longer than the whole cap: cut it, say so
+                    parts.append(_cut_utf8(line, cap))
+                    first = last = lineno
+                    stop = "cut-line"
+                else:
+                    stop = "cap"
+                break
+            parts.append(line)
+            size += len(line)
+            if not first:
+                first = lineno
+            last = lineno
+        else:
+            if lineno < offset and (lineno or offset > 1):
+                return b"", f"[sqz_read_file: {shown} has {lineno} lines; offset {offset} is past the end]", False
+    data = b"".join(parts)
+    header = ""
+    if stop == "cap":
+        header = (f"[sqz_read_file: {shown} lines {first}-{last}, stopped at the {cap}-byte cap; "
+                  f"continue_with_offset={last + 1} (max_bytes=0 lifts the cap)]")
+    elif stop == "cut-line":
+        header = (f"[sqz_read_file: {shown} line {first} is longer than the {cap}-byte cap and was cut "
+                  f"after {len(data)} bytes; max_bytes=0 reads it whole; continue_with_offset={first + 1}]")
+    whole = offset == 1 and not stop
+    return data, header, whole
+
+
+def decode_content(data: bytes) -> tuple[str, str]:
+    """(text, note): UTF-8 text with ANSI removed; invalid bytes become U+FFFD and the note says how many."""
+    try:
+        text = data.decode("utf-8")
+        note = ""
+    except UnicodeDecodeError:
+        text = data.decode("utf-8", errors="replace")
+        bad = text.count("\ufffd") - data.decode("utf-8", errors="ignore").count("\ufffd")
+        note = f"[sqz_read_file: not valid UTF-8; {bad} invalid byte sequence(s) shown as U+FFFD]"
+    return strip_ansi_only(text), note
+
+
+def _clip_around(line: str, start: int, end: int, width: int) -> str:
+    """A ``width``-character window of ``line`` around ``[start, end)``, ``…`` marking each cut side."""
+    if len(line) <= width:
+        return line
+    if end - start >= width:
+        lo, hi = start, start + width
+    else:
+        lo = max(0, start - (width - (end - start)) // 2)
+        hi = min(len(line), lo + width)
+        lo = max(0, hi - width)
+    return ("…" if lo > 0 else "") + line[lo:hi] + ("…" if hi < len(line) else "")
+
+
+def _walk_files(roots, base: str):
+    """Files under ``base`` in sorted order, skipping bulk directories and links that leave the roots."""
+    if os.path.isfile(base):
+        yield base
+        return
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path) and not roots.contains(os.path.realpath(path)):
+                continue
+            yield path
+
+
+def grep(roots, base: str, args: dict) -> str:
+    """``path:lineno:text`` for each matching line under ``base``, with the caps announced in a header."""
+    pattern = args.get("pattern")
+    if not isinstance(pattern, str) or pattern == "":
+        raise ToolError("pattern must be a non-empty string")
+    use_regex = bool(args.get("regex", False))
+    flags = re.IGNORECASE if args.get("ignore_case") else 0
+    max_matches = _int_arg(args, "max_matches", DEFAULT_GREP_MATCHES, 1)
+    max_bytes = _int_arg(args, "max_bytes", DEFAULT_GREP_BYTES, 1)
+    width = _int_arg(args, "max_line_chars", DEFAULT_LINE_CHARS, 20)
+    try:
+        rx = re.compile(pattern if use_regex else re.escape(pattern), flags)
+    except re.error as exc:
+        raise ToolError(f"invalid regular expression {pattern!r}: {exc}") from None
+
+    out: list[str] = []
+    size = matches = clipped = files_hit = 0
+    skipped_big = 0
+    stop = ""
+    for path in _walk_files(roots, base):
+        try:
+            with open(path, "rb") as f:
+                if os.fstat(f.fileno()).st_size > GREP_FILE_LIMIT:
+                    skipped_big += 1
+                    continue
+                data = f.read()
+        except OSError:
+            continue
+        if b"\x00" in data[:BINARY_SNIFF]:
+            continue
+        text = data.decode("utf-8", errors="replace")
+        if rx.search(text) is None:
+            continue
+        shown = roots.display(path)
+        hit_here = False
+        for lineno, line in enumerate(text.splitlines(), 1):
+            m = rx.search(line)
+            if m is None:
+                continue
+            if len(line) > width:
+                line = _clip_around(line, m.start(), m.end(), width)
+                clipped += 1
+            entry = f"{shown}:{lineno}:{line}"
+            cost = len(entry.encode("utf-8")) + 1
+            if matches >= max_matches:
+                stop = "matches"
+                break
+            if size + cost > max_bytes:
+                stop = "bytes"
+                break
+            out.append(entry)
+            size += cost
+            matches += 1
+            hit_here = True
+        files_hit += hit_here
+        if stop:
+            break
+
+    where = roots.display(base)
+    if not out:
+        return f"no matches for {pattern!r} under {where}\n"
+    notes = []
+    if stop == "matches":
+        notes.append(f"stopped at max_matches={max_matches} ({matches} matches in {files_hit} files shown; "
+                     "more exist: narrow the pattern or path, or raise max_matches)")
+    elif stop == "bytes":
+        notes.append(f"stopped at max_bytes={max_bytes} ({matches} matches in {files_hit} files shown; "
+                     "more exist: narrow the pattern or path, or raise max_bytes)")
+    if clipped:
+        notes.append(f"{clipped} line(s) longer than {width} chars clipped around the match (max_line_chars)")
+    if skipped_big:
+        notes.append(f"{skipped_big} file(s) over {GREP_FILE_LIMIT // (1024 * 1024)} MB not searched")
+    header = "".join(f"[sqz_grep: {n}]\n" for n in notes)
+    return header + "\n".join(out) + "\n"
+
+
+def list_dir(roots, base: str, args: dict) -> str:
+    """An indented listing of ``base`` (directories end in ``/``), bulk directories skipped and named."""
+    depth = _int_arg(args, "max_depth", DEFAULT_LIST_DEPTH, 1)
+    max_entries = _int_arg(args, "max_entries", DEFAULT_LIST_ENTRIES, 1)
+    if not os.path.isdir(base):
+        raise ToolError(f"{roots.display(base)} is not a directory; use sqz_read_file")
+    out: list[str] = []
+    skipped: list[str] = []
+    state = {"stopped": False}
+
+    def walk(directory: str, level: int, rel: str) -> None:
+        try:
+            with os.scandir(directory) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            out.append("  " * level + f"[cannot list: {exc.strerror or exc}]")
+            return
+        for e in entries:
+            if len(out) >= max_entries:
+                state["stopped"] = True
+                return
+            indent = "  " * level
+            try:
+                is_link = e.is_symlink()
+                is_dir = e.is_dir(follow_symlinks=False)
+            except OSError:
+                is_link = is_dir = False
+            if is_link:
+                try:
+                    target = os.readlink(e.path)
+                except OSError:
+                    target = "?"
+                suffix = "/" if os.path.isdir(e.path) else ""
+                out.append(f"{indent}{e.name}{suffix} -> {target}")
+                continue
+            if is_dir:
+                if e.name in SKIP_DIRS:
+                    skipped.append(rel + e.name + "/")
+                    continue
+                out.append(f"{indent}{e.name}/")
+                if level + 1 < depth:
+                    walk(e.path, level + 1, rel + e.name + "/")
+                    if state["stopped"]:
+                        return
+            else:
+                out.append(f"{indent}{e.name}")
+
+    walk(base, 0, "")
+    shown = roots.display(base)
+    lines = []
+    if state["stopped"]:
+        lines.append(f"[sqz_list_dir: stopped at max_entries={max_entries}; list a subdirectory or raise max_entries]")
+    if not out:
+        lines.append(f"{shown} is empty" + (" (apart from skipped directories)" if skipped else ""))
+    lines.extend(out)
+    if skipped:
+        lines.append(f"[not listed: {', '.join(skipped)}]")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,106 @@
+"""JSON-RPC 2.0 over newline-delimited streams, as MCP's stdio transport uses it.
+
+One message per line, UTF-8, no embedded newlines. Only what both the server and the
+proxy need: parsing a line into a message (or the error to answer with), building
+responses, and a thread-safe line writer.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+# Implementation-defined server error range: the proxy's upstream is gone.
+UPSTREAM_GONE = -32000
+
+
+class BadLine(Exception):
+    """A line that is not a JSON-RPC message; ``code`` is the JSON-RPC error to answer with."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def decode_line(line: bytes):
+    """The JSON value on ``line`` (a dict, or a list for a batch); raises ``BadLine``."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadLine(PARSE_ERROR, f"Parse error: line is not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise BadLine(PARSE_ERROR, f"Parse error: {exc}") from None
+    if not isinstance(value, (dict, list)):
+        raise BadLine(INVALID_REQUEST, "Invalid Request: a message must be a JSON object")
+    return value
+
+
+def is_request(msg) -> bool:
+    return isinstance(msg, dict) and isinstance(msg.get("method"), str) and "id" in msg
+
+
+def is_notification(msg) -> bool:
+    return isinstance(msg, dict) and isinstance(msg.get("method"), str) and "id" not in msg
+
+
+def is_response(msg) -> bool:
+    return isinstance(msg, dict) and "method" not in msg and "id" in msg and ("result" in msg or "error" in msg)
+
+
+def result(msg_id, value) -> dict:
+    return {"jsonrpc": "2.0", "id": msg_id, "result": value}
+
+
+def error(msg_id, code: int, message: str, data=None) -> dict:
+    err = {"code": code, "message": message}
+    if data is not None:
+        err["data"] = data
+    return {"jsonrpc": "2.0", "id": msg_id, "error": err}
+
+
+def encode(msg) -> bytes:
+    """One line: compact JSON, non-ASCII kept as UTF-8, newline-terminated (never embedded)."""
+    return json.dumps(msg, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+
+
+class LineWriter:
+    """Writes whole lines to a binary stream from any thread; a closed peer makes writes no-ops."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+        self._lock = threading.Lock()
+        self.closed = False
+
+    def write_line(self, data: bytes) -> bool:
+        if not data.endswith(b"\n"):
+            data += b"\n"
+        with self._lock:
+            if self.closed:
+                return False
+            try:
+                self._stream.write(data)
+                self._stream.flush()
+                return True
+            except (OSError, ValueError):
+                self.closed = True
+                return False
+
+    def send(self, msg) -> bool:
+        return self.write_line(encode(msg))
+
+    def close(self) -> None:
+        with self._lock:
+            if not self.closed:
+                self.closed = True
+                try:
+                    self._stream.close()
+                except (OSError, ValueError):
+                    pass

@@ -1,0 +1,1 @@
+"""sqz integration for Windsurf."""
