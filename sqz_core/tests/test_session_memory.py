@@ -228,3 +228,29 @@ def test_no_ref_ever_crosses_sessions_or_a_compaction(store, sessions, compact_a
         if r.outcome in ("ref", "slice", "delta"):
             assert sid in served, f"ref for {sid} which was never served (or compacted)"
         served.add(sid)
+
+
+def test_a_version_1_database_is_migrated_in_place(tmp_path):
+    import sqlite3
+
+    from sqz_core.store import MIGRATIONS, SCHEMA_VERSION
+
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    for statement in MIGRATIONS[1]:
+        conn.execute(statement)
+    conn.execute("PRAGMA user_version = 1")
+    conn.execute("INSERT INTO blobs(hash, data, size, created, command) VALUES (?,?,?,?,?)",
+                 ("ab" * 32, b"kept across the migration\n", 26, 0.0, "echo"))
+    conn.execute("INSERT INTO served(session, hash, served_at) VALUES ('A', ?, 0)", ("ab" * 32,))
+    conn.commit()
+    conn.close()
+    store = Store.open(str(path))
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert resolve(store, "abab") == b"kept across the migration\n"
+    assert store.last_served("A", "ab" * 32) == 0.0
+    assert store.recent_files("A", -1) == []  # the new column defaulted to "not a file"
+    store.close()
+    again = Store.open(str(path))  # a second open runs nothing
+    assert again.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    again.close()

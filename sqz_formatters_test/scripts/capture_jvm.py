@@ -456,7 +456,7 @@ def capture_maven() -> None:
     files["src/test/java/demo/BrokenTest.java"] = _TEST_BROKEN
     root = maven_project("jvm-maven", files)
     capture("maven", "test_compile_error", root, "mvn -B test", [
-        "/tmp/sqz-capture/jvm-maven/src/test/java/demo/BrokenTest.java:[8,59] cannot find symbol",
+        "/tmp/sqz-capture/jvm-maven/src/test/java/demo/BrokenTest.java:[8,58] cannot find symbol",
         "symbol:   method multiply(int,int)",
         "location: class demo.Calc",
         "1 error",

@@ -212,6 +212,17 @@ def _insert_into(text: str, node: Node, piece_for_indent) -> tuple[str, str, int
     return text[:at] + snippet + text[at:], snippet, at
 
 
+def contains_text(value, marker: str) -> bool:
+    """True if any string (key or value) inside ``value`` contains ``marker``."""
+    if isinstance(value, str):
+        return marker in value
+    if isinstance(value, dict):
+        return any(contains_text(k, marker) or contains_text(v, marker) for k, v in value.items())
+    if isinstance(value, list):
+        return any(contains_text(v, marker) for v in value)
+    return False
+
+
 def json_find(root: Node, path: list[str]) -> tuple[Node | None, int]:
     """The deepest node along ``path`` and how many keys were found."""
     node, depth = root, 0
@@ -242,7 +253,7 @@ def json_add_array_item(text: str, path: list[str], item, marker: str) -> tuple[
         if node.kind != "array":
             raise ConfigError(f"'{'.'.join(path)}' is not a list")
         for el in node.items:
-            if marker in json.dumps(to_python(el), ensure_ascii=False):
+            if contains_text(to_python(el), marker):
                 return text, None
         new, snippet, _ = _insert_into(text, node, lambda unit, inner: _dump(item, unit, inner))
         return new, snippet
@@ -303,8 +314,7 @@ def json_remove_marked(text: str, path: list[str], marker: str) -> tuple[str, in
         node, depth = json_find(root, path)
         if depth != len(path) or node.kind != "array":
             return text, count
-        idx = next((i for i, el in enumerate(node.items)
-                    if marker in json.dumps(to_python(el), ensure_ascii=False)), None)
+        idx = next((i for i, el in enumerate(node.items) if contains_text(to_python(el), marker)), None)
         if idx is None:
             return text, count
         el = node.items[idx]

@@ -58,14 +58,14 @@ def sketch(data: bytes) -> list[int]:
 def exact(store, session: str, digest: str, ttl: float) -> str | None:
     """``§ref:HASH§`` for content this session was served within ``ttl``, or that is pinned."""
     if store.is_pinned(digest):
-        return f"§ref:{digest[:16]}§ (pinned content you were given earlier; `sqz expand {digest[:16]}` prints it)\n"
+        return f"§ref:{digest[:16]}§ (pinned content; `sqz expand` restores it)\n"
     served = store.last_served(session, digest)
     if served is None:
         return None
     age = time.time() - served
     if age > ttl:
         return None
-    return f"§ref:{digest[:16]}§ (unchanged since {short_age(age)} ago; `sqz expand {digest[:16]}` prints it)\n"
+    return f"§ref:{digest[:16]}§ (unchanged since {short_age(age)} ago; `sqz expand` restores it)\n"
 
 
 def _line_range(base: bytes, data: bytes) -> tuple[int, int] | None:
@@ -104,8 +104,8 @@ def slice_of_fresh_read(store, session: str, data: bytes, ttl: float) -> str | N
             continue  # the model never saw these lines (a lossy stage dropped them)
         first, last = rng
         age = now - (store.last_served(session, base_hash) or now)
-        return (f"§ref:{base_hash[:16]}:L{first}-{last}§ (lines {first}-{last} of the file you read "
-                f"{short_age(age)} ago; `sqz expand {base_hash[:16]}:L{first}-{last}` prints them)\n")
+        return (f"§ref:{base_hash[:16]}:L{first}-{last}§ (lines {first}-{last} of the file read "
+                f"{short_age(age)} ago; `sqz expand` restores them)\n")
     return None
 
 
@@ -162,9 +162,9 @@ def delta(store, session: str, digest: str, data: bytes, ttl: float, values: lis
         if not body:
             continue
         changed = sum(1 for line in body if line[:1] in "+-" and not line.startswith("@@"))
-        head = (f"§delta:{base_hash[:16]}→{digest[:16]}§ the file changed since you read it "
-                f"{short_age(now - served_at)} ago; {changed} changed line(s) below, one unchanged line around "
-                f"each change (`sqz expand {digest[:16]}` prints the new version)")
+        head = (f"§delta:{base_hash[:16]}→{digest[:16]}§ changed since read {short_age(now - served_at)} ago; "
+                f"{changed} changed line(s), one unchanged line around each (`sqz expand {digest[:16]}` "
+                f"restores the new version)")
         rendered = head + "\n" + "\n".join(body) + "\n"
         if len(rendered) <= MAX_DELTA_RATIO * len(text):
             return rendered

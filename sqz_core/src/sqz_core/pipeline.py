@@ -83,13 +83,23 @@ def _max_bytes() -> int:
 
 
 def min_saving(est_in: int, mode: str) -> int:
-    """Tokens a result must save to be used: 5% (2% in aggressive mode), at least 4."""
-    frac = 0.02 if mode == "aggressive" else 0.05
-    return max(4, int(est_in * frac))
+    """Tokens a result must save to be used: 10% (5% in aggressive mode), at least 8.
+
+    The margin covers the estimate's error (about ±10% against cl100k, more when a
+    transformation changes the mix of characters), so a result the gate lets through
+    is shorter in real tokens too.
+    """
+    frac = 0.05 if mode == "aggressive" else 0.10
+    return max(8, int(est_in * frac))
 
 
 def recovery_line(digest: str) -> str:
-    return f"[sqz: shortened; `sqz expand {digest[:16]}` prints the full output]\n"
+    return f"[sqz: full output: sqz expand {digest[:16]}]\n"
+
+
+def net_win(est_in: int, est_out: int, mode: str) -> bool:
+    """The gate: the result must save ``min_saving`` tokens even if the estimate of it is 8% low."""
+    return est_out * 1.08 + min_saving(est_in, mode) <= est_in
 
 
 def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=None) -> Result:
@@ -198,7 +208,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             if text.endswith("\n") and not candidate.endswith("\n"):
                 candidate += "\n"
             est_out = estimate(candidate)
-            if est_out <= est_in - min_saving(est_in, req.mode) and len(candidate) < len(text):
+            if net_win(est_in, est_out, req.mode) and len(candidate) < len(text):
                 return Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by,
                               est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
         r = _passthrough(raw, "safe", exit_code, reason=verdict.reason, family=family)
@@ -217,7 +227,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
                 candidate, lossy = cut, True
         if abbreviate is None:
             abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
-        if abbreviate and recoverable and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate):
+        # a formatter's lines are what agents search for: abbreviate them only under pressure
+        if (abbreviate and recoverable and (formatted is None or level != "default")
+                and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate)):
             from .abbrev import abbreviate as abbreviate_text
 
             shorter = abbreviate_text(candidate)
@@ -230,7 +242,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
 
     est_out = estimate(candidate)
     result: Result
-    if est_out > est_in - min_saving(est_in, req.mode) or len(candidate) >= len(text):
+    if not net_win(est_in, est_out, req.mode) or len(candidate) >= len(text):
         result = Result(raw, "gate" if candidate != text else "passthrough", exit_code=exit_code,
                         est_in=est_in, est_out=est_in, digest=digest, family=family)
     else:

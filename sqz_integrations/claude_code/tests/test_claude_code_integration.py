@@ -1,8 +1,173 @@
+"""Claude Code integration: golden payloads, the rewrite run for real, post dedup, init/uninstall, hot path."""
+
+import json
 import os
 import subprocess
 import sys
+import time
+from pathlib import Path
+
+import pytest
 
 from sqz_integration_claude_code import integration
+
+PAYLOADS = Path(__file__).parent / "payloads"
+
+
+def payload(name, **changes):
+    data = json.loads((PAYLOADS / name).read_text())
+    for key, value in changes.items():
+        if key == "command":
+            data["tool_input"]["command"] = value
+        else:
+            data[key] = value
+    return data
+
+
+@pytest.fixture()
+def env(tmp_path, monkeypatch):
+    monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "db" / "sqz.db"))
+    monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SQZ_BIN", os.path.join(os.path.dirname(sys.executable), "sqz"))
+    return tmp_path
+
+
+def test_pre_rewrites_bash_and_keeps_other_fields(env):
+    out = json.loads(integration.hook(json.dumps(payload("pretooluse_bash.json")).encode(), []))
+    spec = out["hookSpecificOutput"]
+    assert spec["hookEventName"] == "PreToolUse" and "permissionDecision" not in spec
+    upd = spec["updatedInput"]
+    assert upd["description"] == "Show working tree status" and upd["timeout"] == 120000
+    assert upd["command"].startswith("{ ( git status\n)") and "--session abc123" in upd["command"]
+
+
+@pytest.mark.parametrize("data", [
+    {"tool_name": "Edit", "tool_input": {"command": "ls"}},
+    {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "vim x"}},
+    {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "npm test", "run_in_background": True}},
+    {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {}},
+])
+def test_pre_leaves_alone(env, data):
+    assert integration.hook(json.dumps(data).encode(), []) is None
+
+
+def run_hook_cli(data: dict, *args) -> subprocess.CompletedProcess:
+    sqz = os.path.join(os.path.dirname(sys.executable), "sqz")
+    raw = data if isinstance(data, bytes) else json.dumps(data).encode()
+    return subprocess.run([sqz, "hook", "claude-code", *args], input=raw, capture_output=True)
+
+
+def test_cli_fails_open_on_garbage(env):
+    r = run_hook_cli(b"{not json")
+    assert r.returncode == 0 and r.stdout == b""
+
+
+def test_rewritten_commands_run_under_bash(env):
+    work = env / "proj é"
+    work.mkdir()
+    (work / "test_x.py").write_text("def test_ok():\n    pass\n\ndef test_bad():\n    assert 1 == 2, 'one is not two'\n")
+    cases = [("ls /does-not-exist", 2), (f"{sys.executable} -m pytest -q -p no:cacheprovider", 1),
+             ("seq 1 300 | grep -c 1", 0), ("git --version", 0)]
+    for command, status in cases:
+        r = run_hook_cli(payload("pretooluse_bash.json", command=command))
+        new = json.loads(r.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+        got = subprocess.run(["bash", "-c", new], capture_output=True, text=True, cwd=work)
+        want = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=work)
+        assert got.returncode == want.returncode == status, (command, got)
+        if "pytest" in command:
+            assert "FAILED test_x.py::test_bad" in got.stdout and "one is not two" in got.stdout
+        else:
+            assert (want.stdout + want.stderr).strip() in got.stdout
+
+
+def test_post_read_repeat_becomes_a_reference(env):
+    content = "".join(f"def function_{i}(value):\n    return value * {i} + {i * 7}\n\n" for i in range(200))
+    data = payload("posttooluse_read.json")
+    data["tool_response"]["file"].update(content=content, numLines=content.count("\n"), totalLines=content.count("\n"))
+    first = integration.hook(json.dumps(data).encode(), ["--post"])
+    second = integration.hook(json.dumps(data).encode(), ["--post"])
+    assert first is None  # a first read is never changed (file content is not summarised)
+    out = json.loads(second)["hookSpecificOutput"]
+    assert out["hookEventName"] == "PostToolUse"
+    upd = out["updatedToolOutput"]
+    assert upd["type"] == "text" and upd["file"]["filePath"] == "/Users/me/project/app.py"
+    assert "§ref:" in upd["file"]["content"] and len(upd["file"]["content"]) < len(content) / 10
+    other = dict(data, session_id="another-session")
+    assert integration.hook(json.dumps(other).encode(), ["--post"]) is None  # refs never cross sessions
+
+
+def test_post_unknown_shape_is_left_alone(env):
+    data = payload("posttooluse_read.json")
+    data["tool_response"] = "plain string"
+    assert integration.hook(json.dumps(data).encode(), ["--post"]) is None
+    data["tool_name"] = "Bash"
+    assert integration.hook(json.dumps(data).encode(), ["--post"]) is None
+
+
+BANNED = ("typer", "click", "rich", "pydantic", "jsonschema", "ruamel", "tomlkit", "tiktoken", "pluggy",
+          "importlib.metadata", "sqz_core.cli", "sqz_core.pipeline", "sqz_core.store")
+
+
+def test_hook_imports_nothing_heavy_and_is_fast(env):
+    probe = (
+        "import io, json, sys, time\n"
+        "t = time.perf_counter()\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(json.dumps(payload('pretooluse_bash.json'))).strip()}.encode()))\n"
+        "sys.argv = ['sqz', 'hook', 'claude-code']\n"
+        "out = sys.stdout; sys.stdout = io.TextIOWrapper(io.BytesIO())\n"
+        "from sqz_core.__main__ import main\n"
+        "main()\n"
+        "out.write(json.dumps({'ms': (time.perf_counter() - t) * 1000, 'modules': sorted(sys.modules)}))\n")
+    subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True)  # warm the plugin index
+    r = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True).stdout)
+    heavy = [m for m in r["modules"] if any(m == b or m.startswith(b + ".") for b in BANNED)]
+    assert heavy == [] and r["ms"] < 50, (heavy, r["ms"])
+    sqz = os.path.join(os.path.dirname(sys.executable), "sqz")
+    start = time.perf_counter()
+    subprocess.run([sqz, "hook", "claude-code"], input=(PAYLOADS / "pretooluse_bash.json").read_bytes(),
+                   capture_output=True, check=True)
+    assert (time.perf_counter() - start) * 1000 < 500  # whole process, interpreter start included
+
+
+SEEDED = """{
+  // Claude Code user settings
+  "model": "opus",
+  "permissions": {"deny": ["Bash(rm -rf:*)"]},
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "prettier --check"}]}
+    ],
+    "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]
+  }
+}
+"""
+
+
+def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
+    home = tmp_path / "home dir ü"
+    (home / ".claude").mkdir(parents=True)
+    settings = home / ".claude" / "settings.json"
+    settings.write_text(SEEDED)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SQZ_", "XDG_"))}
+    env.update(HOME=str(home), PATH="/usr/bin:/bin")
+    sqz = os.path.join(os.path.dirname(sys.executable), "sqz")
+    r = subprocess.run([sqz, "init", "--only", "claude-code", "--yes"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    text = settings.read_text()
+    from sqz_core.configfiles import parse_jsonc, to_python
+
+    value = to_python(parse_jsonc(text))
+    assert "// Claude Code user settings" in text and value["permissions"] == {"deny": ["Bash(rm -rf:*)"]}
+    commands = [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]]
+    assert commands == ["prettier --check", f"{sqz} hook claude-code"]
+    assert value["hooks"]["PreCompact"][0]["hooks"][0]["command"] == f"{sqz} hook precompact"
+    assert value["hooks"]["SessionStart"][0]["matcher"] == "compact"
+    again = subprocess.run([sqz, "init", "--only", "claude-code", "--yes"], capture_output=True, text=True, env=env)
+    assert "already configured" in again.stdout and settings.read_text() == text
+    doc = subprocess.run([sqz, "doctor", "--only", "claude-code"], capture_output=True, text=True, env=env)
+    assert doc.returncode == 0 and "configured: yes" in doc.stdout, doc.stdout
+    un = subprocess.run([sqz, "uninstall", "--only", "claude-code"], capture_output=True, text=True, env=env)
+    assert un.returncode == 0 and settings.read_text() == SEEDED
 
 
 def test_detects_the_claude_folder(tmp_path, monkeypatch):
@@ -11,12 +176,6 @@ def test_detects_the_claude_folder(tmp_path, monkeypatch):
     (tmp_path / ".claude").mkdir()
     found = integration.detect(str(tmp_path))
     assert found["detected"] is True and found["config_dir"] == str(tmp_path / ".claude")
-
-
-def test_config_paths_by_scope(tmp_path):
-    paths = integration.config_paths(str(tmp_path / "home"), str(tmp_path / "proj"))
-    assert paths["user"].endswith(os.path.join(".claude", "settings.json"))
-    assert paths["local"] == str(tmp_path / "proj" / ".claude" / "settings.local.json")
 
 
 def test_registered_in_the_integrations_group():

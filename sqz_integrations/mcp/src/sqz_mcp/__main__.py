@@ -1,0 +1,86 @@
+"""``sqz-mcp``: the MCP server (stdio or streamable HTTP) and ``sqz-mcp proxy -- CMD…``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._version import VERSION
+
+USAGE_PROXY = "sqz-mcp proxy [--lazy-tools] [--no-desc] [--no-cache] -- UPSTREAM_COMMAND [ARGS…]"
+
+
+def _server_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="sqz-mcp",
+        description="MCP server with lossless, deduplicating read/grep/list tools (see also: sqz-mcp proxy --help).",
+        epilog="The dedup cache is the sqz store (SQZ_DB_PATH overrides its location).")
+    p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
+                   help="stdio (default) or streamable HTTP on 127.0.0.1")
+    p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000; 0 picks a free one)")
+    p.add_argument("--root", action="append", default=[], metavar="DIR",
+                   help="allow reading below DIR too (the working directory is always allowed); repeatable")
+    p.add_argument("--version", action="version", version=f"sqz-mcp {VERSION}")
+    return p
+
+
+def _proxy_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="sqz-mcp proxy", usage=USAGE_PROXY,
+        description="Wrap a stdio MCP server: its tools/call text results and tools/list descriptions are "
+                    "compressed; everything else passes through unchanged.")
+    p.add_argument("--lazy-tools", action="store_true",
+                   help="one-sentence tool descriptions, plus an sqz_tool_help tool serving the originals")
+    p.add_argument("--no-desc", action="store_true", help="keep tool descriptions verbatim")
+    p.add_argument("--no-cache", action="store_true", help="store nothing: no §ref dedup, no sqz_expand")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # stdout carries protocol messages only: anything else printed by accident goes to stderr
+    protocol_out = sys.stdout.buffer
+    sys.stdout = sys.stderr
+
+    if argv[:1] == ["proxy"]:
+        rest = argv[1:]
+        if "--" in rest:
+            cut = rest.index("--")
+            opts, cmd = rest[:cut], rest[cut + 1:]
+        else:
+            opts = [a for a in rest if a.startswith("-")]
+            firsts = [i for i, a in enumerate(rest) if not a.startswith("-")]
+            opts, cmd = (rest[:firsts[0]], rest[firsts[0]:]) if firsts else (rest, [])
+        args = _proxy_parser().parse_args(opts)
+        if not cmd:
+            _proxy_parser().error("the upstream server's command is missing (put it after --)")
+        from .proxy import Proxy
+
+        return Proxy(cmd, lazy_tools=args.lazy_tools, no_desc=args.no_desc, no_cache=args.no_cache,
+                     stdout=protocol_out).run()
+
+    args = _server_parser().parse_args(argv)
+    import os
+
+    from .compression import Compressor, new_session_id
+    from .roots import Roots
+    from .server import McpServer
+
+    for d in args.root:
+        if not os.path.isdir(d):
+            _server_parser().error(f"--root {d}: not a directory")
+    server = McpServer(Roots([os.getcwd(), *args.root]), Compressor())
+    try:
+        if args.transport == "http":
+            from .http_transport import serve_http
+
+            return serve_http(server, port=args.port)
+        from .stdio import serve_stdio
+
+        return serve_stdio(server, new_session_id("mcp"), stdout=protocol_out)
+    finally:
+        server.compressor.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
