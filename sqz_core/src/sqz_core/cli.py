@@ -30,11 +30,16 @@ _MODE_HELP = ("auto: safety routing decides; safe: pass through unchanged, never
               "default: normal compression; aggressive: lower net-win threshold.")
 
 
-def _opts(cmd, tool, mode, session, no_cache, no_abbrev=False) -> dict:
+def _opts(cmd, tool, mode, session, no_cache, no_abbrev=False, agent=None) -> dict:
+    import os
+
     if mode not in hot._MODES:
         raise typer.BadParameter(f"{mode!r} is not one of {', '.join(hot._MODES)}", param_hint="--mode")
     return {"command": cmd, "tool": tool, "mode": mode, "session": session, "no_cache": no_cache,
-            "no_abbrev": no_abbrev}
+            "no_abbrev": no_abbrev, "agent": agent or os.environ.get("SQZ_AGENT") or None}
+
+
+_AGENT_HELP = "The agent framework served (claude-code, codex…), for per-agent stats and budgets; default $SQZ_AGENT."
 
 
 _NO_ABBREV_HELP = "Never replace repeated phrases with §N symbols (also SQZ_NO_ABBREV=1)."
@@ -48,12 +53,13 @@ def compress(
     session: Optional[str] = typer.Option(None, "--session", help="Agent session id (default: $SQZ_SESSION, else one per working directory)."),
     no_cache: bool = typer.Option(False, "--no-cache", help="No refs for this call: repeats are sent in full and this output is not remembered as served."),
     no_abbrev: bool = typer.Option(False, "--no-abbrev", help=_NO_ABBREV_HELP),
+    agent: Optional[str] = typer.Option(None, "--agent", help=_AGENT_HELP),
 ):
     """Compress stdin to stdout; one short stats line on stderr (SQZ_QUIET=1 silences it).
 
     A trailing exit marker written by an sqz hook is stripped and becomes sqz's exit status.
     """
-    raise typer.Exit(hot.cmd_compress(_opts(cmd, tool, mode, session, no_cache, no_abbrev)))
+    raise typer.Exit(hot.cmd_compress(_opts(cmd, tool, mode, session, no_cache, no_abbrev, agent)))
 
 
 @app.command(context_settings={"allow_interspersed_args": False})

@@ -13,13 +13,15 @@ import sys
 
 NOT_MINE = object()  # "let the full CLI handle this argv"
 
-_COMPRESS_FLAGS = {"--cmd": "command", "--tool": "tool", "--mode": "mode", "--session": "session"}
+_COMPRESS_FLAGS = {"--cmd": "command", "--tool": "tool", "--mode": "mode", "--session": "session",
+                   "--agent": "agent"}
 _MODES = ("auto", "safe", "default", "aggressive")
 
 
 def _parse(args: list[str], allow_rest: bool):
     """Options for compress/run. Returns (options, rest) or NOT_MINE."""
-    opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False, "no_abbrev": False}
+    opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False, "no_abbrev": False,
+            "agent": os.environ.get("SQZ_AGENT") or None}
     i = 0
     while i < len(args):
         a = args[i]
@@ -50,13 +52,12 @@ def _quiet() -> bool:
 
 
 def _open_store():
-    """The user's store, or None after one clear line on stderr (compression goes on without dedup)."""
-    from .paths import db_path
-    from .store import Store, StoreError
+    """The configured store, or None after one clear line on stderr (compression goes on without dedup)."""
+    from .store import StoreError
+    from .stores import open_store
 
-    path = db_path()
     try:
-        return Store.open(path)
+        return open_store()
     except StoreError as exc:
         sys.stderr.write(f"sqz: store unavailable ({exc}); compressing without dedup or expand\n")
         return None
@@ -111,7 +112,8 @@ def compress_bytes(data: bytes, opts: dict):
                     session=opts["session"] or _default_session(), command=opts["command"] or opts["tool"],
                     family=result.family, plugin=result.plugin, outcome=result.outcome, bytes_in=len(data),
                     bytes_out=len(result.output), est_in=result.est_in, est_out=result.est_out,
-                    input_hash=result.digest if result.stored else None, output_hash=result.output_digest)
+                    input_hash=result.digest if result.stored else None, output_hash=result.output_digest,
+                    agent=opts.get("agent"))
             except StoreError:
                 pass
         return result
@@ -206,6 +208,10 @@ def cmd_expand(args: list[str]) -> int:
         return 1
     try:
         data = resolve(store, args[0])
+        try:  # an expand soon after a ref is a regret signal for the stats
+            store.record_event("expand", session=os.environ.get("SQZ_SESSION") or None, ref=args[0].strip("§")[:64])
+        except Exception:
+            pass
     except ExpandError as exc:
         sys.stderr.write(f"sqz expand: {exc}\n")
         return 1

@@ -18,7 +18,8 @@ import sys
 
 GROUP = "sqz.formatters"
 INTEGRATIONS_GROUP = "sqz.integrations"
-INDEX_FORMAT = 2
+STORES_GROUP = "sqz.stores"
+INDEX_FORMAT = 3
 BUILTIN = "sqz_core.builtin"
 HOOKS = ("sqz_detect", "sqz_format", "sqz_classify_safety", "sqz_dedup")
 
@@ -147,8 +148,15 @@ def build_index() -> dict:
             integrations.setdefault(ep.name, {"module": module, "attr": attr})
     except Exception as exc:
         _warn_once("scan-int", f"could not read integration entry points: {exc}")
+    stores = {}
+    try:
+        for ep in entry_points(group=STORES_GROUP):
+            module, attr = _split_value(ep.value)
+            stores.setdefault(ep.name, {"module": module, "attr": attr})
+    except Exception as exc:
+        _warn_once("scan-stores", f"could not read store entry points: {exc}")
     return {"format": INDEX_FORMAT, "prefix": sys.prefix, "watch": watch, "plugins": plugins,
-            "integrations": integrations}
+            "integrations": integrations, "stores": stores}
 
 
 def integration_module(name: str):

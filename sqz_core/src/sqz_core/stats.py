@@ -43,7 +43,7 @@ def summarize(store, *, days: float | None = None, counter: str = "cl100k") -> d
     total = {"calls": 0, "tokens_in": 0, "tokens_out": 0, "saved": 0, "estimated_calls": 0}
     outcomes: dict[str, int] = {}
     for (ts, session, command, family, plugin, outcome, b_in, b_out, est_in, est_out,
-         in_hash, out_hash) in store.calls(since):
+         in_hash, out_hash, _agent) in store.calls(since):
         t_in = _exact(store, in_hash, used, cache)
         if t_in is not None:
             t_out = _exact(store, out_hash, used, cache) if out_hash else t_in

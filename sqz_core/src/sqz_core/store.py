@@ -13,7 +13,7 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each step takes the database from version N-1 to N; they run once, in order, in one
 # transaction, so an old database is brought up to date the first time a newer sqz opens it.
@@ -78,6 +78,20 @@ MIGRATIONS: dict[int, list[str]] = {
         )""",
         "CREATE INDEX IF NOT EXISTS sketches_lookup ON sketches(session, value)",
         "CREATE UNIQUE INDEX IF NOT EXISTS sketches_unique ON sketches(session, hash, value)",
+    ],
+    3: [
+        # which agent framework a call served (hook integrations pass it; SQZ_AGENT / --agent)
+        "ALTER TABLE calls ADD COLUMN agent TEXT",
+        # things that happen outside compression: expand of a ref, compaction… (regret signals, audits)
+        """CREATE TABLE IF NOT EXISTS events (
+            id      INTEGER PRIMARY KEY,
+            ts      REAL NOT NULL,
+            session TEXT,
+            kind    TEXT NOT NULL,      -- expand | compact | …
+            ref     TEXT,               -- the hash prefix or ref involved
+            detail  TEXT
+        )""",
+        "CREATE INDEX IF NOT EXISTS events_ts ON events(ts)",
     ],
 }
 # full-text recall; created only where SQLite has FTS5 (recall falls back to LIKE otherwise)
@@ -306,15 +320,26 @@ class Store:
     # -- calls -------------------------------------------------------------------------
     def record_call(self, *, session: str | None, command: str | None, family: str | None,
                     plugin: str | None, outcome: str, bytes_in: int, bytes_out: int, est_in: int,
-                    est_out: int, input_hash: str | None, output_hash: str | None) -> None:
+                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None) -> None:
         self._write("INSERT INTO calls(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, "
-                    "est_in, est_out, input_hash, output_hash) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "est_in, est_out, input_hash, output_hash, agent) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (time.time(), session, command, family, plugin, outcome, bytes_in, bytes_out,
-                     est_in, est_out, input_hash, output_hash))
+                     est_in, est_out, input_hash, output_hash, agent))
 
     def calls(self, since: float = 0.0) -> list[tuple]:
+        """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
+        input_hash, output_hash, agent)`` since ``since``, oldest first."""
         return self._read("SELECT ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, "
-                          "est_out, input_hash, output_hash FROM calls WHERE ts >= ? ORDER BY id", (since,))
+                          "est_out, input_hash, output_hash, agent FROM calls WHERE ts >= ? ORDER BY id", (since,))
+
+    def record_event(self, kind: str, *, session: str | None = None, ref: str | None = None,
+                     detail: str | None = None) -> None:
+        self._write("INSERT INTO events(ts, session, kind, ref, detail) VALUES (?,?,?,?,?)",
+                    (time.time(), session, kind, ref, detail))
+
+    def events(self, since: float = 0.0) -> list[tuple]:
+        """Rows ``(ts, session, kind, ref, detail)`` since ``since``, oldest first."""
+        return self._read("SELECT ts, session, kind, ref, detail FROM events WHERE ts >= ? ORDER BY id", (since,))
 
     def cached_count(self, digest: str, encoding: str) -> int | None:
         rows = self._read("SELECT n FROM token_counts WHERE hash = ? AND encoding = ?", (digest, encoding))

@@ -38,9 +38,7 @@ def _proxy_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    # stdout carries protocol messages only: anything else printed by accident goes to stderr
     protocol_out = sys.stdout.buffer
-    sys.stdout = sys.stderr
 
     if argv[:1] == ["proxy"]:
         rest = argv[1:]
@@ -56,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             _proxy_parser().error("the upstream server's command is missing (put it after --)")
         from .proxy import Proxy
 
+        sys.stdout = sys.stderr  # stdout carries protocol messages only; stray prints go to stderr
         return Proxy(cmd, lazy_tools=args.lazy_tools, no_desc=args.no_desc, no_cache=args.no_cache,
                      stdout=protocol_out).run()
 
@@ -70,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         if not os.path.isdir(d):
             _server_parser().error(f"--root {d}: not a directory")
     server = McpServer(Roots([os.getcwd(), *args.root]), Compressor())
+    sys.stdout = sys.stderr  # stdout carries protocol messages only; stray prints go to stderr
     try:
         if args.transport == "http":
             from .http_transport import serve_http

@@ -91,13 +91,15 @@ class Compressor:
 
     def dedup_only(self, text: str, *, tool: str, session: str, command: str | None = None) -> str:
         """Exact-repeat dedup without any other stage (the lossless grep and listing tools)."""
-        from sqz_core.builtin import sqz_dedup
         from sqz_core.pipeline import MIN_REF_BYTES, digest_of
-        from sqz_core.request import FormatRequest
         from sqz_core.safety import classify
         from sqz_core.store import StoreError
         from sqz_core.tokens import estimate
 
+        try:
+            from sqz_core import dedup
+        except ImportError:  # an sqz-core without the dedup module: send in full
+            return text
         raw = text.encode("utf-8", "surrogatepass")
         with self.lock:
             store = None if self.no_cache else self.store
@@ -109,8 +111,8 @@ class Compressor:
             digest = digest_of(raw)
             est = estimate(text)
             try:
-                ref = sqz_dedup(request=FormatRequest(text, None, tool=tool), digest=digest, session=session,
-                                store=store)
+                ttl = dedup.ref_ttl()
+                ref = dedup.exact(store, session, digest, ttl) if ttl > 0 else None
                 if ref is not None and len(ref) < len(text):
                     store.mark_served(session, digest)
                     self._record(session, command, tool, None, "ref", raw, ref.encode(), est, estimate(ref), digest)
@@ -132,7 +134,7 @@ class Compressor:
             if store is None:
                 raise LookupError("no store: nothing was cached (--no-cache, or the database could not be opened)")
             try:
-                return resolve(store, ref)
+                return resolve(store, normalize_ref(ref))
             except StoreError as exc:
                 raise LookupError(f"store error: {exc}") from None
 
@@ -147,6 +149,16 @@ class Compressor:
             if store is None:
                 raise LookupError("no store: nothing was cached (--no-cache, or the database could not be opened)")
             return list(recall(store, query, limit))
+
+
+def normalize_ref(ref: str) -> str:
+    """Accept what an agent copies: ``§ref:H§``, ``ref:H``, ``H:L3-9``, or ``§delta:A→B§`` (the new version B)."""
+    r = ref.strip().strip("§").strip()
+    if r.startswith("delta:") and "→" in r:
+        r = r.split("→", 1)[1]
+    elif r.startswith("ref:"):
+        r = r[4:]
+    return r
 
 
 def _only_terminal_cleanup(text: str, out: bytes) -> bool:

@@ -1,0 +1,78 @@
+"""Which store a call uses: SQLite by default, another backend by URL.
+
+``SQZ_STORE_URL`` selects the backend by its scheme: unset or ``sqlite:///path`` is
+the embedded SQLite store (``sqz_core.store.Store``); any other scheme
+(``postgresql://…``) names a plugin registered in the entry-point group
+``sqz.stores`` under that scheme. The plugin module provides
+``open_store(url) -> store`` and its store offers the same methods as
+``sqz_core.store.Store`` (the pipeline, dedup, sessions, stats and expand use
+nothing else):
+
+    put_blob get_blob find_hashes
+    last_served mark_served recent_files invalidate_session sessions
+    pin unpin is_pinned pins
+    add_sketch similar
+    has_fts index_text search
+    record_call calls tokens_served cached_count save_count
+    health close
+
+Every method raises ``sqz_core.store.StoreError`` when the backend fails; callers
+then degrade to compression without dedup. Plugins are found through the plugin
+index (never an entry-point scan per call).
+"""
+
+from __future__ import annotations
+
+import os
+
+GROUP = "sqz.stores"
+
+
+def store_url() -> str | None:
+    """The configured store URL (``SQZ_STORE_URL``), or None for the default SQLite file."""
+    return os.environ.get("SQZ_STORE_URL") or None
+
+
+def describe() -> str:
+    """A short, credential-free description of the store in use (for doctor and messages)."""
+    url = store_url()
+    if not url or url.startswith("sqlite:"):
+        from .paths import db_path
+
+        return f"sqlite ({_sqlite_path(url) or db_path()})"
+    scheme, _, rest = url.partition("://")
+    host = rest.rsplit("@", 1)[-1].split("/", 1)[0]
+    return f"{scheme} ({host})"
+
+
+def _sqlite_path(url: str | None) -> str | None:
+    if not url:
+        return None
+    path = url[len("sqlite:"):]
+    return path[2:] if path.startswith("//") else path
+
+
+def open_store():
+    """Open the configured store; raises ``StoreError`` with a one-line reason when it cannot."""
+    from .store import Store, StoreError
+
+    url = store_url()
+    if not url or url.startswith("sqlite:"):
+        from .paths import db_path
+
+        return Store.open(_sqlite_path(url) or db_path())
+    scheme = url.split(":", 1)[0].lower()
+    if scheme == "postgres":
+        scheme = "postgresql"
+    from .plugins import load_index, _resolve
+
+    rec = load_index().get("stores", {}).get(scheme)
+    if rec is None:
+        raise StoreError(f"no store plugin for {scheme!r} URLs is installed (entry-point group {GROUP})")
+    try:
+        module = _resolve(rec["module"], rec.get("attr"))
+        return module.open_store(url)
+    except StoreError:
+        raise
+    except Exception as exc:
+        raise StoreError(f"{scheme} store: {type(exc).__name__}: {exc}") from exc

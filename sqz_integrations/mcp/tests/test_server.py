@@ -1,0 +1,275 @@
+"""The sqz-mcp server over stdio and streamable HTTP: the official SDK client, raw protocol lines, faults."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+import pytest
+
+from mcp_helpers import SQZ_MCP, RawProc, call_msg, init_msg, run_sdk, texts
+from sqz_mcp import jsonrpc
+from sqz_mcp.compression import Compressor
+from sqz_mcp.roots import Roots
+from sqz_mcp.server import McpServer
+
+
+@pytest.fixture()
+def proj(tmp_path):
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "app.py").write_text("".join(f"def handler_{i}(request):\n    return {i}\n\n" for i in range(60)))
+    (root / "notes.md").write_text("# Notes\n\nneedle one\n")
+    return root
+
+
+# -- the official SDK client over stdio ------------------------------------------------------------
+def test_sdk_client_session_read_reread_edit_reread(proj):
+    async def body(s):
+        out = {}
+        tools = (await s.list_tools()).tools
+        out["names"] = [t.name for t in tools]
+        out["schemas"] = [t.input_schema for t in tools]
+        out["outputs"] = [t.output_schema for t in tools]
+        out["read1"] = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+        out["read2"] = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+        out["slice"] = texts(await s.call_tool("sqz_read_file", {"path": "app.py", "offset": 31, "limit": 90}))
+        (proj / "app.py").write_text((proj / "app.py").read_text().replace("return 30\n", "return 3000\n"))
+        out["read3"] = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+        ref = out["read2"][0].split("§")[1]
+        out["expanded"] = texts(await s.call_tool("expand", {"ref": ref}))
+        out["grep"] = texts(await s.call_tool("sqz_grep", {"pattern": "needle"}))
+        out["ls"] = texts(await s.call_tool("sqz_list_dir", {}))
+        out["outside"] = await s.call_tool("sqz_read_file", {"path": "/etc/hostname"})
+        out["passthrough"] = texts(await s.call_tool("passthrough", {"text": "§ref:x§ as is"}))
+        out["compress"] = texts(await s.call_tool("compress", {"text": "same line\n" * 200}))
+        out["ping"] = await s.send_ping()
+        return out
+
+    original = (proj / "app.py").read_text()
+    out = run_sdk(SQZ_MCP, body, cwd=str(proj))
+    assert out["names"] == ["sqz_read_file", "sqz_grep", "sqz_list_dir", "compress", "passthrough", "expand",
+                            "sqz_recall"]
+    assert all(s["type"] == "object" for s in out["schemas"])
+    assert all(o is None or o.get("type") == "object" for o in out["outputs"])
+    assert out["read1"] == [original]
+    assert re.fullmatch(r"§ref:[0-9a-f]{16}§ \(.*\)\n", out["read2"][0])
+    assert out["slice"][0].startswith("§ref:") and ":L31-120§" in out["slice"][0]
+    delta = out["read3"][0]
+    assert "-    return 30\n+    return 3000\n" in delta and len(delta) < len(original) / 4
+    assert out["expanded"] == [original]
+    assert out["grep"] == ["notes.md:3:needle one\n"]
+    assert out["ls"] == ["app.py\nnotes.md\n"]
+    assert out["outside"].is_error and "outside the allowed roots" in texts(out["outside"])[0]
+    assert out["passthrough"] == ["§ref:x§ as is"]
+    assert len(out["compress"][0]) < 200 and "same line" in out["compress"][0]
+
+
+def test_sdk_recall_finds_an_earlier_read(proj):
+    async def body(s):
+        await s.call_tool("sqz_read_file", {"path": "app.py"})
+        return texts(await s.call_tool("sqz_recall", {"query": "handler_42"}))
+
+    [hits] = run_sdk(SQZ_MCP, body, cwd=str(proj))
+    first = hits.splitlines()[0]
+    assert re.match(r"§ref:[0-9a-f]{16}§ \d+s ago: sqz_read_file app\.py$", first)
+    assert "handler_42" in hits
+
+
+def test_sdk_initialize_advertises_tools_list_changed_false(proj):
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+    import anyio
+
+    async def main():
+        params = StdioServerParameters(command=SQZ_MCP[0], args=SQZ_MCP[1:], cwd=str(proj), env=dict(os.environ))
+        with open(os.devnull, "w") as errlog:
+            async with stdio_client(params, errlog=errlog) as (r, w):
+                async with ClientSession(r, w) as s:
+                    return await s.initialize()
+
+    init = anyio.run(main)
+    assert init.capabilities.tools.list_changed is False
+    assert "§ref:HASH§" in init.instructions and init.server_info.name == "sqz-mcp"
+
+
+# -- raw protocol lines ----------------------------------------------------------------------------
+def test_raw_protocol_errors_ping_and_notification_silence(proj):
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        init = p.initialize(version="2025-03-26")
+        assert init["result"]["protocolVersion"] == "2025-03-26"
+        assert init["result"]["capabilities"] == {"tools": {"listChanged": False}}
+        p.send(b"this is not json\n")
+        assert p.recv() == {"jsonrpc": "2.0", "id": None,
+                            "error": {"code": -32700, "message": "Parse error: Expecting value: line 1 column 1 (char 0)"}}
+        p.send(b'{"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":"\xff\xfe"}}\n')
+        err = p.recv()
+        assert err["id"] is None and err["error"]["code"] == -32700 and "not valid UTF-8" in err["error"]["message"]
+        assert p.request({"jsonrpc": "2.0", "id": "p1", "method": "ping"}) == {"jsonrpc": "2.0", "id": "p1", "result": {}}
+        for note in ({"jsonrpc": "2.0", "method": "notifications/initialized"},
+                     {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}},
+                     {"jsonrpc": "2.0", "method": "notifications/whatever"}):
+            p.send(note)
+        assert p.silent_for(0.5)
+        assert p.request({"jsonrpc": "2.0", "id": 7, "method": "resources/list"})["error"]["code"] == -32601
+        assert p.request(call_msg(8, "no_such_tool", {}))["error"] == {"code": -32602, "message": "Unknown tool: no_such_tool"}
+        assert p.request(init_msg(9, version="1999-01-01"))["result"]["protocolVersion"] == "2025-11-25"
+        tools = p.request({"jsonrpc": "2.0", "id": 10, "method": "tools/list"})["result"]["tools"]
+        assert all(t["inputSchema"]["type"] == "object" and "outputSchema" not in t for t in tools)
+        assert p.finish() == 0
+    lines = p.raw_lines
+    assert all(json.loads(line) for line in lines) and all(line.endswith(b"\n") for line in lines)
+
+
+SLOW = {"pattern": r"(x+x+)+y", "regex": True, "path": "slow.txt"}  # catastrophic backtracking: ~1 s
+
+
+def test_raw_ping_is_answered_while_a_tool_call_runs_and_stdin_eof_finishes_the_queue(proj):
+    (proj / "slow.txt").write_text("x" * 23 + "\n")
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        p.send(call_msg(2, "sqz_grep", SLOW))
+        p.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        p.close_stdin()
+        first, second = p.recv(), p.recv()
+        assert first == {"jsonrpc": "2.0", "id": 3, "result": {}}
+        assert second == {"jsonrpc": "2.0", "id": 2, "result": {
+            "content": [{"type": "text", "text": "no matches for '(x+x+)+y' under slow.txt\n"}]}}
+        assert p.proc.wait(10) == 0
+
+
+def test_cancelled_queued_call_is_not_answered(proj):
+    (proj / "slow.txt").write_text("x" * 23 + "\n")
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        p.send(call_msg(2, "sqz_grep", SLOW))
+        p.send(call_msg(3, "sqz_read_file", {"path": "app.py"}))
+        p.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}})
+        p.send(call_msg(4, "sqz_list_dir", {}))
+        p.close_stdin()
+        ids = []
+        while True:
+            try:
+                ids.append(p.recv(10)["id"])
+            except EOFError:
+                break
+        assert ids == [2, 4]
+
+
+# -- faults, in process ----------------------------------------------------------------------------
+def test_a_request_that_raises_is_answered_and_the_next_is_served(proj, monkeypatch):
+    server = McpServer(Roots([str(proj)]), Compressor())
+
+    def boom(*a, **k):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr("sqz_mcp.file_tools.read_file", boom)
+    err = server.handle(call_msg(1, "sqz_read_file", {"path": "app.py"}), "s")
+    assert err == {"jsonrpc": "2.0", "id": 1, "error": {"code": -32603,
+                                                        "message": "Internal error: RuntimeError: disk on fire"}}
+    ok = server.handle(call_msg(2, "sqz_list_dir", {}), "s")
+    assert ok["result"]["content"][0]["text"] == "app.py\nnotes.md\n"
+
+    monkeypatch.setattr("sqz_core.pipeline.compress", boom)
+    text = "some text\n" * 50
+    res = server.handle(call_msg(3, "compress", {"text": text}), "s")
+    assert res["result"] == {"content": [{"type": "text", "text": text}]}
+    assert server.handle({"jsonrpc": "2.0", "id": 4, "method": "ping"}, "s")["result"] == {}
+
+
+def test_handle_rejects_malformed_messages(proj):
+    server = McpServer(Roots([str(proj)]), Compressor())
+    assert server.handle({"jsonrpc": "2.0", "id": 1}, "s")["error"]["code"] == -32600
+    assert server.handle({"id": 1, "method": "ping"}, "s")["error"]["code"] == -32600
+    assert server.handle({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": [1]}, "s")["error"]["code"] == -32602
+    assert server.handle({"jsonrpc": "2.0", "id": 1, "result": {}}, "s") is None
+    assert server.handle({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {}}, "s")["error"]["code"] == -32602
+    with pytest.raises(jsonrpc.BadLine):
+        jsonrpc.decode_line(b"42")
+
+
+# -- streamable HTTP -------------------------------------------------------------------------------
+@pytest.fixture()
+def http_server(proj):
+    proc = subprocess.Popen(SQZ_MCP + ["--transport", "http", "--port", "0"], cwd=str(proj),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    line = proc.stderr.readline().decode()
+    m = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
+    assert m, line
+    yield int(m.group(1))
+    proc.terminate()
+    proc.wait(10)
+    proc.stdout.close()
+    proc.stderr.close()
+
+
+def _post(port, body, headers=None):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    hdrs = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    hdrs.update(headers or {})
+    conn.request("POST", "/mcp", body=body if isinstance(body, bytes) else json.dumps(body), headers=hdrs)
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    return resp.status, dict(resp.getheaders()), data
+
+
+def test_http_with_the_sdk_client(http_server, proj):
+    import anyio
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    async def main():
+        async with streamable_http_client(f"http://127.0.0.1:{http_server}/mcp") as streams:
+            async with ClientSession(streams[0], streams[1]) as s:
+                init = await s.initialize()
+                a = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+                b = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+                await s.send_ping()
+                return init, a, b
+
+    init, a, b = anyio.run(main)
+    assert init.capabilities.tools.list_changed is False
+    assert a == [(proj / "app.py").read_text()] and b[0].startswith("§ref:")
+
+
+def test_http_raw_rules(http_server):
+    port = http_server
+    status, headers, data = _post(port, init_msg())
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    sid = headers["Mcp-Session-Id"]
+    assert re.fullmatch(r"[0-9a-f]{32}", sid) and json.loads(data)["result"]["capabilities"]["tools"]["listChanged"] is False
+    ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+    assert _post(port, ping)[0] == 400  # no session id
+    assert _post(port, ping, {"Mcp-Session-Id": "nope"})[0] == 404
+    status, _, data = _post(port, ping, {"Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-06-18"})
+    assert status == 200 and json.loads(data) == {"jsonrpc": "2.0", "id": 2, "result": {}}
+    assert _post(port, {"jsonrpc": "2.0", "method": "notifications/initialized"}, {"Mcp-Session-Id": sid})[:3:2] == (202, b"")
+    assert _post(port, ping, {"Mcp-Session-Id": sid, "Origin": "http://evil.example"})[0] == 403
+    assert _post(port, ping, {"Mcp-Session-Id": sid, "Origin": "http://localhost:5173"})[0] == 200
+    assert _post(port, ping, {"Mcp-Session-Id": sid, "MCP-Protocol-Version": "1999-01-01"})[0] == 400
+    status, _, data = _post(port, b"{not json", {"Mcp-Session-Id": sid})
+    assert status == 400 and json.loads(data)["error"]["code"] == -32700
+    status, headers, data = _post(port, ping, {"Mcp-Session-Id": sid, "Accept": "text/event-stream"})
+    assert headers["Content-Type"] == "text/event-stream" and data.startswith(b"event: message\ndata: {")
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", "/mcp", headers={"Accept": "text/event-stream", "Mcp-Session-Id": sid})
+    resp = conn.getresponse()
+    resp.read()
+    assert resp.status == 405
+    conn.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid})
+    resp = conn.getresponse()
+    resp.read()
+    assert resp.status == 200
+    conn.close()
+    assert _post(port, ping, {"Mcp-Session-Id": sid})[0] == 404
+
+
+def test_version_flag():
+    out = subprocess.run(SQZ_MCP + ["--version"], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0 and re.fullmatch(r"sqz-mcp \d+\.\d+\.\d+\n", out.stdout)
