@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DISTS = sorted(p.parent for p in ROOT.glob("sqz_*/pyproject.toml")) + sorted(
-    p.parent for p in ROOT.glob("sqz_integrations/*/pyproject.toml"))
+    p.parent for p in ROOT.glob("sqz_integrations/*/pyproject.toml")) + sorted(
+    p.parent for p in ROOT.glob("sqz_stores/*/pyproject.toml"))
 
 
 def test_the_workspace_has_the_design_card_layout():
@@ -32,7 +33,7 @@ def test_each_distribution_has_its_own_metadata_readme_and_tests(dist):
     assert 'VERSION = "' in version_file.read_text()
     if meta["name"] != "sqz-core":
         groups = meta.get("entry-points", {})
-        assert "sqz.formatters" in groups or "sqz.integrations" in groups
+        assert {"sqz.formatters", "sqz.integrations", "sqz.stores"} & set(groups) or meta.get("scripts")
 
 
 def test_every_installed_formatter_loads_and_validates_against_the_specs():

@@ -281,24 +281,27 @@ def sqz_executable() -> str:
     return shlex.quote(sys.executable) + " -m sqz_core"
 
 
-def compress_invocation(command: str, session: str | None, sqz: str | None = None) -> str:
-    """``SQZ_QUIET=1 <sqz> compress --cmd <first line> [--session ID]``, quoted for a POSIX shell."""
+def compress_invocation(command: str, session: str | None, sqz: str | None = None, agent: str | None = None) -> str:
+    """``SQZ_QUIET=1 <sqz> compress --cmd <first line> [--session ID] [--agent NAME]``, quoted for a POSIX shell."""
     first = command.strip().split("\n", 1)[0].strip()
     if len(first) > 500:
         first = first[:500]
     words = f"SQZ_QUIET=1 {sqz or sqz_executable()} compress --cmd {shlex.quote(first)}"
     if session:
         words += f" --session {shlex.quote(str(session))}"
+    if agent:
+        words += f" --agent {shlex.quote(agent)}"
     return words
 
 
-def rewrite_command(command: str, session: str | None = None, sqz: str | None = None) -> str | None:
+def rewrite_command(command: str, session: str | None = None, sqz: str | None = None,
+                    agent: str | None = None) -> str | None:
     """The wrapped command, or None to leave ``command`` unchanged."""
     verdict = judge(command)
     if not verdict.wrap:
         return None
     body = verdict.body.rstrip("\n") if verdict.body.strip() else verdict.body
-    return verdict.prefix + wrap_command(body, compress_invocation(body, session, sqz))
+    return verdict.prefix + wrap_command(body, compress_invocation(body, session, sqz, agent))
 
 
 def touch_activity(agent: str) -> None:
@@ -337,11 +340,10 @@ def post_dedup(text: str, tool: str, session: str | None, command: str | None = 
     try:
         if not text or not session:
             return None
-        from .paths import db_path
         from .pipeline import compress
-        from .store import Store
+        from .stores import open_store
 
-        store = Store.open(db_path())
+        store = open_store()
         try:
             result = compress(text.encode("utf-8"), tool=tool, session=str(session), store=store, command=command)
         finally:

@@ -59,7 +59,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     from sqz_core.rewrite import rewrite_command
 
-    new = rewrite_command(command, session=data.get("session_id"))
+    new = rewrite_command(command, session=data.get("session_id"), agent="claude-code")
     if new is None:
         return None
     updated = dict(tool_input)

@@ -46,7 +46,8 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None  # background/interactive shells stay as they are
     from sqz_core.rewrite import rewrite_command
 
-    new = rewrite_command(raw["command"], session=data.get("sessionId", data.get("session_id")))
+    new = rewrite_command(raw["command"], session=data.get("sessionId", data.get("session_id")),
+                          agent="copilot-cli")
     if new is None:
         return None
     return json.dumps({"modifiedArgs": dict(raw, command=new)}, ensure_ascii=False).encode("utf-8")

@@ -51,7 +51,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     from sqz_core.rewrite import rewrite_command
 
-    new = rewrite_command(tool_input["command"], session=data.get("session_id"))
+    new = rewrite_command(tool_input["command"], session=data.get("session_id"), agent="gemini-cli")
     if new is None:
         return None
     return json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": new}}},

@@ -82,7 +82,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     from sqz_core.rewrite import rewrite_command
 
-    new = rewrite_command(cmd, session=data.get("sessionID"))
+    new = rewrite_command(cmd, session=data.get("sessionID"), agent="opencode")
     return None if new is None else json.dumps({"command": new}, ensure_ascii=False).encode("utf-8")
 
 

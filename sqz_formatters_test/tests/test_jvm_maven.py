@@ -1,0 +1,163 @@
+"""Maven formatter (compile, test, package, verify, -q, reactor, cold cache) on real captured runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sqz_core import FormatRequest
+from sqz_core.testing import assert_snapshot, iter_fixtures, missing_facts
+from sqz_formatters_test import jvm_maven as formatter
+
+FIX = Path(__file__).parent / "fixtures" / "maven"
+ALL = iter_fixtures(FIX)
+
+
+def run(fx, **kw):
+    return formatter.sqz_format(request=fx.request(**kw))
+
+
+def fixture(name):
+    return next(f for f in ALL if f.name == name)
+
+
+def fmt(text, cmd, exit_code=None):
+    return formatter.sqz_format(request=FormatRequest(text, cmd, exit_code=exit_code))
+
+
+def test_fixtures_present():
+    assert len(ALL) >= 7
+
+
+@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
+def test_facts_survive(fx):
+    out = run(fx)
+    assert out is not None, fx.name
+    assert missing_facts(out, fx.facts) == []
+
+
+@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
+def test_dropped_lines_are_gone(fx):
+    out = run(fx)
+    assert [d for d in fx.dropped if d in out] == []
+
+
+@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
+def test_snapshot(fx):
+    assert_snapshot(run(fx), FIX / f"{fx.name}.expected")
+
+
+@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
+def test_output_shrinks(fx):
+    text = fx.request().text
+    out = run(fx)
+    assert len(out) < len(text) * 0.8
+
+
+@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
+def test_deterministic(fx):
+    assert run(fx) == run(fx)
+
+
+def test_every_error_line_with_a_location_is_kept():
+    for fx in ALL:
+        out = run(fx)
+        for line in fx.request().text.splitlines():
+            if line.startswith("[ERROR]") and ".java:[" in line:
+                assert line in out, (fx.name, line)
+
+
+def test_failure_traces_kept_whole():
+    fx = fixture("test_fail")
+    text, out = fx.request().text, run(fx)
+    paras = [p.strip("\n") for p in text.split("\n\n") if "\tat " in p]
+    assert len(paras) == 5
+    for p in paras:
+        assert p in out, p
+
+
+def test_green_run_is_terse():
+    out = run(fixture("test_green"))
+    assert "Tests run: 60, Failures: 0" not in out          # the passing class line
+    assert "[WARNING] Tests run: 69, Failures: 0, Errors: 0, Skipped: 1" in out
+    assert len(out.splitlines()) <= 8
+
+
+def test_compiler_errors_are_not_repeated():
+    out = run(fixture("compile_error"))
+    assert out.count("Calc.java:[17,37] cannot find symbol") == 1
+    assert out.count("symbol:   variable txt") == 1
+    assert "4 repeated compiler messages" in out
+
+
+def test_cold_cache_downloads_are_counted_not_listed():
+    fx = fixture("package_cold_cache")
+    out = run(fx)
+    assert "pkgs.example.org" not in out and "Progress (" not in out
+    n = sum(1 for l in fx.request().text.splitlines() if l.startswith(("Downloading from", "Downloaded from",
+                                                                         "Progress (")))
+    assert n > 300
+    assert f"{n} download/progress lines" in out
+
+
+def test_registry_paths_are_neutral_in_fixtures():
+    for fx in ALL:
+        assert b"/usr/share/maven-repo" not in fx.raw and b"repo.maven.apache.org" not in fx.raw
+
+
+def test_reactor_summary_kept():
+    out = run(fixture("reactor_fail"))
+    for module, status in (("parent", "SUCCESS"), ("core", "FAILURE"), ("app", "SKIPPED")):
+        assert any(l.startswith(f"[INFO] {module} ..") and status in l for l in out.splitlines())
+
+
+# ---------------------------------------------------------------- near misses → None
+
+def test_other_goals_are_not_ours():
+    text = fixture("test_green").request().text
+    for cmd in ("mvn dependency:tree", "mvn exec:java", "mvn -v", "mvn", "mvn test -X", "mvn help:effective-pom"):
+        assert fmt(text, cmd, 0) is None, cmd
+
+
+def test_wrapper_and_options_are_understood():
+    fx = fixture("test_fail")
+    text = fx.request().text
+    for cmd in ("./mvnw test", "mvn -B -pl core -Dtest=CalcTest test", "mvn -s settings.xml clean test"):
+        assert fmt(text, cmd, 1) == run(fx), cmd
+
+
+def test_gradle_output_under_mvn_is_refused():
+    gradle = iter_fixtures(Path(__file__).parent / "fixtures" / "gradle")
+    for fx in gradle:
+        assert fmt(fx.request().text, "mvn test", fx.meta["exit_code"]) is None, fx.name
+
+
+def test_truncated_run_is_refused():
+    text = fixture("test_fail").request().text
+    head = text.split("[INFO] Results:")[0]
+    assert "BUILD" not in head
+    assert fmt(head, "mvn test", None) is None
+
+
+def test_debug_output_is_refused():
+    text = fixture("test_green").request().text
+    debug = text.replace("[INFO] Scanning for projects...", "[DEBUG] Reading global settings from x\n"
+                         "[INFO] Scanning for projects...")
+    assert fmt(debug, "mvn test", 0) is None
+
+
+def test_unexplained_failure_is_refused():
+    text = fixture("test_green").request().text
+    assert fmt(text, "mvn test", 1) is None
+
+
+def test_quiet_green_run_has_nothing_to_do():
+    assert fmt("", "mvn -q test", 0) is None
+    assert fmt("hello from a test\n", "mvn -q test", 0) is None
+
+
+def test_file_content_is_never_summarised():
+    text = fixture("test_fail").request().text
+    req = FormatRequest(text, "cat build.log", tool="read_file")
+    assert formatter.sqz_format(request=req) is None
