@@ -425,8 +425,9 @@ def capture_maven() -> None:
         "Please refer to /tmp/sqz-capture/jvm-maven/target/surefire-reports for the individual test results.",
     ]
     capture("maven", "test_fail", root, "mvn test", red_facts,
-            dropped=["Running demo.AddTableTest", "Scanning for projects...",
-                     "To see the full stack trace of the errors, re-run Maven with the -e switch."],
+            dropped=["To see the full stack trace of the errors, re-run Maven with the -e switch.",
+                     "[INFO] Total time:",
+                     "[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException"],
             produced_by=by, expect_exit=1,
             notes=note + " Maven's default colours (not forced; Debian's Maven prints them to a pipe).")
     capture("maven", "test_fail_quiet", root, "mvn -q test", [
@@ -490,7 +491,8 @@ def capture_maven() -> None:
         "on project core: There are test failures.",
         "mvn <args> -rf :core",
         "BUILD FAILURE",
-    ], dropped=["Running demo.AddTableTest"], produced_by=by, expect_exit=1, notes=note)
+    ], dropped=["To see the full stack trace of the errors, re-run Maven with the -e switch.", "[INFO] Total time:"],
+        produced_by=by, expect_exit=1, notes=note)
 
 
 # ---------------------------------------------------------------- Gradle

@@ -165,6 +165,22 @@ def plugins(
     raise typer.Exit(1 if problems else 0)
 
 
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def hook(
+    ctx: typer.Context,
+    agent: str = typer.Argument(..., help="claude-code, gemini-cli, copilot-cli, opencode… (see `sqz plugins`), "
+                                           "or precompact."),
+):
+    """Answer an agent's hook: its hook JSON on stdin, its rewrite JSON on stdout.
+
+    Written into the agent's configuration by `sqz init`. It never grants permission and fails
+    open: any error prints nothing and exits 0, so the agent's command runs unchanged.
+    `sqz hook precompact` (after or before the agent compacts its history) forgets what the
+    session was served. Extra arguments (`--post`) go to the integration.
+    """
+    raise typer.Exit(hot.cmd_hook([agent, *ctx.args]))
+
+
 def _store_or_exit():
     store = hot._open_store()
     if store is None:

@@ -11,7 +11,8 @@ What is dropped (counted in one ``[dropped: …]`` line): passing task lines (a 
 FAILED stays), status-bar frames, ``PASSED`` test events, the daemon start-up notice,
 the ``java -version`` banner Debian's launcher prints first, the JDK's four-line
 SecurityManager deprecation warning that Gradle < 7 triggers on Java 17+, and the
-``* Try:``/``* Get more help`` trailer. Everything else is kept verbatim.
+``* Try:``/``* Get more help`` trailer. Everything else is kept verbatim, and so is every
+blank-line paragraph that holds a stack trace.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common_b import join_output
-from ._common_jvm import DropCounter, words_after_options
+from ._common_jvm import DropCounter, trace_paragraph_lines, words_after_options
 
 commands = ("gradle", "gradlew")
 
@@ -82,10 +83,15 @@ def format_gradle(lines: list[str], quiet: bool) -> list[str] | None:
     finished = False
     in_try = False
     head = True              # still in the lines before Gradle's own first line
+    protected = trace_paragraph_lines(lines)
     i = 0
     while i < len(lines):
         line = lines[i]
         i += 1
+        if i - 1 in protected:
+            head = False
+            out.append(line)     # a stack trace's paragraph: verbatim, whole
+            continue
         if head and _JAVA_BANNER.match(line):
             drops.add("java -version banner lines")
             continue

@@ -11,8 +11,10 @@ the ``Failed to execute goal`` line and the reactor summary.
 What is dropped (counted in one ``[dropped: …]`` line): the lines named above, the
 timing footer (``Total time``/``Finished at``), and the second copy of compiler errors
 that Maven repeats under ``Failed to execute goal … Compilation failure``. Every line
-the formatter does not know is kept verbatim (test output, stack traces, unknown
-``[INFO]`` lines).
+the formatter does not know is kept verbatim (test output, unknown ``[INFO]`` lines), and
+so is every blank-line paragraph holding a stack trace, noise included: Surefire prints
+no blank line between the build log and the first failure, so that paragraph reaches
+back to the top of the log.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_jvm import DropCounter, words_after_options
+from ._common_jvm import DropCounter, trace_paragraph_lines, words_after_options
 from ._common_b import join_output
 
 commands = ("mvn", "mvnw")
@@ -91,7 +93,12 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
     after_progress = False
     build_line = False
     levels = 0
-    for line in lines:
+    protected = trace_paragraph_lines(lines)
+    for index, line in enumerate(lines):
+        if index in protected:
+            levels += line.startswith(("[INFO]", "[ERROR]", "[WARNING]"))
+            out.append(line)    # a stack trace's paragraph: verbatim, whole
+            continue
         if _PROGRESS.match(line):
             drops.add("download/progress lines")
             after_progress = True
