@@ -355,3 +355,74 @@ class Store:
         """``"ok"`` or SQLite's description of what is wrong."""
         rows = self._read("PRAGMA quick_check")
         return rows[0][0] if rows else "unknown"
+
+    # -- retention (sqz stats --prune, sqz reset) --------------------------------------------
+    def _transaction(self, statements: list) -> dict:
+        """Run ``(name, sql, params)`` statements in one write transaction; rows changed per name."""
+        def run():
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                done: dict = {}
+                for name, sql, params in statements:
+                    if name == "recall" and not self.conn.execute(
+                            "SELECT 1 FROM sqlite_master WHERE name = 'recall'").fetchone():
+                        continue
+                    n = self.conn.execute(sql, params).rowcount
+                    done[name] = done.get(name, 0) + max(n, 0)
+                self.conn.execute("COMMIT")
+                return done
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+        try:
+            return _retrying(run)
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
+
+    # content still needed: pinned, referenced by a stats row, or what a served entry showed
+    _KEPT = ("SELECT hash FROM pins UNION SELECT input_hash FROM calls WHERE input_hash IS NOT NULL "
+             "UNION SELECT output_hash FROM calls WHERE output_hash IS NOT NULL "
+             "UNION SELECT hash FROM served UNION SELECT output_hash FROM served WHERE output_hash IS NOT NULL")
+
+    def prune_before(self, cutoff: float) -> dict:
+        """Forget everything older than ``cutoff``: stats rows, events, served marks, compaction marks,
+        and stored content nothing newer refers to (pinned content is kept). Counts per table."""
+        return self._transaction([
+            ("calls", "DELETE FROM calls WHERE ts < ?", (cutoff,)),
+            ("events", "DELETE FROM events WHERE ts < ?", (cutoff,)),
+            ("served", "DELETE FROM served WHERE served_at < ?", (cutoff,)),
+            ("compactions", "DELETE FROM compactions WHERE ts < ?", (cutoff,)),
+            ("blobs", f"DELETE FROM blobs WHERE created < ? AND hash NOT IN ({self._KEPT})", (cutoff,)),
+            ("sketches", "DELETE FROM sketches WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
+            ("recall", "DELETE FROM recall WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
+            ("token_counts", "DELETE FROM token_counts WHERE hash NOT IN (SELECT hash FROM blobs) AND hash NOT IN "
+                             "(SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
+                             "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)", ()),
+        ])
+
+    def reset(self, *, cache: bool = True, stats: bool = True) -> dict:
+        """Empty the cache (stored content, served marks, sketches, recall index; pins kept unless
+        ``stats`` is reset too) and/or the stats (calls, events). Token counts of calls that remain are
+        kept, so their figures stay exact after the content is gone. Counts per table."""
+        steps: list = []
+        if stats:
+            steps += [("calls", "DELETE FROM calls", ()), ("events", "DELETE FROM events", ())]
+        if cache:
+            keep_pins = "" if stats else " WHERE hash NOT IN (SELECT hash FROM pins)"
+            steps += [("served", "DELETE FROM served", ()), ("compactions", "DELETE FROM compactions", ()),
+                      ("sketches", "DELETE FROM sketches", ()), ("recall", "DELETE FROM recall", ()),
+                      ("blobs", "DELETE FROM blobs" + keep_pins, ())]
+            if stats:
+                steps.append(("pins", "DELETE FROM pins", ()))
+        steps.append(("token_counts", "DELETE FROM token_counts WHERE hash NOT IN (SELECT hash FROM blobs) AND "
+                                      "hash NOT IN (SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
+                                      "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)", ()))
+        return self._transaction(steps)
+
+    def vacuum(self) -> bool:
+        """Give freed pages back to the file system; False when another process holds the database."""
+        try:
+            self.conn.execute("VACUUM")
+            return True
+        except sqlite3.Error:
+            return False

@@ -176,7 +176,7 @@ def test_flags_lazy_tools_no_desc_no_cache():
 
     init, tools, calls, help_ = _list_and_call(SQZ_MCP + ["proxy", "--lazy-tools", "--", *STUB])
     assert [t["name"] for t in tools] == ["big", "sqz_expand", "sqz_tool_help"]
-    assert tools[0]["description"] == "Returns a big table."
+    assert tools[0]["description"] == "Returns a big table. …"
     assert help_["result"]["content"][0]["text"].startswith("Returns a big table.\n\n   It has   many rows. Detail.")
 
     init, tools, calls, help_ = _list_and_call(SQZ_MCP + ["proxy", "--no-desc", "--no-cache", "--", *STUB])
@@ -249,3 +249,16 @@ def test_unstartable_upstream_exits_127():
     assert b"cannot start the upstream MCP server" in out.stderr
     usage = subprocess.run(SQZ_MCP + ["proxy"], capture_output=True, timeout=30)
     assert usage.returncode == 2 and b"command is missing" in usage.stderr
+
+
+def test_lazy_tools_adds_no_help_tool_when_no_description_was_shortened(tmp_path):
+    repo = _git_repo(tmp_path / "repo")
+
+    async def body(s):
+        return (await s.list_tools()).tools
+
+    direct = run_sdk(git_server(str(repo)), body)
+    lazy = run_sdk(SQZ_MCP + ["proxy", "--lazy-tools", "--"] + git_server(str(repo)), body)
+    assert all(not d.description.rstrip().endswith(("…", "...")) for d in direct)
+    assert [t.name for t in lazy] == [t.name for t in direct] + ["sqz_expand"]
+    assert [t.description for t in lazy[:-1]] == [" ".join(t.description.split()) for t in direct]

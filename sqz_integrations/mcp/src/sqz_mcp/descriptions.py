@@ -1,7 +1,8 @@
 """Compacting upstream tool descriptions for tools/list: whitespace collapsed, length capped.
 
 Input schemas are never touched (a client validates arguments against them). A cut ends
-on a word boundary with ``…``; the lazy form keeps the first sentence only.
+on a word boundary with ``…``; the lazy form keeps the first sentence only (`` …`` when more
+followed), so the agent can tell a shortened description from a whole one.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ def compact(text: str, lazy: bool = False) -> str:
         return _cut(flat, CAP)
     m = _SENTENCE_END.search(flat)
     first = flat[: m.end()] if m else flat
-    return _cut(first, LAZY_CAP)
+    if first == flat or len(first) > LAZY_CAP - 2:
+        return _cut(flat, LAZY_CAP)
+    return first + " …"  # more follows: sqz_tool_help has it
 
 
 def compact_tools(tools: list, lazy: bool = False) -> tuple[list, dict]:

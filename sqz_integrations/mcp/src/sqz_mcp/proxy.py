@@ -39,13 +39,12 @@ GRACE = 2.5
 
 EXPAND_TOOL = {
     "name": "sqz_expand",
-    "description": "The original content behind a §ref:HASH§ token or the hex prefix in an sqz note "
-                   "(this server's results may be shortened by sqz).",
+    "description": "Original content of a §ref:HASH§ token or an sqz note's hex prefix.",
     "inputSchema": {"type": "object", "properties": {"ref": {"type": "string"}}, "required": ["ref"]},
 }
 TOOL_HELP_TOOL = {
     "name": "sqz_tool_help",
-    "description": "The full original description of one of this server's tools (the list shows one sentence).",
+    "description": "Full description of a tool whose listed one ends in …",
     "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
 }
 NOTE_CACHE = ("Results of this server pass through sqz: `§ref:HASH§` stands for content already sent in this "
@@ -115,6 +114,7 @@ class Proxy:
         self.internal: dict[str, list] = {}    # our own requests to the upstream -> [event, response]
         self.originals: dict[str, str] = {}    # upstream tool name -> original description
         self.upstream_tools: set[str] = set()
+        self.shortened = False                 # some description was cut (sqz_tool_help is worth listing)
         self.dead: str | None = None
         self.events: queue.Queue = queue.Queue()
         self.proc: subprocess.Popen | None = None
@@ -124,7 +124,7 @@ class Proxy:
     # -- local tools ------------------------------------------------------------------------
     def local_tools(self) -> list[dict]:
         tools = [] if self.no_cache else [EXPAND_TOOL]
-        if self.lazy:
+        if self.lazy and self.shortened:
             tools.append(TOOL_HELP_TOOL)
         return [t for t in tools if t["name"] not in self.upstream_tools]
 
@@ -339,8 +339,10 @@ class Proxy:
             return msg
         names = {t.get("name") for t in tools if isinstance(t, dict)}
         compacted, originals = compact_tools(tools, lazy=self.lazy)
+        cut = any(isinstance(t, dict) and str(t.get("description", "")).endswith("…") for t in compacted)
         with self.lock:
             self.originals.update(originals)
+            self.shortened = self.shortened or (cut and not self.no_desc)
             self.upstream_tools.update(n for n in names if isinstance(n, str))
         if self.no_desc:
             compacted = tools
