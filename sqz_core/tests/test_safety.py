@@ -95,3 +95,20 @@ def test_keeps_paragraphs_detects_a_missing_frame():
     damaged = text.replace("\tat Main.parse(Main.java:2)\n", "")
     assert keeps_paragraphs(text, text, spans)
     assert not keeps_paragraphs(text, damaged, spans)
+
+
+def test_a_tag_only_log_line_ends_a_paragraph():
+    """Maven prints "[INFO] " where other tools print a blank line: protection stops there."""
+    from sqz_core.safety import paragraphs_holding
+    from sqz_core.testing import load_fixture
+
+    fx = load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_test" / "tests" / "fixtures" / "maven"
+                      / "test_fail.json")
+    text = clean_terminal(fx.text)
+    lines = text.split("\n")
+    verdict = classify(text)
+    assert verdict is not None and "jvm-stacktrace" in verdict.reason
+    held = paragraphs_holding(lines, verdict.spans)
+    protected = {i for a, b in held for i in range(a, b + 1)}
+    assert not any("Scanning for projects" in lines[i] for i in protected)
+    assert any("at demo.CalcTest.wrongSum(CalcTest.java:15)" in lines[i] for i in protected)

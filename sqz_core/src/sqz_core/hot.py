@@ -114,6 +114,11 @@ def compress_bytes(data: bytes, opts: dict):
                     bytes_out=len(result.output), est_in=result.est_in, est_out=result.est_out,
                     input_hash=result.digest if result.stored else None, output_hash=result.output_digest,
                     agent=opts.get("agent"))
+                from .budget import check as budget_check  # stdlib only; no file read without a budget
+
+                warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
+                if warning:
+                    sys.stderr.write(warning + "\n")
             except StoreError:
                 pass
         return result

@@ -173,15 +173,19 @@ def classify(text: str) -> Safety | None:
     return None
 
 
+# A line that ends a paragraph: blank, or only a log-level tag (Maven prints "[INFO] " for a blank line).
+_BLANKISH = re.compile(r"^\s*(?:\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\])?\s*$")
+
+
 def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:
-    """The blank-line-delimited paragraphs that contain each span, as inclusive line ranges."""
+    """The paragraphs (delimited by blank or tag-only lines) that contain each span, as inclusive line ranges."""
     out = []
     for a, b in spans:
         a = max(0, min(a, len(lines) - 1))
         b = max(a, min(b, len(lines) - 1))
-        while a > 0 and lines[a - 1].strip():
+        while a > 0 and not _BLANKISH.match(lines[a - 1]):
             a -= 1
-        while b + 1 < len(lines) and lines[b + 1].strip():
+        while b + 1 < len(lines) and not _BLANKISH.match(lines[b + 1]):
             b += 1
         out.append((a, b))
     return sorted(set(out))

@@ -53,7 +53,7 @@ def tool_list(argv, caps=None) -> list:
 
 def bench_tool_lists(work: str) -> None:
     print("## tools/list tokens (cl100k, JSON of the tools array)")
-    print("| upstream | tools | direct | proxy | proxy --lazy-tools |")
+    print("| upstream | tools | direct | proxy (incl. sqz_expand) | proxy --lazy-tools (incl. injected tools) |")
     print("|---|---|---|---|---|")
     repo = os.path.join(work, "repo")
     os.makedirs(repo)
@@ -66,7 +66,7 @@ def bench_tool_lists(work: str) -> None:
         d = tool_list(cmd, caps)
         p = tool_list(SQZ_MCP + ["proxy", "--"] + cmd, caps)
         lz = tool_list(SQZ_MCP + ["proxy", "--lazy-tools", "--"] + cmd, caps)
-        print(f"| {name} | {len(d)} | {tokens(d)} | {tokens(p)} (+sqz_expand) | {tokens(lz)} (+sqz_expand, sqz_tool_help) |")
+        print(f"| {name} | {len(d)} | {tokens(d)} | {tokens(p)} | {tokens(lz)} |")
     own = tool_list(SQZ_MCP)
     print(f"| sqz-mcp server itself | {len(own)} | {tokens(own)} | | |")
 

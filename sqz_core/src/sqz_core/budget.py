@@ -1,0 +1,142 @@
+"""Per-agent token budgets: a session that crosses its agent's budget gets one warning line.
+
+Budgets live in ``budgets.json`` next to the database (the user's data directory):
+``{"agent name": tokens per session}``; ``"*"`` applies to every agent without its own
+entry, and calls without an agent name count as ``"(unknown)"``. What a session used is
+what sqz served to it (the hot path's ``est_out`` figures: an estimate, and labelled so).
+
+``check`` runs on the hot path after every recorded call: stdlib only, no file read
+when no budget is set, one indexed query when one is. The warning is shown once per
+session and budget: a marker file created with ``O_EXCL`` makes exactly one of several
+concurrent ``sqz`` processes print it.
+"""
+
+from __future__ import annotations
+
+import os
+
+UNKNOWN = "(unknown)"
+ANY = "*"
+
+
+def _data_dir() -> str:
+    from .paths import db_path
+
+    return os.path.dirname(os.path.abspath(db_path()))
+
+
+def budgets_path() -> str:
+    return os.path.join(_data_dir(), "budgets.json")
+
+
+def warned_dir() -> str:
+    return os.path.join(_data_dir(), "budget-warned")
+
+
+def load() -> dict:
+    """``{agent: tokens}``; empty when no budget is set or the file is unreadable."""
+    import json
+
+    try:
+        with open(budgets_path(), encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): int(v) for k, v in data.items() if isinstance(v, (int, float)) and v > 0}
+
+
+def save(budgets: dict) -> str:
+    """Write the budgets atomically (another process may be reading them); returns the path."""
+    import json
+    import tempfile
+
+    path = budgets_path()
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".budgets.", dir=os.path.dirname(path))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(budgets, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return path
+
+
+def limit_for(budgets: dict, agent: str | None) -> int | None:
+    name = agent or UNKNOWN
+    return budgets.get(name, budgets.get(ANY))
+
+
+def _marker(session: str, agent: str | None, limit: int) -> str:
+    import zlib
+
+    key = f"{session}\0{agent or UNKNOWN}\0{limit}".encode("utf-8", "surrogateescape")
+    return os.path.join(warned_dir(), f"{zlib.crc32(key) & 0xFFFFFFFF:08x}-{len(key)}")
+
+
+def check(store, session: str | None, agent: str | None) -> str | None:
+    """The warning line if ``session`` has just crossed its agent's budget (shown once), else None."""
+    if not session:
+        return None
+    try:
+        os.stat(budgets_path())
+    except OSError:
+        return None  # no budget set: nothing to read, nothing to query
+    budgets = load()
+    limit = limit_for(budgets, agent)
+    if not limit:
+        return None
+    used = store.tokens_served(session, 0.0)
+    if used < limit:
+        return None
+    marker = _marker(session, agent, limit)
+    try:
+        os.makedirs(os.path.dirname(marker), mode=0o700, exist_ok=True)
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return None  # already shown for this session and budget
+    except OSError:
+        return None
+    try:
+        store.record_event("budget", session=session, ref=agent or UNKNOWN, detail=f"{used}/{limit}")
+    except Exception:
+        pass
+    return (f"sqz: budget: session {session} has been served ~{used:,} tokens (estimate), over the "
+            f"{limit:,}-token budget for agent {agent or UNKNOWN} (sqz budget list)")
+
+
+def clear_warnings() -> int:
+    """Forget which sessions were warned (with ``sqz reset --stats-only`` / full reset)."""
+    n = 0
+    try:
+        names = os.listdir(warned_dir())
+    except OSError:
+        return 0
+    for name in names:
+        try:
+            os.unlink(os.path.join(warned_dir(), name))
+            n += 1
+        except OSError:
+            pass
+    return n
+
+
+def usage(store, budgets: dict, since: float = 0.0) -> list[dict]:
+    """Sessions of agents with a budget: ``{"session", "agent", "used", "limit"}``, most used first."""
+    totals: dict = {}
+    for row in store.calls(since):
+        session, agent, est_out = row[1], row[12], row[9]
+        limit = limit_for(budgets, agent)
+        if not limit or not session:
+            continue
+        key = (session, agent or UNKNOWN)
+        t = totals.setdefault(key, {"session": session, "agent": agent or UNKNOWN, "used": 0, "limit": limit})
+        t["used"] += est_out
+    return sorted(totals.values(), key=lambda t: -t["used"])

@@ -1,0 +1,97 @@
+"""``open_store(url)`` for ``postgresql://`` store URLs (entry point ``sqz.stores``).
+
+The URL is a libpq URL plus three sqz parameters, removed before libpq sees it:
+
+* ``schema=NAME``        keep the tables in that schema (default: the user's search_path);
+* ``store_originals=0``  send only hashes and stats to the team store (also ``SQZ_STORE_ORIGINALS=0``);
+  originals, refs, pins and recall then stay in the local SQLite file;
+* ``pool=0``             no local pooling process (also ``SQZ_PG_POOL=0``).
+
+A call first tries the local pooling process (a Unix socket, standard library only:
+no psycopg import, no PostgreSQL connection set-up on the agent's path); when it is
+not running, this call connects directly with psycopg and starts it in the background.
+This module stays light: psycopg is imported only by ``pgstore`` and the pool process.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+_OWN_PARAMS = ("schema", "store_originals", "pool")
+_SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+_URL_USERINFO = re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.I)
+_OFF = ("0", "false", "no", "off")
+
+
+class Config:
+    """A parsed store URL: what libpq gets, and the sqz options."""
+
+    __slots__ = ("url", "conninfo", "schema", "store_originals", "pool", "connect_timeout")
+
+    def __init__(self, url: str) -> None:
+        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+        from sqz_core.store import StoreError
+
+        parts = urlsplit(url)
+        if parts.scheme not in ("postgresql", "postgres"):
+            raise StoreError(f"not a PostgreSQL URL: {parts.scheme}://")
+        params = parse_qsl(parts.query, keep_blank_values=True)
+        own = {k: v for k, v in params if k in _OWN_PARAMS}
+        rest = [(k, v) for k, v in params if k not in _OWN_PARAMS]
+        self.schema = own.get("schema") or None
+        if self.schema is not None and not _SCHEMA_NAME.match(self.schema):
+            raise StoreError(f"schema={self.schema!r}: use lower-case letters, digits and _ (at most 63)")
+        env_originals = os.environ.get("SQZ_STORE_ORIGINALS", "")
+        self.store_originals = (own.get("store_originals", "1").lower() not in _OFF
+                                and env_originals.lower() not in _OFF)
+        self.pool = (own.get("pool", "1").lower() not in _OFF
+                     and os.environ.get("SQZ_PG_POOL", "1").lower() not in _OFF)
+        if not any(k == "connect_timeout" for k, _ in rest):
+            rest.append(("connect_timeout", "1"))  # a dead server costs at most a second
+        self.connect_timeout = float(dict(rest)["connect_timeout"] or 1)
+        self.conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest), ""))
+        self.url = url
+
+    def key(self) -> str:
+        """What makes two stores the same for the pooling process (URL and local state)."""
+        from sqz_core.paths import cache_dir, db_path
+
+        return "\n".join((self.url, str(self.store_originals), cache_dir(), db_path()))
+
+
+def scrub_command(command: str | None) -> str | None:
+    """The command line as the team store may keep it: credentials never leave the machine.
+
+    Userinfo in URLs is masked; a command line carrying a secret (a token, a
+    ``password=`` argument: sqz's own secret classifier) is replaced by a placeholder.
+    """
+    if not command:
+        return command
+    from sqz_core.safety import classify
+
+    verdict = classify(command)
+    if verdict is not None and verdict.secret:
+        return "[command withheld: it holds a credential]"
+    command = _URL_USERINFO.sub(r"\1***@", command)
+    return command.replace("\x00", "")
+
+
+def open_store(url: str):
+    """The store for ``url``: through the local pooling process when it runs, else a direct connection.
+
+    Raises ``sqz_core.store.StoreError`` (one line, no credentials) when PostgreSQL is
+    unreachable or the schema cannot be brought up to date.
+    """
+    cfg = Config(url)
+    if cfg.pool:
+        from . import client
+
+        store = client.connect(cfg)
+        if store is not None:
+            return store
+        client.start_pool(cfg)
+    from .pgstore import open_direct
+
+    return open_direct(cfg)
