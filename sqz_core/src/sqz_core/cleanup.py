@@ -17,6 +17,13 @@ _CONTROL = re.compile(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
 _TRAILING_WS = re.compile(r"[ \t]+$", re.M)
 
 
+def strip_escapes(text: str) -> str:
+    """Remove ANSI escape sequences only (file content: every other byte is content)."""
+    if "\x1b" in text or "\x9b" in text:
+        return _ANSI.sub("", text)
+    return text
+
+
 def strip_ansi(text: str) -> str:
     """Remove ANSI escape sequences and stray control characters."""
     if "\x1b" in text or "\x9b" in text:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_ansi
+from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escapes
 from .exitmarker import split_trailer
 from .request import FormatRequest
 from .tokens import estimate
@@ -218,7 +218,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     recoverable = store is not None
     lossy = formatted is not None and recoverable
     if is_file:
-        candidate = strip_ansi(text)  # file content: every byte kept but ANSI escapes
+        candidate = strip_escapes(text)  # file content: every byte kept but ANSI escape sequences
     else:
         candidate = fold_repeats(formatted if lossy else cleaned)
         if level == "critical" and recoverable and formatted is None and not looks_like_diff(candidate):

@@ -20,8 +20,9 @@ _SPLIT = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+)
 # Tool names (MCP and agents' built-in tools) whose results are file content or
 # patches: never summarised, only deduplicated.
 FILE_TOOLS = frozenset({
-    "read", "read_file", "view", "cat", "write", "edit", "str_replace", "multiedit",
-    "sqz_read_file", "notebookread", "patch", "diff", "apply_patch",
+    "read", "read_file", "read_text_file", "read_multiple_files", "get_file_contents", "view", "cat",
+    "write", "write_file", "edit", "edit_file", "str_replace", "multiedit", "sqz_read_file", "notebookread",
+    "patch", "diff", "apply_patch", "git_diff", "git_diff_staged", "git_diff_unstaged", "git_show",
 })
 # Shell programs whose output is file content.
 FILE_PROGRAMS = frozenset({"cat", "head", "tail", "sed", "bat", "batcat", "nl", "less", "more", "tac"})

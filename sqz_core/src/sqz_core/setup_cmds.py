@@ -400,21 +400,26 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
             status = max(status, 1)
     if not names:
         echo("no integrations installed (pip install sqz-integration-claude-code, …)")
-    from .paths import db_path
-    from .store import Store, StoreError
+    from .store import StoreError
+    from .stores import describe, open_store, store_url
 
     try:
-        store = Store.open(db_path())
+        store = open_store()
         try:
             health = store.health()
         finally:
             store.close()
     except StoreError as exc:
         health = str(exc)
+    url = store_url()
     if health == "ok":
-        echo(f"database: ok ({db_path()})")
+        echo(f"database: ok ({describe()})")
+    elif not url or url.startswith("sqlite:"):
+        echo(f"database: BROKEN ({describe()}): {health} (fix: move the file aside; sqz creates a new one)")
+        status = 2
     else:
-        echo(f"database: BROKEN ({db_path()}): {health} (fix: move the file aside; sqz creates a new one)")
+        echo(f"database: UNAVAILABLE ({describe()}): {health} (calls compress without dedup or expand "
+             "until it is reachable; fix the server or SQZ_STORE_URL)")
         status = 2
     from .plugins import load_index, plugin_manager
 

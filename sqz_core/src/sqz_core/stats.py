@@ -156,6 +156,7 @@ def summarize(store, *, days: float | None = None, counter: str = "cl100k", proj
     daily: dict[str, dict] = {}
     total = _bucket()
     total["estimated_tokens_in"] = 0
+    total["uncounted_calls"] = total["uncounted_bytes"] = 0  # no bytes, no estimate (--mode safe)
     outcomes: dict[str, int] = {}
     bypasses = {name: 0 for name in BYPASSES}
     for (ts, session, command, family, plugin, outcome, b_in, b_out, est_in, est_out,
@@ -169,6 +170,9 @@ def summarize(store, *, days: float | None = None, counter: str = "cl100k", proj
         if estimated:
             t_in, t_out = est_in, est_out
             total["estimated_tokens_in"] += est_in
+            if not est_in and b_in:
+                total["uncounted_calls"] += 1
+                total["uncounted_bytes"] += b_in
         fam = fams.setdefault(family or "(none)", _bucket())
         grp = groups.setdefault(_group_key(by, family, ts, session, agent), _bucket())
         day = daily.setdefault(_day(ts), _bucket())

@@ -1,6 +1,7 @@
 """Which store a call uses: SQLite by default, another backend by URL.
 
-``SQZ_STORE_URL`` selects the backend by its scheme: unset or ``sqlite:///path`` is
+``SQZ_STORE_URL`` (or ``store_url = "…"`` in ``$XDG_CONFIG_HOME/sqz/config.toml``)
+selects the backend by its scheme: unset or ``sqlite:///path`` is
 the embedded SQLite store (``sqz_core.store.Store``); any other scheme
 (``postgresql://…``) names a plugin registered in the entry-point group
 ``sqz.stores`` under that scheme. The plugin module provides
@@ -28,9 +29,34 @@ import os
 GROUP = "sqz.stores"
 
 
+def config_path() -> str:
+    """``$XDG_CONFIG_HOME/sqz/config.toml`` (default ``~/.config/sqz/config.toml``)."""
+    root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(root, "sqz", "config.toml")
+
+
 def store_url() -> str | None:
-    """The configured store URL (``SQZ_STORE_URL``), or None for the default SQLite file."""
-    return os.environ.get("SQZ_STORE_URL") or None
+    """The store URL: ``SQZ_STORE_URL``, else ``store_url`` in the config file, else None (SQLite file).
+
+    The config file is read only when it exists (one ``stat`` per call otherwise);
+    an unreadable or invalid file counts as unset.
+    """
+    url = os.environ.get("SQZ_STORE_URL")
+    if url:
+        return url
+    path = config_path()
+    if not os.path.isfile(path):
+        return None
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: no TOML parser in the standard library
+        return None
+    try:
+        with open(path, "rb") as fh:
+            value = tomllib.load(fh).get("store_url")
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, str) and value else None
 
 
 def describe() -> str:

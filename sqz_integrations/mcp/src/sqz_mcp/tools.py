@@ -7,8 +7,6 @@ declares an ``outputSchema``; every result is ``{"content": [{"type": "text", â€
 
 from __future__ import annotations
 
-import json
-
 from . import file_tools
 from .file_tools import ToolError
 from .roots import PathRefused
@@ -240,6 +238,3 @@ def format_recall(hits: list) -> str:
         out.extend("  " + line for line in snippet.split("\n") if snippet)
     return "\n".join(out) + "\n"
 
-
-def dumps_args(args) -> str:
-    return json.dumps(args, ensure_ascii=False, sort_keys=True)[:300]

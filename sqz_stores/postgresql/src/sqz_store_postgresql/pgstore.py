@@ -1,0 +1,563 @@
+"""The PostgreSQL store: the same methods and guarantees as ``sqz_core.store.Store``, for a team.
+
+One database holds what many agents on many machines send: originals by SHA-256
+(deduplicated across the team), what each agent session was served and when (refs
+stay per session and per freshness window), pins, sketches, full-text recall
+(tsvector/tsquery with ``ts_headline`` snippets) and one stats row per call.
+
+Writes are buffered and sent in one transaction (one round trip in pipeline mode, one
+commit) at the next read or at ``close``; a batch the server cannot take (it went
+away) is appended to a private local spool file and replayed by a later call, so
+nothing is lost. Every failure raises ``StoreError``; callers degrade to
+compression without dedup.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import time
+
+import psycopg
+from psycopg import errors as pg_errors
+from psycopg import sql as pg_sql
+
+from sqz_core.store import StoreError
+
+from .store import Config, scrub_command
+
+SCHEMA_VERSION = 2
+
+# Each step takes the schema from version N-1 to N. They run once, in order, in one
+# transaction holding an advisory lock, so concurrent first-time openers do not race.
+MIGRATIONS: dict[int, list[str]] = {
+    1: [
+        """CREATE TABLE IF NOT EXISTS blobs (
+            hash     TEXT PRIMARY KEY,            -- sha256 hex of the original bytes
+            data     BYTEA,                       -- NULL: a host that keeps originals local sent only the hash
+            size     BIGINT NOT NULL,
+            created  DOUBLE PRECISION NOT NULL,
+            command  TEXT
+        )""",
+        """CREATE TABLE IF NOT EXISTS served (
+            session     TEXT NOT NULL,
+            hash        TEXT NOT NULL,
+            served_at   DOUBLE PRECISION NOT NULL,
+            output_hash TEXT,
+            is_file     BOOLEAN NOT NULL DEFAULT FALSE,
+            PRIMARY KEY (session, hash)
+        )""",
+        "CREATE INDEX IF NOT EXISTS served_recent ON served(session, served_at)",
+        """CREATE TABLE IF NOT EXISTS calls (
+            id          BIGSERIAL PRIMARY KEY,
+            ts          DOUBLE PRECISION NOT NULL,
+            session     TEXT,
+            command     TEXT,
+            family      TEXT,
+            plugin      TEXT,
+            outcome     TEXT NOT NULL,
+            bytes_in    BIGINT NOT NULL,
+            bytes_out   BIGINT NOT NULL,
+            est_in      BIGINT NOT NULL,
+            est_out     BIGINT NOT NULL,
+            input_hash  TEXT,
+            output_hash TEXT
+        )""",
+        "CREATE INDEX IF NOT EXISTS calls_ts ON calls(ts)",
+        "CREATE INDEX IF NOT EXISTS calls_session ON calls(session, ts)",
+        """CREATE TABLE IF NOT EXISTS token_counts (
+            hash     TEXT NOT NULL,
+            encoding TEXT NOT NULL,
+            n        BIGINT NOT NULL,
+            PRIMARY KEY (hash, encoding)
+        )""",
+        """CREATE TABLE IF NOT EXISTS pins (
+            hash    TEXT PRIMARY KEY,
+            label   TEXT,
+            created DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS compactions (
+            session TEXT NOT NULL,
+            ts      DOUBLE PRECISION NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS sketches (
+            session TEXT NOT NULL,
+            value   BIGINT NOT NULL,
+            hash    TEXT NOT NULL,
+            UNIQUE (session, hash, value)
+        )""",
+        "CREATE INDEX IF NOT EXISTS sketches_lookup ON sketches(session, value)",
+        # full-text recall: PostgreSQL's own text search ('simple': tool output is not prose)
+        """CREATE TABLE IF NOT EXISTS recall (
+            hash    TEXT PRIMARY KEY,
+            command TEXT,
+            session TEXT,
+            ts      DOUBLE PRECISION NOT NULL,
+            body    TEXT NOT NULL,
+            tsv     tsvector GENERATED ALWAYS AS (to_tsvector('simple', body)) STORED
+        )""",
+        "CREATE INDEX IF NOT EXISTS recall_tsv ON recall USING GIN (tsv)",
+    ],
+    2: [
+        # which agent framework a call served; events outside compression (expand of a ref, compaction…)
+        "ALTER TABLE calls ADD COLUMN IF NOT EXISTS agent TEXT",
+        """CREATE TABLE IF NOT EXISTS events (
+            id      BIGSERIAL PRIMARY KEY,
+            ts      DOUBLE PRECISION NOT NULL,
+            session TEXT,
+            kind    TEXT NOT NULL,
+            ref     TEXT,
+            detail  TEXT
+        )""",
+        "CREATE INDEX IF NOT EXISTS events_ts ON events(ts)",
+    ],
+}
+
+RECALL_MAX_CHARS = 200_000     # tsvector has a 1 MB limit; the rest of a huge output stays expandable
+STATEMENT_TIMEOUT_MS = 10_000  # a hung server must not hang the agent's command for long
+_HEADLINE = "StartSel=[, StopSel=], MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…"
+
+
+def _one_line(exc: BaseException) -> str:
+    """The first line of a driver message (libpq adds hints on further lines), without line breaks."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return (lines[0][:300] if lines else "") or type(exc).__name__
+
+
+def _lock_key(schema: str | None) -> int:
+    digest = hashlib.sha256(f"sqz-store-migrations:{schema or ''}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+def _text(value: str | None) -> str | None:
+    return value.replace("\x00", "") if isinstance(value, str) else value
+
+
+# -- connecting and migrating ------------------------------------------------------------
+
+def connect(cfg: Config) -> psycopg.Connection:
+    """An autocommit connection with a short connect timeout and the schema on the search path."""
+    options = [f"-c statement_timeout={STATEMENT_TIMEOUT_MS}"]
+    if cfg.schema:
+        options.append(f"-c search_path={cfg.schema}")
+    try:
+        from psycopg.conninfo import conninfo_to_dict
+
+        user_options = conninfo_to_dict(cfg.conninfo).get("options")
+        if user_options:
+            options.insert(0, str(user_options))
+        return psycopg.connect(cfg.conninfo, autocommit=True, application_name="sqz",
+                               options=" ".join(options))
+    except psycopg.Error as exc:
+        raise StoreError(f"postgresql: {_one_line(exc)}") from exc
+
+
+def schema_version(conn: psycopg.Connection) -> int:
+    """The schema's version (0: no sqz tables yet)."""
+    try:
+        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
+    except (pg_errors.UndefinedTable, pg_errors.InvalidSchemaName):
+        return 0
+    return int(row[0] or 0)
+
+
+def migrate(conn: psycopg.Connection, schema: str | None, target: int = SCHEMA_VERSION) -> int:
+    """Bring the schema up to ``target`` once, under an advisory lock; returns the version before."""
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(schema),))
+        if schema:
+            conn.execute(pg_sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(pg_sql.Identifier(schema)))
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version ("
+                     "version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)")
+        current = int(conn.execute("SELECT COALESCE(max(version), 0) FROM schema_version").fetchone()[0])
+        if current > SCHEMA_VERSION:
+            raise StoreError(f"postgresql schema v{current} is newer than this sqz-store-postgresql "
+                             f"(v{SCHEMA_VERSION}); upgrade it")
+        for step in range(current + 1, target + 1):
+            for statement in MIGRATIONS[step]:
+                conn.execute(statement)
+            conn.execute("INSERT INTO schema_version(version, applied) VALUES (%s, %s)", (step, time.time()))
+    return current
+
+
+def ensure_schema(conn: psycopg.Connection, schema: str | None) -> None:
+    """One round trip when the schema is current; the migrations otherwise."""
+    try:
+        version = schema_version(conn)
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise StoreError(f"postgresql schema v{version} is newer than this sqz-store-postgresql "
+                             f"(v{SCHEMA_VERSION}); upgrade it")
+        migrate(conn, schema)
+    except psycopg.Error as exc:
+        raise StoreError(f"postgresql: schema: {_one_line(exc)}") from exc
+
+
+# -- the local spool: batches the server could not take -----------------------------------
+
+def spool_path(cfg: Config) -> str:
+    from sqz_core.paths import cache_dir
+
+    tag = hashlib.sha256(cfg.url.encode()).hexdigest()[:12]
+    return os.path.join(cache_dir(), f"pg-spool-{tag}.bin")
+
+
+def spool(cfg: Config, batch: list) -> None:
+    """Append a batch of writes to the private spool file (one marshal record per batch)."""
+    path = spool_path(cfg)
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, marshal.dumps(batch))
+        finally:
+            os.close(fd)
+    except OSError:
+        pass  # nowhere to keep it: the batch is lost, compression is not affected
+
+
+def spooled_batches(cfg: Config) -> int:
+    """How many batches wait in the spool (for doctor)."""
+    try:
+        with open(spool_path(cfg), "rb") as fh:
+            n = 0
+            while True:
+                try:
+                    marshal.load(fh)
+                except EOFError:
+                    return n
+                n += 1
+    except (OSError, ValueError):
+        return 0
+
+
+# -- the store ---------------------------------------------------------------------------
+
+class PgStore:
+    """A handle on the team store. Use ``open_direct(cfg)``; every method may raise ``StoreError``."""
+
+    def __init__(self, conn: psycopg.Connection, cfg: Config) -> None:
+        self.conn = conn
+        self.cfg = cfg
+        self._pending: list[tuple[str, tuple]] = []
+
+    # -- plumbing --------------------------------------------------------------------------
+    def _write(self, statement: str, params: tuple = ()) -> None:
+        self._pending.append((statement, params))
+
+    def _read(self, statement: str, params: tuple = ()) -> list:
+        self.flush()
+        try:
+            return self.conn.execute(statement, params).fetchall()
+        except psycopg.Error as exc:
+            raise StoreError(f"postgresql: {_one_line(exc)}") from exc
+
+    def _send(self, batch: list) -> None:
+        for attempt in range(3):
+            try:
+                with self.conn.pipeline(), self.conn.transaction():
+                    for statement, params in batch:
+                        self.conn.execute(statement, params)
+                return
+            except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
+                if attempt == 2:
+                    raise
+                time.sleep(0.01 * (attempt + 1))
+
+    def flush(self) -> None:
+        """Send the buffered writes in one transaction; spool them locally if the server went away."""
+        if not self._pending:
+            return
+        batch, self._pending = self._pending, []
+        try:
+            self._send(batch)
+        except psycopg.OperationalError as exc:
+            spool(self.cfg, batch)
+            raise StoreError(f"postgresql: {_one_line(exc)} ({len(batch)} writes kept in the local spool)") from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"postgresql: {_one_line(exc)}") from exc
+
+    def replay_spool(self) -> int:
+        """Send what earlier calls could not (oldest first); returns the number of batches sent."""
+        path = spool_path(self.cfg)
+        if not os.path.exists(path):
+            return 0
+        taking = f"{path}.{os.getpid()}.replay"
+        try:
+            os.replace(path, taking)
+        except OSError:
+            return 0  # another process is replaying it
+        batches = []
+        try:
+            with open(taking, "rb") as fh:
+                while True:
+                    try:
+                        batches.append(marshal.load(fh))
+                    except EOFError:
+                        break
+        except (OSError, ValueError):
+            pass  # a torn last record: keep the complete ones
+        try:
+            self._send([w for batch in batches for w in batch])
+        except psycopg.OperationalError as exc:
+            for batch in batches:
+                spool(self.cfg, batch)
+            os.unlink(taking)
+            raise StoreError(f"postgresql: {_one_line(exc)}") from exc
+        except psycopg.Error:
+            os.replace(taking, path + ".rejected")  # kept for inspection, never retried
+            return 0
+        os.unlink(taking)
+        return len(batches)
+
+    def ping(self) -> bool:
+        try:
+            self.conn.execute("SELECT 1")
+            return True
+        except psycopg.Error:
+            return False
+
+    def close(self) -> None:
+        """Flush (or spool) the buffered writes and disconnect; never raises."""
+        try:
+            self.flush()
+        except StoreError:
+            pass
+        try:
+            self.conn.close()
+        except Exception:
+            pass
+
+    # -- blobs -----------------------------------------------------------------------------
+    def put_blob(self, digest: str, data: bytes, command: str | None = None) -> None:
+        self._write("INSERT INTO blobs(hash, data, size, created, command) VALUES (%s,%s,%s,%s,%s) "
+                    "ON CONFLICT (hash) DO UPDATE SET data = excluded.data WHERE blobs.data IS NULL",
+                    (digest, bytes(data), len(data), time.time(), _text(scrub_command(command))))
+
+    def get_blob(self, digest: str) -> bytes | None:
+        rows = self._read("SELECT data FROM blobs WHERE hash = %s AND data IS NOT NULL", (digest,))
+        return bytes(rows[0][0]) if rows else None
+
+    def find_hashes(self, prefix: str, limit: int = 3) -> list[str]:
+        """Full hashes starting with ``prefix`` (hex, lower case) whose bytes the store holds."""
+        return [r[0] for r in self._read(
+            "SELECT hash FROM blobs WHERE hash >= %s AND hash < %s AND data IS NOT NULL ORDER BY hash LIMIT %s",
+            (prefix, prefix + "g", limit))]
+
+    # -- sessions --------------------------------------------------------------------------
+    def last_served(self, session: str, digest: str) -> float | None:
+        rows = self._read("SELECT served_at FROM served WHERE session = %s AND hash = %s", (session, digest))
+        return rows[0][0] if rows else None
+
+    def mark_served(self, session: str, digest: str, when: float | None = None, *, output_hash: str | None = None,
+                    is_file: bool = False) -> None:
+        self._write("INSERT INTO served(session, hash, served_at, output_hash, is_file) VALUES (%s,%s,%s,%s,%s) "
+                    "ON CONFLICT (session, hash) DO UPDATE SET served_at = excluded.served_at, "
+                    "output_hash = excluded.output_hash, is_file = excluded.is_file",
+                    (session, digest, when if when is not None else time.time(), output_hash, bool(is_file)))
+
+    def recent_files(self, session: str, since: float, limit: int = 20) -> list[tuple[str, str | None]]:
+        """``(hash, output_hash)`` of file content served to ``session`` since ``since``, newest first."""
+        return [(r[0], r[1]) for r in self._read(
+            "SELECT hash, output_hash FROM served WHERE session = %s AND is_file AND served_at >= %s "
+            "ORDER BY served_at DESC LIMIT %s", (session, since, limit))]
+
+    def invalidate_session(self, session: str) -> int:
+        """Forget what ``session`` was served (after the agent compacted its history); returns how many."""
+        self.flush()
+        try:
+            with self.conn.transaction():
+                n = self.conn.execute("DELETE FROM served WHERE session = %s", (session,)).rowcount
+                self.conn.execute("INSERT INTO compactions(session, ts) VALUES (%s, %s)", (session, time.time()))
+            return n
+        except psycopg.Error as exc:
+            raise StoreError(f"postgresql: {_one_line(exc)}") from exc
+
+    def sessions(self) -> list[tuple[str, int, float]]:
+        """``(session, entries served, last served)`` for every session with live entries."""
+        return [(r[0], int(r[1]), r[2]) for r in self._read(
+            "SELECT session, COUNT(*), MAX(served_at) FROM served GROUP BY session ORDER BY MAX(served_at) DESC")]
+
+    # -- pins ------------------------------------------------------------------------------
+    def pin(self, digest: str, label: str | None) -> None:
+        self._write("INSERT INTO pins(hash, label, created) VALUES (%s,%s,%s) ON CONFLICT (hash) DO UPDATE "
+                    "SET label = excluded.label, created = excluded.created", (digest, _text(label), time.time()))
+
+    def unpin(self, digest: str) -> bool:
+        return bool(self._read("DELETE FROM pins WHERE hash = %s RETURNING 1", (digest,)))
+
+    def is_pinned(self, digest: str) -> bool:
+        return bool(self._read("SELECT 1 FROM pins WHERE hash = %s", (digest,)))
+
+    def pins(self) -> list[tuple[str, str | None, float, int]]:
+        return [(r[0], r[1], r[2], int(r[3])) for r in self._read(
+            "SELECT p.hash, p.label, p.created, COALESCE(b.size, 0) FROM pins p "
+            "LEFT JOIN blobs b ON b.hash = p.hash ORDER BY p.created")]
+
+    # -- near-duplicate sketches -------------------------------------------------------------
+    def add_sketch(self, session: str, digest: str, values: list[int]) -> None:
+        if values:
+            self._write("INSERT INTO sketches(session, value, hash) SELECT %s, v, %s FROM unnest(%s::bigint[]) AS v "
+                        "ON CONFLICT DO NOTHING", (session, digest, [int(v) for v in values]))
+
+    def similar(self, session: str, values: list[int], exclude: str, limit: int = 3) -> list[tuple[str, int]]:
+        """Entries of ``session`` sharing sketch values with ``values``: ``(hash, shared)`` most shared first."""
+        if not values:
+            return []
+        return [(r[0], int(r[1])) for r in self._read(
+            "SELECT hash, COUNT(*) AS n FROM sketches WHERE session = %s AND value = ANY(%s::bigint[]) "
+            "AND hash != %s GROUP BY hash ORDER BY n DESC, hash LIMIT %s",
+            (session, [int(v) for v in values], exclude, limit))]
+
+    # -- recall ------------------------------------------------------------------------------
+    def has_fts(self) -> bool:
+        return True
+
+    def index_text(self, digest: str, text: str, command: str | None, session: str | None) -> None:
+        self._write("INSERT INTO recall(hash, command, session, ts, body) VALUES (%s,%s,%s,%s,%s) "
+                    "ON CONFLICT (hash) DO NOTHING",
+                    (digest, _text(scrub_command(command)), session, time.time(),
+                     _text(text[:RECALL_MAX_CHARS])))
+
+    def search(self, query: str, limit: int = 10) -> list[tuple[str, str | None, float, str]]:
+        """``(hash, command, ts, snippet)`` best matches first (``ts_rank``), snippets by ``ts_headline``."""
+        return [(r[0], r[1], r[2], r[3]) for r in self._read(
+            "SELECT r.hash, r.command, r.ts, ts_headline('simple', r.body, q, %s) "
+            "FROM recall r, websearch_to_tsquery('simple', %s) q WHERE r.tsv @@ q "
+            "ORDER BY ts_rank(r.tsv, q) DESC, r.ts DESC LIMIT %s", (_HEADLINE, _text(query), limit))]
+
+    def tokens_served(self, session: str, since: float) -> int:
+        """Estimated tokens served to ``session`` since ``since`` (for pressure levels)."""
+        return int(self._read("SELECT COALESCE(SUM(est_out), 0) FROM calls WHERE session = %s AND ts >= %s",
+                              (session, since))[0][0])
+
+    # -- calls and events --------------------------------------------------------------------
+    def record_call(self, *, session: str | None, command: str | None, family: str | None,
+                    plugin: str | None, outcome: str, bytes_in: int, bytes_out: int, est_in: int,
+                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None) -> None:
+        self._write("INSERT INTO calls(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, "
+                    "est_in, est_out, input_hash, output_hash, agent) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    (time.time(), session, _text(scrub_command(command)), family, plugin, outcome, bytes_in,
+                     bytes_out, est_in, est_out, input_hash, output_hash, agent))
+
+    def calls(self, since: float = 0.0) -> list[tuple]:
+        """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
+        input_hash, output_hash, agent)`` since ``since``, oldest first."""
+        return [tuple(r) for r in self._read(
+            "SELECT ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out, "
+            "input_hash, output_hash, agent FROM calls WHERE ts >= %s ORDER BY id", (since,))]
+
+    def record_event(self, kind: str, *, session: str | None = None, ref: str | None = None,
+                     detail: str | None = None) -> None:
+        self._write("INSERT INTO events(ts, session, kind, ref, detail) VALUES (%s,%s,%s,%s,%s)",
+                    (time.time(), session, kind, _text(ref), _text(detail)))
+
+    def events(self, since: float = 0.0) -> list[tuple]:
+        """Rows ``(ts, session, kind, ref, detail)`` since ``since``, oldest first."""
+        return [tuple(r) for r in self._read(
+            "SELECT ts, session, kind, ref, detail FROM events WHERE ts >= %s ORDER BY id", (since,))]
+
+    def cached_count(self, digest: str, encoding: str) -> int | None:
+        rows = self._read("SELECT n FROM token_counts WHERE hash = %s AND encoding = %s", (digest, encoding))
+        return int(rows[0][0]) if rows else None
+
+    def save_count(self, digest: str, encoding: str, n: int) -> None:
+        self._write("INSERT INTO token_counts(hash, encoding, n) VALUES (%s,%s,%s) "
+                    "ON CONFLICT (hash, encoding) DO UPDATE SET n = excluded.n", (digest, encoding, n))
+
+    def health(self) -> str:
+        """``"ok"``, or what is wrong (schema version, spooled writes not yet sent)."""
+        version = int(self._read("SELECT COALESCE(max(version), 0) FROM schema_version")[0][0])
+        if version != SCHEMA_VERSION:
+            return f"schema v{version}, expected v{SCHEMA_VERSION}"
+        waiting = spooled_batches(self.cfg)
+        if waiting:
+            return f"{waiting} batch(es) of writes wait in the local spool {spool_path(self.cfg)}"
+        return "ok"
+
+
+# Methods whose data stays on this machine when originals are not sent to the team store.
+LOCAL_METHODS = ("get_blob", "find_hashes", "last_served", "mark_served", "recent_files", "invalidate_session",
+                 "sessions", "pin", "unpin", "is_pinned", "pins", "add_sketch", "similar", "has_fts",
+                 "index_text", "search")
+
+
+class HashOnlyStore(PgStore):
+    """``store_originals=0``: the team store gets hashes, sizes and stats; content stays local.
+
+    Originals, refs (what each session was served), pins, sketches and recall live in
+    the local SQLite store, so ``expand``, dedup refs and recall work on this machine
+    only; other machines see the hashes and the stats rows, never the bytes.
+    """
+
+    def __init__(self, conn: psycopg.Connection, cfg: Config) -> None:
+        super().__init__(conn, cfg)
+        from sqz_core.paths import db_path
+        from sqz_core.store import Store
+
+        self.local = Store.open(db_path())
+
+    def put_blob(self, digest: str, data: bytes, command: str | None = None) -> None:
+        self.local.put_blob(digest, data, command)
+        self._write("INSERT INTO blobs(hash, data, size, created, command) VALUES (%s,NULL,%s,%s,%s) "
+                    "ON CONFLICT (hash) DO NOTHING", (digest, len(data), time.time(), _text(scrub_command(command))))
+
+    def close(self) -> None:
+        super().close()
+        self.local.close()
+
+
+def _delegate(name: str):
+    def method(self, *args, **kwargs):
+        return getattr(self.local, name)(*args, **kwargs)
+
+    method.__name__ = name
+    method.__doc__ = f"``{name}`` on the local SQLite store (originals stay on this machine)."
+    return method
+
+
+for _name in LOCAL_METHODS:
+    setattr(HashOnlyStore, _name, _delegate(_name))
+
+
+def make_store(conn: psycopg.Connection, cfg: Config) -> PgStore:
+    return PgStore(conn, cfg) if cfg.store_originals else HashOnlyStore(conn, cfg)
+
+
+_DOWN_SECS = 2.0  # after a failed connect, later calls fail fast for this long (a dead host costs one timeout)
+
+
+def _down_marker(cfg: Config) -> str:
+    return spool_path(cfg)[: -len(".bin")] + ".down"
+
+
+def open_direct(cfg: Config) -> PgStore:
+    """Connect with psycopg, bring the schema up to date, send any spooled writes."""
+    marker = _down_marker(cfg)
+    try:
+        age = time.time() - os.stat(marker).st_mtime
+        if 0 <= age < _DOWN_SECS:
+            with open(marker, encoding="utf-8") as fh:
+                raise StoreError(fh.read().strip() or "postgresql: server unreachable")
+    except OSError:
+        pass
+    try:
+        conn = connect(cfg)
+    except StoreError as exc:
+        try:
+            os.makedirs(os.path.dirname(marker), mode=0o700, exist_ok=True)
+            with open(marker, "w", encoding="utf-8") as fh:
+                fh.write(str(exc))
+        except OSError:
+            pass
+        raise
+    try:
+        ensure_schema(conn, cfg.schema)
+        store = make_store(conn, cfg)
+        store.replay_spool()
+        return store
+    except BaseException:
+        conn.close()
+        raise
