@@ -17,7 +17,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_b import join_output
+from ._common import join_output
 
 commands = ("gcc", "g++", "cc", "c++", "clang", "clang++")
 

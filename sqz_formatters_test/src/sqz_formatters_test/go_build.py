@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ._common_b import join_output
+from ._common import join_output
 
 _PKG_HEADER = re.compile(r"^# \S+$")
 _DIAG = re.compile(r"^(\.{0,2}/)?[\w./-]+\.go:\d+(:\d+)?: \S")

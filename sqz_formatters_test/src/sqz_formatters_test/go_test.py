@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ._common_b import join_output
+from ._common import join_output
 
 _EVENT = re.compile(r"^=== (RUN|PAUSE|CONT|NAME)\s+\S")
 _PASS = re.compile(r"^\s*--- PASS: \S+ \([\d.]+s\)$")

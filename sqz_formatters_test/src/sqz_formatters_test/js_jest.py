@@ -10,7 +10,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_a import join_lines, plural, shorter_or_none
+from ._common import join_output, plural, shorter_or_none
 
 commands = ("jest",)
 
@@ -68,4 +68,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None
     if request.exit_code not in (None, 0) and not jest_is_red(lines):
         return None
-    return shorter_or_none(join_lines(out), request.text)
+    return shorter_or_none(join_output(out), request.text)

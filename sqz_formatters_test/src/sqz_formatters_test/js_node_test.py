@@ -12,7 +12,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_a import join_lines, plural, shorter_or_none
+from ._common import join_output, plural, shorter_or_none
 
 commands = ("node",)
 
@@ -114,4 +114,4 @@ def sqz_format(request: FormatRequest) -> str | None:
     if request.exit_code not in (None, 0) and not any(
             re.match(r"^[#ℹ] fail [1-9]", x) or re.match(r"^[#ℹ] cancelled [1-9]", x) for x in out):
         return None
-    return shorter_or_none(join_lines(out), request.text)
+    return shorter_or_none(join_output(out), request.text)

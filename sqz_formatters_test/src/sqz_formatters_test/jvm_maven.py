@@ -23,8 +23,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_jvm import DropCounter, trace_paragraph_lines, words_after_options
-from ._common_b import join_output
+from ._common import DropCounter, join_output, trace_paragraph_lines, words_after_options
 
 commands = ("mvn", "mvnw")
 

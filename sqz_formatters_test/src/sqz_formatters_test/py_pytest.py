@@ -11,7 +11,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_a import join_lines, plural, shorter_or_none
+from ._common import join_output, plural, shorter_or_none
 
 commands = ("pytest", "py.test")
 
@@ -164,4 +164,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         summary = summary.strip("= ")  # no traceback paragraph to keep intact: drop the padding
     out.append(summary)
     out.extend(lines[final + 1:])
-    return shorter_or_none(join_lines(out), request.text)
+    return shorter_or_none(join_output(out), request.text)

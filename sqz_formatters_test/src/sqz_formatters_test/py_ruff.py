@@ -12,7 +12,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_a import join_lines, shorter_or_none
+from ._common import join_output, shorter_or_none
 
 commands = ("ruff",)
 
@@ -75,4 +75,4 @@ def sqz_format(request: FormatRequest) -> str | None:
     out = compact_ruff(request.lines)
     if out is None:
         return None
-    return shorter_or_none(join_lines(out), request.text)
+    return shorter_or_none(join_output(out), request.text)

@@ -10,7 +10,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_a import join_lines, plural, shorter_or_none
+from ._common import join_output, plural, shorter_or_none
 
 commands = ("tox", "nox")
 
@@ -77,4 +77,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         if not _NOX_VERDICT.match(lines[-1]):
             return None
         out = compact_runner(lines, lambda x: bool(_NOX_LINE.match(x)), lambda x: bool(_NOX_SETUP.match(x)))
-    return shorter_or_none(join_lines(out), request.text)
+    return shorter_or_none(join_output(out), request.text)

@@ -6,7 +6,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_a import join_lines, shorter_or_none
+from ._common import join_output, shorter_or_none
 
 commands = ("unittest",)
 
@@ -53,4 +53,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None
     if request.exit_code not in (None, 0) and not any(x.startswith(("FAILED", "NO TESTS RAN")) for x in out[-3:]):
         return None
-    return shorter_or_none(join_lines(out), request.text)
+    return shorter_or_none(join_output(out), request.text)

@@ -18,7 +18,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common_b import count_phrase, join_output
+from ._common import count_phrase, join_output
 
 commands = ("cargo", "cargo-nextest")
 

@@ -32,12 +32,16 @@ def test_compact_tools_keeps_schemas_and_returns_originals():
 
 
 def test_pipeline_tool_names_file_reads_and_patches_as_file_content():
-    assert pipeline_tool("read_text_file") == ("read_file", True)
-    assert pipeline_tool("read_multiple_files") == ("read_file", True)
-    assert pipeline_tool("get_file_contents") == ("read_file", True)
+    # names the core knows as file content pass through as they are
+    assert pipeline_tool("read_text_file") == ("read_text_file", True)
+    assert pipeline_tool("read_multiple_files") == ("read_multiple_files", True)
+    assert pipeline_tool("get_file_contents") == ("get_file_contents", True)
     assert pipeline_tool("read_file") == ("read_file", True)
-    assert pipeline_tool("edit_file") == ("patch", True)
-    assert pipeline_tool("git_diff_unstaged") == ("patch", True)
+    assert pipeline_tool("edit_file") == ("edit_file", True)
+    assert pipeline_tool("git_diff_unstaged") == ("git_diff_unstaged", True)
+    # other servers' names are recognised by their words
+    assert pipeline_tool("open_text_document") == ("read_file", True)
+    assert pipeline_tool("apply_workspace_edit") == ("patch", True)
     assert pipeline_tool("git_log") == ("git_log", False)
     assert pipeline_tool("search_files") == ("search_files", False)
     assert pipeline_tool("list_directory") == ("list_directory", False)

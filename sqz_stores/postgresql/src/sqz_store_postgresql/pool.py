@@ -150,7 +150,25 @@ def _take_lock(path: str):
     return fd
 
 
-def serve(url: str) -> int:
+def wait_listening(cfg: Config, timeout: float) -> bool:
+    """True once a pool answers on ``cfg``'s socket (tests and benchmarks)."""
+    from .client import connect
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            store = connect(cfg)
+        except StoreError:
+            store = None
+        if store is not None:
+            store.close()
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def serve(url: str, stop: threading.Event | None = None) -> int:
+    """Serve store calls for ``url`` until idle (or ``stop`` is set); 0 also when another pool serves it."""
     cfg = Config(url)
     path = socket_path(cfg)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
@@ -163,7 +181,9 @@ def serve(url: str) -> int:
         idle_limit = 600.0
     pool = Pool(cfg)
     try:
-        pool.idle.append(__import__("sqz_store_postgresql.pgstore", fromlist=["open_direct"]).open_direct(cfg))
+        from .pgstore import open_direct
+
+        pool.idle.append(open_direct(cfg))
     except StoreError:
         pass  # the server is down now: clients are told so when they ask
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -177,9 +197,9 @@ def serve(url: str) -> int:
     finally:
         os.umask(old_umask)
     listener.listen(64)
-    listener.settimeout(1.0)
+    listener.settimeout(0.2 if stop is not None else 1.0)
     try:
-        while True:
+        while stop is None or not stop.is_set():
             try:
                 conn, _ = listener.accept()
             except socket.timeout:

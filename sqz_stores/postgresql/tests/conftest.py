@@ -1,0 +1,84 @@
+"""A real PostgreSQL server for the tests: ``SQZ_TEST_PG_URL`` (set by CI from
+``scripts/start_test_server.sh``), else the URL that script prints by default.
+
+Every test gets its own schema (``?schema=…``), dropped afterwards. An unreachable
+server fails the tests with the command that starts one: they never skip.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+DIST = HERE.parent
+REPO = DIST.parent.parent
+START_SCRIPT = DIST / "scripts" / "start_test_server.sh"
+DEFAULT_URL = "postgresql://postgres@127.0.0.1:55432/sqz_test"
+
+# the shared store contract lives with the core's tests
+sys.path.insert(0, str(REPO / "sqz_core" / "tests"))
+
+
+def base_url() -> str:
+    return os.environ.get("SQZ_TEST_PG_URL") or DEFAULT_URL
+
+
+def with_schema(url: str, schema: str) -> str:
+    return f"{url}{'&' if '?' in url else '?'}schema={schema}"
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> str:
+    import psycopg
+
+    url = base_url()
+    try:
+        psycopg.connect(url, connect_timeout=3).close()
+    except psycopg.Error as exc:
+        pytest.fail(f"no PostgreSQL server at {url} ({str(exc).strip().splitlines()[0]}). Start one with "
+                    f"`export SQZ_TEST_PG_URL=\"$(bash {START_SCRIPT.relative_to(REPO)})\"` (CI does this).",
+                    pytrace=False)
+    return url
+
+
+def drop_schema(url: str, schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+@pytest.fixture
+def schema_url(pg_url, monkeypatch):
+    """A store URL on a schema of this test's own; SQZ_STORE_URL points at it."""
+    schema = "t_" + uuid.uuid4().hex[:12]
+    url = with_schema(pg_url, schema)
+    monkeypatch.setenv("SQZ_STORE_URL", url)
+    monkeypatch.setenv("SQZ_PG_POOL_IDLE_SECS", "20")  # pool processes started by a test go away soon
+    monkeypatch.delenv("SQZ_STORE_ORIGINALS", raising=False)
+    yield url
+    drop_schema(pg_url, schema)
+
+
+def host_env(root: Path, name: str, url: str, **extra) -> dict:
+    """The environment of one "machine": its own HOME, cache, SQLite file; the shared team store."""
+    home = root / name
+    home.mkdir(parents=True, exist_ok=True)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQZ_") and k not in ("XDG_CONFIG_HOME",
+                                                                                             "XDG_CACHE_HOME",
+                                                                                             "XDG_DATA_HOME")}
+    env.update(HOME=str(home), SQZ_CACHE_DIR=str(home / "cache"), SQZ_DB_PATH=str(home / "sqz.db"),
+               SQZ_STORE_URL=url, SQZ_PG_POOL_IDLE_SECS="20", PYTHONDONTWRITEBYTECODE="1")
+    env.update(extra)
+    return env
+
+
+def sqz(env: dict, *args: str, data: bytes = b"", check: bool = False) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "sqz_core", *args], input=data, capture_output=True, env=env,
+                          check=check, timeout=60)
