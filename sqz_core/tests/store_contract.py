@@ -205,6 +205,40 @@ def test_health_ok(store):
     assert store.health() == "ok"
 
 
+def test_prune_before_keeps_what_is_pinned_or_referenced(store):
+    old, cutoff = time.time() - 7200, time.time() - 3600
+    for h in (H1, H2, H3):
+        store.put_blob(h, h.encode(), None)
+    store.pin(H3, "docs")
+    store.record_call(session="s", command="c", family=None, plugin=None, outcome="compressed", bytes_in=1,
+                      bytes_out=1, est_in=1, est_out=1, input_hash=H2, output_hash=None)
+    store.mark_served("s", H1, when=old)
+    store.record_event("expand", session="s")
+    done = store.prune_before(time.time() + 60)  # everything is older than that
+    assert done["calls"] == 1 and done["served"] == 1 and done["events"] == 1
+    assert store.get_blob(H3) == H3.encode()  # pinned
+    assert store.calls() == [] and store.last_served("s", H1) is None
+    store.put_blob(H1, b"fresh", None)
+    store.prune_before(cutoff)
+    assert store.get_blob(H1) is not None  # newer than the cutoff
+
+
+def test_reset_cache_keeps_stats_and_pins(store):
+    store.put_blob(H1, b"one", None)
+    store.put_blob(H3, b"pinned", None)
+    store.pin(H3, None)
+    store.mark_served("s", H1)
+    store.record_call(session="s", command="c", family=None, plugin=None, outcome="ref", bytes_in=1,
+                      bytes_out=1, est_in=1, est_out=1, input_hash=None, output_hash=None)
+    store.reset(cache=True, stats=False)
+    assert store.get_blob(H1) is None and store.last_served("s", H1) is None
+    assert store.get_blob(H3) == b"pinned" and store.is_pinned(H3)
+    assert len(store.calls()) == 1
+    store.reset(cache=True, stats=True)
+    assert store.calls() == [] and store.pins() == [] and store.get_blob(H3) is None
+    assert store.vacuum() in (True, False)
+
+
 # -- the pipeline on top of the store ----------------------------------------------------
 
 BIG = "".join(f"row {i}: value {i * 7 % 13} status ok\n" for i in range(120)).encode()

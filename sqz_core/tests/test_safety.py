@@ -112,3 +112,17 @@ def test_a_tag_only_log_line_ends_a_paragraph():
     protected = {i for a, b in held for i in range(a, b + 1)}
     assert not any("Scanning for projects" in lines[i] for i in protected)
     assert any("at demo.CalcTest.wrongSum(CalcTest.java:15)" in lines[i] for i in protected)
+
+
+def test_safe_output_loses_only_its_colour_codes():
+    """Maven's coloured test failure (a real run) with stack traces: unchanged but for ANSI escapes."""
+    from sqz_core.cleanup import strip_escapes
+    from sqz_core.testing import load_fixture
+
+    fx = load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_test" / "tests" / "fixtures" / "maven"
+                      / "test_fail.json")
+    assert "\x1b[" in fx.text
+    result = compress(fx.raw, command=fx.command, store=None, formatters=False)
+    assert result.outcome == "safe"
+    assert result.output.decode() == strip_escapes(fx.text)
+    assert "\x1b" not in result.output.decode()

@@ -106,6 +106,15 @@ def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=N
     return Result(raw, outcome, exit_code=exit_code, reason=reason, family=family)
 
 
+def _safe_passthrough(raw: bytes, text: str, exit_code, reason: str, family, est_in: int) -> Result:
+    """Safe content unchanged but for colour codes (what the user saw); never stored."""
+    shown = strip_escapes(text)
+    out = raw if shown == text else shown.encode("utf-8")
+    r = Result(out, "safe", exit_code=exit_code, reason=reason, family=family, est_in=est_in)
+    r.est_out = estimate(shown) if out is not raw else est_in
+    return r
+
+
 def compress(data: bytes, *, command: str | None = None, tool: str | None = None, mode: str = "auto",
              session: str | None = None, store=None, no_cache: bool = False, index: dict | None = None,
              formatters: bool = True, abbreviate: bool | None = None) -> Result:
@@ -152,9 +161,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
     est_in = estimate(text)
     if verdict is not None and verdict.level == "safe" and verdict.secret:
-        r = _passthrough(raw, "safe", exit_code, reason=verdict.reason, family=family)
-        r.est_in = r.est_out = est_in
-        return r
+        return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
     if verdict is not None and verdict.level == "aggressive" and mode == "auto":
         req.mode = "aggressive"
     is_safe = verdict is not None and verdict.level == "safe"
@@ -211,9 +218,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             if net_win(est_in, est_out, req.mode) and len(candidate) < len(text):
                 return Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by,
                               est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
-        r = _passthrough(raw, "safe", exit_code, reason=verdict.reason, family=family)
-        r.est_in = r.est_out = est_in
-        return r
+        return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
 
     recoverable = store is not None
     lossy = formatted is not None and recoverable

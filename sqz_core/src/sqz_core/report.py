@@ -138,12 +138,14 @@ th{text-align:left;background:#f7fafc}td.n,th.n{text-align:right;font-variant-nu
 """
 
 
+_NUM = ' class="n"'
+
+
 def _table(headers: list[str], rows: list[list], numeric_from: int = 1) -> str:
-    head = "".join(f'<th class="{"n" if i >= numeric_from else ""}">{html.escape(h)}</th>'
-                   for i, h in enumerate(headers))
+    head = "".join(f'<th{_NUM if i >= numeric_from else ""}>{html.escape(h)}</th>' for i, h in enumerate(headers))
     body = []
     for row in rows:
-        cells = "".join(f'<td class="{"n" if i >= numeric_from else ""}">'
+        cells = "".join(f'<td{_NUM if i >= numeric_from else ""}>'
                         f'{html.escape(_fmt(v) if isinstance(v, int) else str(v))}</td>' for i, v in enumerate(row))
         body.append(f"<tr>{cells}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"

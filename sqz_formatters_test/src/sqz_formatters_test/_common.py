@@ -72,6 +72,11 @@ class DropCounter:
 # ---------------------------------------------------------------- command lines
 
 
+def has_option(argv: tuple[str, ...], names, prefixes: tuple[str, ...] = ()) -> bool:
+    """True when a word after the program is one of ``names`` or starts with one of ``prefixes``."""
+    return any(word in names or word.startswith(prefixes) for word in argv[1:])
+
+
 def words_after_options(argv: tuple[str, ...], value_options: frozenset) -> list[str]:
     """The non-option words after the program (goals, phases, task names).
 

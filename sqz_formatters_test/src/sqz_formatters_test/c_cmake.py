@@ -13,7 +13,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import count_phrase, join_output
+from ._common import count_phrase, has_option, join_output
 from .c_diagnostics import compress_compiler_output
 from .c_make import compress_make_lines
 
@@ -74,9 +74,8 @@ def cmake_mode(argv: tuple[str, ...]) -> str | None:
         return None
     if args[0] == "--build":
         return "build"
-    if any(a in ("-E", "-P", "--install", "--version", "--help", "--workflow", "--find-package", "-N",
-                 "--system-information", "--trace", "--trace-expand") or a.startswith(("--help", "--trace", "--debug"))
-           for a in args):
+    if has_option(argv, ("-E", "-P", "--install", "--version", "--help", "--workflow", "--find-package", "-N",
+                         "--system-information", "--trace", "--trace-expand"), ("--help", "--trace", "--debug")):
         return None
     return "configure"
 

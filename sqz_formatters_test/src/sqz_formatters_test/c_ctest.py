@@ -12,7 +12,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import join_output
+from ._common import has_option, join_output
 
 commands = ("ctest",)
 
@@ -63,8 +63,8 @@ def format_ctest(text: str, exit_code: int | None) -> str | None:
 def sqz_format(request: FormatRequest) -> str | None:
     if request.is_file_content() or request.program not in commands:
         return None
-    if any(a in ("-V", "-VV", "--verbose", "--extra-verbose", "--debug", "-N", "--show-only", "--version", "--help",
-                 "-D", "-S", "-M", "-T", "--dashboard") or a.startswith(("--show-only", "-D", "--output-junit"))
-           for a in request.argv[1:]):
+    if has_option(request.argv, ("-V", "-VV", "--verbose", "--extra-verbose", "--debug", "-N", "--show-only",
+                                  "--version", "--help", "-D", "-S", "-M", "-T", "--dashboard"),
+                  ("--show-only", "-D", "--output-junit")):
         return None
     return format_ctest(request.text, request.exit_code)

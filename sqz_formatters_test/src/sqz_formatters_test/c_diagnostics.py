@@ -17,7 +17,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import join_output
+from ._common import has_option, join_output
 
 commands = ("gcc", "g++", "cc", "c++", "clang", "clang++")
 
@@ -121,11 +121,8 @@ def compress_compiler_output(lines: list[str]) -> tuple[list[str], dict] | None:
 
 def _is_compile_only_option_set(argv: tuple[str, ...]) -> bool:
     """True when the options reshape diagnostics into another format (JSON, SARIF) or print something else."""
-    for word in argv[1:]:
-        if word.startswith(("-fdiagnostics-format", "-fdiagnostics-parseable-fixits")) or word in (
-                "-E", "-M", "-MM", "--version", "-v", "-###", "--help", "-dumpversion", "-dumpmachine", "-print-search-dirs"):
-            return True
-    return False
+    return has_option(argv, ("-E", "-M", "-MM", "--version", "-v", "-###", "--help", "-dumpversion", "-dumpmachine",
+                             "-print-search-dirs"), ("-fdiagnostics-format", "-fdiagnostics-parseable-fixits"))
 
 
 @hookimpl

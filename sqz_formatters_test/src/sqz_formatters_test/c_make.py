@@ -13,7 +13,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import count_phrase, join_output
+from ._common import count_phrase, has_option, join_output
 from .c_diagnostics import compress_compiler_output
 
 commands = ("make", "gmake")
@@ -111,7 +111,7 @@ def format_make(text: str, exit_code: int | None) -> str | None:
 def sqz_format(request: FormatRequest) -> str | None:
     if request.is_file_content() or request.program not in commands:
         return None
-    if any(a in ("-p", "--print-data-base", "-n", "--just-print", "--dry-run", "-d", "--debug", "-v", "--version",
-                 "--help", "-q", "--question") or a.startswith("--debug") for a in request.argv[1:]):
+    if has_option(request.argv, ("-p", "--print-data-base", "-n", "--just-print", "--dry-run", "-d", "--debug", "-v",
+                                  "--version", "--help", "-q", "--question"), ("--debug",)):
         return None
     return format_make(request.text, request.exit_code)

@@ -21,7 +21,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import DropCounter, join_output, trace_paragraph_lines, words_after_options
+from ._common import DropCounter, has_option, join_output, trace_paragraph_lines, words_after_options
 
 commands = ("gradle", "gradlew")
 
@@ -65,7 +65,7 @@ _FAILURE_HEAD = re.compile(r"^FAILURE: Build (failed with an exception|completed
 
 def gradle_tasks(argv: tuple[str, ...]) -> list[str] | None:
     """The task names on the command line, or None when an option reshapes the output."""
-    if any(w in _FOREIGN_OPTIONS for w in argv[1:]):
+    if has_option(argv, _FOREIGN_OPTIONS):
         return None
     return words_after_options(argv, _VALUE_OPTIONS)
 
@@ -148,7 +148,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     tasks = gradle_tasks(request.argv)
     if not tasks or not all(known_task(t) for t in tasks):
         return None
-    quiet = any(w in _QUIET for w in request.argv[1:])
+    quiet = has_option(request.argv, _QUIET)
     out = format_gradle(request.text.splitlines(), quiet)
     if out is None:
         return None

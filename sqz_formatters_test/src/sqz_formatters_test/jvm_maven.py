@@ -23,7 +23,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import DropCounter, join_output, trace_paragraph_lines, words_after_options
+from ._common import DropCounter, has_option, join_output, trace_paragraph_lines, words_after_options
 
 commands = ("mvn", "mvnw")
 
@@ -74,13 +74,13 @@ _COMPILER_MSG = re.compile(r"^(/|[A-Za-z]:\\)\S+\.(java|kt|groovy|scala):\[\d+,\
 
 def maven_goals(argv: tuple[str, ...]) -> list[str] | None:
     """The goals/phases on the command line, or None for options whose output is another shape."""
-    if any(w in _FOREIGN_OPTIONS for w in argv[1:]):
+    if has_option(argv, _FOREIGN_OPTIONS):
         return None
     return words_after_options(argv, _VALUE_OPTIONS)
 
 
 def is_quiet(argv: tuple[str, ...]) -> bool:
-    return any(w in _QUIET for w in argv[1:])
+    return has_option(argv, _QUIET)
 
 
 def format_maven(lines: list[str], quiet: bool) -> list[str] | None:

@@ -467,6 +467,67 @@ class PgStore:
         self._write("INSERT INTO token_counts(hash, encoding, n) VALUES (%s,%s,%s) "
                     "ON CONFLICT (hash, encoding) DO UPDATE SET n = excluded.n", (digest, encoding, n))
 
+    # -- retention ---------------------------------------------------------------------------
+    def _transaction(self, steps: list) -> dict:
+        """Run ``(name, sql, params)`` statements in one transaction; rows changed per name."""
+        self.flush()
+        try:
+            done: dict = {}
+            with self.conn.transaction():
+                for name, statement, params in steps:
+                    n = self.conn.execute(statement, params).rowcount
+                    done[name] = done.get(name, 0) + max(n, 0)
+            return done
+        except psycopg.Error as exc:
+            raise StoreError(f"postgresql: {_one_line(exc)}") from exc
+
+    # content still needed: pinned, referenced by a stats row, or what a served entry showed
+    _KEPT = ("SELECT hash FROM pins UNION SELECT input_hash FROM calls WHERE input_hash IS NOT NULL "
+             "UNION SELECT output_hash FROM calls WHERE output_hash IS NOT NULL "
+             "UNION SELECT hash FROM served UNION SELECT output_hash FROM served WHERE output_hash IS NOT NULL")
+    _UNUSED_COUNTS = ("DELETE FROM token_counts WHERE hash NOT IN (SELECT hash FROM blobs) AND hash NOT IN "
+                      "(SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
+                      "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)")
+
+    def prune_before(self, cutoff: float) -> dict:
+        """Forget everything older than ``cutoff``: stats rows, events, served marks, compaction marks,
+        and stored content nothing newer refers to (pinned content is kept). Counts per table."""
+        return self._transaction([
+            ("calls", "DELETE FROM calls WHERE ts < %s", (cutoff,)),
+            ("events", "DELETE FROM events WHERE ts < %s", (cutoff,)),
+            ("served", "DELETE FROM served WHERE served_at < %s", (cutoff,)),
+            ("compactions", "DELETE FROM compactions WHERE ts < %s", (cutoff,)),
+            ("blobs", f"DELETE FROM blobs WHERE created < %s AND hash NOT IN ({self._KEPT})", (cutoff,)),
+            ("sketches", "DELETE FROM sketches WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
+            ("recall", "DELETE FROM recall WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
+            ("token_counts", self._UNUSED_COUNTS, ()),
+        ])
+
+    def reset(self, *, cache: bool = True, stats: bool = True) -> dict:
+        """Empty the cache (stored content, served marks, sketches, recall index; pins kept unless
+        ``stats`` is reset too) and/or the stats (calls, events). Counts per table."""
+        steps: list = []
+        if stats:
+            steps += [("calls", "DELETE FROM calls", ()), ("events", "DELETE FROM events", ())]
+        if cache:
+            keep_pins = "" if stats else " WHERE hash NOT IN (SELECT hash FROM pins)"
+            steps += [("served", "DELETE FROM served", ()), ("compactions", "DELETE FROM compactions", ()),
+                      ("sketches", "DELETE FROM sketches", ()), ("recall", "DELETE FROM recall", ()),
+                      ("blobs", "DELETE FROM blobs" + keep_pins, ())]
+            if stats:
+                steps.append(("pins", "DELETE FROM pins", ()))
+        steps.append(("token_counts", self._UNUSED_COUNTS, ()))
+        return self._transaction(steps)
+
+    def vacuum(self) -> bool:
+        """Let PostgreSQL reuse the space of deleted rows (plain VACUUM of sqz's tables); False if it cannot."""
+        self.flush()
+        try:
+            self.conn.execute("VACUUM blobs, served, calls, token_counts, pins, compactions, sketches, recall, events")
+            return True
+        except psycopg.Error:
+            return False
+
     def health(self) -> str:
         """``"ok"``, or what is wrong (schema version, spooled writes not yet sent)."""
         version = int(self._read("SELECT COALESCE(max(version), 0) FROM schema_version")[0][0])
@@ -507,6 +568,19 @@ class HashOnlyStore(PgStore):
     def close(self) -> None:
         super().close()
         self.local.close()
+
+    def prune_before(self, cutoff: float) -> dict:
+        return _merged(self.local.prune_before(cutoff), super().prune_before(cutoff))
+
+    def reset(self, *, cache: bool = True, stats: bool = True) -> dict:
+        return _merged(self.local.reset(cache=cache, stats=stats), super().reset(cache=cache, stats=stats))
+
+    def vacuum(self) -> bool:
+        return self.local.vacuum() and super().vacuum()
+
+
+def _merged(a: dict, b: dict) -> dict:
+    return {k: a.get(k, 0) + b.get(k, 0) for k in dict.fromkeys([*a, *b])}
 
 
 def _delegate(name: str):
