@@ -19,17 +19,14 @@ Usage: [SQZ_CAPTURE_ONLY=name,...] scripts/capture_jvm.py [maven] [gradle]
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-PACK = Path(__file__).resolve().parents[1]
-FIXTURES = PACK / "tests" / "fixtures"
-WORK = Path("/tmp/sqz-capture")
+from _capture_common import WORK, run_families, run_merged, save_checked, substitute, tool_env, write_project
+
 ONLY = set(filter(None, os.environ.get("SQZ_CAPTURE_ONLY", "").split(",")))  # re-capture just these names
 SETTINGS = WORK / "jvm-maven-settings.xml"
 WARM_REPO = WORK / "jvm-m2"
@@ -41,40 +38,16 @@ _SANITIZE = [
     (re.compile(rb"https?://(?:plugins|services|repo)\.gradle\.org"), b"https://pkgs.example.org"),
 ]
 
-ENV = {
-    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-    "HOME": os.environ.get("HOME", "/root"),
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "TERM": "dumb",
-}
-if "JAVA_HOME" in os.environ:
-    ENV["JAVA_HOME"] = os.environ["JAVA_HOME"]
+ENV = tool_env(("JAVA_HOME",))
 
 
 def sanitize(raw: bytes) -> bytes:
     """Replace the repository path and any registry host with ``pkgs.example.org``."""
-    for rx, rep in _SANITIZE:
-        raw = rx.sub(rep, raw)
-    return raw
-
-
-def write_project(name: str, files: dict[str, str]) -> Path:
-    """A fresh throw-away project under /tmp/sqz-capture/<name>."""
-    root = WORK / name
-    if root.exists():
-        shutil.rmtree(root)
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
+    return substitute(raw, _SANITIZE)
 
 
 def run(cmd: str, cwd: Path, timeout: int = 600) -> tuple[bytes, int]:
-    p = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=ENV, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=timeout)
-    return p.stdout, p.returncode
+    return run_merged(cmd, cwd, ENV, timeout)
 
 
 def first_line(cmd: str, pattern: str) -> str:
@@ -91,31 +64,10 @@ def capture(family: str, name: str, cwd: Path, cmd: str, facts: list[str], *, pr
     if ONLY and name not in ONLY:
         return
     raw, code = run(cmd, cwd)
-    raw = sanitize(raw)
-    text = raw.decode("utf-8")
-    plain = re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]", "", text)
-    lost = [f for f in facts if f not in plain]
-    if lost:
-        raise SystemExit(f"{family}/{name}: facts not in the captured output: {lost}\n{plain[-4000:]}")
-    absent = [d for d in dropped if d not in plain]
-    if absent:
-        raise SystemExit(f"{family}/{name}: 'dropped' strings not in the output: {absent}")
-    if expect_exit is not None and code != expect_exit:
-        raise SystemExit(f"{family}/{name}: exit {code}, expected {expect_exit}\n{plain[-4000:]}")
-    out = FIXTURES / family
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"{name}.txt").write_bytes(raw)
-    meta = {
-        "command": cmd,
-        "produced_by": produced_by,
-        "exit_code": code,
-        "facts": list(facts),
-        "dropped": list(dropped),
-        "notes": (notes + " " if notes else "") + f"Captured by scripts/capture_jvm.py in {cwd} "
-                 "with LANG=C.UTF-8, TERM=dumb, stdout and stderr merged.",
-    }
-    (out / f"{name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
-    print(f"captured {family}/{name}: exit {code}, {len(raw)} bytes")
+    save_checked(family, name, sanitize(raw), code, command=cmd, facts=facts, produced_by=produced_by,
+                 dropped=dropped, expect_exit=expect_exit,
+                 notes=(notes + " " if notes else "") + f"Captured by scripts/capture_jvm.py in {cwd} "
+                       "with LANG=C.UTF-8, TERM=dumb, stdout and stderr merged.")
 
 
 # ---------------------------------------------------------------- Java sources
@@ -630,10 +582,7 @@ FAMILIES = {"maven": capture_maven, "gradle": capture_gradle}
 
 
 def main(argv: list[str]) -> int:
-    WORK.mkdir(parents=True, exist_ok=True)
-    for fam in argv or list(FAMILIES):
-        FAMILIES[fam]()
-    return 0
+    return run_families(FAMILIES, argv)
 
 
 if __name__ == "__main__":

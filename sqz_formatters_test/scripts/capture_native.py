@@ -14,17 +14,12 @@ A family whose tool is missing is skipped with a message; nothing is invented.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
-PACK = Path(__file__).resolve().parents[1]
-FIXTURES = PACK / "tests" / "fixtures"
-WORK = Path("/tmp/sqz-capture")
+from _capture_common import run_families, run_merged, save_checked, substitute, tool_env, write_project
 
 # Registry hosts / mirror paths that must never reach a committed file.
 _REGISTRY = [
@@ -47,45 +42,20 @@ _RANDOM_TMP = [
     (re.compile(rb"/tmp/tmp[a-z0-9_]{6,8}"), b"/tmp/tmpdir"),
 ]
 
-ENV_BASE = {
-    "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-    "HOME": os.environ.get("HOME", "/root"),
-    "LANG": "C.UTF-8",
-    "LC_ALL": "C.UTF-8",
-    "TERM": "dumb",
-    "RUST_BACKTRACE": "0",
-    "CARGO_TERM_PROGRESS_WHEN": "never",
-}
-for _k in ("RUSTUP_HOME", "CARGO_HOME", "JAVA_HOME", "GOPATH", "GOCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"):
-    if _k in os.environ:
-        ENV_BASE[_k] = os.environ[_k]
+ENV_BASE = tool_env(("RUSTUP_HOME", "CARGO_HOME", "JAVA_HOME", "GOPATH", "GOCACHE", "GOFLAGS", "GOPROXY", "GOTOOLCHAIN"),
+                    RUST_BACKTRACE="0", CARGO_TERM_PROGRESS_WHEN="never")
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def sanitize(raw: bytes) -> bytes:
     """Replace registry hosts, mirror paths and random temp dirs with stable placeholders."""
-    for rx, rep in _REGISTRY + _RANDOM_TMP:
-        raw = rx.sub(rep, raw)
-    return raw
-
-
-def write_project(name: str, files: dict[str, str]) -> Path:
-    """Write a fresh throw-away project under /tmp/sqz-capture/<name>."""
-    root = WORK / name
-    if root.exists():
-        shutil.rmtree(root)
-    for rel, text in files.items():
-        p = root / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(text)
-    return root
+    return substitute(raw, _REGISTRY + _RANDOM_TMP)
 
 
 def run(cmd: str, cwd: Path, env: dict | None = None, timeout: int = 900) -> tuple[bytes, int]:
     e = dict(ENV_BASE)
     e.update(env or {})
-    p = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=e, stdout=subprocess.PIPE,
-                       stderr=subprocess.STDOUT, timeout=timeout)
-    return p.stdout, p.returncode
+    return run_merged(cmd, cwd, e, timeout)
 
 
 def version(cmd: str) -> str:
@@ -98,35 +68,14 @@ def capture(family: str, name: str, cwd: Path, cmd: str, facts: list[str], *, pr
             expect_exit: int | None = None) -> None:
     """Run ``cmd`` in ``cwd`` and save its output and sidecar as fixtures/<family>/<name>."""
     raw, code = run(cmd, cwd, env)
-    raw = sanitize(raw)
-    text = raw.decode("utf-8")
-    plain = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", text)
-    lost = [f for f in facts if f not in plain]
-    if lost:
-        raise SystemExit(f"{family}/{name}: facts not in the captured output: {lost}\n{plain[-3000:]}")
-    absent = [d for d in dropped if d not in plain]
-    if absent:
-        raise SystemExit(f"{family}/{name}: 'dropped' strings not in the output: {absent}")
-    if expect_exit is not None and code != expect_exit:
-        raise SystemExit(f"{family}/{name}: exit {code}, expected {expect_exit}\n{plain[-3000:]}")
-    out = FIXTURES / family
-    out.mkdir(parents=True, exist_ok=True)
-    (out / f"{name}.txt").write_bytes(raw)
     shown = cmd
     for k, v in (env or {}).items():
         if k not in ("CARGO_TERM_COLOR",):
             shown = f"{k}={v} {shown}" if not shown.startswith(f"{k}=") else shown
-    meta = {
-        "command": shown,
-        "produced_by": produced_by,
-        "exit_code": code,
-        "facts": list(facts),
-        "dropped": list(dropped),
-        "notes": (notes + " " if notes else "") + f"Captured by scripts/capture_native.py in {cwd} "
-                 "with LANG=C.UTF-8, stdout and stderr merged.",
-    }
-    (out / f"{name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
-    print(f"captured {family}/{name}: exit {code}, {len(raw)} bytes")
+    save_checked(family, name, sanitize(raw), code, command=shown, facts=facts, produced_by=produced_by,
+                 dropped=dropped, expect_exit=expect_exit, ansi=_ANSI, tail=3000,
+                 notes=(notes + " " if notes else "") + f"Captured by scripts/capture_native.py in {cwd} "
+                       "with LANG=C.UTF-8, stdout and stderr merged.")
 
 
 # ---------------------------------------------------------------- Rust / cargo
@@ -882,10 +831,7 @@ FAMILIES = {"cargo": capture_cargo, "c": capture_c, "go": capture_go}
 
 
 def main(argv: list[str]) -> int:
-    WORK.mkdir(parents=True, exist_ok=True)
-    for fam in argv or list(FAMILIES):
-        FAMILIES[fam]()
-    return 0
+    return run_families(FAMILIES, argv)
 
 
 if __name__ == "__main__":

@@ -29,13 +29,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _capture_common import FIXTURES, run_merged, write_fixture, write_tree
+
 ROOT = Path("/tmp/sqz-capture/pyjs")         # the throw-away projects (stable paths in the output)
 TOOLBOX = Path("/tmp/sqz-pyjs-tools")        # installed tools, kept between captures
 VENV = TOOLBOX / "venv"
 JS = ROOT / "jsproj"
 NODE_MODULES = TOOLBOX / "js"
 TOOLS = TOOLBOX / "pm"
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 
 # Package-index hosts and this machine's index paths are replaced generically (no host is named
 # here): every URL host in package-manager output, and every /opt/<index> path.
@@ -53,15 +54,6 @@ def scrub(data: bytes, family: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def write_tree(base: Path, files: dict) -> None:
-    if base.exists():
-        shutil.rmtree(base)
-    for rel, body in files.items():
-        p = base / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(body)
-
-
 def env_path() -> dict:
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(VENV / "bin"), str(NODE_MODULES / "node_modules" / ".bin"),
@@ -74,9 +66,7 @@ def env_path() -> dict:
 
 
 def run(cmd: str, cwd: Path, env: dict | None = None) -> tuple[bytes, int]:
-    p = subprocess.run(["bash", "-c", cmd], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       env=env or env_path(), timeout=600)
-    return p.stdout, p.returncode
+    return run_merged(cmd, cwd, env or env_path(), 600)
 
 
 def version(cmd: str) -> str:
@@ -89,10 +79,7 @@ def record(family: str, name: str, cmd: str, cwd: Path, produced_by: str, notes:
     """Run ``cmd`` in ``cwd`` and store the fixture ``family/name`` (sidecar facts are kept)."""
     out, rc = run(cmd, cwd, env)
     out = scrub(out, family)
-    d = FIXTURES / family
-    d.mkdir(parents=True, exist_ok=True)
-    (d / f"{name}.txt").write_bytes(out)
-    side = d / f"{name}.json"
+    side = FIXTURES / family / f"{name}.json"
     meta = json.loads(side.read_text()) if side.exists() else {"facts": [], "dropped": []}
     meta["command"] = shown or cmd
     meta["produced_by"] = produced_by
@@ -102,7 +89,7 @@ def record(family: str, name: str, cmd: str, cwd: Path, produced_by: str, notes:
         base_note += "; registry hosts and index paths replaced by pkgs.example.org"
     meta["notes"] = base_note + (f"; {notes}" if notes else "")
     ordered = {k: meta[k] for k in ("command", "produced_by", "exit_code", "facts", "dropped", "notes") if k in meta}
-    side.write_text(json.dumps(ordered, indent=2, ensure_ascii=False) + "\n")
+    write_fixture(family, name, out, ordered)
     print(f"{family}/{name}: exit {rc}, {len(out)} bytes")
 
 

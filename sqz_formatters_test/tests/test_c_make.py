@@ -2,87 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from sqz_core import FormatRequest
-from sqz_core.testing import assert_snapshot, iter_fixtures, missing_facts
+from fmt_test_suite import FormatterSuite, raw_text
 from sqz_formatters_test import c_make as formatter
 
-FIX = Path(__file__).parent / "fixtures" / "make"
-ALL = iter_fixtures(FIX)
-REFUSED = {"build_de_locale"}  # captured on purpose to be refused (another locale)
-GOOD = [f for f in ALL if f.name not in REFUSED]
-
-
-def run(fx, **kw):
-    return formatter.sqz_format(request=fx.request(**kw))
-
-
-def fixture(name):
-    return next(f for f in ALL if f.name == name)
-
-
-def test_fixtures_present():
-    assert len(GOOD) >= 3
-
-
-@pytest.mark.parametrize("fx", GOOD, ids=[f.name for f in GOOD])
-def test_facts_survive(fx):
-    out = run(fx)
-    assert out is not None, fx.name
-    assert missing_facts(out, fx.facts) == []
-
-
-@pytest.mark.parametrize("fx", GOOD, ids=[f.name for f in GOOD])
-def test_dropped_lines_are_gone(fx):
-    out = run(fx)
-    assert [d for d in fx.dropped if d in out] == []
-
-
-@pytest.mark.parametrize("fx", GOOD, ids=[f.name for f in GOOD])
-def test_snapshot(fx):
-    assert_snapshot(run(fx), FIX / f"{fx.name}.expected")
-
-
-@pytest.mark.parametrize("fx", GOOD, ids=[f.name for f in GOOD])
-def test_big_outputs_shrink(fx):
-    text = fx.request().text
-    out = run(fx)
-    if len(text) > 1500:
-        assert len(out) < len(text) * 0.9
-    else:
-        assert len(out) <= len(text) + 80   # never much longer: at most one counted line
-
-
-@pytest.mark.parametrize("fx", GOOD, ids=[f.name for f in GOOD])
-def test_deterministic(fx):
-    assert run(fx) == run(fx)
-
-
-@pytest.mark.parametrize("fx", [f for f in ALL if f.name in REFUSED], ids=lambda f: f.name)
-def test_other_locale_is_refused(fx):
-    assert run(fx) is None
-
-
-def trace_paragraphs(text, marker):
-    """Blank-line separated paragraphs of ``text`` that contain ``marker``."""
-    return [p for p in text.split("\n\n") if marker in p]
-
-
-def assert_whole(out, text, marker):
-    paras = trace_paragraphs(text, marker)
-    assert paras, marker
-    for p in paras:
-        lines = [l for l in p.strip("\n").split("\n") if l.strip()]
-        block = "\n".join(lines)
-        assert block in out, f"trace paragraph not kept whole:\n{block[:300]}"
-
-
-def cut(text, fraction):
-    lines = text.splitlines()
-    return "\n".join(lines[: int(len(lines) * fraction)]) + "\n"
+# refused: captured on purpose to be refused (another locale)
+suite = FormatterSuite(formatter, "make", refused={"build_de_locale"})
+run, fixture, ask = suite.run, suite.fixture, suite.ask
+globals().update(suite.standard_tests(at_least=3))
 
 
 def test_make_error_lines_verbatim():
@@ -98,10 +24,10 @@ def test_green_build_keeps_only_the_final_command():
 
 
 def test_cargo_output_is_not_ours():
-    text = (Path(__file__).parent / "fixtures" / "cargo" / "build_error.txt").read_text()
-    assert formatter.sqz_format(request=FormatRequest(text, "make", exit_code=2)) is None
+    text = raw_text("cargo", "build_error")
+    assert ask(text, "make", 2) is None
 
 
 def test_dry_run_is_not_ours():
     text = fixture("build_green").request().text
-    assert formatter.sqz_format(request=FormatRequest(text, "make -n", exit_code=0)) is None
+    assert ask(text, "make -n", 0) is None

@@ -2,61 +2,14 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from sqz_core import FormatRequest
-from sqz_core.testing import assert_snapshot, iter_fixtures, missing_facts
+
+from fmt_test_suite import FormatterSuite, fixtures_of
 from sqz_formatters_test import jvm_gradle as formatter
 
-FIX = Path(__file__).parent / "fixtures" / "gradle"
-ALL = iter_fixtures(FIX)
-
-
-def run(fx, **kw):
-    return formatter.sqz_format(request=fx.request(**kw))
-
-
-def fixture(name):
-    return next(f for f in ALL if f.name == name)
-
-
-def fmt(text, cmd, exit_code=None):
-    return formatter.sqz_format(request=FormatRequest(text, cmd, exit_code=exit_code))
-
-
-def test_fixtures_present():
-    assert len(ALL) >= 7
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_facts_survive(fx):
-    out = run(fx)
-    assert out is not None, fx.name
-    assert missing_facts(out, fx.facts) == []
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_dropped_lines_are_gone(fx):
-    out = run(fx)
-    assert [d for d in fx.dropped if d in out] == []
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_snapshot(fx):
-    assert_snapshot(run(fx), FIX / f"{fx.name}.expected")
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_output_shrinks(fx):
-    text = fx.request().text
-    assert len(run(fx)) < len(text) * 0.9
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_deterministic(fx):
-    assert run(fx) == run(fx)
+suite = FormatterSuite(formatter, "gradle")
+run, fixture, ask = suite.run, suite.fixture, suite.ask
+globals().update(suite.standard_tests(at_least=7, big=0))
 
 
 def test_full_exception_traces_kept_whole():
@@ -114,7 +67,7 @@ def test_other_tasks_are_not_ours():
     text = fixture("build_green").request().text
     for cmd in ("gradle dependencies", "gradle tasks", "gradle bootRun", "gradle --version", "gradle",
                 "gradle test --info", "gradle build --dry-run", "gradle -d test"):
-        assert fmt(text, cmd, 0) is None, cmd
+        assert ask(text, cmd, 0) is None, cmd
 
 
 def test_wrapper_subprojects_and_options_are_understood():
@@ -122,27 +75,27 @@ def test_wrapper_subprojects_and_options_are_understood():
     text = fx.request().text
     for cmd in ("./gradlew test", "gradle :app:test --tests demo.CalcTest", "gradlew clean test -x javadoc",
                 "gradle test --console plain"):
-        assert fmt(text, cmd, 1) == run(fx), cmd
+        assert ask(text, cmd, 1) == run(fx), cmd
 
 
 def test_maven_output_under_gradle_is_refused():
-    for fx in iter_fixtures(Path(__file__).parent / "fixtures" / "maven"):
-        assert fmt(fx.request().text, "gradle test", fx.meta["exit_code"]) is None, fx.name
+    for fx in fixtures_of("maven"):
+        assert ask(fx.request().text, "gradle test", fx.meta["exit_code"]) is None, fx.name
 
 
 def test_truncated_run_is_refused():
     text = fixture("test_fail").request().text
     head = text.split("FAILURE: Build failed")[0]
-    assert fmt(head, "gradle test", None) is None
+    assert ask(head, "gradle test", None) is None
 
 
 def test_unexplained_failure_is_refused():
     text = fixture("build_green").request().text
-    assert fmt(text, "gradle build", 1) is None
+    assert ask(text, "gradle build", 1) is None
 
 
 def test_quiet_green_run_has_nothing_to_do():
-    assert fmt("", "gradle -q build", 0) is None
+    assert ask("", "gradle -q build", 0) is None
 
 
 def test_file_content_is_never_summarised():

@@ -2,66 +2,19 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-
 from sqz_core import FormatRequest
-from sqz_core.testing import assert_snapshot, iter_fixtures, missing_facts
+
+from fmt_test_suite import FormatterSuite, fixtures_of
 from sqz_formatters_test import jvm_maven as formatter
 
-FIX = Path(__file__).parent / "fixtures" / "maven"
-ALL = iter_fixtures(FIX)
-
-
-def run(fx, **kw):
-    return formatter.sqz_format(request=fx.request(**kw))
-
-
-def fixture(name):
-    return next(f for f in ALL if f.name == name)
-
-
-def fmt(text, cmd, exit_code=None):
-    return formatter.sqz_format(request=FormatRequest(text, cmd, exit_code=exit_code))
-
-
-def test_fixtures_present():
-    assert len(ALL) >= 7
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_facts_survive(fx):
-    out = run(fx)
-    assert out is not None, fx.name
-    assert missing_facts(out, fx.facts) == []
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_dropped_lines_are_gone(fx):
-    out = run(fx)
-    assert [d for d in fx.dropped if d in out] == []
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_snapshot(fx):
-    assert_snapshot(run(fx), FIX / f"{fx.name}.expected")
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_output_shrinks(fx):
-    text = fx.request().text
-    out = run(fx)
-    assert len(out) < len(text) * 0.9
-
-
-@pytest.mark.parametrize("fx", ALL, ids=[f.name for f in ALL])
-def test_deterministic(fx):
-    assert run(fx) == run(fx)
+suite = FormatterSuite(formatter, "maven")
+run, fixture, ask = suite.run, suite.fixture, suite.ask
+globals().update(suite.standard_tests(at_least=7, big=0))
 
 
 def test_every_error_line_with_a_location_is_kept():
-    for fx in ALL:
+    for fx in suite.all:
         out = run(fx)
         for line in fx.request().text.splitlines():
             if line.startswith("[ERROR]") and ".java:[" in line:
@@ -104,7 +57,7 @@ def test_cold_cache_downloads_are_counted_not_listed():
 
 
 def test_registry_paths_are_neutral_in_fixtures():
-    for fx in ALL:
+    for fx in suite.all:
         assert b"/usr/share/maven-repo" not in fx.raw and b"repo.maven.apache.org" not in fx.raw
 
 
@@ -119,44 +72,44 @@ def test_reactor_summary_kept():
 def test_other_goals_are_not_ours():
     text = fixture("test_green").request().text
     for cmd in ("mvn dependency:tree", "mvn exec:java", "mvn -v", "mvn", "mvn test -X", "mvn help:effective-pom"):
-        assert fmt(text, cmd, 0) is None, cmd
+        assert ask(text, cmd, 0) is None, cmd
 
 
 def test_wrapper_and_options_are_understood():
     fx = fixture("test_fail")
     text = fx.request().text
     for cmd in ("./mvnw test", "mvn -B -pl core -Dtest=CalcTest test", "mvn -s settings.xml clean test"):
-        assert fmt(text, cmd, 1) == run(fx), cmd
+        assert ask(text, cmd, 1) == run(fx), cmd
 
 
 def test_gradle_output_under_mvn_is_refused():
-    gradle = iter_fixtures(Path(__file__).parent / "fixtures" / "gradle")
+    gradle = fixtures_of("gradle")
     for fx in gradle:
-        assert fmt(fx.request().text, "mvn test", fx.meta["exit_code"]) is None, fx.name
+        assert ask(fx.request().text, "mvn test", fx.meta["exit_code"]) is None, fx.name
 
 
 def test_truncated_run_is_refused():
     text = fixture("test_fail").request().text
     head = text.split("[INFO] Results:")[0]
     assert "BUILD" not in head
-    assert fmt(head, "mvn test", None) is None
+    assert ask(head, "mvn test", None) is None
 
 
 def test_debug_output_is_refused():
     text = fixture("test_green").request().text
     debug = text.replace("[INFO] Scanning for projects...", "[DEBUG] Reading global settings from x\n"
                          "[INFO] Scanning for projects...")
-    assert fmt(debug, "mvn test", 0) is None
+    assert ask(debug, "mvn test", 0) is None
 
 
 def test_unexplained_failure_is_refused():
     text = fixture("test_green").request().text
-    assert fmt(text, "mvn test", 1) is None
+    assert ask(text, "mvn test", 1) is None
 
 
 def test_quiet_green_run_has_nothing_to_do():
-    assert fmt("", "mvn -q test", 0) is None
-    assert fmt("hello from a test\n", "mvn -q test", 0) is None
+    assert ask("", "mvn -q test", 0) is None
+    assert ask("hello from a test\n", "mvn -q test", 0) is None
 
 
 def test_file_content_is_never_summarised():

@@ -152,7 +152,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
                         mode="aggressive" if mode == "aggressive" else "default")
     family = req.program or (tool.lower() if tool else None)
     if mode == "safe":
-        return _passthrough(raw, "safe", exit_code, reason="--mode safe", family=family)
+        r = _passthrough(raw, "safe", exit_code, reason="--mode safe", family=family)
+        r.est_in = r.est_out = estimate(text)
+        return r
 
     if index is None:
         index = load_index() if formatters else {"plugins": []}

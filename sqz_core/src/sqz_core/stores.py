@@ -15,6 +15,8 @@ nothing else):
     add_sketch similar
     has_fts index_text search
     record_call calls tokens_served cached_count save_count
+    record_event events
+    prune_before reset vacuum
     health close
 
 Every method raises ``sqz_core.store.StoreError`` when the backend fails; callers

