@@ -84,10 +84,20 @@ def test_safe_content_is_counted_apart_as_estimates(db):
         store.close()
     t = s["total"]
     assert t["estimated_calls"] == 2
-    assert t["estimated_tokens_in"] == t["tokens_in"] == r.est_in > 0
-    # --mode safe records neither bytes nor an estimate: said so, not counted as zero silently
-    assert t["uncounted_calls"] == 1 and t["uncounted_bytes"] == len(red)
+    # --mode safe stores no bytes but records its estimate, like safe-routed content
+    assert t["estimated_tokens_in"] == t["tokens_in"] == r.est_in + forced.est_in
+    assert r.est_in > 0 and forced.est_in > 0
+    assert t["uncounted_calls"] == 0
     assert s["bypasses"]["safe"] == 2
+    # binary output has no text to count: reported as uncounted, not as zero tokens
+    binary = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" * 20
+    assert call(binary, "cat logo.png").outcome == "binary"
+    store = Store.open(str(db))
+    try:
+        t = summarize(store)["total"]
+    finally:
+        store.close()
+    assert t["uncounted_calls"] == 1 and t["uncounted_bytes"] == len(binary)
 
 
 def test_groupings_by_agent_session_day(db):

@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import marshal
 import os
-import socket
+try:  # the C module: a fraction of ``socket``'s import time, all a client needs
+    import _socket as socket
+except ImportError:  # pragma: no cover
+    import socket
 import struct
 import sys
 import time
@@ -30,13 +33,16 @@ _HEADER = struct.Struct(">I")
 
 def socket_path(cfg) -> str:
     """Where the pool for this URL and this local state listens (a private per-user directory)."""
-    import hashlib
+    try:  # the C implementation without hashlib's OpenSSL set-up (as the pipeline does)
+        from _sha256 import sha256
+    except ImportError:  # pragma: no cover - other Pythons
+        from hashlib import sha256
 
     base = os.environ.get("XDG_RUNTIME_DIR")
     if not base or not os.path.isdir(base):
         base = "/tmp"
     uid = os.getuid() if hasattr(os, "getuid") else 0
-    tag = hashlib.sha256(cfg.key().encode()).hexdigest()[:16]
+    tag = sha256(cfg.key().encode()).hexdigest()[:16]
     return os.path.join(base, f"sqz-{uid}", f"pg-{tag}.sock")
 
 

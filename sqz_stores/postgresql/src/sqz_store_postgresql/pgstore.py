@@ -138,7 +138,9 @@ def _text(value: str | None) -> str | None:
 
 def connect(cfg: Config) -> psycopg.Connection:
     """An autocommit connection with a short connect timeout and the schema on the search path."""
-    options = [f"-c statement_timeout={STATEMENT_TIMEOUT_MS}"]
+    # synchronous_commit=off: a commit returns before its WAL reaches the disk (other sessions see it at
+    # once; a server crash may lose the last ~0.6 s of writes) — right for a cache and stats store
+    options = [f"-c statement_timeout={STATEMENT_TIMEOUT_MS}", "-c synchronous_commit=off"]
     if cfg.schema:
         options.append(f"-c search_path={cfg.schema}")
     try:
@@ -600,32 +602,14 @@ def make_store(conn: psycopg.Connection, cfg: Config) -> PgStore:
     return PgStore(conn, cfg) if cfg.store_originals else HashOnlyStore(conn, cfg)
 
 
-_DOWN_SECS = 2.0  # after a failed connect, later calls fail fast for this long (a dead host costs one timeout)
-
-
-def _down_marker(cfg: Config) -> str:
-    return spool_path(cfg)[: -len(".bin")] + ".down"
-
-
 def open_direct(cfg: Config) -> PgStore:
     """Connect with psycopg, bring the schema up to date, send any spooled writes."""
-    marker = _down_marker(cfg)
-    try:
-        age = time.time() - os.stat(marker).st_mtime
-        if 0 <= age < _DOWN_SECS:
-            with open(marker, encoding="utf-8") as fh:
-                raise StoreError(fh.read().strip() or "postgresql: server unreachable")
-    except OSError:
-        pass
+    from .store import note_down
+
     try:
         conn = connect(cfg)
     except StoreError as exc:
-        try:
-            os.makedirs(os.path.dirname(marker), mode=0o700, exist_ok=True)
-            with open(marker, "w", encoding="utf-8") as fh:
-                fh.write(str(exc))
-        except OSError:
-            pass
+        note_down(cfg, str(exc))
         raise
     try:
         ensure_schema(conn, cfg.schema)

@@ -36,17 +36,17 @@ _CRED_ARG = re.compile(
 class Config:
     """A parsed store URL: what libpq gets, and the sqz options."""
 
-    __slots__ = ("url", "conninfo", "schema", "store_originals", "pool", "connect_timeout")
+    __slots__ = ("url", "conninfo", "schema", "store_originals", "pool")
 
     def __init__(self, url: str) -> None:
-        from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
-
         from sqz_core.store import StoreError
 
-        parts = urlsplit(url)
-        if parts.scheme not in ("postgresql", "postgres"):
-            raise StoreError(f"not a PostgreSQL URL: {parts.scheme}://")
-        params = parse_qsl(parts.query, keep_blank_values=True)
+        scheme = url.split("://", 1)[0]
+        if scheme not in ("postgresql", "postgres"):
+            raise StoreError(f"not a PostgreSQL URL: {scheme}://")
+        # split by hand (urllib.parse costs ~2 ms per call); libpq's own parameters pass through verbatim
+        base, _, query = url.partition("#")[0].partition("?")
+        params = [(k, v) for k, _, v in (item.partition("=") for item in query.split("&") if item)]
         own = {k: v for k, v in params if k in _OWN_PARAMS}
         rest = [(k, v) for k, v in params if k not in _OWN_PARAMS]
         self.schema = own.get("schema") or None
@@ -59,8 +59,7 @@ class Config:
                      and os.environ.get("SQZ_PG_POOL", "1").lower() not in _OFF)
         if not any(k == "connect_timeout" for k, _ in rest):
             rest.append(("connect_timeout", "1"))  # a dead server costs at most a second
-        self.connect_timeout = float(dict(rest)["connect_timeout"] or 1)
-        self.conninfo = urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(rest), ""))
+        self.conninfo = base + "?" + "&".join(f"{k}={v}" for k, v in rest)
         self.url = url
 
     def key(self) -> str:
@@ -87,6 +86,46 @@ def scrub_command(command: str | None) -> str | None:
     return command.replace("\x00", "")
 
 
+DOWN_SECS = 2.0  # after a failed connect, direct calls fail fast for this long (a dead host costs one timeout)
+
+
+def _down_marker(cfg: Config) -> str:
+    from sqz_core.paths import cache_dir
+
+    return os.path.join(cache_dir(), f"pg-down-{_tag(cfg.url)}")
+
+
+def _tag(text: str) -> str:
+    import zlib
+
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogateescape')) & 0xFFFFFFFF:08x}"
+
+
+def note_down(cfg: Config, reason: str) -> None:
+    """Remember that the server was unreachable, so the next calls do not wait for it again."""
+    marker = _down_marker(cfg)
+    try:
+        os.makedirs(os.path.dirname(marker), mode=0o700, exist_ok=True)
+        with open(marker, "w", encoding="utf-8") as fh:
+            fh.write(reason)
+    except OSError:
+        pass
+
+
+def recently_down(cfg: Config) -> str | None:
+    """The reason the server was unreachable less than ``DOWN_SECS`` ago, else None."""
+    import time
+
+    marker = _down_marker(cfg)
+    try:
+        if not 0 <= time.time() - os.stat(marker).st_mtime < DOWN_SECS:
+            return None
+        with open(marker, encoding="utf-8") as fh:
+            return fh.read().strip() or "postgresql: server unreachable"
+    except OSError:
+        return None
+
+
 def open_store(url: str):
     """The store for ``url``: through the local pooling process when it runs, else a direct connection.
 
@@ -101,6 +140,11 @@ def open_store(url: str):
         if store is not None:
             return store
         client.start_pool(cfg)
+    reason = recently_down(cfg)
+    if reason is not None:  # checked before importing psycopg (~0.1 s): a down server costs little
+        from sqz_core.store import StoreError
+
+        raise StoreError(reason)
     from .pgstore import open_direct
 
     return open_direct(cfg)
