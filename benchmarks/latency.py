@@ -1,12 +1,13 @@
 """End-to-end latency of `sqz compress` (a new process per call, as an agent's hook runs it).
 
 Inputs of 1 KB, 10 KB, 100 KB and 1 MB are cut from real captured tool outputs in
-the repository's fixtures (repeated to reach the size, cut on a line boundary), and
-compressed with `--cmd` naming the tool that produced them, against a fresh
-database. Reports p50/p99 per size, plus `sqz --version` (process start-up floor)
-and a bare `python -c pass` for reference.
+the repository's fixtures (a failing `pytest -v` run, a `git log --stat`, a JSON
+document; repeated to reach the size, cut on a line boundary), and compressed with
+`--cmd` naming the tool that produced them, against a fresh database (refs off, so
+every call does the full work). Reports p50/p99 per input, plus `sqz --version`
+(process start-up floor) and a bare `python -c pass` for reference.
 
-    python benchmarks/latency.py [--runs 30] [--json]
+    python benchmarks/latency.py [--runs 30] [--json] [--kind pytest]
 """
 
 from __future__ import annotations
@@ -31,26 +32,32 @@ def sqz_exe() -> list[str]:
     return [exe] if exe else [sys.executable, "-m", "sqz_core"]
 
 
-def sample_inputs() -> dict[str, tuple[bytes, str]]:
-    """Per size: (bytes, command) built from the largest real fixture of the repository."""
-    from sqz_core.testing import iter_fixtures
+# Real captured outputs the inputs are cut from (repeated to reach the size, cut on a line boundary).
+SOURCES = {
+    "pytest": "sqz_formatters_test/tests/fixtures/pytest/red_verbose.json",
+    "git-log": "sqz_formatters_git/tests/fixtures/log/sqz_repo_stat.json",
+    "json": "sqz_core/tests/fixtures/kinds/json/pip_inspect.json",
+}
 
-    fixtures = []
-    for pack in sorted(ROOT.glob("sqz_*/tests/fixtures")) + sorted(ROOT.glob("sqz_integrations/*/tests/fixtures")):
-        fixtures.extend(iter_fixtures(pack))
-    if not fixtures:
-        raise SystemExit("no fixtures found")
-    source = max(fixtures, key=lambda f: len(f.raw))
-    lines = source.raw.splitlines(keepends=True)
+
+def sample_inputs(kinds: list[str] | None = None) -> dict[str, tuple[bytes, str]]:
+    """``{"pytest 10KB": (bytes, command), …}`` for every source and size."""
+    from sqz_core.testing import load_fixture
+
     out = {}
-    for label, size in SIZES.items():
-        buf, i = bytearray(), 0
-        while len(buf) < size:
-            buf += lines[i % len(lines)]
-            i += 1
-        cut = bytes(buf[:size])
-        cut = cut[: cut.rfind(b"\n") + 1] or cut
-        out[label] = (cut, source.command or "")
+    for kind, rel in SOURCES.items():
+        if kinds and kind not in kinds:
+            continue
+        fx = load_fixture(ROOT / rel)
+        lines = fx.raw.splitlines(keepends=True)
+        for label, size in SIZES.items():
+            buf, i = bytearray(), 0
+            while len(buf) < size:
+                buf += lines[i % len(lines)]
+                i += 1
+            cut = bytes(buf[:size])
+            cut = cut[: cut.rfind(b"\n") + 1] or cut
+            out[f"{kind} {label}"] = (cut, fx.command or "")
     return out
 
 
@@ -72,6 +79,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--kind", action="append", choices=sorted(SOURCES), help="only these inputs (repeatable)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="sqz-latency-")
     env = dict(os.environ, SQZ_DB_PATH=os.path.join(tmp, "db.sqlite"), SQZ_CACHE_DIR=os.path.join(tmp, "cache"),
@@ -81,17 +89,18 @@ def main() -> int:
     rows = []
     rows.append(("python -c pass", timed([sys.executable, "-c", "pass"], None, env, args.runs)))
     rows.append(("sqz --version", timed(sqz + ["--version"], None, env, args.runs)))
-    for label, (data, command) in sample_inputs().items():
-        rows.append((f"compress {label}", timed(sqz + ["compress", "--cmd", command], data, env, args.runs)))
+    for label, (data, command) in sample_inputs(args.kind).items():
+        runs = args.runs if len(data) < 500_000 else max(5, args.runs // 3)
+        rows.append((f"compress {label}", timed(sqz + ["compress", "--cmd", command], data, env, runs)))
     shutil.rmtree(tmp, ignore_errors=True)
     result = [{"case": name, "p50_ms": round(pct(t, 50), 1), "p99_ms": round(pct(t, 99), 1),
                "mean_ms": round(statistics.mean(t), 1), "runs": len(t)} for name, t in rows]
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{'case':<22}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}")
+        print(f"{'case':<26}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}")
         for r in result:
-            print(f"{r['case']:<22}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}")
+            print(f"{r['case']:<26}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}")
     return 0
 
 
