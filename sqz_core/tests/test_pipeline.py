@@ -151,3 +151,21 @@ def test_without_store_nothing_lossy_happens():
     data = real_output("ls", "-la", "/usr/lib")
     result = compress(data, command="ls -la /usr/lib", store=None)
     assert b"sqz expand" not in result.output
+
+
+def test_cursor_up_redraws_resolve_to_the_final_screen():
+    """Gradle's rich console (a real capture) redraws a status bar with cursor moves."""
+    from pathlib import Path
+
+    from sqz_core.cleanup import clean_terminal, resolve_cursor_moves
+
+    raw = (Path(__file__).resolve().parents[2] / "sqz_formatters_test" / "tests" / "fixtures" / "gradle"
+           / "build_fail_rich.txt").read_text()
+    shown = clean_terminal(raw)
+    assert "EXECUTING" not in shown and "CONFIGURING" not in shown and "\x1b" not in shown
+    for line in ("> Task :test FAILED", "demo.CalcTest > wrongSum FAILED", "74 tests completed, 5 failed, 1 skipped",
+                 "BUILD FAILED in 1s"):
+        assert line in shown
+    plain = "no cursor moves here\nline two\n"
+    assert resolve_cursor_moves(plain) is plain
+    assert resolve_cursor_moves("progress 10%\n\x1b[1A\r\x1b[2Kdone\n") == "done\n"

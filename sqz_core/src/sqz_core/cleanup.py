@@ -64,13 +64,68 @@ def strip_trailing_whitespace(text: str) -> str:
     return _TRAILING_WS.sub("", text)
 
 
+_CURSOR_UP = re.compile(r"\x1b\[\d*A")
+_SCREEN_OPS = re.compile(r"(\x1b\[\d*[ABCDGKJ]|\r|\n)")
+_SCREEN_OP = re.compile(r"\x1b\[\d*[ABCDGKJ]\Z")
+_OTHER_ESC = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def resolve_cursor_moves(text: str) -> str:
+    """Replay cursor-up redraws (rich consoles: Gradle, Docker, npm) to the lines a terminal finally shows.
+
+    Only run when the text moves the cursor up; handles up/down/forward/back, column,
+    erase line and erase below, which is what progress displays use; colour codes are
+    dropped.
+    """
+    if not _CURSOR_UP.search(text):
+        return text
+    screen = [""]
+    row = col = 0
+    for tok in _SCREEN_OPS.split(text):
+        if not tok:
+            continue
+        if tok == "\n":
+            row += 1
+            col = 0
+            if row == len(screen):
+                screen.append("")
+        elif tok == "\r":
+            col = 0
+        elif _SCREEN_OP.match(tok):
+            arg, op = tok[2:-1], tok[-1]
+            n = int(arg) if arg else None
+            if op == "A":
+                row = max(0, row - (n or 1))
+            elif op == "B":
+                row += n or 1
+                screen.extend("" for _ in range(row + 1 - len(screen)))
+            elif op == "C":
+                col += n or 1
+            elif op == "D":
+                col = max(0, col - (n or 1))
+            elif op == "G":
+                col = max(0, (n or 1) - 1)
+            elif op == "K":
+                line = screen[row]
+                screen[row] = "" if n == 2 else (" " * min(col, len(line)) + line[col:] if n == 1 else line[:col])
+            elif op == "J" and not n:
+                screen[row] = screen[row][:col]
+                del screen[row + 1:]
+        else:
+            tok = _OTHER_ESC.sub("", tok)  # colours go anyway; overlaying needs plain text
+            line = screen[row]
+            screen[row] = line[:col].ljust(col) + tok + line[col + len(tok):]
+            col += len(tok)
+    return "\n".join(screen)
+
+
 def clean_terminal(text: str) -> str:
     """ANSI/control removal, carriage-return redraws and trailing whitespace: what a reader saw.
 
     Trailing whitespace is kept in a diff, where it is content (a context line of an
     empty source line is a single space, and ``+x `` differs from ``+x``).
     """
-    text = resolve_redraws(strip_ansi(text))
+    text = resolve_redraws(strip_ansi(resolve_cursor_moves(text)))
     return text if looks_like_diff(text) else strip_trailing_whitespace(text)
 
 
