@@ -25,15 +25,20 @@ def parse_ref(ref: str) -> tuple[str, tuple[int, int] | None]:
     return m.group(1).lower(), rng
 
 
-def resolve(store, ref: str) -> bytes:
-    """The stored original bytes for ``ref`` (or the requested lines of it)."""
-    prefix, rng = parse_ref(ref)
+def unique_hash(store, prefix: str) -> str:
+    """The one stored hash starting with the hex ``prefix``; ``ExpandError`` if none or several."""
     matches = store.find_hashes(prefix, limit=3)
     if not matches:
         raise ExpandError(f"no stored output matches {prefix!r} (it may have been pruned, or was never cached)")
     if len(matches) > 1:
         raise ExpandError(f"{prefix!r} matches more than one stored output; give more hex digits")
-    data = store.get_blob(matches[0])
+    return matches[0]
+
+
+def resolve(store, ref: str) -> bytes:
+    """The stored original bytes for ``ref`` (or the requested lines of it)."""
+    prefix, rng = parse_ref(ref)
+    data = store.get_blob(unique_hash(store, prefix))
     if data is None:  # pragma: no cover - raced with a prune
         raise ExpandError(f"{prefix!r} was removed while reading it")
     if rng is None:

@@ -141,22 +141,22 @@ def build_index() -> dict:
         plugins.append(rec)
     # '*' plugins first, so that (pluggy being LIFO) plugins claiming a program answer before them
     plugins.sort(key=lambda r: (0 if "*" in r["commands"] else 1, r["name"]))
-    integrations = {}
-    try:
-        for ep in entry_points(group=INTEGRATIONS_GROUP):
-            module, attr = _split_value(ep.value)
-            integrations.setdefault(ep.name, {"module": module, "attr": attr})
-    except Exception as exc:
-        _warn_once("scan-int", f"could not read integration entry points: {exc}")
-    stores = {}
-    try:
-        for ep in entry_points(group=STORES_GROUP):
-            module, attr = _split_value(ep.value)
-            stores.setdefault(ep.name, {"module": module, "attr": attr})
-    except Exception as exc:
-        _warn_once("scan-stores", f"could not read store entry points: {exc}")
     return {"format": INDEX_FORMAT, "prefix": sys.prefix, "watch": watch, "plugins": plugins,
-            "integrations": integrations, "stores": stores}
+            "integrations": _modules_by_name(INTEGRATIONS_GROUP), "stores": _modules_by_name(STORES_GROUP)}
+
+
+def _modules_by_name(group: str) -> dict[str, dict]:
+    """``{entry name: {"module", "attr"}}`` of an entry-point group, without importing anything."""
+    from importlib.metadata import entry_points
+
+    found: dict[str, dict] = {}
+    try:
+        for ep in entry_points(group=group):
+            module, attr = _split_value(ep.value)
+            found.setdefault(ep.name, {"module": module, "attr": attr})
+    except Exception as exc:  # a broken distribution's metadata must not break sqz
+        _warn_once("scan:" + group, f"could not read {group} entry points: {exc}")
+    return found
 
 
 def integration_module(name: str):

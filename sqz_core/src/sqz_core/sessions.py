@@ -72,15 +72,9 @@ def pin_bytes(store, data: bytes, label: str | None) -> str:
 
 def resolve_prefix(store, prefix: str) -> str:
     """The full hash for a hex prefix (or a ``§ref:…§`` token); ``ExpandError`` if unknown/ambiguous."""
-    from .expand import ExpandError, parse_ref
+    from .expand import parse_ref, unique_hash
 
-    hexpart, _ = parse_ref(prefix)
-    matches = store.find_hashes(hexpart, limit=3)
-    if not matches:
-        raise ExpandError(f"no stored output matches {hexpart!r}")
-    if len(matches) > 1:
-        raise ExpandError(f"{hexpart!r} matches more than one stored output; give more hex digits")
-    return matches[0]
+    return unique_hash(store, parse_ref(prefix)[0])
 
 
 # -- recall -----------------------------------------------------------------------------

@@ -230,20 +230,11 @@ class Store:
 
     def invalidate_session(self, session: str) -> int:
         """Forget what ``session`` was served (after the agent compacted its history); returns how many."""
-        def run():
-            self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                n = self.conn.execute("DELETE FROM served WHERE session = ?", (session,)).rowcount
-                self.conn.execute("INSERT INTO compactions(session, ts) VALUES (?, ?)", (session, time.time()))
-                self.conn.execute("COMMIT")
-                return n
-            except BaseException:
-                self.conn.execute("ROLLBACK")
-                raise
-        try:
-            return _retrying(run)
-        except sqlite3.Error as exc:
-            raise StoreError(str(exc)) from exc
+        done = self._transaction([
+            ("served", "DELETE FROM served WHERE session = ?", (session,)),
+            ("compactions", "INSERT INTO compactions(session, ts) VALUES (?, ?)", (session, time.time())),
+        ])
+        return done.get("served", 0)
 
     def sessions(self) -> list[tuple[str, int, float]]:
         """``(session, entries served, last served)`` for every session with live entries."""
