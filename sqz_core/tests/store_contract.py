@@ -174,13 +174,14 @@ def test_calls_tokens_served_and_order(store):
     for i in range(3):
         store.record_call(session="s", command=f"cmd {i}", family="git", plugin="git", outcome="compressed",
                           bytes_in=100 + i, bytes_out=10, est_in=30, est_out=5 + i, input_hash=H1,
-                          output_hash=None, agent="claude-code")
+                          output_hash=None, agent="claude-code", cwd="/home/dev/project")
     store.record_call(session="other", command="x", family=None, plugin=None, outcome="passthrough",
                       bytes_in=1, bytes_out=1, est_in=1, est_out=1000, input_hash=None, output_hash=None)
     rows = store.calls()
     assert [r[2] for r in rows] == ["cmd 0", "cmd 1", "cmd 2", "x"]
-    assert tuple(rows[0][1:]) == ("s", "cmd 0", "git", "git", "compressed", 100, 10, 30, 5, H1, None, "claude-code")
-    assert rows[3][12] is None
+    assert tuple(rows[0][1:]) == ("s", "cmd 0", "git", "git", "compressed", 100, 10, 30, 5, H1, None, "claude-code",
+                                  "/home/dev/project")
+    assert rows[3][12] is None and rows[3][13] is None
     assert store.tokens_served("s", t0 - 1) == 5 + 6 + 7
     assert store.tokens_served("s", time.time() + 60) == 0
     assert store.calls(time.time() + 60) == []

@@ -195,3 +195,28 @@ def test_exact_counts_survive_pruned_content(db):
         store.close()
     assert after["total"] == before["total"]
     assert os.path.exists(db)
+
+
+def test_project_includes_hook_sessions_made_in_that_directory(tmp_path, monkeypatch):
+    """A hook passes its own session id; the call's working directory still ties it to the project."""
+    import os
+    import subprocess
+    import sys
+
+    from sqz_core.store import Store
+
+    proj, other = tmp_path / "proj", tmp_path / "other"
+    proj.mkdir()
+    other.mkdir()
+    red = PYTEST_RED.read_bytes()
+    for cwd, session in ((proj, "claude-abc"), (other, "claude-def")):
+        subprocess.run([sys.executable, "-m", "sqz_core", "compress", "--cmd", "pytest -v", "--session", session],
+                       input=red, cwd=cwd, capture_output=True, check=True, env=dict(os.environ, SQZ_QUIET="1"))
+    store = Store.open(os.environ["SQZ_DB_PATH"])
+    try:
+        inside = summarize(store, project=str(proj))
+        everything = summarize(store)
+    finally:
+        store.close()
+    assert inside["total"]["calls"] == 1
+    assert everything["total"]["calls"] == 2

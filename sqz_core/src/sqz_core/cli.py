@@ -86,8 +86,8 @@ def expand(ref: str = typer.Argument(..., help="§ref:HASH§, a full hash, a uni
 
 # --- stats / cost / report (issue 9) ---
 _BY_HELP = "Group the table by command (program name), day, agent or session."
-_PROJECT_HELP = ("Only calls made in this directory (its default session, cwd:<crc32>; calls under an explicit "
-                 "SQZ_SESSION or hook session id are not tied to a directory).")
+_PROJECT_HELP = ("Only calls made in this directory: recorded with it as their working directory, or under its "
+                 "default session (cwd:<crc32>).")
 _TURNS_HELP = "Requests a saved token would have been carried on until compaction (the cost assumption)."
 
 

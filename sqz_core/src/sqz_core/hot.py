@@ -113,7 +113,7 @@ def compress_bytes(data: bytes, opts: dict):
                     family=result.family, plugin=result.plugin, outcome=result.outcome, bytes_in=len(data),
                     bytes_out=len(result.output), est_in=result.est_in, est_out=result.est_out,
                     input_hash=result.digest if result.stored else None, output_hash=result.output_digest,
-                    agent=opts.get("agent"))
+                    agent=opts.get("agent"), cwd=_cwd())
                 from .budget import check as budget_check  # stdlib only; no file read without a budget
 
                 warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
@@ -131,6 +131,13 @@ def compress_bytes(data: bytes, opts: dict):
     finally:
         if store is not None:
             store.close()
+
+
+def _cwd() -> str | None:
+    try:
+        return os.path.realpath(os.getcwd())
+    except OSError:
+        return None
 
 
 def _default_session() -> str:

@@ -101,6 +101,30 @@ def make_ctx(home: str | None = None, project: str | None = None, scope: str = "
             "sqz_mcp": sqz_mcp_path(), "guidance": GUIDANCE}
 
 
+# -- building blocks for integrations (their ``detect`` and ``actions``; import lazily, off the hook path) --
+def detect_agent(folder: str, *commands: str) -> dict:
+    """``detect()``'s answer: present if one of ``commands`` is on PATH (the first found) or ``folder`` exists."""
+    on_path = next((found for found in map(shutil.which, commands) if found), None)
+    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
+            "config_dir": folder if os.path.isdir(folder) else None}
+
+
+def mcp_server_action(file: str, ctx: dict, container: str = "mcpServers", **extra) -> dict:
+    """The ``sqz`` member (``sqz-mcp``, no args, then ``extra`` fields) of the ``container`` object of a JSON file."""
+    return {"type": "json_member", "file": file, "path": [container], "key": "sqz",
+            "value": {"command": ctx["sqz_mcp"], "args": [], **extra}, "what": f"{container}.sqz"}
+
+
+def guidance_file_action(file: str, ctx: dict, header: str = "", what: str = "rule file") -> dict:
+    """A file of our own holding ``header`` (the agent's front matter, if any) and the guidance."""
+    return {"type": "owned_file", "file": file, "content": header + ctx["guidance"], "what": what}
+
+
+def guidance_block_action(file: str, ctx: dict) -> dict:
+    """The guidance as a sentinel-marked block in a Markdown file the user owns."""
+    return {"type": "md_block", "file": file, "body": ctx["guidance"], "what": "sqz guidance block"}
+
+
 # -- manifest and backups ---------------------------------------------------------------------------
 def data_dir() -> str:
     from .paths import db_path

@@ -133,8 +133,9 @@ def summarize(store, *, days: float | None = None, counter: str = "cl100k", proj
     Token figures are exact (``counter``) for every call whose input and output bytes
     are in the store (or whose counts were cached before the bytes were pruned); the
     rest use the hot path's estimate and are counted under ``estimated_calls``.
-    ``project`` keeps only calls made in that directory under the default per-directory
-    session (``cwd:<crc32>``). ``by`` is one of ``GROUPINGS``.
+    ``project`` keeps only calls made in that directory: recorded with that working
+    directory, or under its default per-directory session (``cwd:<crc32>``). ``by`` is one
+    of ``GROUPINGS``.
     """
     from .tokens import counter_name
 
@@ -145,7 +146,9 @@ def summarize(store, *, days: float | None = None, counter: str = "cl100k", proj
     if since is None:
         since = now - days * 86400 if days else 0.0
     wanted = project_session(project) if project else None
-    rows = [r for r in store.calls(since) if wanted is None or r[1] == wanted]
+    where = os.path.realpath(os.path.abspath(os.path.expanduser(project))) if project else None
+    rows = [r[:13] for r in store.calls(since)
+            if wanted is None or r[1] == wanted or (len(r) > 13 and r[13] == where)]
     events = store.events(since)
     if wanted is not None:
         # expand events carry SQZ_SESSION or nothing: keep those that may belong to the project

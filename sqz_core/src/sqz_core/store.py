@@ -13,7 +13,7 @@ import os
 import sqlite3
 import time
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 # Each step takes the database from version N-1 to N; they run once, in order, in one
 # transaction, so an old database is brought up to date the first time a newer sqz opens it.
@@ -92,6 +92,10 @@ MIGRATIONS: dict[int, list[str]] = {
             detail  TEXT
         )""",
         "CREATE INDEX IF NOT EXISTS events_ts ON events(ts)",
+    ],
+    4: [
+        # the working directory of each call, so `sqz stats --project` finds hook sessions too
+        "ALTER TABLE calls ADD COLUMN cwd TEXT",
     ],
 }
 # full-text recall; created only where SQLite has FTS5 (recall falls back to LIKE otherwise)
@@ -314,17 +318,19 @@ class Store:
     # -- calls -------------------------------------------------------------------------
     def record_call(self, *, session: str | None, command: str | None, family: str | None,
                     plugin: str | None, outcome: str, bytes_in: int, bytes_out: int, est_in: int,
-                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None) -> None:
+                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None,
+                    cwd: str | None = None) -> None:
         self._write("INSERT INTO calls(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, "
-                    "est_in, est_out, input_hash, output_hash, agent) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "est_in, est_out, input_hash, output_hash, agent, cwd) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (time.time(), session, command, family, plugin, outcome, bytes_in, bytes_out,
-                     est_in, est_out, input_hash, output_hash, agent))
+                     est_in, est_out, input_hash, output_hash, agent, cwd))
 
     def calls(self, since: float = 0.0) -> list[tuple]:
         """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
-        input_hash, output_hash, agent)`` since ``since``, oldest first."""
-        return self._read("SELECT ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, "
-                          "est_out, input_hash, output_hash, agent FROM calls WHERE ts >= ? ORDER BY id", (since,))
+        input_hash, output_hash, agent, cwd)`` since ``since``, oldest first."""
+        return [tuple(r) for r in self._read(
+            "SELECT ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, "
+            "est_out, input_hash, output_hash, agent, cwd FROM calls WHERE ts >= ? ORDER BY id", (since,))]
 
     def record_event(self, kind: str, *, session: str | None = None, ref: str | None = None,
                      detail: str | None = None) -> None:

@@ -1,7 +1,6 @@
 """Claude Code integration: golden payloads, the rewrite run for real, post dedup, init/uninstall, hot path."""
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -9,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from sqz_core.testing_integrations import SQZ, run_sqz
 from sqz_integration_claude_code import integration
 
 PAYLOADS = Path(__file__).parent / "payloads"
@@ -28,7 +28,7 @@ def payload(name, **changes):
 def env(tmp_path, monkeypatch):
     monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "db" / "sqz.db"))
     monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("SQZ_BIN", os.path.join(os.path.dirname(sys.executable), "sqz"))
+    monkeypatch.setenv("SQZ_BIN", SQZ)
     return tmp_path
 
 
@@ -52,9 +52,8 @@ def test_pre_leaves_alone(env, data):
 
 
 def run_hook_cli(data: dict, *args) -> subprocess.CompletedProcess:
-    sqz = os.path.join(os.path.dirname(sys.executable), "sqz")
     raw = data if isinstance(data, bytes) else json.dumps(data).encode()
-    return subprocess.run([sqz, "hook", "claude-code", *args], input=raw, capture_output=True)
+    return subprocess.run([SQZ, "hook", "claude-code", *args], input=raw, capture_output=True)
 
 
 def test_cli_fails_open_on_garbage(env):
@@ -122,9 +121,8 @@ def test_hook_imports_nothing_heavy_and_is_fast(env):
     r = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True).stdout)
     heavy = [m for m in r["modules"] if any(m == b or m.startswith(b + ".") for b in BANNED)]
     assert heavy == [] and r["ms"] < 50, (heavy, r["ms"])
-    sqz = os.path.join(os.path.dirname(sys.executable), "sqz")
     start = time.perf_counter()
-    subprocess.run([sqz, "hook", "claude-code"], input=(PAYLOADS / "pretooluse_bash.json").read_bytes(),
+    subprocess.run([SQZ, "hook", "claude-code"], input=(PAYLOADS / "pretooluse_bash.json").read_bytes(),
                    capture_output=True, check=True)
     assert (time.perf_counter() - start) * 1000 < 500  # whole process, interpreter start included
 
@@ -148,10 +146,7 @@ def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
     (home / ".claude").mkdir(parents=True)
     settings = home / ".claude" / "settings.json"
     settings.write_text(SEEDED)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SQZ_", "XDG_"))}
-    env.update(HOME=str(home), PATH="/usr/bin:/bin")
-    sqz = os.path.join(os.path.dirname(sys.executable), "sqz")
-    r = subprocess.run([sqz, "init", "--only", "claude-code", "--yes"], capture_output=True, text=True, env=env)
+    r = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert r.returncode == 0, r.stderr
     text = settings.read_text()
     from sqz_core.configfiles import parse_jsonc, to_python
@@ -159,14 +154,14 @@ def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
     value = to_python(parse_jsonc(text))
     assert "// Claude Code user settings" in text and value["permissions"] == {"deny": ["Bash(rm -rf:*)"]}
     commands = [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]]
-    assert commands == ["prettier --check", f"{sqz} hook claude-code"]
-    assert value["hooks"]["PreCompact"][0]["hooks"][0]["command"] == f"{sqz} hook precompact"
+    assert commands == ["prettier --check", f"{SQZ} hook claude-code"]
+    assert value["hooks"]["PreCompact"][0]["hooks"][0]["command"] == f"{SQZ} hook precompact"
     assert value["hooks"]["SessionStart"][0]["matcher"] == "compact"
-    again = subprocess.run([sqz, "init", "--only", "claude-code", "--yes"], capture_output=True, text=True, env=env)
+    again = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert "already configured" in again.stdout and settings.read_text() == text
-    doc = subprocess.run([sqz, "doctor", "--only", "claude-code"], capture_output=True, text=True, env=env)
+    doc = run_sqz(home, "doctor", "--only", "claude-code")
     assert doc.returncode == 0 and "configured: yes" in doc.stdout, doc.stdout
-    un = subprocess.run([sqz, "uninstall", "--only", "claude-code"], capture_output=True, text=True, env=env)
+    un = run_sqz(home, "uninstall", "--only", "claude-code")
     assert un.returncode == 0 and settings.read_text() == SEEDED
 
 

@@ -24,8 +24,8 @@ def test_empty_schema_is_brought_to_the_current_version(schema_url):
     cfg = Config(schema_url)
     store = open_direct(cfg)
     store.close()
-    assert SCHEMA_VERSION == 2
-    assert versions(cfg) == [1, 2]
+    assert SCHEMA_VERSION == 3
+    assert versions(cfg) == [1, 2, 3]
 
 
 def test_v1_schema_is_upgraded_and_keeps_its_rows(schema_url):
@@ -43,12 +43,12 @@ def test_v1_schema_is_upgraded_and_keeps_its_rows(schema_url):
     store = open_direct(cfg)
     try:
         assert store.get_blob("ab" * 32) == b"old"
-        assert store.calls() == [(2.0, "s", "echo", None, None, "compressed", 3, 1, 2, 1, None, None, None)]
+        assert store.calls() == [(2.0, "s", "echo", None, None, "compressed", 3, 1, 2, 1, None, None, None, None)]
         store.record_event("expand", session="s")  # a v2 table
         assert len(store.events()) == 1
     finally:
         store.close()
-    assert versions(cfg) == [1, 2]
+    assert versions(cfg) == [1, 2, 3]
 
 
 def test_concurrent_first_openers_run_the_migrations_once(schema_url):
@@ -64,7 +64,7 @@ def test_concurrent_first_openers_run_the_migrations_once(schema_url):
 
     with ThreadPoolExecutor(12) as pool:
         assert list(pool.map(open_and_write, range(12))) == [1] * 12
-    assert versions(cfg) == [1, 2]
+    assert versions(cfg) == [1, 2, 3]
 
 
 def test_a_newer_schema_is_refused_with_a_clear_message(schema_url):

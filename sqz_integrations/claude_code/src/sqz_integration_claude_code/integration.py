@@ -103,13 +103,9 @@ def config_paths(home: str | None = None, project: str | None = None) -> dict[st
 
 def detect(home: str | None = None) -> dict:
     """Whether Claude Code is present: its ``claude`` command on PATH or its ``~/.claude`` folder."""
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    on_path = shutil.which("claude")
-    folder = os.path.join(home, ".claude")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".claude"), "claude")
 
 
 def _version(command: str | None) -> tuple[int, ...] | None:

@@ -30,17 +30,16 @@ def settings_path(home: str) -> str:
 
 
 def detect(home: str | None = None) -> dict:
-    home = home or os.path.expanduser("~")
-    folder = os.path.dirname(os.path.dirname(settings_path(home)))
-    return {"detected": os.path.isdir(folder), "command": None, "config_dir": folder if os.path.isdir(folder) else None}
+    from sqz_core.setup_cmds import detect_agent
+
+    return detect_agent(os.path.dirname(os.path.dirname(settings_path(home or os.path.expanduser("~")))))
 
 
 def actions(ctx: dict) -> list[dict]:
-    out = [{"type": "json_member", "file": settings_path(ctx["home"]), "path": ["mcpServers"], "key": "sqz",
-            "value": {"command": ctx["sqz_mcp"], "args": [], "disabled": False}, "what": "mcpServers.sqz"}]
+    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action
+
     if ctx.get("scope") == "project":
         rule = os.path.join(ctx["project"], ".clinerules", "sqz.md")
     else:
         rule = os.path.join(ctx["home"], "Documents", "Cline", "Rules", "sqz.md")
-    out.append({"type": "owned_file", "file": rule, "content": ctx["guidance"], "what": "rule file"})
-    return out
+    return [mcp_server_action(settings_path(ctx["home"]), ctx, disabled=False), guidance_file_action(rule, ctx)]

@@ -21,16 +21,15 @@ DOCS = "https://developers.openai.com/codex/mcp"
 
 
 def detect(home: str | None = None) -> dict:
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
     home = home or os.path.expanduser("~")
-    folder = os.path.join(os.environ.get("CODEX_HOME") or os.path.join(home, ".codex"))
-    on_path = shutil.which("codex")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(os.environ.get("CODEX_HOME") or os.path.join(home, ".codex")), "codex")
 
 
 def actions(ctx: dict) -> list[dict]:
+    from sqz_core.setup_cmds import guidance_block_action
+
     if ctx.get("scope") == "project":
         config = os.path.join(ctx["project"], ".codex", "config.toml")
         agents = os.path.join(ctx["project"], "AGENTS.md")
@@ -40,5 +39,5 @@ def actions(ctx: dict) -> list[dict]:
     return [
         {"type": "toml_table", "file": config, "table": ["mcp_servers", "sqz"],
          "body": {"command": ctx["sqz_mcp"], "args": []}, "what": "[mcp_servers.sqz]"},
-        {"type": "md_block", "file": agents, "body": ctx["guidance"], "what": "sqz guidance block"},
+        guidance_block_action(agents, ctx),
     ]

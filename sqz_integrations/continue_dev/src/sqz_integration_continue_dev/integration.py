@@ -19,9 +19,9 @@ DOCS = "https://docs.continue.dev/customize/deep-dives/mcp"
 
 
 def detect(home: str | None = None) -> dict:
-    home = home or os.path.expanduser("~")
-    folder = os.path.join(home, ".continue")
-    return {"detected": os.path.isdir(folder), "command": None, "config_dir": folder if os.path.isdir(folder) else None}
+    from sqz_core.setup_cmds import detect_agent
+
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".continue"))
 
 
 def mcp_block(command: str) -> str:
@@ -31,10 +31,11 @@ def mcp_block(command: str) -> str:
 
 
 def actions(ctx: dict) -> list[dict]:
+    from sqz_core.setup_cmds import guidance_file_action
+
     root = os.path.join(ctx["project"] if ctx.get("scope") == "project" else ctx["home"], ".continue")
     return [
         {"type": "owned_file", "file": os.path.join(root, "mcpServers", "sqz.yaml"),
          "content": mcp_block(ctx["sqz_mcp"]), "what": "MCP server block"},
-        {"type": "owned_file", "file": os.path.join(root, "rules", "sqz.md"),
-         "content": "---\nname: sqz\nalwaysApply: true\n---\n" + ctx["guidance"], "what": "rule file"},
+        guidance_file_action(os.path.join(root, "rules", "sqz.md"), ctx, "---\nname: sqz\nalwaysApply: true\n---\n"),
     ]

@@ -55,13 +55,9 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
 
 def detect(home: str | None = None) -> dict:
     """Copilot CLI is present: ``copilot`` on PATH or a ``~/.copilot`` folder."""
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    folder = os.path.join(home, ".copilot")
-    on_path = shutil.which("copilot")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".copilot"), "copilot")
 
 
 def hooks_file(ctx: dict) -> str:

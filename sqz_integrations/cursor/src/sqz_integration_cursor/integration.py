@@ -25,20 +25,16 @@ alwaysApply: true
 
 
 def detect(home: str | None = None) -> dict:
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    folder = os.path.join(home, ".cursor")
-    on_path = shutil.which("cursor")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".cursor"), "cursor")
 
 
 def actions(ctx: dict) -> list[dict]:
+    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action
+
     root = ctx["project"] if ctx.get("scope") == "project" else ctx["home"]
-    out = [{"type": "json_member", "file": os.path.join(root, ".cursor", "mcp.json"), "path": ["mcpServers"],
-            "key": "sqz", "value": {"command": ctx["sqz_mcp"], "args": []}, "what": "mcpServers.sqz"}]
+    out = [mcp_server_action(os.path.join(root, ".cursor", "mcp.json"), ctx)]
     if ctx.get("scope") == "project":
-        out.append({"type": "owned_file", "file": os.path.join(root, ".cursor", "rules", "sqz.mdc"),
-                    "content": RULE + ctx["guidance"], "what": "rule file"})
+        out.append(guidance_file_action(os.path.join(root, ".cursor", "rules", "sqz.mdc"), ctx, RULE))
     return out

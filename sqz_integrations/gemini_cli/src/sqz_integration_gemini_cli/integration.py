@@ -84,13 +84,9 @@ def config_paths(home: str | None = None, project: str | None = None) -> dict[st
 
 def detect(home: str | None = None) -> dict:
     """Gemini CLI is present: ``gemini`` on PATH or a ``~/.gemini`` folder."""
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    folder = os.path.join(home, ".gemini")
-    on_path = shutil.which("gemini")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".gemini"), "gemini")
 
 
 def actions(ctx: dict) -> list[dict]:

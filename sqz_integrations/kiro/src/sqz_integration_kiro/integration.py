@@ -17,20 +17,17 @@ DOCS = "https://kiro.dev/docs/mcp/configuration"
 
 
 def detect(home: str | None = None) -> dict:
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    folder = os.path.join(home, ".kiro")
-    on_path = shutil.which("kiro")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".kiro"), "kiro")
 
 
 def actions(ctx: dict) -> list[dict]:
+    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action
+
     root = os.path.join(ctx["project"] if ctx.get("scope") == "project" else ctx["home"], ".kiro")
     return [
-        {"type": "json_member", "file": os.path.join(root, "settings", "mcp.json"), "path": ["mcpServers"],
-         "key": "sqz", "value": {"command": ctx["sqz_mcp"], "args": [], "disabled": False}, "what": "mcpServers.sqz"},
-        {"type": "owned_file", "file": os.path.join(root, "steering", "sqz.md"),
-         "content": "---\ninclusion: always\n---\n" + ctx["guidance"], "what": "steering file"},
+        mcp_server_action(os.path.join(root, "settings", "mcp.json"), ctx, disabled=False),
+        guidance_file_action(os.path.join(root, "steering", "sqz.md"), ctx, "---\ninclusion: always\n---\n",
+                             "steering file"),
     ]

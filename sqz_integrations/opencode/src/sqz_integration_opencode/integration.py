@@ -87,13 +87,9 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
 
 
 def detect(home: str | None = None) -> dict:
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    folder = os.path.join(home, ".config", "opencode")
-    on_path = shutil.which("opencode")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".config", "opencode"), "opencode")
 
 
 def plugin_source(sqz_words: str) -> str:

@@ -17,23 +17,19 @@ DOCS = "https://docs.windsurf.com/windsurf/cascade/mcp"
 
 
 def detect(home: str | None = None) -> dict:
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    folder = os.path.join(home, ".codeium", "windsurf")
-    on_path = shutil.which("windsurf")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.join(home or os.path.expanduser("~"), ".codeium", "windsurf"), "windsurf")
 
 
 def actions(ctx: dict) -> list[dict]:
+    from sqz_core.setup_cmds import guidance_block_action, guidance_file_action, mcp_server_action
+
     base = os.path.join(ctx["home"], ".codeium", "windsurf")
-    out = [{"type": "json_member", "file": os.path.join(base, "mcp_config.json"), "path": ["mcpServers"],
-            "key": "sqz", "value": {"command": ctx["sqz_mcp"], "args": []}, "what": "mcpServers.sqz"}]
+    out = [mcp_server_action(os.path.join(base, "mcp_config.json"), ctx)]
     if ctx.get("scope") == "project":
-        out.append({"type": "owned_file", "file": os.path.join(ctx["project"], ".windsurf", "rules", "sqz.md"),
-                    "content": ctx["guidance"], "what": "workspace rule file"})
+        out.append(guidance_file_action(os.path.join(ctx["project"], ".windsurf", "rules", "sqz.md"), ctx,
+                                        what="workspace rule file"))
     else:
-        out.append({"type": "md_block", "file": os.path.join(base, "memories", "global_rules.md"),
-                    "body": ctx["guidance"], "what": "sqz guidance block"})
+        out.append(guidance_block_action(os.path.join(base, "memories", "global_rules.md"), ctx))
     return out

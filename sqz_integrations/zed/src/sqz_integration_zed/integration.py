@@ -20,17 +20,14 @@ def settings_path(ctx_or_home) -> str:
 
 
 def detect(home: str | None = None) -> dict:
-    import shutil
+    from sqz_core.setup_cmds import detect_agent
 
-    home = home or os.path.expanduser("~")
-    folder = os.path.dirname(settings_path(home))
-    on_path = shutil.which("zed") or shutil.which("zeditor")
-    return {"detected": bool(on_path) or os.path.isdir(folder), "command": on_path,
-            "config_dir": folder if os.path.isdir(folder) else None}
+    return detect_agent(os.path.dirname(settings_path(home or os.path.expanduser("~"))), "zed", "zeditor")
 
 
 def actions(ctx: dict) -> list[dict]:
+    from sqz_core.setup_cmds import mcp_server_action
+
     path = (os.path.join(ctx["project"], ".zed", "settings.json") if ctx.get("scope") == "project"
             else settings_path(ctx["home"]))
-    return [{"type": "json_member", "file": path, "path": ["context_servers"], "key": "sqz",
-             "value": {"command": ctx["sqz_mcp"], "args": [], "env": {}}, "what": "context_servers.sqz"}]
+    return [mcp_server_action(path, ctx, "context_servers", env={})]

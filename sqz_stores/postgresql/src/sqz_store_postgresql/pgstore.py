@@ -27,7 +27,7 @@ from sqz_core.store import StoreError
 
 from .store import Config, scrub_command
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 # Each step takes the schema from version N-1 to N. They run once, in order, in one
 # transaction holding an advisory lock, so concurrent first-time openers do not race.
@@ -111,6 +111,10 @@ MIGRATIONS: dict[int, list[str]] = {
             detail  TEXT
         )""",
         "CREATE INDEX IF NOT EXISTS events_ts ON events(ts)",
+    ],
+    3: [
+        # the working directory of each call (`sqz stats --project`)
+        "ALTER TABLE calls ADD COLUMN IF NOT EXISTS cwd TEXT",
     ],
 }
 
@@ -438,18 +442,20 @@ class PgStore:
     # -- calls and events --------------------------------------------------------------------
     def record_call(self, *, session: str | None, command: str | None, family: str | None,
                     plugin: str | None, outcome: str, bytes_in: int, bytes_out: int, est_in: int,
-                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None) -> None:
+                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None,
+                    cwd: str | None = None) -> None:
         self._write("INSERT INTO calls(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, "
-                    "est_in, est_out, input_hash, output_hash, agent) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                    "est_in, est_out, input_hash, output_hash, agent, cwd) "
+                    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
                     (time.time(), session, _text(scrub_command(command)), family, plugin, outcome, bytes_in,
-                     bytes_out, est_in, est_out, input_hash, output_hash, agent))
+                     bytes_out, est_in, est_out, input_hash, output_hash, agent, _text(cwd)))
 
     def calls(self, since: float = 0.0) -> list[tuple]:
         """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
-        input_hash, output_hash, agent)`` since ``since``, oldest first."""
+        input_hash, output_hash, agent, cwd)`` since ``since``, oldest first."""
         return [tuple(r) for r in self._read(
             "SELECT ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out, "
-            "input_hash, output_hash, agent FROM calls WHERE ts >= %s ORDER BY id", (since,))]
+            "input_hash, output_hash, agent, cwd FROM calls WHERE ts >= %s ORDER BY id", (since,))]
 
     def record_event(self, kind: str, *, session: str | None = None, ref: str | None = None,
                      detail: str | None = None) -> None:

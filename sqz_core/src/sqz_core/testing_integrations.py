@@ -1,0 +1,104 @@
+"""Test helpers for agent integrations (``sqz.integrations``): a throwaway HOME and the init/uninstall round trip.
+
+For integration authors' tests only (standard library and pytest; never imported by sqz itself)::
+
+    from sqz_core.testing_integrations import home, round_trip  # noqa: F401  (``home`` is a fixture)
+    from sqz_integration_acme import integration
+
+    def test_round_trip(home):
+        after = round_trip(integration, home, {".acme/config.json": '{"theme": "dark"}\\n'})
+        assert_mcp_server_added(after, ".acme/config.json")
+
+``round_trip`` checks what every integration owes its users: ``sqz init`` changes the
+home, a second ``init`` changes nothing and says "already configured", and ``sqz
+uninstall`` gives back every file byte for byte (files sqz created are removed).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+SQZ = os.path.join(os.path.dirname(sys.executable), "sqz")  # the sqz of the running interpreter
+SQZ_BIN = "/opt/sqz tools/sqz"  # what the ``home`` fixture makes ``sqz init`` write as the sqz command
+SQZ_MCP_BIN = "/opt/sqz tools/sqz-mcp"  # ... and as the MCP server command
+
+
+@pytest.fixture()
+def home(tmp_path, monkeypatch):
+    """An empty HOME (with a space and a non-ASCII letter) holding sqz's own data; fixed sqz paths."""
+    h = tmp_path / "home dir ü"
+    h.mkdir()
+    monkeypatch.setenv("HOME", str(h))
+    for var in ("SQZ_DB_PATH", "SQZ_CACHE_DIR", "XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("SQZ_BIN", SQZ_BIN)
+    monkeypatch.setenv("SQZ_MCP_BIN", SQZ_MCP_BIN)
+    return h
+
+
+def tree(root) -> dict[str, bytes]:
+    """Every file below ``root`` (relative path -> bytes), leaving out sqz's own ``.local`` and ``.cache``."""
+    out = {}
+    for d, _, files in os.walk(root):
+        if "/.local" in d or "/.cache" in d:
+            continue
+        for f in files:
+            with open(os.path.join(d, f), "rb") as fh:
+                out[os.path.relpath(os.path.join(d, f), root)] = fh.read()
+    return out
+
+
+def seed(home, files: dict[str, str]) -> None:
+    """Write ``files`` (path relative to ``home`` -> text) as the user's existing configuration."""
+    for rel, text in files.items():
+        p = home / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text)
+
+
+def round_trip(integration, home, files: dict[str, str]) -> dict[str, bytes]:
+    """Seed ``files``, then init (changes), init again (no change), uninstall (byte-exact restore).
+
+    Returns the tree as the first ``init`` left it, for the agent-specific checks.
+    """
+    from sqz_core import setup_cmds
+
+    seed(home, files)
+    before = tree(home)
+    ctx = setup_cmds.make_ctx(home=str(home))
+    ctx["force"] = True
+    names = {integration.name: integration}
+    assert setup_cmds.run_init(names, ctx, echo=lambda s: None) == 0
+    after = tree(home)
+    assert after != before, "init changed nothing"
+    lines = []
+    setup_cmds.run_init(names, ctx, echo=lines.append)
+    assert tree(home) == after and lines == [f"{integration.name}: already configured"], lines
+    assert setup_cmds.run_uninstall(names, ctx, echo=lambda s: None) == 0
+    assert tree(home) == before, "uninstall did not give back the seeded files"
+    return after
+
+
+def assert_advisory_without_hook(integration) -> None:
+    """An advisory integration has no ``hook``: sqz never rewrites that agent's commands."""
+    assert integration.tier == "advisory" and not hasattr(integration, "hook")
+
+
+def assert_mcp_server_added(after: dict[str, bytes], rel: str, container: str = "mcpServers") -> dict:
+    """The JSON(C) file ``rel`` gained the ``sqz`` server next to the one seeded there; returns the parsed file."""
+    from sqz_core.configfiles import parse_jsonc, to_python
+
+    value = to_python(parse_jsonc(after[rel].decode()))
+    assert value[container]["sqz"]["command"] == SQZ_MCP_BIN and len(value[container]) == 2, value
+    return value
+
+
+def run_sqz(home, *args: str) -> subprocess.CompletedProcess:
+    """Run the ``sqz`` command with ``home`` as HOME, a minimal PATH and no SQZ_*/XDG_* settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SQZ_", "XDG_"))}
+    env.update(HOME=str(home), PATH="/usr/bin:/bin")
+    return subprocess.run([SQZ, *args], capture_output=True, text=True, env=env)
