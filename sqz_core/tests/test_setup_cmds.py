@@ -131,3 +131,31 @@ def test_doctor_exit_codes(home):
     db = home / ".local" / "share" / "sqz" / "sqz.db"
     db.write_bytes(b"this is not a database" * 100)
     assert setup_cmds.run_doctor({"fake": fake(home)}, ctx, echo=lines.append) == 2
+
+
+def test_uninstall_scope_project_then_global(home, tmp_path):
+    """init in a project and for the user; `uninstall --project` removes only the project's part."""
+    project = tmp_path / "proj"
+    project.mkdir()
+    (home / "agent dir ü").mkdir()
+    (home / "agent dir ü" / "settings.json").write_text(SEED)
+    before_home = snapshot(home)
+    agent = fake(home)
+
+    def project_actions(ctx):
+        return [{"type": "md_block", "file": os.path.join(ctx["project"], "AGENTS.md"), "body": ctx["guidance"]}]
+
+    proj_agent = types.SimpleNamespace(name="fake", tier="transparent", actions=project_actions,
+                                       detect=agent.detect)
+    glob_ctx = setup_cmds.make_ctx(home=str(home), project=str(project))
+    assert setup_cmds.run_init({"fake": agent}, glob_ctx, echo=lambda s: None) == 0
+    proj_ctx = setup_cmds.make_ctx(home=str(home), project=str(project), scope="project")
+    assert setup_cmds.run_init({"fake": proj_agent}, proj_ctx, echo=lambda s: None) == 0
+    assert (project / "AGENTS.md").exists()
+    global_state = snapshot(home)
+
+    assert setup_cmds.run_uninstall({"fake": agent}, glob_ctx, echo=lambda s: None, scope="project") == 0
+    assert not (project / "AGENTS.md").exists()  # init created it: removed
+    assert snapshot(home) == global_state  # the user-wide part is still there
+    assert setup_cmds.run_uninstall({"fake": agent}, glob_ctx, echo=lambda s: None, scope="global") == 0
+    assert snapshot(home) == before_home

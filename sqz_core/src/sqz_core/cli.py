@@ -666,11 +666,17 @@ def uninstall(
     only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to remove."),
     skip: Optional[str] = typer.Option(None, "--skip", help="Comma-separated integrations to keep."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be removed; change nothing."),
+    global_: bool = typer.Option(False, "--global", help="Only what init added to user-wide configuration."),
+    project: bool = typer.Option(False, "--project", help="Only what init added inside this project."),
 ):
-    """Remove exactly what `sqz init` added (and nothing else)."""
+    """Remove exactly what `sqz init` added (and nothing else); by default everywhere it added something."""
     from .setup_cmds import make_ctx, run_uninstall
 
-    raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo))
+    if global_ and project:
+        raise typer.BadParameter("choose one of --global and --project")
+    scope = "project" if project else ("global" if global_ else None)
+    raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo,
+                                   scope=scope))
 
 
 @app.command()

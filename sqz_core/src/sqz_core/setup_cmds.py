@@ -285,8 +285,12 @@ def _safe_detect(mod, home: str) -> dict:
         return {"detected": False, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
-    """Remove what ``init`` added for the agents in ``names``; returns the exit status."""
+def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print, scope: str | None = None) -> int:
+    """Remove what ``init`` added for the agents in ``names``; returns the exit status.
+
+    ``scope`` ``"project"`` limits it to files inside ``ctx["project"]``, ``"global"`` to
+    files outside it; None removes everything init recorded.
+    """
     from . import configfiles as cf
 
     manifest = load_manifest()
@@ -294,7 +298,10 @@ def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> 
     backup_dir = os.path.join(data_dir(), "backups", stamp + "-uninstall")
     status = 0
     touched = set()
+    project_root = os.path.realpath(ctx["project"]) + os.sep
     for path, entry in list(manifest["files"].items()):
+        if scope is not None and (os.path.realpath(path).startswith(project_root)) != (scope == "project"):
+            continue
         mine = [s for s in entry.get("snippets", []) if s.get("agent") in names]
         owned = entry.get("owned") in names
         if not mine and not owned:
