@@ -9,15 +9,16 @@ for ``sqz expand``. Off with ``--no-abbrev`` or ``SQZ_NO_ABBREV=1``.
 from __future__ import annotations
 
 import re
+from .lazyre import lazy
 
 MIN_WORDS, MAX_WORDS = 3, 6
 MIN_COUNT = 3
 MIN_PHRASE_CHARS = 14
 MAX_SYMBOLS = 9
 # a run of plain words: letters only, separated by single spaces, not glued to path/identifier characters
-_RUN = re.compile(r"(?<![\w./\\:@#$%=-])[A-Za-z]{2,}(?: [A-Za-z]{2,})+(?![\w./\\@#$%=-])")
-_SYMBOL = re.compile(r"§\d")
-_CODEY = re.compile(r"[{};]\s*$|^\s*(def|class|fn|func|function|import|return|if|for|while)\b")
+_RUN = lazy(r"(?<![\w./\\:@#$%=-])[A-Za-z]{2,}(?: [A-Za-z]{2,})+(?![\w./\\@#$%=-])")
+_SYMBOL = lazy(r"§\d")
+_CODEY = lazy(r"[{};]\s*$|^\s*(def|class|fn|func|function|import|return|if|for|while)\b")
 
 
 def _ngrams(lines: list[str]) -> dict[str, int]:

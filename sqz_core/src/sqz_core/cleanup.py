@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import re
+from .lazyre import lazy
 
 # CSI (colours, cursor moves), OSC (titles, hyperlinks), and two-byte escapes.
-_ANSI = re.compile(
+_ANSI = lazy(
     r"\x1b\[[0-?]*[ -/]*[@-~]"        # CSI … final byte
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC … BEL or ST
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS/SOS/PM/APC … ST
@@ -13,8 +14,8 @@ _ANSI = re.compile(
     r"|\x9b[0-?]*[ -/]*[@-~]"          # 8-bit CSI
 )
 # C0 controls other than tab, newline, carriage return, backspace; DEL; C1 controls.
-_CONTROL = re.compile(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
-_TRAILING_WS = re.compile(r"[ \t]+$", re.M)
+_CONTROL = lazy(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
+_TRAILING_WS = lazy(r"[ \t]+$", re.M)
 
 
 def strip_escapes(text: str) -> str:
@@ -64,10 +65,10 @@ def strip_trailing_whitespace(text: str) -> str:
     return _TRAILING_WS.sub("", text)
 
 
-_CURSOR_UP = re.compile(r"\x1b\[\d*A")
-_SCREEN_OPS = re.compile(r"(\x1b\[\d*[ABCDGKJ]|\r|\n)")
-_SCREEN_OP = re.compile(r"\x1b\[\d*[ABCDGKJ]\Z")
-_OTHER_ESC = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+_CURSOR_UP = lazy(r"\x1b\[\d*A")
+_SCREEN_OPS = lazy(r"(\x1b\[\d*[ABCDGKJ]|\r|\n)")
+_SCREEN_OP = lazy(r"\x1b\[\d*[ABCDGKJ]\Z")
+_OTHER_ESC = lazy(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
 def resolve_cursor_moves(text: str) -> str:
@@ -129,7 +130,7 @@ def clean_terminal(text: str) -> str:
     return text if looks_like_diff(text) else strip_trailing_whitespace(text)
 
 
-_DIFF_MARK = re.compile(r"^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S|\+\+\+ \S)", re.M)
+_DIFF_MARK = lazy(r"^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S|\+\+\+ \S)", re.M)
 
 
 def looks_like_diff(text: str) -> bool:

@@ -11,29 +11,30 @@ from __future__ import annotations
 import re
 
 from .verdicts import Safety
+from .lazyre import lazy
 
 # --- stack traces: a header and at least one frame ---------------------------------
-_PY_HEAD = re.compile(r"^\s*Traceback \(most recent call last\):\s*$", re.M)
-_PY_FRAME = re.compile(r'^\s+File "[^"]*", line \d+')
-_JVM_FRAME = re.compile(r"^\s+at [\w$.<>/]+\([^()]*\)\s*$")
-_JS_FRAME = re.compile(r"^\s+at (?:async )?(?:\S+ \()?(?:file://|node:|/|[A-Za-z]:\\|<anonymous>|\w)[^()]*:\d+(?::\d+)?\)?\s*$")
-_GO_HEAD = re.compile(r"^goroutine \d+ \[[^\]]+\]:\s*$", re.M)
-_GO_FILE = re.compile(r"^\t\S+\.go:\d+")
-_RUST_HEAD = re.compile(r"^stack backtrace:\s*$", re.M)
-_RUST_FRAME = re.compile(r"^\s+\d+: \S")
-_AT_LINE = re.compile(r"^\s+at \S", re.M)
+_PY_HEAD = lazy(r"^\s*Traceback \(most recent call last\):\s*$", re.M)
+_PY_FRAME = lazy(r'^\s+File "[^"]*", line \d+')
+_JVM_FRAME = lazy(r"^\s+at [\w$.<>/]+\([^()]*\)\s*$")
+_JS_FRAME = lazy(r"^\s+at (?:async )?(?:\S+ \()?(?:file://|node:|/|[A-Za-z]:\\|<anonymous>|\w)[^()]*:\d+(?::\d+)?\)?\s*$")
+_GO_HEAD = lazy(r"^goroutine \d+ \[[^\]]+\]:\s*$", re.M)
+_GO_FILE = lazy(r"^\t\S+\.go:\d+")
+_RUST_HEAD = lazy(r"^stack backtrace:\s*$", re.M)
+_RUST_FRAME = lazy(r"^\s+\d+: \S")
+_AT_LINE = lazy(r"^\s+at \S", re.M)
 
 # --- secrets ---------------------------------------------------------------------
-_PEM = re.compile(r"^-----BEGIN ([A-Z0-9 ]+)-----\s*$", re.M)
+_PEM = lazy(r"^-----BEGIN ([A-Z0-9 ]+)-----\s*$", re.M)
 _PEM_END = "-----END "
-_CRED_LINE = re.compile(
+_CRED_LINE = lazy(
     r"""^\s*(?:export\s+|set\s+)?["']?[\w.-]*?"""
     r"""(?:^|[_.-]|\b)(?:password|passwd|passphrase|secret|secret[_-]?key|token|api[_-]?key|apikey|"""
     r"""access[_-]?key(?:[_-]?id)?|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)["']?"""
     r"""\s*[:=]\s*["']?[^\s"'#]{6,}""",
     re.M | re.I,
 )
-_SECRET_TOKENS = re.compile(
+_SECRET_TOKENS = lazy(
     r"(?<![A-Za-z0-9])(?:"
     r"(?:AKIA|ASIA)[0-9A-Z]{16}"                       # AWS access key id
     r"|gh[pousr]_[A-Za-z0-9]{36,}"                     # GitHub tokens
@@ -48,8 +49,16 @@ _SECRET_TOKENS = re.compile(
     r")"
 )
 
+# substrings every match of _SECRET_TOKENS / _CRED_LINE contains (the latter lower-cased)
+_TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
+                "sk-", "glpat-", "npm_", "eyJ")
+_DDL_VERBS = ("create", "alter", "drop")
+_DDL_OBJECTS = ("table", "index", "view", "schema", "database", "sequence", "trigger", "function", "procedure",
+                "type", "extension")
+_CRED_HINTS = ("pass", "secret", "token", "key", "credential")
+
 # --- SQL DDL at the start of a line ----------------------------------------------
-_DDL = re.compile(
+_DDL = lazy(
     r"^\s*(?:CREATE|ALTER|DROP)\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+|UNIQUE\s+)?"
     r"(?:TABLE|INDEX|VIEW|SCHEMA|DATABASE|SEQUENCE|TRIGGER|FUNCTION|PROCEDURE|TYPE|EXTENSION|MATERIALIZED\s+VIEW)\b"
     r"(?:\s+IF\s+(?:NOT\s+)?EXISTS)?\s+[\w.\"`\[]",
@@ -75,10 +84,10 @@ def _frames_after(lines: list[str], start: int, frame: re.Pattern, allow=()) -> 
     return last
 
 
-_PY_CODE = re.compile(r"^\s{4,}\S|^\s+\^+\s*$|^\s+[~^]+\s*$")
-_JVM_MORE = re.compile(r"^\s+\.\.\. \d+ more\s*$|^Caused by: |^\s+Suppressed: |^\s+Caused by: ")
-_GO_FUNC = re.compile(r"^[\w./*()\[\]-]+\(.*\)\s*$|^created by |^\S+\.\S+\(")
-_RUST_LOC = re.compile(r"^\s+at \S+:\d+(:\d+)?\s*$")
+_PY_CODE = lazy(r"^\s{4,}\S|^\s+\^+\s*$|^\s+[~^]+\s*$")
+_JVM_MORE = lazy(r"^\s+\.\.\. \d+ more\s*$|^Caused by: |^\s+Suppressed: |^\s+Caused by: ")
+_GO_FUNC = lazy(r"^[\w./*()\[\]-]+\(.*\)\s*$|^created by |^\S+\.\S+\(")
+_RUST_LOC = lazy(r"^\s+at \S+:\d+(:\d+)?\s*$")
 
 
 def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
@@ -142,12 +151,15 @@ def classify(text: str) -> Safety | None:
                 j += 1
             secret_spans.append((i, j))
             reasons.append("pem-block")
-    for m in _SECRET_TOKENS.finditer(text):
-        i = _line_of(text, m.start())
-        secret_spans.append((i, i))
-        reasons.append("secret-token")
-        break
-    m = _CRED_LINE.search(text)
+    # cheap substring checks first: most outputs never need the big patterns compiled
+    if any(hint in text for hint in _TOKEN_HINTS):
+        for m in _SECRET_TOKENS.finditer(text):
+            i = _line_of(text, m.start())
+            secret_spans.append((i, i))
+            reasons.append("secret-token")
+            break
+    lowered = text.lower()
+    m = _CRED_LINE.search(text) if any(hint in lowered for hint in _CRED_HINTS) else None
     if m:
         i = _line_of(text, m.start())
         secret_spans.append((i, i))
@@ -164,7 +176,8 @@ def classify(text: str) -> Safety | None:
         for a, b, why in _stack_spans(text, lines):
             spans.append((a, b))
             reasons.append(why)
-    for m in _DDL.finditer(text):
+    maybe_ddl = any(v in lowered for v in _DDL_VERBS) and any(o in lowered for o in _DDL_OBJECTS)
+    for m in (_DDL.finditer(text) if maybe_ddl else ()):
         i = _line_of(text, m.start())
         spans.append((i, i))
         reasons.append("sql-ddl")
@@ -174,7 +187,7 @@ def classify(text: str) -> Safety | None:
 
 
 # A line that ends a paragraph: blank, or only a log-level tag (Maven prints "[INFO] " for a blank line).
-_BLANKISH = re.compile(r"^\s*(?:\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\])?\s*$")
+_BLANKISH = lazy(r"^\s*(?:\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\])?\s*$")
 
 
 def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:

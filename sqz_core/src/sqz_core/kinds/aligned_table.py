@@ -9,8 +9,9 @@ rows do not line up with its header is refused.
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
-_WORD = re.compile(r"\S+")
+_WORD = lazy(r"\S+")
 
 
 def parse_table(text: str) -> list[list[str]] | None:

@@ -9,11 +9,12 @@ are kept verbatim. ``pip list`` is an aligned table without its dashed rule.
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
 # "├── ", "└─┬ " (npm), "|-- ", "`-- "; prefixes of "│ ", "│   ", spaces (U+00A0 too)
-_TREE_LINE = re.compile("^((?:[│|][ \xa0]*|[ \xa0])*?)((?:├|└)─[─┬┐][ \xa0]|[|`]-- )(.+)$")
-_PIPDEPTREE_OLD = re.compile(r"^( +)- (.+)$")
-_RULE = re.compile(r"^-+(?: +-+)+$")
+_TREE_LINE = lazy("^((?:[│|][ \xa0]*|[ \xa0])*?)((?:├|└)─[─┬┐][ \xa0]|[|`]-- )(.+)$")
+_PIPDEPTREE_OLD = lazy(r"^( +)- (.+)$")
+_RULE = lazy(r"^-+(?: +-+)+$")
 
 
 def parse_tree(text: str):

@@ -8,14 +8,15 @@ lines are kept verbatim. Output of another shape (``-c``, ``-l``, ``--heading``)
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
 MAX_LINE = 300      # longer matching lines are clipped ...
 WINDOW = 100        # ... to this many characters on each side of the hit
 
-_NUMBERED = re.compile(r"^(?P<path>[^\n]*?):(?P<line>\d+):(?P<text>.*)$")
-_CONTEXT = re.compile(r"^(?P<path>[^\n]*?)-(?P<line>\d+)-(?P<text>.*)$")
-_PLAIN = re.compile(r"^(?P<path>[^:\n]+):(?P<text>.*)$")
-_VERBATIM = re.compile(r"^(?:grep|rg|ag): |^Binary file .* matches$|^binary file matches")
+_NUMBERED = lazy(r"^(?P<path>[^\n]*?):(?P<line>\d+):(?P<text>.*)$")
+_CONTEXT = lazy(r"^(?P<path>[^\n]*?)-(?P<line>\d+)-(?P<text>.*)$")
+_PLAIN = lazy(r"^(?P<path>[^:\n]+):(?P<text>.*)$")
+_VERBATIM = lazy(r"^(?:grep|rg|ag): |^Binary file .* matches$|^binary file matches")
 # options whose value is the next word (grep and ripgrep)
 _VALUE_OPTS = frozenset({"-e", "-f", "-A", "-B", "-C", "-m", "-g", "-t", "-T", "--glob", "--type",
                          "--type-not", "--max-count", "--context", "--after-context", "--before-context",

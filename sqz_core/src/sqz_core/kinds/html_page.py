@@ -8,6 +8,7 @@ kept after the link text, and ``<pre>`` blocks keep their whitespace.
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg", "head", "iframe", "object"})
 _BLOCK = frozenset({"p", "div", "section", "article", "header", "footer", "nav", "main", "aside",
@@ -16,8 +17,8 @@ _BLOCK = frozenset({"p", "div", "section", "article", "header", "footer", "nav",
                     "h3", "h4", "h5", "h6", "li", "pre", "caption", "details", "summary"})
 _VOID = frozenset({"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed",
                    "source", "track", "wbr", "param"})
-_SPACES = re.compile(r"[ \t\r\n\f\v]+")
-_DOCTYPE = re.compile(r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
+_SPACES = lazy(r"[ \t\r\n\f\v]+")
+_DOCTYPE = lazy(r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
 
 
 def looks_like_html(text: str) -> bool:

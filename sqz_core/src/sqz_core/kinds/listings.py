@@ -9,19 +9,20 @@ directory path is written once; every path (and size) can still be read back.
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
-_LS_ENTRY = re.compile(
+_LS_ENTRY = lazy(
     r"^(?P<mode>[-bcdlpsD?][-rwxsStTl?]{9}[.+@]?)\s+(?P<links>\d+)\s+(?P<owner>\S+)\s+(?P<group>\S+)\s+"
     r"(?P<size>\d+,\s*\d+|\d+(?:\.\d+)?[KMGTPE]?i?B?)\s+"
     r"(?P<date>(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+(?:\d{1,2}:\d{2}|\d{4})"
     r"|\d{4}-\d{2}-\d{2}(?: \d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: [+-]\d{4})?)?)"
     r" (?P<name>.+)$"
 )
-_LS_TOTAL = re.compile(r"^total \d+(?:[.,]\d+)?[KMGTP]?$")
-_TOOL_ERROR = re.compile(r"^(?:ls|find|du|tree): ")
-_TREE_PREFIX = re.compile("^((?:[│|][ \xa0]{3}|[ \xa0]{4})*)((?:├|└)──[ \xa0]|[|`]--[ \xa0])(.*)$")
-_TREE_SUMMARY = re.compile(r"^\d+ director(?:y|ies)(?:, \d+ files?)?$")
-_DU_LINE = re.compile(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
+_LS_TOTAL = lazy(r"^total \d+(?:[.,]\d+)?[KMGTP]?$")
+_TOOL_ERROR = lazy(r"^(?:ls|find|du|tree): ")
+_TREE_PREFIX = lazy("^((?:[│|][ \xa0]{3}|[ \xa0]{4})*)((?:├|└)──[ \xa0]|[|`]--[ \xa0])(.*)$")
+_TREE_SUMMARY = lazy(r"^\d+ director(?:y|ies)(?:, \d+ files?)?$")
+_DU_LINE = lazy(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
 
 
 def _flags(request) -> str:

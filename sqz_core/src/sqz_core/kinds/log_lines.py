@@ -8,30 +8,31 @@ every stack-trace line, are kept verbatim and never folded.
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
 CONTEXT = 2
 MIN_RUN = 3
 # Timestamps: ISO 8601 / RFC 3339, syslog ("Nov 30 04:22:01"), Apache/CLF and http.server
 # ("[30/Nov/2026:04:30:15 +0000]", "[30/Nov/2026 04:30:15]"), bare times.
-_TIMESTAMP = re.compile(
+_TIMESTAMP = lazy(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}[: ]\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?"
     r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
 )
-_VARIABLE = re.compile(
+_VARIABLE = lazy(
     r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
     r"|\b\d+(?:\.\d+)?\b"                                                                 # counters
 )
-_SEVERE = re.compile(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
+_SEVERE = lazy(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
                      r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic)\b")
 # Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
-_TRACE = re.compile(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
+_TRACE = lazy(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
                     r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
 # Line shapes that mark a log: a leading timestamp or level, or "<tool> <level>" (npm).
-_LOG_START = re.compile(
+_LOG_START = lazy(
     r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"

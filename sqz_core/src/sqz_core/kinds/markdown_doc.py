@@ -9,19 +9,20 @@ reaches this module.
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
-_HEADING = re.compile(r"^#{1,6} \S")
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_LIST = re.compile(r"^\s*(?:[-*+]|\d+\.) \S")
-_LINK = re.compile(r"\[[^\]\n]+\]\([^)\s]+[^)\n]*\)")
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINKED_IMAGE = re.compile(r"\[!\[[^\]\n]*\]\([^)\n]*\)\]\([^)\n]*\)")
-_BADGE_REF = re.compile(r"\[!\[[^\]\n]*\]\[[^\]\n]*\]\]\[[^\]\n]*\]")
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
-_COMMENT = re.compile(r"<!--.*?-->", re.S)
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_CELL_PAD = re.compile(r" *\| *")
-_RULE_CELL = re.compile(r"(:?)-{3,}(:?)")
+_HEADING = lazy(r"^#{1,6} \S")
+_FENCE = lazy(r"^\s*(```|~~~)")
+_LIST = lazy(r"^\s*(?:[-*+]|\d+\.) \S")
+_LINK = lazy(r"\[[^\]\n]+\]\([^)\s]+[^)\n]*\)")
+_IMAGE = lazy(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINKED_IMAGE = lazy(r"\[!\[[^\]\n]*\]\([^)\n]*\)\]\([^)\n]*\)")
+_BADGE_REF = lazy(r"\[!\[[^\]\n]*\]\[[^\]\n]*\]\]\[[^\]\n]*\]")
+_TAG = lazy(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_COMMENT = lazy(r"<!--.*?-->", re.S)
+_TABLE_ROW = lazy(r"^\s*\|.*\|\s*$")
+_CELL_PAD = lazy(r" *\| *")
+_RULE_CELL = lazy(r"(:?)-{3,}(:?)")
 
 
 def looks_like_markdown(text: str) -> bool:

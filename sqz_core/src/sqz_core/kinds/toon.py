@@ -10,14 +10,15 @@ exactly what ``encode`` writes (``decode(encode(x)) == x``).
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
-_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?\Z")
-_NUMERIC_LIKE = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\Z|0\d+\Z")
-_NEEDS_QUOTE = re.compile(r'[:"\\\[\]{}\x00-\x1f\x7f]')
-_ESCAPE = re.compile(r'[\\"\x00-\x1f\x7f]')
+_KEY = lazy(r"[A-Za-z_][A-Za-z0-9_.]*")
+_NUMBER = lazy(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?\Z")
+_NUMERIC_LIKE = lazy(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?\Z|0\d+\Z")
+_NEEDS_QUOTE = lazy(r'[:"\\\[\]{}\x00-\x1f\x7f]')
+_ESCAPE = lazy(r'[\\"\x00-\x1f\x7f]')
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_UNESCAPE = re.compile(r'\\(u[0-9a-fA-F]{4}|.)', re.S)
+_UNESCAPE = lazy(r'\\(u[0-9a-fA-F]{4}|.)', re.S)
 _SIMPLE = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t"}
 _PRIMITIVES = (str, int, float, bool, type(None))
 

@@ -9,12 +9,13 @@ is kept byte for byte, block scalars included.
 from __future__ import annotations
 
 import re
+from ..lazyre import lazy
 
-_KEY_LINE = re.compile(r"""^(\s*)(- )?("[^"]*"|'[^']*'|[^\s:#"'-][^\s:]*|-[^\s:]+):(?:\s+(.*))?$""")
-_ITEM_LINE = re.compile(r"^\s*-(?: .*)?$")
-_DOC_LINE = re.compile(r"^(?:---|\.\.\.)(?:\s.*)?$")
+_KEY_LINE = lazy(r"""^(\s*)(- )?("[^"]*"|'[^']*'|[^\s:#"'-][^\s:]*|-[^\s:]+):(?:\s+(.*))?$""")
+_ITEM_LINE = lazy(r"^\s*-(?: .*)?$")
+_DOC_LINE = lazy(r"^(?:---|\.\.\.)(?:\s.*)?$")
 _EMPTY_VALUES = frozenset({"null", "~", "{}", "[]", '""', "''"})
-_BLOCK_SCALAR = re.compile(r"^[|>][0-9+-]*(?:\s+#.*)?$")
+_BLOCK_SCALAR = lazy(r"^[|>][0-9+-]*(?:\s+#.*)?$")
 # Keys whose whole subtree is bookkeeping written by the API server or kubectl.
 _DROP_KEYS = frozenset({"managedFields", "kubectl.kubernetes.io/last-applied-configuration",
                         '"kubectl.kubernetes.io/last-applied-configuration"'})
