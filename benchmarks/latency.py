@@ -7,7 +7,9 @@ document; repeated to reach the size, cut on a line boundary), and compressed wi
 every call does the full work). Reports p50/p99 per input, plus `sqz --version`
 (process start-up floor) and a bare `python -c pass` for reference.
 
-    python benchmarks/latency.py [--runs 30] [--json] [--kind pytest]
+    python benchmarks/latency.py [--runs 30] [--json] [--kind pytest] [--daemon]
+
+``--daemon`` runs the same cases with `sqz daemon start` for the run (its own socket directory).
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=30)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--kind", action="append", choices=sorted(SOURCES), help="only these inputs (repeatable)")
+    ap.add_argument("--daemon", action="store_true", help="with a warm daemon started for the run")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="sqz-latency-")
     env = dict(os.environ, SQZ_DB_PATH=os.path.join(tmp, "db.sqlite"), SQZ_CACHE_DIR=os.path.join(tmp, "cache"),
@@ -88,6 +91,9 @@ def main() -> int:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     sqz = sqz_exe()
     subprocess.run(sqz + ["plugins"], env=env, stdout=subprocess.DEVNULL, check=False)  # build the index once
+    if args.daemon:
+        env["XDG_RUNTIME_DIR"] = os.path.join(tmp, "run")
+        subprocess.run(sqz + ["daemon", "start"], env=env, stdout=subprocess.DEVNULL, check=True)
     for data, command in sample_inputs(args.kind).values():  # warm-up: bytecode of every module a call uses
         subprocess.run(sqz + ["compress", "--cmd", command], input=data[:20000], env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
@@ -97,6 +103,8 @@ def main() -> int:
     for label, (data, command) in sample_inputs(args.kind).items():
         runs = args.runs if len(data) < 500_000 else max(5, args.runs // 3)
         rows.append((f"compress {label}", timed(sqz + ["compress", "--cmd", command], data, env, runs)))
+    if args.daemon:
+        subprocess.run(sqz + ["daemon", "stop"], env=env, stdout=subprocess.DEVNULL, check=False)
     shutil.rmtree(tmp, ignore_errors=True)
     result = [{"case": name, "p50_ms": round(pct(t, 50), 1), "p99_ms": round(pct(t, 99), 1),
                "mean_ms": round(statistics.mean(t), 1), "runs": len(t)} for name, t in rows]

@@ -41,3 +41,43 @@ def test_version_fast_path_imports_only_the_package():
                         "print(sorted(m for m in sys.modules if m.startswith('sqz_core')), file=sys.stderr)"],
                        capture_output=True, check=True)
     assert b"sqz_core.store" not in r.stderr and b"sqz_core.pipeline" not in r.stderr
+
+
+CLIENT_PROBE = textwrap.dedent('''
+    import io, sys
+    sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode() * 40))
+    sys.argv = ["sqz", "compress", "--cmd", sys.argv[2]]
+    sys.stdout = io.TextIOWrapper(io.BytesIO())
+    from sqz_core.__main__ import main
+    status = main()
+    sys.stderr.write(repr((status, sorted(sys.modules))))
+''')
+
+
+def test_daemon_client_imports_no_pipeline_store_regex_or_json():
+    """Through a running daemon, a call imports only the client: no pipeline, store, sqlite3 or json."""
+    import ast
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="sqzh-", dir="/tmp")  # short: Unix socket paths are limited
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SQZ_", "XDG_"))}
+    env.update(SQZ_CACHE_DIR=os.path.join(tmp, "c"), SQZ_DB_PATH=os.path.join(tmp, "db"),
+               XDG_RUNTIME_DIR=os.path.join(tmp, "r"))
+    sqz = [sys.executable, "-m", "sqz_core"]
+    try:
+        subprocess.run(sqz + ["daemon", "start"], env=env, capture_output=True, check=True, timeout=20)
+        for command in ("git status", "pytest -q", "unknown-tool --flag"):
+            r = subprocess.run([sys.executable, "-c", CLIENT_PROBE, "a line of output that repeats\n", command],
+                               capture_output=True, check=True, env=env, timeout=20)
+            status, mods = ast.literal_eval(r.stderr.decode().splitlines()[-1])
+            assert status == 0
+            extra = BANNED + ("sqz_core.pipeline", "sqz_core.store", "sqz_core.plugins", "sqlite3", "json", "socket")
+            heavy = [m for m in mods if any(m == b or m.startswith(b + ".") for b in extra)]
+            assert heavy == [], f"{command}: daemon client imported {heavy}"
+            assert "_socket" in mods  # it did go through the daemon
+        status = subprocess.run(sqz + ["daemon", "status"], env=env, capture_output=True, timeout=20)
+        assert b"served 3" in status.stdout
+    finally:
+        subprocess.run(sqz + ["daemon", "stop"], env=env, capture_output=True, timeout=20)
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -457,6 +457,41 @@ def hook(
     raise typer.Exit(hot.cmd_hook([agent, *ctx.args]))
 
 
+# --- daemon ---
+daemon_app = typer.Typer(help="An optional warm local daemon: `sqz compress` and `sqz run` skip Python's start-up "
+                              "while it runs (never started implicitly; SQZ_DAEMON=0 ignores it).",
+                         no_args_is_help=True)
+app.add_typer(daemon_app, name="daemon")
+
+
+@daemon_app.command("start")
+def daemon_start(
+    idle_minutes: float = typer.Option(15.0, "--idle-minutes", min=0, help="Exit after this many minutes without a request (0: never)."),
+    foreground: bool = typer.Option(False, "--foreground", help="Serve in this process instead of the background."),
+):
+    """Start the daemon for this user (private Unix socket); refuses if one is already running."""
+    from .daemon import start
+
+    raise typer.Exit(start(idle_minutes, foreground, echo=typer.echo))
+
+
+@daemon_app.command("stop")
+def daemon_stop():
+    """Stop the daemon and remove its socket and pid file (also those a killed daemon left)."""
+    from .daemon import stop
+
+    raise typer.Exit(stop(echo=typer.echo))
+
+
+@daemon_app.command("status")
+def daemon_status():
+    """Whether a daemon serves this user's calls: pid, socket, version, requests served. Exit 1 if none."""
+    from .daemon import status
+
+    raise typer.Exit(status(echo=typer.echo))
+# --- end daemon ---
+
+
 def _store_or_exit():
     store = hot._open_store()
     if store is None:

@@ -87,21 +87,28 @@ def _note(result, nbytes: int) -> None:
         pass
 
 
-def compress_bytes(data: bytes, opts: dict):
-    """Run the pipeline with the user's store; any failure gives the input back unchanged."""
+def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | None = None):
+    """Run the pipeline with the user's store; any failure gives the input back unchanged.
+
+    The warm daemon passes the ``store`` it keeps open (None: unavailable) and its loaded plugin
+    ``index``; a store error then sets ``opts["store_failed"]`` so it reopens the store.
+    """
     from .pipeline import Result, compress
     from .store import StoreError
 
-    store = _open_store()
+    own = store is NOT_MINE
+    if own:
+        store = _open_store()
     try:
         try:
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
-                              session=opts["session"], store=store, no_cache=opts["no_cache"],
+                              session=opts["session"], store=store, no_cache=opts["no_cache"], index=index,
                               abbreviate=False if opts.get("no_abbrev") else None)
         except StoreError as exc:
+            opts["store_failed"] = True
             sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
-                              session=opts["session"], store=None, no_cache=True,
+                              session=opts["session"], store=None, no_cache=True, index=index,
                               abbreviate=False if opts.get("no_abbrev") else None)
             store_for_stats = None
         else:
@@ -120,16 +127,17 @@ def compress_bytes(data: bytes, opts: dict):
                 if warning:
                     sys.stderr.write(warning + "\n")
             except StoreError:
-                pass
+                opts["store_failed"] = True
         return result
     except Exception as exc:  # never break the agent's command
+        opts["store_failed"] = True
         from .exitmarker import split_trailer
 
         raw, status = split_trailer(data)
         sys.stderr.write(f"sqz: internal error ({type(exc).__name__}: {exc}); output sent unchanged\n")
         return Result(raw, "error", exit_code=status)
     finally:
-        if store is not None:
+        if own and store is not None:
             store.close()
 
 
@@ -164,6 +172,11 @@ def cmd_compress(opts: dict) -> int:
         data = sys.stdin.buffer.read()
     except (OSError, ValueError):
         data = b""
+    answer = _via_daemon(data, opts)
+    if answer is not None:
+        if answer is not _SENT:
+            return _daemon_answer(answer)
+        opts = dict(opts, no_cache=True)  # the daemon may have served it: never answer with a ref now
     result = compress_bytes(data, opts)
     _write_out(result.output)
     _note(result, len(data))
@@ -204,6 +217,12 @@ def cmd_run(opts: dict, argv: list[str]) -> int:
         status = 128 - status
     if interrupted and status == 0:
         status = 130
+    answer = _via_daemon(data, opts)
+    if answer is not None:
+        if answer is not _SENT:
+            _daemon_answer(answer)
+            return status
+        opts = dict(opts, no_cache=True)
     result = compress_bytes(data, opts)
     _write_out(result.output)
     _note(result, len(data))
@@ -268,6 +287,145 @@ def cmd_hook(args: list[str]) -> int:
     if answer:
         _write_out(answer if isinstance(answer, bytes) else answer.encode("utf-8"))
     return 0
+
+
+# -- the warm daemon's client (``sqz daemon start``, ``sqz_core.daemon``) --------------------------
+# Only os, sys and the C module _socket: a call that goes through the daemon imports no pipeline,
+# store, regex or JSON module. Any failure compresses in-process instead, with the bytes read once.
+_SENT = object()  # the daemon received the request but no usable answer came back
+DAEMON_MAGIC = b"sqzd1"
+DAEMON_MAX_BYTES = 8 * 1024 * 1024  # larger inputs are compressed in-process: start-up no longer dominates
+DAEMON_TIMEOUT = 2.0
+# what a call depends on besides argv and cwd: sqz's variables, the XDG/home directories, libpq's PG*
+_DAEMON_ENV = (b"SQZ_", b"XDG_", b"PG", b"HOME", b"LOCALAPPDATA")
+_daemon_warned = False
+
+
+def daemon_dir() -> str:
+    """Private per-user directory of the socket and pid file: ``$XDG_RUNTIME_DIR/sqz``, else the cache dir's."""
+    run = os.environ.get("XDG_RUNTIME_DIR")
+    if run:
+        return os.path.join(run, "sqz")
+    from .paths import cache_dir
+
+    return os.path.join(cache_dir(), f"daemon-{os.getuid()}")
+
+
+def daemon_socket() -> str:
+    return os.path.join(daemon_dir(), "daemon.sock")
+
+
+def daemon_stamp() -> list[bytes]:
+    """What client and daemon must share: sqz version, sqz_core's directory and its mtime, interpreter prefix."""
+    from ._version import VERSION
+
+    pkg = os.path.dirname(__file__)
+    return [VERSION.encode(), os.fsencode(pkg), str(os.stat(pkg).st_mtime_ns).encode(), os.fsencode(sys.prefix)]
+
+
+def pack(fields: list[bytes]) -> bytes:
+    """One message: its length, then each field as an 8-byte big-endian length and its bytes."""
+    body = b"".join([len(f).to_bytes(8, "big") + f for f in fields])
+    return len(body).to_bytes(8, "big") + body
+
+
+def unpack(body: bytes) -> list[bytes]:
+    out, i, n = [], 0, len(body)
+    while i < n:
+        size = int.from_bytes(body[i:i + 8], "big")
+        i += 8
+        if size < 0 or i + size > n:
+            raise ValueError("truncated message")
+        out.append(body[i:i + size])
+        i += size
+    return out
+
+
+def recv_message(sock, limit: int = 1 << 31) -> bytes:
+    size = int.from_bytes(_recv_exact(sock, 8), "big")
+    if size > limit:
+        raise ValueError("message too large")
+    return _recv_exact(sock, size)
+
+
+def _recv_exact(sock, n: int) -> bytes:
+    buf = bytearray(n)
+    view, got = memoryview(buf), 0
+    while got < n:
+        k = sock.recv_into(view[got:])
+        if not k:
+            raise ValueError("connection closed mid-message")
+        got += k
+    return bytes(buf)
+
+
+def _daemon_warn(reason: str) -> None:
+    global _daemon_warned
+    if not _daemon_warned:
+        _daemon_warned = True
+        try:
+            sys.stderr.write(f"sqz: the daemon did not answer ({reason}); compressed in-process\n")
+        except Exception:
+            pass
+
+
+def _via_daemon(data: bytes, opts: dict):
+    """Compress through a running daemon: ``(stdout, stderr before, stderr after, status)``.
+
+    None: compress in-process (no daemon, ``SQZ_DAEMON=0``, refused, another version…);
+    ``_SENT``: the request was delivered but the answer was lost, so the caller compresses
+    in-process without refs (the daemon may already have recorded the output as served).
+    """
+    if os.environ.get("SQZ_DAEMON") == "0" or os.name != "posix" or len(data) > DAEMON_MAX_BYTES:
+        return None
+    try:
+        path = daemon_socket()
+        st = os.stat(path)
+        if st.st_uid != os.getuid() or (st.st_mode & 0o170000) != 0o140000:  # ours, and a socket
+            return None
+        import _socket
+
+        opt = b"\0".join([k.encode() + b"\0" + (b"1" if v is True else os.fsencode(v))
+                          for k, v in opts.items() if v is not None and v is not False])
+        env = b"\0".join([k + b"\0" + v for k, v in os.environb.items() if k.startswith(_DAEMON_ENV)])
+        message = pack([DAEMON_MAGIC, *daemon_stamp(), b"compress", os.fsencode(os.getcwd()), opt, env, data])
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    except Exception:
+        return None
+    sent = False
+    try:
+        sock.settimeout(DAEMON_TIMEOUT)
+        sock.connect(path)
+        sock.sendall(message)
+        sent = True
+        sock.settimeout(DAEMON_TIMEOUT + len(data) / 250_000)  # + 4 s per MB of input
+        reply = unpack(recv_message(sock))
+        if reply[0] == b"ok" and len(reply) == 5:
+            status, before, after, out = int(reply[1]), reply[2], reply[3], reply[4]
+            return out, before.decode("utf-8", "surrogatepass"), after.decode("utf-8", "surrogatepass"), status
+        if reply[0] in (b"mismatch", b"fallback"):  # not processed: in-process, as if there were no daemon
+            return None
+        raise ValueError(reply[0][:40].decode("ascii", "replace"))
+    except Exception as exc:
+        if not sent:
+            return None
+        _daemon_warn("timeout" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}")
+        return _SENT
+    finally:
+        sock.close()
+
+
+def _daemon_answer(answer) -> int:
+    out, before, after, status = answer
+    for text in (before, None, after):
+        if text is None:
+            _write_out(out)
+        elif text:
+            try:
+                sys.stderr.write(text)
+            except Exception:
+                pass
+    return status
 
 
 def main(argv: list[str]):
