@@ -295,11 +295,9 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
             + [i for i in impls if i.trylast and not i.tryfirst])
 
 
-def call_first(impls: list[Impl], **kwargs):
-    """``firstresult`` semantics: ``(plugin name, result)`` of the first non-None answer, else ``(None, None)``.
-
-    A plugin that raises is reported once and treated as "not mine".
-    """
+def _answers(impls: list[Impl], kwargs: dict):
+    """``(plugin, answer)`` for every non-None answer, in call order; a plugin that raises is reported
+    once and treated as "not mine"."""
     for impl in impls:
         try:
             result = impl(kwargs)
@@ -307,22 +305,17 @@ def call_first(impls: list[Impl], **kwargs):
             _warn_once("raise:" + impl.plugin, f"plugin {impl.plugin!r} raised {type(exc).__name__}: {exc}; ignored")
             continue
         if result is not None:
-            return impl.plugin, result
-    return None, None
+            yield impl.plugin, result
+
+
+def call_first(impls: list[Impl], **kwargs):
+    """``firstresult`` semantics: ``(plugin name, result)`` of the first non-None answer, else ``(None, None)``."""
+    return next(_answers(impls, kwargs), (None, None))
 
 
 def call_all(impls: list[Impl], **kwargs) -> list:
-    """Every non-None answer, in call order; a plugin that raises is reported once and skipped."""
-    out = []
-    for impl in impls:
-        try:
-            result = impl(kwargs)
-        except Exception as exc:
-            _warn_once("raise:" + impl.plugin, f"plugin {impl.plugin!r} raised {type(exc).__name__}: {exc}; ignored")
-            continue
-        if result is not None:
-            out.append(result)
-    return out
+    """Every non-None answer, in call order."""
+    return [result for _, result in _answers(impls, kwargs)]
 
 
 # -- the real pluggy manager (off the hot path) ---------------------------------------------
