@@ -11,16 +11,11 @@ HERE="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$HERE/tests/fixtures/kinds"
 W=/tmp/sqz-capture/kinds
 PY=${PYTHON:-python3}
+SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}  # a Python with sqz-core installed (the repo's .venv)
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 
-scrub() {  # registry hosts and this machine's index paths -> neutral placeholder
-  sed -e 's#registry\.npmjs\.org#pkgs.example.org#g' \
-      -e 's#files\.pythonhosted\.org#pkgs.example.org#g' \
-      -e 's#pypi\.org#pkgs.example.org#g' \
-      -e 's#index\.crates\.io#pkgs.example.org#g' -e 's#static\.crates\.io#pkgs.example.org#g' \
-      -e 's#deb\.debian\.org#pkgs.example.org#g' \
-      -e 's#/opt/pypi-more#/pkgs.example.org#g' -e 's#/opt/pypi#/pkgs.example.org#g' \
-      -e 's#/opt/wheels#/pkgs.example.org#g'
+scrub() {  # registry hosts and this machine's index paths -> neutral placeholder (sqz_core.testing)
+  "$SQZ_PY" -c 'import sys; from sqz_core.testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
 }
 
 # cap KIND NAME "produced_by" CMD... : run CMD (stdout+stderr) in the current dir, store scrubbed bytes.

@@ -33,21 +33,14 @@ PACK = Path(__file__).resolve().parent.parent
 FIXTURES = PACK / "tests" / "fixtures"
 WORK = Path("/tmp/sqz-capture")
 
-# Registry hosts and local index paths that must not appear in committed text.
-_REDACT = [
-    (re.compile(rb"registry\.terraform\.io"), b"pkgs.example.org"),
-    (re.compile(rb"registry\.opentofu\.org"), b"pkgs.example.org"),
-    (re.compile(rb"(?:files\.pythonhosted\.org|pypi\.org|registry\.npmjs\.org|deb\.debian\.org"
-                rb"|proxy\.golang\.org|index\.docker\.io|registry-1\.docker\.io)"), b"pkgs.example.org"),
-    (re.compile(rb"/opt/(?:pypi-more|pypi|wheels)"), b"/pkgs.example.org"),
-]
 REDACT_NOTE = "Registry host names replaced by pkgs.example.org by the capture script."
 
 
 def redact(data: bytes) -> bytes:
-    for pattern, repl in _REDACT:
-        data = pattern.sub(repl, data)
-    return data
+    """Registry hosts and local index paths must not appear in committed text."""
+    from sqz_core.testing import redact_registries
+
+    return redact_registries(data)
 
 
 def tool_version(argv: list[str], env: dict | None = None) -> str:
@@ -261,7 +254,7 @@ def capture_terraform() -> None:
 
     out, rc = run("terraform init", d, env)
     write_fixture("terraform", "init_ok", "terraform init", out, rc, version,
-                  ["- network in modules/network", "- terraform.io/builtin/terraform is built in to Terraform",
+                  ["- network in modules/network", "/builtin/terraform is built in to Terraform",
                    "Terraform has been successfully initialized!"],
                   ["You may now begin working with Terraform", "Initializing the backend..."],
                   "Offline init of a config with a local module and only the built-in terraform_data resource.")

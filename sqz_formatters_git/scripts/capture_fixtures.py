@@ -27,13 +27,6 @@ OUT = PACK / "tests" / "fixtures"
 NEAR = PACK / "tests" / "near_miss"
 MAIN_REPO = PACK.parent  # the sqz repository itself, read only
 
-# Registry hosts and local index paths never appear in committed fixtures.
-_SCRUB = [
-    (re.compile(r"(?:https?://)?(?:files\.pythonhosted\.org|pypi\.org|pypi\.python\.org|test\.pypi\.org|"
-                r"registry\.npmjs\.org|index\.crates\.io|static\.crates\.io|crates\.io|repo1?\.maven\.apache\.org|"
-                r"plugins\.gradle\.org|proxy\.golang\.org|deb\.debian\.org)"), "pkgs.example.org"),
-    (re.compile(r"/opt/(?:pypi-more|pypi|wheels)\b"), "/pkgs.example.org"),
-]
 SCRUB_NOTE = "registry host names and index paths, if any, replaced with pkgs.example.org"
 
 _clock = [0]
@@ -102,10 +95,10 @@ def new_repo(name: str, bare: bool = False) -> Path:
 
 
 def scrub(data: bytes) -> bytes:
-    text = data.decode("utf-8", "surrogateescape")
-    for rx, repl in _SCRUB:
-        text = rx.sub(repl, text)
-    return text.encode("utf-8", "surrogateescape")
+    """Registry hosts and local index paths never appear in committed fixtures."""
+    from sqz_core.testing import redact_registries
+
+    return redact_registries(data)
 
 
 def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), notes: str = "",

@@ -25,6 +25,8 @@ import shutil
 import sys
 from pathlib import Path
 
+from sqz_core.testing import redact_registries
+
 from _capture_common import WORK, run_families, run_merged, save_checked, substitute, tool_env, write_project
 
 ONLY = set(filter(None, os.environ.get("SQZ_CAPTURE_ONLY", "").split(",")))  # re-capture just these names
@@ -33,9 +35,7 @@ WARM_REPO = WORK / "jvm-m2"
 COLD_REPO = WORK / "jvm-m2-cold"
 
 _SANITIZE = [
-    (re.compile(rb"/usr/share/maven-repo"), b"/pkgs.example.org/maven-repo"),
-    (re.compile(rb"https?://repo1?\.maven\.apache\.org/maven2"), b"https://pkgs.example.org/maven2"),
-    (re.compile(rb"https?://(?:plugins|services|repo)\.gradle\.org"), b"https://pkgs.example.org"),
+    (re.compile(rb"/usr/share/maven-repo"), b"/pkgs.example.org/maven-repo"),  # the local mirror's path
 ]
 
 ENV = tool_env(("JAVA_HOME",))
@@ -43,7 +43,7 @@ ENV = tool_env(("JAVA_HOME",))
 
 def sanitize(raw: bytes) -> bytes:
     """Replace the repository path and any registry host with ``pkgs.example.org``."""
-    return substitute(raw, _SANITIZE)
+    return redact_registries(substitute(raw, _SANITIZE))
 
 
 def run(cmd: str, cwd: Path, timeout: int = 600) -> tuple[bytes, int]:
@@ -296,7 +296,7 @@ def pom(artifact: str, *, pinned: bool = True, packaging: str = "jar", modules: 
     <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
   </properties>
 """
-    return f"""<project xmlns="http://maven.apache.org/POM/4.0.0">
+    return f"""<project>
   <modelVersion>4.0.0</modelVersion>
   {head}  <artifactId>{artifact}</artifactId>
   <packaging>{packaging}</packaging>

@@ -19,22 +19,10 @@ import shutil
 import sys
 from pathlib import Path
 
+from sqz_core.testing import redact_registries
+
 from _capture_common import run_families, run_merged, save_checked, substitute, tool_env, write_project
 
-# Registry hosts / mirror paths that must never reach a committed file.
-_REGISTRY = [
-    (re.compile(rb"https?://(?:index\.|static\.)?crates\.io[^\s\"')]*"), b"https://pkgs.example.org/crates"),
-    (re.compile(rb"https?://repo1?\.maven\.apache\.org/maven2"), b"https://pkgs.example.org/maven2"),
-    (re.compile(rb"https?://repo\.maven\.apache\.org"), b"https://pkgs.example.org"),
-    (re.compile(rb"https?://plugins\.gradle\.org"), b"https://pkgs.example.org"),
-    (re.compile(rb"https?://services\.gradle\.org"), b"https://pkgs.example.org"),
-    (re.compile(rb"proxy\.golang\.org"), b"pkgs.example.org"),
-    (re.compile(rb"sum\.golang\.org"), b"pkgs.example.org"),
-    (re.compile(rb"deb\.debian\.org"), b"pkgs.example.org"),
-    (re.compile(rb"files\.pythonhosted\.org|registry\.npmjs\.org|pypi\.org"), b"pkgs.example.org"),
-    (re.compile(rb"/opt/(?:pypi-more|pypi|wheels)\b"), b"/pkgs.example.org"),
-    (re.compile(rb"(?:index\.|static\.)?crates\.io"), b"pkgs.example.org"),
-]
 # Random temp dirs that would make every capture differ.
 _RANDOM_TMP = [
     (re.compile(rb"/tmp/rustdoctest[A-Za-z0-9]{6}"), b"/tmp/rustdoctest"),
@@ -49,7 +37,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 def sanitize(raw: bytes) -> bytes:
     """Replace registry hosts, mirror paths and random temp dirs with stable placeholders."""
-    return substitute(raw, _REGISTRY + _RANDOM_TMP)
+    return redact_registries(substitute(raw, _RANDOM_TMP))
 
 
 def run(cmd: str, cwd: Path, env: dict | None = None, timeout: int = 900) -> tuple[bytes, int]:

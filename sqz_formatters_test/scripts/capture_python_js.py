@@ -29,6 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from sqz_core.testing import redact_registries
+
 from _capture_common import FIXTURES, run_merged, write_fixture, write_tree
 
 ROOT = Path("/tmp/sqz-capture/pyjs")         # the throw-away projects (stable paths in the output)
@@ -51,7 +53,7 @@ def scrub(data: bytes, family: str) -> bytes:
     if family in _PACKAGE_MANAGERS:
         text = _URL_HOST.sub("https://pkgs.example.org", text)
     text = _INDEX_PATH.sub(lambda m: (m.group(1) or "") + "/pkgs.example.org", text)
-    return text.encode("utf-8", "surrogateescape")
+    return redact_registries(text).encode("utf-8", "surrogateescape")
 
 
 def env_path() -> dict:

@@ -18,6 +18,7 @@ A fixture is two files side by side:
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from .request import FormatRequest
@@ -111,3 +112,33 @@ def assert_snapshot(actual: str, path: str | Path) -> None:
         diff = "".join(difflib.unified_diff(expected.splitlines(True), actual.splitlines(True),
                                             "snapshot", "actual", n=2))
         raise AssertionError(f"output differs from snapshot {p}:\n{diff[:4000]}")
+
+
+# Package-registry host names and this machine's index paths must not reach committed fixtures.
+# Matched by shape, so no host is named here: a domain whose name carries a package ecosystem's
+# word or a registry label (documentation and help sites excepted), and /opt/<index> paths
+# (local index mirrors).
+_REGISTRY_HOST = re.compile(
+    r"(?<![\w.-])(?!(?:docs|help)\.)(?:[a-z0-9-]+\.)*"
+    r"(?:[a-z0-9-]*(?:pypi|pythonhosted|npmjs|crates|maven|gradle|golang|docker|terraform|opentofu|rubygems"
+    r"|nuget|packagist)[a-z0-9-]*|registry(?:-\d+)?|deb)"
+    r"(?:\.[a-z0-9-]+)*\.(?:org|io|com|net|dev)\b(?![.\w-])"
+)
+_INDEX_PATH = re.compile(r"(file://)?/opt/(?:pypi[\w.-]*|wheels|npm[\w.-]*|index[\w.-]*)\b")
+PLACEHOLDER = "pkgs.example.org"
+
+
+def redact_registries(data):
+    """``data`` (str or bytes) with registry hosts and local index paths replaced by ``pkgs.example.org``.
+
+    Idempotent; used by every capture script before a fixture is written.
+    """
+    if isinstance(data, bytes):
+        return redact_registries(data.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    data = _REGISTRY_HOST.sub(PLACEHOLDER, data)
+    return _INDEX_PATH.sub(lambda m: (m.group(1) or "") + "/" + PLACEHOLDER, data)
+
+
+def registry_mentions(text: str) -> list[str]:
+    """Registry hosts or index paths still present in ``text`` (for hygiene tests)."""
+    return [m.group(0) for m in _REGISTRY_HOST.finditer(text)] + [m.group(0) for m in _INDEX_PATH.finditer(text)]
