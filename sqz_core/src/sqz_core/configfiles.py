@@ -123,13 +123,7 @@ class _Parser:
                 self.error("expected ':'")
             self.i += 1
             node.members.append((key, self.value()))
-            self.ws()
-            if self.i < len(self.s) and self.s[self.i] == ",":
-                self.i += 1
-            elif self.i < len(self.s) and self.s[self.i] == "}":
-                continue
-            else:
-                self.error("expected ',' or '}'")
+            self.separator("}")
         node.end = self.i
         return node
 
@@ -142,15 +136,17 @@ class _Parser:
                 self.i += 1
                 break
             node.items.append(self.value())
-            self.ws()
-            if self.i < len(self.s) and self.s[self.i] == ",":
-                self.i += 1
-            elif self.i < len(self.s) and self.s[self.i] == "]":
-                continue
-            else:
-                self.error("expected ',' or ']'")
+            self.separator("]")
         node.end = self.i
         return node
+
+    def separator(self, close: str) -> None:
+        """After a member: a comma (consumed) or the closing bracket (left for the loop)."""
+        self.ws()
+        if self.i < len(self.s) and self.s[self.i] == ",":
+            self.i += 1
+        elif not (self.i < len(self.s) and self.s[self.i] == close):
+            self.error(f"expected ',' or '{close}'")
 
 
 def parse_jsonc(text: str) -> Node:

@@ -252,7 +252,7 @@ class Daemon:
             before = err.getvalue()
             err.seek(0)
             err.truncate()
-            hot._note(result, len(data))
+            hot._note(result)
             after = err.getvalue()
             status = result.exit_code if result.exit_code is not None else 0
             return [b"ok", str(status).encode(), before.encode("utf-8", "surrogatepass"),

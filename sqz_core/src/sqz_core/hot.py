@@ -63,7 +63,7 @@ def _open_store():
         return None
 
 
-def _note(result, nbytes: int) -> None:
+def _note(result) -> None:
     if _quiet():
         return
     if result.outcome == "ref":
@@ -179,7 +179,7 @@ def cmd_compress(opts: dict) -> int:
         opts = dict(opts, no_cache=True)  # the daemon may have served it: never answer with a ref now
     result = compress_bytes(data, opts)
     _write_out(result.output)
-    _note(result, len(data))
+    _note(result)
     return result.exit_code if result.exit_code is not None else 0
 
 
@@ -225,7 +225,7 @@ def cmd_run(opts: dict, argv: list[str]) -> int:
         opts = dict(opts, no_cache=True)
     result = compress_bytes(data, opts)
     _write_out(result.output)
-    _note(result, len(data))
+    _note(result)
     return status
 
 
