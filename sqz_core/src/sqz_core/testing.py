@@ -9,7 +9,8 @@ A fixture is two files side by side:
       "command": "git status -sb",          # the command line, as given to --cmd
       "produced_by": "git version 2.39.5",  # tool and version that printed it
       "exit_code": 0,                       # the command's exit status
-      "facts": ["## main...origin/main [ahead 1]", "src/app.py"],  # exact substrings that must survive
+      "facts": ["## main...origin/main [ahead 1]",          # a statement that must survive ...
+                ["src/app.py", "modified"]],               # ... or parts that must share one line
       "dropped": ["(use \\"git add <file>...\\""],  # optional: substrings a formatter should remove
       "notes": "how it was made; placeholders used"   # optional
     }
@@ -85,9 +86,35 @@ def iter_fixtures(root: str | Path) -> list[Fixture]:
     return out
 
 
-def missing_facts(output: str, facts) -> list[str]:
-    """The facts (exact substrings) that ``output`` lost."""
-    return [f for f in facts if f not in output]
+_HSPACE_RUN = re.compile(r"[ \t]+")
+
+
+def _squeeze(text: str) -> str:
+    return _HSPACE_RUN.sub(" ", text)
+
+
+def fact_kept(output: str, fact, *, _lines: list[str] | None = None) -> bool:
+    """Whether ``output`` still states ``fact``.
+
+    A fact is a statement of information picked from the raw output (a test id with its
+    outcome, a path with its status, a number with its label):
+
+    - a string: present as it stands, runs of spaces/tabs counting as one space
+      (aligned padding may be collapsed, nothing else may change);
+    - a list of strings: every part present on one line of ``output`` (same spacing rule),
+      for a statement whose parts a formatter may put in another order or layout.
+    """
+    if isinstance(fact, str):
+        return _squeeze(fact) in _squeeze(output)
+    parts = [_squeeze(p) for p in fact]
+    lines = _lines if _lines is not None else [_squeeze(line) for line in output.splitlines()]
+    return any(all(p in line for p in parts) for line in lines)
+
+
+def missing_facts(output: str, facts) -> list:
+    """The facts (see :func:`fact_kept`) that ``output`` lost."""
+    lines = [_squeeze(line) for line in output.splitlines()]
+    return [f for f in facts if not fact_kept(output, f, _lines=lines)]
 
 
 def assert_snapshot(actual: str, path: str | Path) -> None:
