@@ -14,7 +14,18 @@ if [ ! -x .venv/bin/python ]; then
   echo "bootstrap: creating .venv with $($PY --version)" >&2
   "$PY" -m venv .venv
 fi
-echo "bootstrap: installing the sqz distributions into .venv (quiet; may take a minute the first time)" >&2
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-.venv/bin/sqz plugins --refresh >/dev/null 2>&1 || true
+# The installs are editable: code changes need no reinstall. Only a change to what is installed
+# (requirements, a distribution's pyproject: dependencies, entry points) does, so a stamp of those
+# files lets a second run return in a moment.
+stamp="$(cat requirements-dev.txt $(ls */pyproject.toml */*/pyproject.toml 2>/dev/null | sort) | cksum)"
+if [ "$(cat .venv/.sqz-bootstrap 2>/dev/null || true)" != "$stamp" ] || [ ! -x .venv/bin/sqz ]; then
+  echo "bootstrap: installing the sqz distributions into .venv (quiet; may take a minute the first time)" >&2
+  .venv/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+  .venv/bin/sqz plugins --refresh >/dev/null 2>&1 || true
+  echo "$stamp" > .venv/.sqz-bootstrap
+fi
 echo "bootstrap: ready: $(.venv/bin/sqz --version)" >&2
+case ":$PATH:" in
+  *":$PWD/.venv/bin:"*) ;;
+  *) echo "bootstrap: to run sqz by name: export PATH=\"$PWD/.venv/bin:\$PATH\"" >&2 ;;
+esac

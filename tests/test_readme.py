@@ -23,6 +23,7 @@ def test_every_documented_variable_is_read_by_the_code():
     names = set(re.findall(r"\b(SQZ_[A-Z_]+)\b", README))
     code = "\n".join(p.read_text() for p in ROOT.glob("sqz_*/src/**/*.py"))
     code += "\n".join(p.read_text() for p in ROOT.glob("sqz_*/*/src/**/*.py"))
+    code += "\n".join(p.read_text() for p in ROOT.glob("sqz_*/**/tests/conftest.py"))  # test settings
     missing = sorted(n for n in names if n not in code)
     assert missing == []
 
@@ -30,7 +31,10 @@ def test_every_documented_variable_is_read_by_the_code():
 def test_quickstart_names_files_that_exist():
     block = README.split("## Quickstart", 1)[1].split("##", 1)[0]
     assert "bash scripts/bootstrap.sh && .venv/bin/sqz run -- git log" in block
-    assert "bash scripts/bootstrap.sh && .venv/bin/python -m pytest" in block
+    assert "bash scripts/test.sh" in block
     assert (ROOT / "scripts" / "bootstrap.sh").exists()
+    test_sh = (ROOT / "scripts" / "test.sh").read_text()
+    assert "bash scripts/bootstrap.sh" in test_sh and "bash scripts/install_test_deps.sh" in test_sh
+    assert ".venv/bin/python -m pytest" in test_sh
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "scripts/bootstrap.sh" in ci and ".venv/bin/python -m pytest" in ci
+    assert "bash scripts/test.sh" in ci

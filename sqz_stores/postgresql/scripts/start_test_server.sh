@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Start (or stop) a throw-away PostgreSQL server on loopback for the sqz-store-postgresql tests.
 #
-#   bash start_test_server.sh          # install if needed, start, print the URL on stdout
+#   bash start_test_server.sh          # start, print the URL on stdout (binaries: scripts/install_test_deps.sh)
 #   bash start_test_server.sh stop     # stop it (the data dir stays; `start` reuses it)
 #
 # Idempotent: an already running server is reused. Works as root: the server runs as the
@@ -29,11 +29,8 @@ find_bindir() {
 BIN="$(find_bindir || true)"
 if [ -z "$BIN" ]; then
   [ "$ACTION" = stop ] && { log "no PostgreSQL installed; nothing to stop"; exit 0; }
-  log "installing PostgreSQL (apt: postgresql)"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq postgresql >&2
-  BIN="$(find_bindir)"
+  log "no PostgreSQL server binaries (pg_ctl) found: install them with scripts/install_test_deps.sh (Debian: apt-get install postgresql)"
+  exit 1
 fi
 
 as_pg() {  # run a command as the postgres user when we are root

@@ -1,5 +1,6 @@
-"""A real PostgreSQL server for the tests: ``SQZ_TEST_PG_URL`` (set by CI from
-``scripts/start_test_server.sh``), else the URL that script prints by default.
+"""A real PostgreSQL server for the tests: ``SQZ_TEST_PG_URL`` if set, else a throw-away server the
+tests start themselves (``scripts/start_test_server.sh`` on a free loopback port, data in a temporary
+directory), stopped and removed when the session ends.
 
 Every test gets its own schema (``?schema=…``), dropped afterwards. An unreachable
 server fails the tests with the command that starts one: they never skip.
@@ -19,14 +20,42 @@ HERE = Path(__file__).resolve().parent
 DIST = HERE.parent
 REPO = DIST.parent.parent
 START_SCRIPT = DIST / "scripts" / "start_test_server.sh"
-DEFAULT_URL = "postgresql://postgres@127.0.0.1:55432/sqz_test"
 
 # the shared store contract lives with the core's tests
 sys.path.insert(0, str(REPO / "sqz_core" / "tests"))
 
 
-def base_url() -> str:
-    return os.environ.get("SQZ_TEST_PG_URL") or DEFAULT_URL
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PgServer:
+    """A PostgreSQL server of the tests' own: free port, temporary data directory."""
+
+    def __init__(self, db: str) -> None:
+        import tempfile
+
+        self.dir = tempfile.mkdtemp(prefix="sqz-pg-test-")
+        os.chmod(self.dir, 0o755)  # the server runs as `postgres` when the tests run as root
+        self.env = dict(os.environ, SQZ_PG_PORT=str(free_port()), SQZ_PG_DATA=os.path.join(self.dir, "data"),
+                        SQZ_PG_DB=db)
+
+    def run(self, action: str) -> str:
+        proc = subprocess.run(["bash", str(START_SCRIPT), action], capture_output=True, text=True, env=self.env,
+                              timeout=120)
+        if proc.returncode != 0:
+            pytest.fail(f"start_test_server.sh {action} failed: {proc.stderr.strip()}", pytrace=False)
+        return proc.stdout.strip()
+
+    def remove(self) -> None:
+        import shutil
+
+        subprocess.run(["bash", str(START_SCRIPT), "stop"], capture_output=True, env=self.env, timeout=120)
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def with_schema(url: str, schema: str) -> str:
@@ -34,17 +63,23 @@ def with_schema(url: str, schema: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> str:
+def pg_url():
     import psycopg
 
-    url = base_url()
+    url = os.environ.get("SQZ_TEST_PG_URL")
+    server = None
+    if not url:
+        server = PgServer("sqz_test")
+        url = server.run("start")
     try:
-        psycopg.connect(url, connect_timeout=3).close()
-    except psycopg.Error as exc:
-        pytest.fail(f"no PostgreSQL server at {url} ({str(exc).strip().splitlines()[0]}). Start one with "
-                    f"`export SQZ_TEST_PG_URL=\"$(bash {START_SCRIPT.relative_to(REPO)})\"` (CI does this).",
-                    pytrace=False)
-    return url
+        try:
+            psycopg.connect(url, connect_timeout=3).close()
+        except psycopg.Error as exc:
+            pytest.fail(f"no PostgreSQL server at {url} ({str(exc).strip().splitlines()[0]})", pytrace=False)
+        yield url
+    finally:
+        if server:
+            server.remove()
 
 
 def drop_schema(url: str, schema: str) -> None:

@@ -1,44 +1,32 @@
 """The server stops mid-run: commands keep working (one stderr line, exit status kept), writes a
 call had buffered are kept in the local spool and reach the server once it is back.
 
-Uses a second server of its own (``scripts/start_test_server.sh`` on another port), so
-stopping it does not disturb the other tests.
+Uses a server of its own (free port, temporary directory, removed afterwards), so stopping
+it does not disturb the other tests.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import subprocess
 import time
 
 import pytest
 
-from conftest import START_SCRIPT, host_env, sqz, with_schema
+from conftest import PgServer, host_env, sqz, with_schema
 from sqz_store_postgresql.pgstore import open_direct, spooled_batches
 from sqz_store_postgresql.store import Config
 
-PORT = "55433"
-SERVER_ENV = dict(os.environ, SQZ_PG_PORT=PORT, SQZ_PG_DATA="/tmp/sqz-pg-test-outage/data", SQZ_PG_DB="sqz_outage")
-
-
-def server(action: str) -> str:
-    proc = subprocess.run(["bash", str(START_SCRIPT), action], capture_output=True, text=True, env=SERVER_ENV,
-                          timeout=120)
-    if proc.returncode != 0:
-        pytest.fail(f"start_test_server.sh {action} failed: {proc.stderr}", pytrace=False)
-    return proc.stdout.strip()
-
-
 @pytest.fixture
 def own_server():
-    url = server("start")
-    yield url
-    server("start")  # leave it running for a re-run, like the main test server
+    srv = PgServer("sqz_outage")
+    try:
+        yield srv
+    finally:
+        srv.remove()
 
 
 def test_server_stopped_mid_run(tmp_path, own_server, monkeypatch):
-    url = with_schema(own_server, "outage_" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:10])
+    url = with_schema(own_server.run("start"), "outage_" + hashlib.sha256(str(tmp_path).encode()).hexdigest()[:10])
     env = host_env(tmp_path, "host", url)
     monkeypatch.setenv("SQZ_CACHE_DIR", env["SQZ_CACHE_DIR"])
     monkeypatch.setenv("SQZ_DB_PATH", env["SQZ_DB_PATH"])
@@ -52,7 +40,7 @@ def test_server_stopped_mid_run(tmp_path, own_server, monkeypatch):
     in_flight.record_call(session="s", command="in flight", family=None, plugin=None, outcome="compressed",
                           bytes_in=1, bytes_out=1, est_in=1, est_out=1, input_hash=None, output_hash=None)
     in_flight.put_blob("cd" * 32, b"buffered original", "in flight")
-    server("stop")
+    own_server.run("stop")
     in_flight.close()  # cannot commit: spooled, no exception
     assert spooled_batches(cfg) == 1
 
@@ -64,7 +52,7 @@ def test_server_stopped_mid_run(tmp_path, own_server, monkeypatch):
     assert run.returncode == 3 and run.stdout == b"partial output\n"
     assert run.stderr.decode().count("\n") == 1 and "store unavailable" in run.stderr.decode(), run.stderr
 
-    server("start")
+    own_server.run("start")
     time.sleep(2.2)  # the pool's fast-fail window after a failed connect
     after = sqz(env, "compress", "--cmd", "make", "--session", "s", data=before)
     assert after.returncode == 0 and b"unavailable" not in after.stderr, after.stderr
