@@ -457,7 +457,10 @@ def capture_python(families: set) -> None:
         record("unittest", "green_default", "python -m unittest discover -s ut_green -t .", py, pv.split("; ")[1])
         record("unittest", "import_error", "python -m unittest discover -s ut_import -t .", py, pv.split("; ")[1])
     if "tox" in families:
-        tv = "tox " + version("tox --version").split()[0]
+        # `tox --version` may print a "ROOT: …" notice first: take the line that is "X.Y.Z from …"
+        tv_out, _ = run("tox --version", ROOT)
+        tv = "tox " + next((line.split()[0] for line in tv_out.decode().splitlines()
+                            if re.match(r"\d+\.\d+", line)), "(version not printed)")
         shutil.rmtree(py / ".tox", ignore_errors=True)
         record("tox", "red_envs", "tox", py, tv)
         record("tox", "green_env", "tox -e green", py, tv)
