@@ -59,8 +59,10 @@ def write_fixture(tool: str, name: str, command: str, data: bytes, exit_code: in
     data = redact(data)
     text = data.decode("utf-8")
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    from sqz_core.testing import fact_kept
+
     for fact in facts:
-        if fact not in plain:
+        if not fact_kept(plain, fact):
             raise SystemExit(f"{tool}/{name}: fact not in captured output: {fact!r}")
     for gone in dropped or []:
         if gone not in plain:
@@ -382,7 +384,7 @@ def capture_kubectl() -> None:
                   "Client-side dry run works offline; YAML is left to the generic stages.")
     out, rc = run("kubectl set image -f deploy.yaml web=nginx:1.28 --local -o json", d, env)
     write_fixture("kubectl", "set_image_local_json", "kubectl set image -f deploy.yaml web=nginx:1.28 --local -o json",
-                  out, rc, version, ['"image": "nginx:1.28"'], [],
+                  out, rc, version, [["image", "nginx:1.28"]], [],
                   "Offline --local edit printed as JSON; left to the generic JSON stage.")
 
 
