@@ -7,6 +7,15 @@ Per fixture it reports cl100k tokens in and out, the reduction, facts kept, the
 same with per-command formatters switched off (what the packs add over the generic
 stages), and whether an immediate repeat became a ref that expands byte-exact.
 
+The generic baseline is the whole core with formatters off and a store on (its own
+fresh one), so the core's own lossy stages count. Input tokens are counted twice: raw,
+and after terminal cleanup (``clean_terminal``: ANSI colour, progress redraws, cursor
+moves), so captures made with ``--color=always``/``--progress`` cannot carry the
+headline. The summary gives the token-weighted aggregate, the per-fixture median, the
+number of fixtures that save nothing and the largest single fixture's share of the
+tokens saved, for all fixtures and per category (test runners, git, build/compilers,
+search/listings, logs, structured data, cloud).
+
     python benchmarks/quality.py [--json] [--markdown] [--filter SUBSTRING]
 """
 
@@ -15,6 +24,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import statistics
 import sys
 import tempfile
 from pathlib import Path
@@ -34,7 +45,39 @@ def family_of(root: Path, fixture_path: Path) -> str:
     return f"{pack}/{rel.parts[0]}" if len(rel.parts) > 1 else pack
 
 
+CATEGORIES = ("test runners", "git", "build/compilers", "search/listings", "logs", "structured data", "cloud")
+_TEST = re.compile(r"\b(pytest|unittest|jest|vitest|ctest|tox|nox|nextest)\b|(^|\s)(test|test:\S+|--test)(\s|$)")
+_STRUCTURED = re.compile(r"--json\b|format[= ](json|\d)|-o (json|yaml)\b|\bmetadata\b|\binspect\b|"
+                         r"\bconfig view\b|--dry-run|^curl\b")
+_LISTING = re.compile(r"^(grep|rg|find|ls|tree|du|df|ps|pipdeptree)\b|^(pip list|npm ls|cargo tree)\b")
+
+
+def category_of(family: str, command: str | None) -> str:
+    """Which kind of tool output a fixture is, for the per-category rows."""
+    pack, sub = family.split("/")[0], family.split("/")[-1]
+    words = (command or "").split()
+    while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):  # LANG=… CGO_ENABLED=… prefixes
+        words.pop(0)
+    cmd = " ".join(words)
+    if pack == "cloud":
+        return "cloud"
+    if pack == "git":
+        return "git"
+    if _TEST.search(cmd):
+        return "test runners"
+    if _STRUCTURED.search(cmd):
+        return "structured data"
+    if _LISTING.search(cmd):
+        return "search/listings"
+    if sub == "safety" or "--verbose" in cmd or "http.server" in cmd:
+        return "logs"  # crash traces, environment dumps, access and verbose logs
+    if pack == "test":
+        return "build/compilers"  # compilers, build tools, linters, type checkers, installers
+    return "other"
+
+
 def run(filter_text: str | None = None) -> list[dict]:
+    from sqz_core.cleanup import clean_terminal
     from sqz_core.expand import resolve
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
@@ -44,6 +87,7 @@ def run(filter_text: str | None = None) -> list[dict]:
 
     tmp = tempfile.mkdtemp(prefix="sqz-quality-")
     store = Store.open(os.path.join(tmp, "db.sqlite"))
+    generic_store = Store.open(os.path.join(tmp, "generic.sqlite"))  # the baseline keeps its own originals
     index = load_index()
     rows = []
     for root in fixture_roots():
@@ -57,11 +101,13 @@ def run(filter_text: str | None = None) -> list[dict]:
                              if fx.meta.get("exit_code") is not None else b"")
             session = f"bench:{family}/{fx.name}"
             res = compress(data, command=fx.command, store=store, session=session, index=index)
-            generic = compress(data, command=fx.command, store=None, session=session + ":g", formatters=False,
+            generic = compress(data, command=fx.command, store=generic_store, session=session + ":g",
+                               formatters=False,
                                no_cache=True)
             out = res.output.decode("utf-8", "replace")
             text = fx.raw.decode("utf-8", "replace")
             t_in, counter = count(text)
+            t_clean, _ = count(clean_terminal(text))
             t_out, _ = count(out)
             t_gen, _ = count(generic.output.decode("utf-8", "replace"))
             lost = missing_facts(out, fx.facts)
@@ -74,14 +120,17 @@ def run(filter_text: str | None = None) -> list[dict]:
                 ref = again.outcome  # safe content is never cached; tiny content is always sent in full
             rows.append({
                 "family": family, "fixture": fx.name, "command": fx.command, "counter": counter,
-                "tokens_in": t_in, "tokens_out": t_out, "tokens_generic": t_gen,
+                "category": category_of(family, fx.command),
+                "tokens_in": t_in, "tokens_in_clean": t_clean, "tokens_out": t_out, "tokens_generic": t_gen,
                 "reduction": round(100 * (t_in - t_out) / t_in, 1) if t_in else 0.0,
                 "reduction_generic": round(100 * (t_in - t_gen) / t_in, 1) if t_in else 0.0,
+                "reduction_clean": round(100 * (t_clean - t_out) / t_clean, 1) if t_clean else 0.0,
                 "facts": len(fx.facts), "facts_kept": len(fx.facts) - len(lost), "lost": lost,
                 "facts_kept_generic": len(fx.facts) - len(lost_gen),
                 "outcome": res.outcome, "plugin": res.plugin, "repeat": ref,
             })
     store.close()
+    generic_store.close()
     return rows
 
 
@@ -94,6 +143,51 @@ def aggregate(rows: list[dict]) -> dict:
         a["fixtures"] += 1
         for k in ("tokens_in", "tokens_out", "tokens_generic", "facts", "facts_kept"):
             a[k] += r[k]
+    return out
+
+
+def _reduction(a: int, b: int) -> float:
+    return round(100 * (a - b) / a, 1) if a else 0.0
+
+
+def summary(rows: list[dict]) -> dict:
+    """Token-weighted and per-fixture figures for a set of rows, with and without the packs."""
+    t = {k: sum(r[k] for r in rows) for k in ("tokens_in", "tokens_in_clean", "tokens_out", "tokens_generic",
+                                              "facts", "facts_kept")}
+    saved = [max(0, r["tokens_in"] - r["tokens_out"]) for r in rows]
+    return {
+        "fixtures": len(rows), **t,
+        "reduction": _reduction(t["tokens_in"], t["tokens_out"]),
+        "reduction_generic": _reduction(t["tokens_in"], t["tokens_generic"]),
+        "reduction_clean": _reduction(t["tokens_in_clean"], t["tokens_out"]),
+        "reduction_generic_clean": _reduction(t["tokens_in_clean"], t["tokens_generic"]),
+        "median_reduction": round(statistics.median(r["reduction"] for r in rows), 1) if rows else 0.0,
+        "median_reduction_generic": round(statistics.median(r["reduction_generic"] for r in rows), 1) if rows else 0.0,
+        "median_reduction_clean": round(statistics.median(r["reduction_clean"] for r in rows), 1) if rows else 0.0,
+        "saving_nothing": sum(1 for r in rows if r["tokens_out"] >= r["tokens_in"]),
+        "saving_nothing_generic": sum(1 for r in rows if r["tokens_generic"] >= r["tokens_in"]),
+        "top_share": round(100 * max(saved) / sum(saved), 1) if rows and sum(saved) else 0.0,
+    }
+
+
+def by_category(rows: list[dict]) -> dict[str, dict]:
+    cats = [c for c in CATEGORIES if any(r["category"] == c for r in rows)]
+    cats += sorted({r["category"] for r in rows} - set(CATEGORIES))
+    return {c: summary([r for r in rows if r["category"] == c]) for c in cats}
+
+
+def summary_markdown(rows: list[dict]) -> list[str]:
+    """The headline table: all fixtures, then one row per category."""
+    out = ["| category | fixtures | tokens in (raw / clean) | out | reduction (raw / clean) | median | "
+           "saving nothing | generic: reduction (raw / clean) | generic: median | generic: saving nothing | "
+           "top fixture's share of saved | facts kept |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, s in [("**all**", summary(rows))] + list(by_category(rows).items()):
+        out.append(f"| {name} | {s['fixtures']} | {s['tokens_in']:,} / {s['tokens_in_clean']:,} | "
+                   f"{s['tokens_out']:,} | {s['reduction']}% / {s['reduction_clean']}% | {s['median_reduction']}% | "
+                   f"{s['saving_nothing']} | {s['reduction_generic']}% / {s['reduction_generic_clean']}% | "
+                   f"{s['median_reduction_generic']}% | {s['saving_nothing_generic']} | {s['top_share']}% | "
+                   f"{s['facts_kept']}/{s['facts']} |")
     return out
 
 
@@ -116,6 +210,8 @@ def main() -> int:
     total = {k: sum(a[k] for a in agg.values()) for k in ("tokens_in", "tokens_out", "tokens_generic", "facts",
                                                          "facts_kept")}
     if args.markdown:
+        print("\n".join(summary_markdown(rows)))
+        print()
         print("| family | fixtures | tokens in | out | reduction | generic only | facts kept |")
         print("|---|---:|---:|---:|---:|---:|---:|")
         for fam, a in sorted(agg.items()):
@@ -136,8 +232,14 @@ def main() -> int:
         print(f"\n{'all fixtures':<44}{total['tokens_in']:>8}{total['tokens_out']:>8}"
               f"{pct(total['tokens_in'], total['tokens_out']):>8}{pct(total['tokens_in'], total['tokens_generic']):>9}"
               f"{total['facts_kept']:>5}/{total['facts']}")
-        counter = rows[0]["counter"] if rows else "cl100k"
-        print(f"tokens: {counter}; generic = same pipeline with per-command formatters switched off")
+        s = summary(rows)
+        print(f"median per fixture {s['median_reduction']}% (generic {s['median_reduction_generic']}%); "
+              f"saving nothing: {s['saving_nothing']} (generic {s['saving_nothing_generic']}); "
+              f"against cleaned input {s['reduction_clean']}% (generic {s['reduction_generic_clean']}%); "
+              f"largest fixture {s['top_share']}% of tokens saved")
+    counter = rows[0]["counter"] if rows else "cl100k"
+    print(f"\ntokens: {counter}; clean = after ANSI/progress/cursor cleanup of the input; generic = same pipeline "
+          "and its own store, per-command formatters switched off")
     lost = sum(r["facts"] - r["facts_kept"] for r in rows)
     mismatched = sum(1 for r in rows if r["repeat"] == "MISMATCH")
     return 1 if lost or mismatched else 0

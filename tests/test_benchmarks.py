@@ -64,6 +64,39 @@ def test_formatters_add_to_the_generic_stages(quality_rows):
     assert with_packs < generic < total_in
 
 
+def test_summary_reports_median_nothing_saved_clean_input_and_categories(quality_rows):
+    """The headline carries the figures a single big or colour-heavy fixture cannot inflate."""
+    bench = load("quality")
+    total = bench.summary(quality_rows)
+    for key in ("reduction", "reduction_generic", "reduction_clean", "reduction_generic_clean",
+                "median_reduction", "median_reduction_generic", "median_reduction_clean",
+                "saving_nothing", "saving_nothing_generic", "top_share", "tokens_in_clean"):
+        assert key in total, key
+    assert 0 <= total["median_reduction"] <= 100
+    assert 0 <= total["median_reduction_generic"] <= total["median_reduction"]
+    assert total["reduction_generic"] <= total["reduction"]  # the packs add to the generic stages
+    assert total["reduction_clean"] <= total["reduction"]  # cleaned input is the harder baseline
+    assert total["tokens_in_clean"] <= total["tokens_in"]
+    assert 0 <= total["saving_nothing"] <= total["saving_nothing_generic"] <= total["fixtures"]
+    assert total["saving_nothing"] == sum(1 for r in quality_rows if r["tokens_out"] >= r["tokens_in"])
+    assert 0 < total["top_share"] <= 100
+    ordered = sorted(r["reduction"] for r in quality_rows)
+    assert ordered[0] <= total["median_reduction"] <= ordered[-1]
+
+    cats = bench.by_category(quality_rows)
+    assert set(bench.CATEGORIES) <= set(cats)  # every category is represented by real fixtures
+    assert sum(c["fixtures"] for c in cats.values()) == len(quality_rows)
+    assert sum(c["tokens_in"] for c in cats.values()) == total["tokens_in"]
+    assert sum(c["tokens_out"] for c in cats.values()) == total["tokens_out"]
+    assert bench.category_of("test/pytest", "pytest -q") == "test runners"
+    assert bench.category_of("test/go", "CGO_ENABLED=0 go test ./...") == "test runners"
+    assert bench.category_of("test/cc", "gcc -c x.c") == "build/compilers"
+    assert bench.category_of("core/kinds", "rg --json -n x") == "structured data"
+    assert bench.category_of("core/kinds", "ls -la") == "search/listings"
+    lines = bench.summary_markdown(quality_rows)
+    assert lines[2].startswith("| **all** | ") and len(lines) == 3 + len(cats)
+
+
 def test_replayed_session_gets_refs_slices_and_deltas():
     rows = {r["step"]: r for r in load("replay").replay()}
     assert rows["line range of a read file"]["outcome"] == "slice"

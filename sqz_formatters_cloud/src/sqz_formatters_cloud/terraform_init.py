@@ -1,10 +1,10 @@
-"""``terraform``/``tofu`` init and validate: keep what was installed and every error, drop the advice.
+"""``terraform``/``tofu`` init: keep what was installed and every error, drop the advice.
 
 ``init`` prints a fixed encouragement paragraph after success and section banners
 before each step; those go. Module and provider lines (``- network in
 modules/network``, ``- Installed hashicorp/aws v5.1.0``) and every diagnostic stay.
-``validate`` is already short; only its diagnostics matter, so it passes unchanged
-unless it is the one-line success.
+``validate`` has no formatter: its output is already only diagnostics (or one success
+line), so the generic stages handle it.
 """
 
 from __future__ import annotations
@@ -53,7 +53,3 @@ def format_init(text: str) -> str | None:
         result += f"\n[{dropped} lines of init banners and advice dropped]"
     return result + "\n"
 
-
-def format_validate(text: str) -> str | None:
-    """The success line alone stays as is; diagnostics are already minimal: leave them to pass through."""
-    return None
