@@ -41,3 +41,16 @@ def test_round_trip_keeps_seeded_settings(home):
     after = round_trip(integration, home, {".gemini/settings.json": seed})
     text = after[".gemini/settings.json"].decode()
     assert "// my gemini settings" in text and "'/opt/sqz tools/sqz' hook gemini-cli" in text and "PreCompress" in text
+
+
+def test_before_tool_passes_every_original_argument(home):
+    """Gemini replaces the arguments with hookSpecificOutput.tool_input: dir_path and the rest must survive."""
+    original = {"command": "git log --stat -n 5", "description": "recent commits", "dir_path": "sub/pkg",
+                "is_background": False}
+    data = {"session_id": "g-3", "cwd": "/p", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": dict(original)}
+    tool_input = json.loads(integration.hook(json.dumps(data).encode(), []))["hookSpecificOutput"]["tool_input"]
+    assert set(tool_input) == set(original)
+    assert {k: v for k, v in tool_input.items() if k != "command"} == {k: v for k, v in original.items()
+                                                                       if k != "command"}
+    assert tool_input["command"] != original["command"] and "git log --stat -n 5" in tool_input["command"]

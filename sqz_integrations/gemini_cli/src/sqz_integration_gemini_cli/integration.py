@@ -54,7 +54,10 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     new = rewrite_command(tool_input["command"], session=data.get("session_id"), agent="gemini-cli")
     if new is None:
         return None
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": new}}},
+    # Gemini builds the call from this object alone (``tool.build(modifiedInput)`` in the
+    # scheduler), so every original argument (``dir_path``, ``description``, …) goes back.
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool",
+                                              "tool_input": dict(tool_input, command=new)}},
                       ensure_ascii=False).encode("utf-8")
 
 
