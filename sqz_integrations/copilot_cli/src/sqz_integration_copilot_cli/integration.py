@@ -10,6 +10,11 @@ https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-ref
   (``bash``), ``toolArgs`` (an object, or a JSON string in some versions).
 * Output: ``modifiedArgs`` "substitute tool arguments to use instead of the originals";
   ``permissionDecision`` is optional ("empty output uses default behavior") and never sent.
+* A ``preToolUse`` error denies the tool call (changelog 1.0.57: "preToolUse hook errors now
+  deny the tool call instead of silently allowing execution"), so the entry carries
+  ``"matcher": "bash"`` (changelog 1.0.36: "hooks with matcher run only for tool names that
+  fully match the regex"; older versions ignore it and the hook skips other tools itself)
+  and its command fails open: sqz missing or failing → exit 0, no output.
 * ``postToolUse`` can replace results only for SDK programmatic hooks, so file reads are
   not deduplicated here.
 * ``PreCompact`` (PascalCase: the VS Code compatible payload with ``session_id``) runs
@@ -66,11 +71,22 @@ def hooks_file(ctx: dict) -> str:
     return os.path.join(ctx["home"], ".copilot", "hooks", "sqz.json")
 
 
+def fail_open(words: str) -> str:
+    """A ``bash`` hook command running ``words`` that never fails: its stdout only if it exited 0.
+
+    A missing sqz (path moved, another machine reading a project hooks file) or a crash
+    prints nothing and exits 0, which Copilot takes as "default behaviour", not a denial.
+    stdin (the payload) goes to ``words``; its stderr is dropped.
+    """
+    return f"out=$({words} 2>/dev/null) && printf '%s' \"$out\"; exit 0"
+
+
 def actions(ctx: dict) -> list[dict]:
     sqz = ctx["sqz"]
     doc = {"version": 1, "hooks": {
-        "preToolUse": [{"type": "command", "bash": f"{sqz} hook copilot-cli", "timeoutSec": 10}],
-        "PreCompact": [{"type": "command", "bash": f"{sqz} hook precompact", "timeoutSec": 10}],
+        "preToolUse": [{"type": "command", "matcher": "bash", "bash": fail_open(f"{sqz} hook copilot-cli"),
+                        "timeoutSec": 10}],
+        "PreCompact": [{"type": "command", "bash": fail_open(f"{sqz} hook precompact"), "timeoutSec": 10}],
     }}
     return [{"type": "owned_file", "file": hooks_file(ctx), "content": json.dumps(doc, indent=2) + "\n",
              "what": "hooks file (preToolUse rewrite, PreCompact)"}]

@@ -1,4 +1,4 @@
-"""Gemini CLI: the BeforeTool rewrite of ``run_shell_command``, AfterTool dedup of ``read_file``.
+"""Gemini CLI: the BeforeTool rewrite of ``run_shell_command``.
 
 Contracts (Gemini CLI hooks reference, https://geminicli.com/docs/hooks/reference and
 https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md):
@@ -8,12 +8,19 @@ https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md):
   "hooks": [{"name", "type": "command", "command", "timeout" (ms)}]}]``.
 * Every payload has ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
   ``timestamp``; BeforeTool adds ``tool_name`` and ``tool_input``.
-* BeforeTool output ``hookSpecificOutput.tool_input`` "merges with and overrides the
-  model's arguments before execution"; no decision field is sent, so Gemini's own
-  approval rules still apply to the call.
-* AfterTool input ``tool_response`` (``llmContent``, ``returnDisplay``, ``error``);
-  output ``hookSpecificOutput.tool_output`` replaces the result sent to the model.
-  A version without that field ignores it: the result is left alone.
+* BeforeTool output ``hookSpecificOutput.tool_input``: the docs say it "merges with and
+  overrides" the arguments, but the scheduler of @google/gemini-cli 0.61.0 builds the call
+  from it alone (``evaluateBeforeToolHook``: ``tool.build(modifiedInput)``), so the hook
+  returns every original argument (``dir_path``, ``description``, …) with only ``command``
+  replaced. No decision field is sent.
+* Gemini's policy check (``checkPolicy``) runs after the hook, on the rewritten command:
+  a ``tools.allowed`` entry such as ``run_shell_command(git log)`` no longer matches it,
+  so the call asks for approval. sqz grants nothing broader to make up for it.
+* AfterTool cannot replace a result: 0.61.0 reads only ``decision``/``reason`` (the result
+  becomes a "Tool result blocked" error), ``additionalContext`` (appended) and
+  ``tailToolCallRequest``; ``hookSpecificOutput.tool_output`` (in the docs) is never read.
+  So no AfterTool hook is installed and file reads are not deduplicated here;
+  ``sqz hook gemini-cli --post`` (written by older versions) answers nothing.
 * ``PreCompress`` (matchers ``manual``/``auto``) fires before history is summarised; its
   payload carries ``session_id``, so ``sqz hook precompact`` needs no extra option.
 * The hooks system must be enabled (``tools.enableHooks`` in older versions); ``sqz
@@ -29,19 +36,18 @@ name = "gemini-cli"
 tier = "transparent"
 DOCS = "https://geminicli.com/docs/hooks/reference"
 SHELL_TOOL = "run_shell_command"
-READ_TOOLS = ("read_file",)
 
 
 def hook(payload: bytes, args: list[str]) -> bytes | None:
-    """``sqz hook gemini-cli [--post]``: BeforeTool rewrite or AfterTool dedup, else None."""
+    """``sqz hook gemini-cli``: the BeforeTool rewrite of a shell call, else None (``--post``: always None)."""
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict):
         return None
     from sqz_core.rewrite import touch_activity
 
     touch_activity(name)
-    if "--post" in args or data.get("hook_event_name") == "AfterTool":
-        return _post(data)
+    if "--post" in args or data.get("hook_event_name", "BeforeTool") != "BeforeTool":
+        return None  # an AfterTool hook left by an older sqz: Gemini has no field to replace a result
     if data.get("tool_name") != SHELL_TOOL:
         return None
     tool_input = data.get("tool_input")
@@ -54,23 +60,10 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     new = rewrite_command(tool_input["command"], session=data.get("session_id"), agent="gemini-cli")
     if new is None:
         return None
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool", "tool_input": {"command": new}}},
-                      ensure_ascii=False).encode("utf-8")
-
-
-def _post(data: dict) -> bytes | None:
-    if data.get("tool_name") not in READ_TOOLS:
-        return None
-    resp = data.get("tool_response")
-    if not isinstance(resp, dict) or resp.get("error") or not isinstance(resp.get("llmContent"), str):
-        return None
-    from sqz_core.rewrite import post_dedup
-
-    path = (data.get("tool_input") or {}).get("file_path") if isinstance(data.get("tool_input"), dict) else None
-    new = post_dedup(resp["llmContent"], tool="read_file", session=data.get("session_id"), command=f"read_file {path}")
-    if new is None:
-        return None
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "AfterTool", "tool_output": new}},
+    # Gemini builds the call from this object alone (``tool.build(modifiedInput)`` in the
+    # scheduler), so every original argument (``dir_path``, ``description``, …) goes back.
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool",
+                                              "tool_input": dict(tool_input, command=new)}},
                       ensure_ascii=False).encode("utf-8")
 
 
@@ -90,7 +83,7 @@ def detect(home: str | None = None) -> dict:
 
 
 def actions(ctx: dict) -> list[dict]:
-    """BeforeTool (shell rewrite), AfterTool (read_file dedup) and PreCompress hooks in settings.json."""
+    """BeforeTool (shell rewrite) and PreCompress hooks in settings.json (no AfterTool: see the module doc)."""
     paths = config_paths(ctx["home"], ctx.get("project"))
     target = paths["project"] if ctx.get("scope") == "project" else paths["user"]
     sqz = ctx["sqz"]
@@ -99,12 +92,10 @@ def actions(ctx: dict) -> list[dict]:
         return {"matcher": matcher, "hooks": [{"name": hook_name, "type": "command", "command": command,
                                                "timeout": 10000}]}
 
-    pre, post, compact = f"{sqz} hook gemini-cli", f"{sqz} hook gemini-cli --post", f"{sqz} hook precompact"
+    pre, compact = f"{sqz} hook gemini-cli", f"{sqz} hook precompact"
     return [
         {"type": "json_array_item", "file": target, "path": ["hooks", "BeforeTool"], "marker": pre,
          "item": entry(SHELL_TOOL, "sqz-rewrite", pre), "what": "BeforeTool hook (rewrites shell commands)"},
-        {"type": "json_array_item", "file": target, "path": ["hooks", "AfterTool"], "marker": post,
-         "item": entry("|".join(READ_TOOLS), "sqz-dedup", post), "what": "AfterTool hook (dedups file reads)"},
         {"type": "json_array_item", "file": target, "path": ["hooks", "PreCompress"], "marker": compact,
          "item": entry("*", "sqz-precompact", compact), "what": "PreCompress hook (forgets refs on compression)"},
     ]
