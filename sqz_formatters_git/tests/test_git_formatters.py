@@ -153,8 +153,8 @@ def test_status_groups_and_counts():
     assert "(use " not in out
 
 
-def test_clean_status_says_clean():
-    assert run(fixture("status/clean")).splitlines()[-1] == "clean"
+def test_clean_status_says_clean_in_gits_words():
+    assert run(fixture("status/clean")).splitlines()[-1] == "nothing to commit, working tree clean"
 
 
 def test_conflicts_listed_first_with_codes():
@@ -250,7 +250,7 @@ def test_other_program_and_file_reads_refused():
 
 def test_commit_with_nothing_to_commit_uses_status():
     out = run(fixture("ops/commit_nothing"))
-    assert out.splitlines()[-1] == "clean"
+    assert out.splitlines()[-1] == "nothing to commit, working tree clean"
 
 
 def test_progress_dropped_and_counted():

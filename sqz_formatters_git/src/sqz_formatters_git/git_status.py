@@ -146,7 +146,7 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
         for rx, role, msgid in table["lines"]:
             if rx.match(line):
                 if msgid == _CLEAN:
-                    clean = True
+                    clean = line  # git's own words, in its locale
                 elif msgid not in _REDUNDANT_FOOTERS:
                     kept.append(line)
                 in_todo = msgid.startswith(("Last command done", "Next command to do"))
@@ -158,13 +158,15 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
     return kept, groups, clean
 
 
-def _render(head: list[str], groups: dict, clean: bool) -> str:
+def _render(head: list[str], groups: dict, clean: str | bool) -> str:
     out = list(head)
     for name in _GROUP_ORDER:
         items = groups.get(name)
         if items:
             out.append(f"{name} ({len(items)}): " + ", ".join(items))
-    if clean or not groups:
+    if clean:
+        out.append(clean)
+    elif not groups:
         out.append("clean")
     return "\n".join(out) + "\n"
 
