@@ -198,7 +198,8 @@ def test_near_misses_are_wrapped(command):
 # -- issue 14: quoting that fooled the parser -------------------------------------------------
 @pytest.mark.parametrize("command", [
     'echo "a <<EOF b"', "echo 'x <<EOF'", 'grep -n "<<EOF" scripts/*.sh', 'echo "<<A" && cat <<B\nbody\nB',
-    "echo \\<<EOF", "echo 'a & b'", 'echo "x &"', "echo a\\&b",
+    "echo \\<<EOF", "echo 'a & b'", 'echo "x &"', "echo a\\&b", "cat <<- EOF\n\tbody\n\tEOF",
+    "cat <<A <<B\na\nA\nb\nB", "cat <<<'here <<EOF'", "echo x >| out.txt", "ls # don't",
 ])
 def test_quoted_heredoc_and_ampersand_do_not_fool_the_parser(command):
     assert judge(command).wrap, judge(command)
@@ -207,6 +208,8 @@ def test_quoted_heredoc_and_ampersand_do_not_fool_the_parser(command):
 def test_newline_separates_commands():
     assert not judge("echo start\nvim notes.txt").wrap
     assert not judge("ls\n(sleep 9 &)").wrap
+    assert not judge("cat <<EOF\nvim is only text here\nEOF\nvim notes.txt").wrap
+    assert judge("cat <<EOF\nvim is only text here\nEOF\nls").wrap
 
 
 def test_quoted_heredoc_runs_under_bash(sqz_env):

@@ -6,10 +6,13 @@ compressed while every pipe inside it still sees raw text, and the exit status t
 in the trailer. Anything this module is not sure about is left alone (``None``):
 interactive and long-running programs, commands already wrapped, commands that change
 the shell's own state (``cd``, ``export`` … except a leading ``cd DIR &&``, kept outside
-the wrapper), backgrounded commands and anything the tokenizer cannot parse.
+the wrapper), backgrounded commands (``cmd &``, ``(cmd &)``), sqz's own verbs (a wrapped
+``sqz expand`` would come back as the same ref), commands over ``MAX_COMMAND`` characters
+and anything the tokenizer cannot parse.
 
 Runs on the hot path of every agent shell call: standard library only (``os``, ``re``,
-``shlex``, ``sys``), no ``sqz_core`` import at module level except ``exitmarker``.
+``shlex`` for quoting, ``sys``), no ``sqz_core`` import at module level except ``exitmarker``.
+The tokenizer (``_lex``) is one linear pass; shlex's was quadratic in a word's length.
 """
 
 from __future__ import annotations
@@ -137,7 +140,13 @@ def _lex(text: str) -> tuple[list[str], str, bool]:
         if in_word:
             w = "".join(word)
             tokens.append(w)
-            if want_delim:
+            if want_delim == 2 or w == "-" and want_delim:  # ``<<- EOF``: the delimiter is the next word
+                if w == "-":
+                    want_delim = 2
+                else:
+                    pending.append((True, w))
+                    want_delim = 0
+            elif want_delim:
                 pending.append((w.startswith("-"), w[1:] if w.startswith("-") else w))
                 want_delim = 0
             word.clear()
@@ -247,7 +256,7 @@ def simple_commands(tokens: list[str]) -> list[list[str]]:
     skip_next = False
     for k, tok in enumerate(tokens):
         if isinstance(tok, _Op):
-            if set(tok) <= _REDIR_CHARS and ("<" in tok or ">" in tok):
+            if set(tok) <= _REDIR_CHARS and ("<" in tok or ">" in tok) or tok == ">|":
                 if cur and cur[-1].isdigit() and k and tokens[k - 1] is cur[-1]:
                     cur.pop()  # the fd of ``2>``
                 skip_next = True  # the redirection's target
