@@ -4,6 +4,7 @@ import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +107,137 @@ def test_real_git_and_pytest_runs_are_compressed(sqz_env):
     got = subprocess.run([BASH, "-c", tests], capture_output=True, text=True, cwd=repo, env=env)
     assert got.returncode == 1  # test_13 fails: the status survives the pipe
     assert "test_13" in got.stdout and "1 failed" in got.stdout
+
+
+# -- issue 14: sqz's own verbs are never wrapped (a wrapped ``sqz expand`` came back as the same ref) --
+@pytest.mark.parametrize("command", [
+    "sqz expand 3f2a9c41d0e7", "sqz expand §3f2a9c41d0e7", "/usr/local/bin/sqz expand 3f2a9c41d0e7",
+    "'/opt/my tools/sqz' expand 3f2a9c41d0e7", "python -m sqz_core expand 3f2a9c41d0e7",
+    "/home/me/.venv/bin/python3 -m sqz_core expand 3f2a9c41d0e7", "python3.11 -msqz_core recall 'db error'",
+    "cd sub && sqz expand 3f2a9c41d0e7", "cd 'a b' && cd c && python -m sqz_core expand 3f2a9c41d0e7",
+    "SQZ_SESSION=s1 sqz expand 3f2a9c41d0e7", "env SQZ_SESSION=s1 sqz expand 3f2a9c41d0e7",
+    "sqz expand 3f2a9c41d0e7 | head -50", "sqz stats", "sqz recall timeout", "sqz doctor", "sqz gain",
+    f"{SQZ} expand 3f2a9c41d0e7",
+])
+def test_sqz_verbs_are_never_wrapped(command):
+    v = judge(command)
+    assert not v.wrap and "sqz" in v.reason, v
+    assert rewrite_command(command, session="s", sqz=SQZ) is None
+
+
+@pytest.mark.parametrize("command", ["grep -rn sqz src/", "cat sqz.toml", "ls ~/.cache/sqz", "pip show sqz-core"])
+def test_commands_that_merely_mention_sqz_are_wrapped(command):
+    assert judge(command).wrap, judge(command)
+
+
+def _hook(command: str, monkeypatch, capfdbinary) -> tuple[bytes, float]:
+    """Run ``sqz hook claude-code`` in-process on a PreToolUse payload; (stdout bytes, seconds)."""
+    import io
+    import json
+    import time
+
+    from sqz_core.hot import cmd_hook
+
+    data = json.loads((Path(__file__).parents[2] / "sqz_integrations" / "claude_code" / "tests" / "payloads"
+                       / "pretooluse_bash.json").read_text())
+    data["tool_input"]["command"] = command
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(data).encode())))
+    t = time.perf_counter()
+    assert cmd_hook(["claude-code"]) == 0
+    took = time.perf_counter() - t
+    return capfdbinary.readouterr().out, took
+
+
+def test_hook_leaves_sqz_expand_unchanged(sqz_env, monkeypatch, capfdbinary):
+    monkeypatch.setenv("SQZ_BIN", SQZ)
+    out, _ = _hook(f"{SQZ} expand 3f2a9c41d0e7", monkeypatch, capfdbinary)
+    assert out == b""
+    out, _ = _hook("cd sub && sqz expand 3f2a9c41d0e7", monkeypatch, capfdbinary)
+    assert out == b""
+    out, _ = _hook("git status", monkeypatch, capfdbinary)  # the same path does rewrite other commands
+    assert b"updatedInput" in out and b"compress --cmd" in out
+
+
+# -- issue 14: long-running / interactive commands are left alone, from real commands ------------
+LONG_RUNNING = [
+    "python manage.py runserver", "python3 manage.py runserver 0.0.0.0:8000", "./manage.py runserver",
+    "uv run python manage.py runserver", "python manage.py shell", "python -m http.server",
+    "python3 -m http.server 8000 --bind 127.0.0.1", "flask run", "flask --app hello run --debug",
+    "uvicorn main:app --reload", "gunicorn app:app -w 4", "npm start", "npm run dev", "yarn dev", "pnpm dev",
+    "pnpm run dev", "yarn start", "npx vite", "vite", "vite --port 5173", "npx vite --host", "next dev",
+    "npx next dev", "docker compose up", "docker compose -f compose.yml up --build", "docker-compose up",
+    "docker run -it ubuntu bash", "docker run -i alpine sh", "docker logs -f web", "kubectl logs -f deploy/api",
+    "kubectl port-forward svc/api 8080:80", "ping example.org", "ping -4 127.0.0.1", "tail -f app.log",
+    "tail -F /var/log/syslog", "watch -n 2 kubectl get pods", "ptw", "ptw -- -q", "pytest-watch",
+    "jest --watch", "npx jest --watchAll", "vitest", "npx vitest", "vitest --coverage", "cargo watch -x test",
+    "crontab -e", "gh auth login", "gh auth login --web", "ssh build-host", "ssh -t host htop", "top", "htop",
+    "vim notes.txt", "nano README.md", "emacs -nw x", "less server.log", "more server.log",
+    "(python -m http.server &)", "(make build &)", "npm run dev &", "sleep 5 & wait", "make & echo started",
+]
+
+
+@pytest.mark.parametrize("command", LONG_RUNNING)
+def test_long_running_left_alone(command):
+    v = judge(command)
+    assert not v.wrap, v
+    assert rewrite_command(command, session="s", sqz=SQZ) is None
+
+
+@pytest.mark.parametrize("command", [
+    "vite build", "npx vite build --mode production", "docker compose up -d", "docker compose up --detach api",
+    "docker-compose up -d", "ping -c 3 example.org", "ping -c3 127.0.0.1", "vitest run", "npx vitest run --reporter=dot",
+    "vitest --run", "npm run build", "yarn build", "pnpm run lint", "python manage.py test", "python manage.py migrate",
+    "python -m pytest -q", "python -m pip list", "crontab -l", "gh pr list", "tail -n 50 app.log", "docker logs web",
+    "kubectl logs deploy/api --tail=100", "docker compose ps", "cargo test", "npx tsc --noEmit",
+    "echo a && echo b", "ls >&2", "make 2>&1 | tail", "ls &> out.txt", "pytest |& tail -3",
+])
+def test_near_misses_are_wrapped(command):
+    assert judge(command).wrap, judge(command)
+
+
+# -- issue 14: quoting that fooled the parser -------------------------------------------------
+@pytest.mark.parametrize("command", [
+    'echo "a <<EOF b"', "echo 'x <<EOF'", 'grep -n "<<EOF" scripts/*.sh', 'echo "<<A" && cat <<B\nbody\nB',
+    "echo \\<<EOF", "echo 'a & b'", 'echo "x &"', "echo a\\&b", "cat <<- EOF\n\tbody\n\tEOF",
+    "cat <<A <<B\na\nA\nb\nB", "cat <<<'here <<EOF'", "echo x >| out.txt", "ls # don't",
+])
+def test_quoted_heredoc_and_ampersand_do_not_fool_the_parser(command):
+    assert judge(command).wrap, judge(command)
+
+
+def test_newline_separates_commands():
+    assert not judge("echo start\nvim notes.txt").wrap
+    assert not judge("ls\n(sleep 9 &)").wrap
+    assert not judge("cat <<EOF\nvim is only text here\nEOF\nvim notes.txt").wrap
+    assert judge("cat <<EOF\nvim is only text here\nEOF\nls").wrap
+
+
+def test_quoted_heredoc_runs_under_bash(sqz_env):
+    for command in ['echo "a <<EOF b"', 'printf "%s\\n" "<<X" && cat <<\'B\'\nbody & more\nB']:
+        new = rewrite_command(command, session="q", sqz=SQZ)
+        assert new is not None, command
+        got, want = run(new, sqz_env), run(command, sqz_env)
+        assert got.returncode == want.returncode == 0
+        for line in want.stdout.splitlines():
+            assert line in got.stdout, (command, line, got.stdout)
+
+
+# -- issue 15: a 1 MB one-word command took 16 s in the hook (shlex) ----------------------------
+def test_megabyte_command_through_the_hook_is_fast_and_unchanged(sqz_env, monkeypatch, capfdbinary):
+    monkeypatch.setenv("SQZ_BIN", SQZ)
+    out, took = _hook("a" * (1 << 20), monkeypatch, capfdbinary)
+    assert out == b"" and took < 2.0, took
+    out, took = _hook("echo " + "a" * (1 << 20), monkeypatch, capfdbinary)
+    assert out == b"" and took < 2.0, took
+
+
+def test_long_commands_under_the_limit_are_still_judged_quickly():
+    import time
+
+    from sqz_core.rewrite import MAX_COMMAND
+
+    command = "echo " + "x" * (MAX_COMMAND - 10)
+    t = time.perf_counter()
+    assert judge(command).wrap
+    assert not judge(command + "y" * 20).wrap
+    assert time.perf_counter() - t < 1.0

@@ -6,10 +6,13 @@ compressed while every pipe inside it still sees raw text, and the exit status t
 in the trailer. Anything this module is not sure about is left alone (``None``):
 interactive and long-running programs, commands already wrapped, commands that change
 the shell's own state (``cd``, ``export`` … except a leading ``cd DIR &&``, kept outside
-the wrapper), backgrounded commands and anything the tokenizer cannot parse.
+the wrapper), backgrounded commands (``cmd &``, ``(cmd &)``), sqz's own verbs (a wrapped
+``sqz expand`` would come back as the same ref), commands over ``MAX_COMMAND`` characters
+and anything the tokenizer cannot parse.
 
 Runs on the hot path of every agent shell call: standard library only (``os``, ``re``,
-``shlex``, ``sys``), no ``sqz_core`` import at module level except ``exitmarker``.
+``shlex`` for quoting, ``sys``), no ``sqz_core`` import at module level except ``exitmarker``.
+The tokenizer (``_lex``) is one linear pass; shlex's was quadratic in a word's length.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ INTERACTIVE = frozenset({
     "ipython", "bpython", "ptpython", "irb", "pry", "ghci", "iex", "erl", "lua", "R", "julia", "scala",
     "psql", "mysql", "mariadb", "sqlite3", "redis-cli", "mongo", "mongosh", "cqlsh", "clickhouse-client",
     "gdb", "lldb", "pdb", "dlv", "jdb", "nc", "ncat", "socat", "minicom", "picocom", "cu",
-    "nodemon", "entr", "live-server", "http-server", "serve", "vite", "webpack-dev-server",
+    "nodemon", "entr", "live-server", "http-server", "serve", "webpack-dev-server",
+    "ptw", "pytest-watch", "pytest-watcher", "http.server", "SimpleHTTPServer",
     "uvicorn", "gunicorn", "hypercorn", "daphne", "flask", "streamlit", "jupyter", "ngrok",
     "tail", "journalctl", "dmesg", "tcpdump", "tshark", "strace", "ltrace", "yes", "sleep",
 })
@@ -61,10 +65,33 @@ _LONG_SUBCOMMANDS = {
     "firebase": {"emulators:start", "serve"}, "wrangler": {"dev"}, "supabase": {"start"},
     "flutter": {"run", "attach"}, "expo": {"start"}, "react-native": {"start"},
 }
+# Long-running unless one of these words is given (bare ``vite`` is a dev server, bare ``vitest`` watches).
+_LONG_UNLESS = {
+    "vite": {"build", "optimize", "--version", "-v", "--help", "-h"},
+    "vitest": {"run", "--run", "list", "--version", "-v", "--help", "-h"},
+}
+# Leading positional words that wait for a person (a browser login, an editor, a prompt).
+_INTERACTIVE_WORDS = {
+    "gh": [("auth", "login"), ("auth", "refresh"), ("codespace", "ssh"), ("cs", "ssh")],
+    "npm": [("login",), ("adduser",)], "firebase": [("login",)], "az": [("login",)],
+    "gcloud": [("auth", "login"), ("init",)], "aws": [("configure",), ("sso", "login")],
+    "manage.py": [("runserver",), ("runserver_plus",), ("shell",), ("shell_plus",), ("dbshell",)],
+}
+# Stop on their own only with one of these options.
+_ENDLESS_UNLESS = {"ping": ("-c", "--count", "-w", "--deadline"), "ping6": ("-c", "--count", "-w", "--deadline")}
+# Compose front-ends: ``up``/``watch`` stay attached unless detached.
+_COMPOSE = frozenset({"docker-compose", "podman-compose"})
+_DETACH = frozenset({"-d", "--detach", "--wait"})
+# Runners that start another program: the program after ``npx X``, ``uv run X``, ``python -m X``.
+_LAUNCHERS = frozenset({"npx", "bunx", "pnpx"})
+_RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pnpm", "yarn"})
+_PYTHON = re.compile(r"python[0-9.]*")
+# Every sqz verb's output is sqz's own: compressing ``sqz expand`` again would hand back the same ref.
+_SQZ_PROGRAMS = frozenset({"sqz", "sqz.exe", "sqz_core", "sqz_core.__main__"})
+MAX_COMMAND = 64 * 1024  # longer commands are left alone before any parsing (bounded hook time)
 _ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRAPPER_WORDS = frozenset({"env", "time", "command", "nice", "ionice", "stdbuf", "timeout", "xargs"})
 _OPERATORS = frozenset({"|", "||", "&&", ";", "&", "|&", ";;", "(", ")", "{", "}"})
-_HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
 
 
 class Verdict:
@@ -79,42 +106,168 @@ class Verdict:
         return f"Verdict({self.wrap}, {self.reason!r})"
 
 
-def _tokens(line: str) -> list[str]:
-    lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|()<>")
-    lexer.whitespace_split = True
-    lexer.commenters = "#"
-    return list(lexer)
+class _Op(str):
+    """An operator run (``;``, ``&&``, ``|``, ``>&``, ``&)`` …) as the lexer found it unquoted."""
+
+    __slots__ = ()
 
 
-def _split_heredocs(command: str) -> tuple[str, bool] | None:
-    """The command without heredoc bodies (the lines the shell parses), or None if a body is unterminated."""
-    lines = command.split("\n")
-    kept, i, had = [], 0, False
-    while i < len(lines):
-        line = lines[i]
-        kept.append(line)
-        i += 1
-        for m in _HEREDOC.finditer(line):
-            had = True
-            strip_tabs, word = m.group(1) == "-", m.group(3)
+_PUNCT = frozenset(";&|()<>")
+_BLANK = frozenset(" \t\r")
+_REDIR_CHARS = frozenset("<>&")
+
+
+def _lex(text: str) -> tuple[list[str], str, bool]:
+    """Words and unquoted operator runs of ``text``, in one linear pass; heredoc bodies skipped.
+
+    Returns (tokens, the text without heredoc bodies, whether a heredoc was seen). A newline
+    outside quotes ends a command (an ``_Op(";")``); ``#`` at a word's start comments to the end
+    of the line. Quotes are removed as a POSIX shell would. Raises ValueError on an unbalanced
+    quote or an unterminated heredoc. Only ``<<`` outside quotes starts a heredoc.
+    """
+    tokens: list[str] = []
+    kept: list[str] = []
+    word: list[str] = []
+    in_word = False  # '' is a word even though it adds no character
+    pending: list[tuple[bool, str]] = []  # heredocs whose bodies start after the next newline
+    want_delim = 0  # 1: the next word is a heredoc delimiter
+    had = False
+    seg = 0  # start of the text kept since the last heredoc body
+    i, n = 0, len(text)
+
+    def end_word() -> None:
+        nonlocal in_word, want_delim
+        if in_word:
+            w = "".join(word)
+            tokens.append(w)
+            if want_delim == 2 or w == "-" and want_delim:  # ``<<- EOF``: the delimiter is the next word
+                if w == "-":
+                    want_delim = 2
+                else:
+                    pending.append((True, w))
+                    want_delim = 0
+            elif want_delim:
+                pending.append((w.startswith("-"), w[1:] if w.startswith("-") else w))
+                want_delim = 0
+            word.clear()
+            in_word = False
+
+    while i < n:
+        c = text[i]
+        if c == "'":
+            j = text.find("'", i + 1)
+            if j < 0:
+                raise ValueError("unbalanced single quote")
+            word.append(text[i + 1:j])
+            in_word = True
+            i = j + 1
+        elif c == '"':
+            j = i + 1
             while True:
-                if i >= len(lines):
-                    return None
-                body = lines[i].lstrip("\t") if strip_tabs else lines[i]
-                i += 1
-                if body == word:
+                if j >= n:
+                    raise ValueError("unbalanced double quote")
+                d = text[j]
+                if d == '"':
                     break
-    return "\n".join(kept), had
+                if d == "\\" and j + 1 < n:
+                    e = text[j + 1]
+                    if e != "\n":
+                        word.append(e if e in '$`"\\' else d + e)
+                    j += 2
+                    continue
+                word.append(d)
+                j += 1
+            in_word = True
+            i = j + 1
+        elif c == "\\":
+            if i + 1 < n and text[i + 1] != "\n":
+                word.append(text[i + 1])
+                in_word = True
+            i += 2
+        elif c == "#" and not in_word:
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif c in _PUNCT:
+            end_word()
+            j = i
+            while j < n and text[j] in _PUNCT:
+                j += 1
+            run = text[i:j]
+            tokens.append(_Op(run))
+            if "<<" in run and "<<<" not in run:
+                want_delim, had = 1, True
+            i = j
+        elif c == "\n":
+            end_word()
+            tokens.append(_Op(";"))
+            i += 1
+            if pending:
+                kept.append(text[seg:i])
+                for strip_tabs, delim in pending:
+                    while True:
+                        if i >= n:
+                            raise ValueError("unterminated heredoc")
+                        j = text.find("\n", i)
+                        j = n if j < 0 else j
+                        line = text[i:j]
+                        i = j + 1
+                        if (line.lstrip("\t") if strip_tabs else line) == delim:
+                            break
+                pending.clear()
+                seg = min(i, n)
+        elif c in _BLANK:
+            end_word()
+            i += 1
+        else:
+            word.append(c)
+            in_word = True
+            i += 1
+    end_word()
+    if pending or want_delim:
+        raise ValueError("unterminated heredoc")
+    kept.append(text[seg:])
+    return tokens, "".join(kept).rstrip("\n") if had else text, had
+
+
+def _tokens(line: str) -> list[str]:
+    return _lex(line)[0]
+
+
+def _background(tokens: list[str]) -> bool:
+    """Whether an unquoted ``&`` backgrounds a job (``cmd &``, ``(cmd &)``), not ``&&``, ``>&``, ``&>``, ``|&``."""
+    for tok in tokens:
+        if not isinstance(tok, _Op) or "&" not in tok:
+            continue
+        for k, ch in enumerate(tok):
+            if ch != "&":
+                continue
+            prev = tok[k - 1] if k else ""
+            nxt = tok[k + 1] if k + 1 < len(tok) else ""
+            if prev in ("&", "<", ">", "|") or nxt in ("&", ">"):
+                continue
+            return True
+    return False
 
 
 def simple_commands(tokens: list[str]) -> list[list[str]]:
-    """Words of each simple command (split on pipes, lists and grouping), env assignments dropped."""
-    out, cur = [], []
-    for tok in tokens:
-        if tok in _OPERATORS or tok == "\n":
+    """Words of each simple command (split on pipes, lists and grouping), env assignments and redirections dropped."""
+    out: list[list[str]] = []
+    cur: list[str] = []
+    skip_next = False
+    for k, tok in enumerate(tokens):
+        if isinstance(tok, _Op):
+            if set(tok) <= _REDIR_CHARS and ("<" in tok or ">" in tok) or tok == ">|":
+                if cur and cur[-1].isdigit() and k and tokens[k - 1] is cur[-1]:
+                    cur.pop()  # the fd of ``2>``
+                skip_next = True  # the redirection's target
+                continue
+            skip_next = False
             if cur:
                 out.append(cur)
             cur = []
+            continue
+        if skip_next:
+            skip_next = False
             continue
         cur.append(tok)
     if cur:
@@ -124,30 +277,41 @@ def simple_commands(tokens: list[str]) -> list[list[str]]:
         j = 0
         while j < len(words) and _ASSIGN.match(words[j]):
             j += 1
-        # drop redirections (">" "file", "2" ">" "&1" are separate tokens after punctuation split)
-        rest, k = [], j
-        while k < len(words):
-            w = words[k]
-            if w and set(w) <= set("<>") or (w.isdigit() and k + 1 < len(words) and set(words[k + 1]) <= set("<>&")):
-                k += 2 if set(w) <= set("<>") else 1
-                continue
-            rest.append(w)
-            k += 1
-        cleaned.append(rest)
+        cleaned.append(words[j:])
     return cleaned
 
 
 def _program(words: list[str]) -> tuple[str | None, list[str]]:
-    """The program a simple command runs after wrappers such as ``env``, ``time``, ``timeout 5``."""
+    """The program a simple command runs after wrappers: ``env``, ``timeout 5``, ``npx``, ``uv run``, ``python -m``."""
     i = 0
     while i < len(words):
         w = os.path.basename(words[i])
-        if w in _WRAPPER_WORDS:
+        if w in _WRAPPER_WORDS or w in _LAUNCHERS:
             i += 1
             while i < len(words) and (words[i].startswith("-") or _ASSIGN.match(words[i])
                                       or (w == "timeout" and words[i][:1].isdigit())):
                 i += 1
             continue
+        if w in _RUNNERS and i + 1 < len(words) and words[i + 1] in ("run", "exec", "dlx"):
+            rest = words[i + 2:]
+            if w in ("pnpm", "yarn") and words[i + 1] == "run":
+                return w, words[i + 1:]  # a package.json script, judged by name below
+            i += 2
+            while i < len(words) and words[i].startswith("-"):
+                i += 1
+            if not rest:
+                return w, words[i - 1:]
+            continue
+        if _PYTHON.fullmatch(w):
+            k = i + 1
+            while k < len(words) and words[k].startswith("-") and words[k] not in ("-m", "-c"):
+                if words[k].startswith("-m") and len(words[k]) > 2:  # -mMODULE
+                    return words[k][2:], words[k + 1:]
+                k += 1
+            if k + 1 < len(words) and words[k] == "-m":
+                return words[k + 1], words[k + 2:]
+            if k < len(words) and os.path.basename(words[k]) == "manage.py":
+                return "manage.py", words[k + 1:]
         return w, words[i + 1:]
     return None, []
 
@@ -157,6 +321,8 @@ def _blocking_reason(words: list[str]) -> str | None:
     prog, args = _program(words)
     if prog is None:
         return None
+    if prog in _SQZ_PROGRAMS:
+        return "an sqz command (its output is already sqz's own)"
     if prog in STATEFUL:
         return f"{prog} changes the shell's own state"
     if prog in INTERACTIVE:
@@ -176,7 +342,22 @@ def _blocking_reason(words: list[str]) -> str | None:
             return f"{prog} -i is interactive"
     if any(a in FOLLOW_FLAGS for a in args) or any(a.startswith("--watch") for a in args):
         return f"{prog} runs in follow/watch/interactive mode"
-    sub = next((a for a in args if not a.startswith("-")), None)
+    positional = [a for a in args if not a.startswith("-")]
+    sub = positional[0] if positional else None
+    unless = _LONG_UNLESS.get(prog)
+    if unless is not None and not unless & set(args):
+        return f"{prog} {sub or '(no subcommand)'} starts a server or watcher"
+    for words_ in _INTERACTIVE_WORDS.get(prog, ()):
+        if tuple(positional[:len(words_)]) == words_:
+            return f"{prog} {' '.join(words_)} is interactive or long-running"
+    stop = _ENDLESS_UNLESS.get(prog)
+    if stop is not None and not any(a.startswith(stop) for a in args):
+        return f"{prog} runs until stopped"
+    if prog == "crontab" and "-e" in args:
+        return "crontab -e opens an editor"
+    if (prog in _COMPOSE or prog in ("docker", "podman") and sub == "compose") and (
+            {"up", "watch"} & set(positional)) and not _DETACH & set(args):
+        return f"{prog}{' compose' if prog in ('docker', 'podman') else ''} up stays attached (no -d)"
     if prog == "git":
         if sub in ("rebase", "add", "checkout", "reset", "restore", "stash") and any(
                 a in ("-i", "--interactive", "-p", "--patch", "-e", "--edit") for a in args):
@@ -231,24 +412,23 @@ def judge(command: str) -> Verdict:
 def _judge(command: str) -> Verdict:
     if not isinstance(command, str) or not command.strip():
         return Verdict(False, "empty command")
+    if len(command) > MAX_COMMAND:  # before any parsing: the hook's time stays bounded
+        return Verdict(False, f"too long ({len(command)} characters)")
     if MARKER.decode() in command or re.search(r"(^|[\s/'\"|;&(])sqz\s+(compress|run|hook)\b", command):
         return Verdict(False, "already wrapped")
     if "\x00" in command:
         return Verdict(False, "NUL byte")
-    split = _split_heredocs(command)
-    if split is None:
-        return Verdict(False, "unterminated heredoc")
-    parsed, had_heredoc = split
     try:
-        tokens = _tokens(parsed)
-    except ValueError:
+        tokens, parsed, had_heredoc = _lex(command)
+    except ValueError as exc:
+        if "heredoc" in str(exc):
+            return Verdict(False, "unterminated heredoc")
         return Verdict(False, "cannot parse (unbalanced quotes)")
-    if not tokens:
+    if not any(not isinstance(t, _Op) or t != ";" for t in tokens):
         return Verdict(False, "only comments")
-    # a trailing '&' (or '&' between commands) backgrounds a job: its output would escape us
-    for i, tok in enumerate(tokens):
-        if tok == "&" and not (i > 0 and tokens[i - 1] in (">", "<") or (i + 1 < len(tokens) and tokens[i + 1] == ">")):
-            return Verdict(False, "backgrounds a job (&)")
+    # an unquoted '&' (also inside ``( … &)``) backgrounds a job: its output would escape us
+    if _background(tokens):
+        return Verdict(False, "backgrounds a job (&)")
     # compound commands run fine in a subshell; a function definition would not outlive it
     if tokens[0] in ("function", "coproc") or re.search(r"(^|[;&|]\s*)[A-Za-z_][\w-]*\s*\(\s*\)\s*\{", parsed):
         return Verdict(False, "defines a shell function or coprocess")
@@ -258,10 +438,10 @@ def _judge(command: str) -> Verdict:
         prefix, rest = cd
         body = command[len(prefix):]
         try:
-            tokens = _tokens(rest)
+            tokens = _lex(rest)[0]
         except ValueError:
             return Verdict(False, "cannot parse (unbalanced quotes)")
-        if not tokens:
+        if not any(not isinstance(t, _Op) or t != ";" for t in tokens):
             return Verdict(False, "only a cd")
     for words in simple_commands(tokens):
         reason = _blocking_reason(words)
