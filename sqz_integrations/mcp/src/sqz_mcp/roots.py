@@ -63,3 +63,46 @@ class Roots:
         if real_path.startswith(base.rstrip(os.sep) + os.sep):
             return os.path.relpath(real_path, base)
         return real_path
+
+    def root_of(self, real_path: str) -> str | None:
+        """The allowed root ``real_path`` lies in (the longest match), or None."""
+        best = None
+        for d in self.dirs:
+            if real_path == d or real_path.startswith(d.rstrip(os.sep) + os.sep):
+                if best is None or len(d) > len(best):
+                    best = d
+        return best
+
+    def open_fd(self, real_path: str, directory: bool = False) -> int:
+        """An fd for ``real_path`` opened component by component below its root, never following a link.
+
+        ``resolve`` checks a path, but the tree may change before the open: here each directory is
+        opened relative to the previous one with O_NOFOLLOW, so a component swapped for a symlink
+        fails instead of leading outside the root. The last component is opened O_NONBLOCK, so a FIFO
+        cannot block; the caller fstats the fd and keeps only what it expects. Raises ``OSError``.
+        """
+        root = self.root_of(real_path)
+        if root is None:
+            raise PathRefused(f"{real_path}: outside the allowed roots")
+        rel = os.path.relpath(real_path, root)
+        parts = [] if rel == "." else rel.split(os.sep)
+        if any(p in ("", ".", "..") for p in parts):
+            raise PathRefused(f"{real_path}: not a plain path below {root}")
+        dir_flags = os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC
+        fd = os.open(root, dir_flags)
+        try:
+            for i, name in enumerate(parts):
+                last = i == len(parts) - 1
+                if last:
+                    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+                    if directory:
+                        flags |= os.O_DIRECTORY
+                else:
+                    flags = dir_flags | os.O_NOFOLLOW
+                nxt = os.open(name, flags, dir_fd=fd)
+                os.close(fd)
+                fd = nxt
+        except BaseException:
+            os.close(fd)
+            raise
+        return fd
