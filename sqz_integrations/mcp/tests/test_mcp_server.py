@@ -7,6 +7,7 @@ import json
 import os
 import re
 import subprocess
+import time
 
 import pytest
 
@@ -271,3 +272,46 @@ def test_http_raw_rules(http_server):
 def test_version_flag():
     out = subprocess.run(SQZ_MCP + ["--version"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and re.fullmatch(r"sqz-mcp \d+\.\d+\.\d+\n", out.stdout)
+
+
+# -- hostile input: special files, deep nesting ----------------------------------------------------
+DEEP = b"[" * 1000 + b"]" * 1000  # about 2 KB; json.loads would recurse 1,000 levels
+DEEP_REQUEST = (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":' + b'{"b":' * 1000 + b"1"
+                + b"}" * 1000 + b"}}")
+
+
+def test_a_fifo_read_is_a_tool_error_at_once_and_the_server_still_answers(proj):
+    os.mkfifo(proj / "pipe")
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        t0 = time.monotonic()
+        res = p.request(call_msg(2, "sqz_read_file", {"path": "pipe"}), timeout=5)
+        assert time.monotonic() - t0 < 1.0
+        assert res["result"] == {"content": [{"type": "text", "text": "pipe is not a regular file"}], "isError": True}
+        assert p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}) == {"jsonrpc": "2.0", "id": 3, "result": {}}
+        res = p.request(call_msg(4, "sqz_grep", {"pattern": "needle"}), timeout=5)
+        assert res["result"]["content"][0]["text"] == "notes.md:3:needle one\n"
+        assert p.finish() == 0
+
+
+def test_deeply_nested_json_is_rejected_and_the_server_keeps_serving(proj):
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        for line in (DEEP, DEEP_REQUEST):
+            p.send(line + b"\n")
+            assert p.recv(timeout=5) == {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "Invalid Request: JSON nested deeper than 100 levels"}}
+        assert p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}) == {"jsonrpc": "2.0", "id": 3, "result": {}}
+        assert p.finish() == 0
+    assert b"Traceback" not in p.stderr
+
+
+def test_depth_check_skips_strings_and_is_linear():
+    assert not jsonrpc.too_deep('{"a":"' + "[" * 5000 + '"}')
+    assert not jsonrpc.too_deep('["\\"[[[[", ' + "[" * 100 + "]" * 100 + "]", limit=101)
+    assert jsonrpc.too_deep("[" * 101 + "]" * 101)
+    assert not jsonrpc.too_deep("[" * 100 + "]" * 100)
+    big = '{"jsonrpc":"2.0","id":1,"result":{"rows":[' + ",".join(['["a\\\\","]{["]'] * 200_000) + "]}}"
+    t0 = time.monotonic()
+    assert not jsonrpc.too_deep(big)
+    assert time.monotonic() - t0 < 2.0
