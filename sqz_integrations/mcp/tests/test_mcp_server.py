@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import time
+import warnings
 
 import pytest
 
@@ -315,3 +316,57 @@ def test_depth_check_skips_strings_and_is_linear():
     t0 = time.monotonic()
     assert not jsonrpc.too_deep(big)
     assert time.monotonic() - t0 < 2.0
+
+
+# -- client roots ----------------------------------------------------------------------------------
+def test_client_roots_replace_the_working_directory_and_follow_list_changed(proj, tmp_path):
+    """A client started elsewhere (its cwd is not the project) sends its roots; the server reads there."""
+    import mcp_types as types
+
+    elsewhere = tmp_path / "home"
+    elsewhere.mkdir()
+    (elsewhere / "private.txt").write_text("not the project\n")
+    second = tmp_path / "second"
+    second.mkdir()
+    (second / "app.py").write_text("print('second project')\n")
+    current = {"dir": proj}
+
+    async def list_roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=current["dir"].as_uri(), name="project")])
+
+    async def body(s):
+        out = {"app": texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))}
+        out["private"] = await s.call_tool("sqz_read_file", {"path": str(elsewhere / "private.txt")})
+        out["ls"] = texts(await s.call_tool("sqz_list_dir", {}))
+        current["dir"] = second
+        with warnings.catch_warnings():  # the SDK flags roots as deprecated from protocol 2026-07-28 on
+            warnings.simplefilter("ignore", Warning)
+            await s.send_roots_list_changed()
+        out["app2"] = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+        out["old"] = await s.call_tool("sqz_read_file", {"path": str(proj / "notes.md")})
+        return out
+
+    out = run_sdk(SQZ_MCP, body, cwd=str(elsewhere), list_roots_callback=list_roots)
+    assert out["app"] == [(proj / "app.py").read_text()]
+    assert out["private"].is_error and "outside the allowed roots" in texts(out["private"])[0]
+    assert out["ls"] == ["app.py\nnotes.md\n"]
+    assert out["app2"] == ["print('second project')\n"]
+    assert out["old"].is_error and "outside the allowed roots" in texts(out["old"])[0]
+
+
+def test_explicit_root_stays_allowed_next_to_client_roots(proj, tmp_path):
+    import mcp_types as types
+
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "lib.txt").write_text("from --root\n")
+
+    async def list_roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=proj.as_uri())])
+
+    async def body(s):
+        return (texts(await s.call_tool("sqz_read_file", {"path": "notes.md"})),
+                texts(await s.call_tool("sqz_read_file", {"path": str(extra / "lib.txt")})))
+
+    notes, lib = run_sdk(SQZ_MCP + ["--root", str(extra)], body, cwd=str(tmp_path), list_roots_callback=list_roots)
+    assert notes == ["# Notes\n\nneedle one\n"] and lib == ["from --root\n"]

@@ -1,6 +1,7 @@
 """Allowed roots: the server reads only inside them, symlinks included.
 
-The working directory is the default root; ``--root DIR`` adds more. A path is resolved
+The working directory is the default root; ``--root DIR`` adds more. A client that declares
+the roots capability replaces the working directory with the roots it lists (``roots/list``). A path is resolved
 (``..`` and every symlink followed) before the check, so a link that points outside the
 roots is refused like the outside path itself.
 """
@@ -14,18 +15,51 @@ class PathRefused(Exception):
     """The path is outside the allowed roots, or cannot be used; the message says which."""
 
 
+def _real_dirs(dirs) -> list[str]:
+    real: list[str] = []
+    for d in dirs:
+        r = os.path.realpath(os.path.abspath(os.path.expanduser(d)))
+        if r not in real:
+            real.append(r)
+    return real
+
+
+def paths_from_uris(uris) -> list[str]:
+    """Local paths of the ``file://`` URIs in ``uris`` (others, and remote hosts, are skipped)."""
+    from urllib.parse import unquote, urlsplit
+    out = []
+    for uri in uris:
+        if not isinstance(uri, str):
+            continue
+        parts = urlsplit(uri)
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost") or not parts.path:
+            continue
+        path = unquote(parts.path)
+        if "\x00" not in path:
+            out.append(path)
+    return out
+
+
 class Roots:
     """The directories a tool may read below."""
 
-    def __init__(self, dirs) -> None:
-        real = []
-        for d in dirs:
-            r = os.path.realpath(os.path.abspath(os.path.expanduser(d)))
-            if r not in real:
-                real.append(r)
+    def __init__(self, dirs, explicit=()) -> None:
+        real = _real_dirs(dirs)
         if not real:
             real.append(os.path.realpath(os.getcwd()))
         self.dirs = tuple(real)
+        self.explicit = tuple(_real_dirs(explicit))  # --root dirs: kept when the client sends its roots
+
+    def set_client_roots(self, dirs) -> tuple[str, ...]:
+        """Use the client's roots (directories that exist) plus the explicit ``--root`` dirs.
+
+        The first client root becomes the base of relative paths. An empty or unusable list
+        leaves the roots unchanged. Returns the roots now in force.
+        """
+        client = [d for d in _real_dirs(dirs) if os.path.isdir(d)]
+        if client:
+            self.dirs = tuple(dict.fromkeys([*client, *self.explicit]))
+        return self.dirs
 
     @property
     def primary(self) -> str:
