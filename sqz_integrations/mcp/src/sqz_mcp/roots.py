@@ -80,7 +80,10 @@ class Roots:
         if "\x00" in path:
             raise PathRefused("path contains a NUL byte")
         full = os.path.join(self.primary, os.path.expanduser(path))
-        real = os.path.realpath(full)
+        try:
+            real = os.path.realpath(full)
+        except OSError as exc:  # the tree changed under the walk (a link swapped in and out)
+            raise PathRefused(f"{path}: cannot be resolved ({exc.strerror or exc})") from None
         if not self.contains(real):
             via = "" if os.path.abspath(full) == real else f" (it resolves to {real})"
             raise PathRefused(f"{path}: outside the allowed roots{via}; allowed: {', '.join(self.dirs)} "
