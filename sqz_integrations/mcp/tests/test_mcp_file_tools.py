@@ -236,3 +236,72 @@ def test_bad_arguments_are_tool_errors(tree):
     assert tb.call("sqz_read_file", [], "s")["isError"]
     with pytest.raises(ToolError):
         file_tools._int_arg({"n": True}, "n", 1, 0)
+
+
+# -- no check-then-open: special files and paths swapped for links --------------------------------
+def _within(seconds: float, fn):
+    """``fn()``'s result, or a failure if it has not returned after ``seconds`` (a blocked open)."""
+    import threading
+    out = {}
+    t = threading.Thread(target=lambda: out.setdefault("v", fn()), daemon=True)
+    t.start()
+    t.join(seconds)
+    assert not t.is_alive(), f"still blocked after {seconds} s"
+    return out["v"]
+
+
+def test_a_fifo_inside_the_root_is_refused_at_once_and_grep_skips_it(tmp_path):
+    tmp_path = tmp_path / "proj"
+    tmp_path.mkdir()
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "a.txt").write_text("needle\n")
+    tb = box(tmp_path)
+    res = _within(1.0, lambda: tb.call("sqz_read_file", {"path": "pipe"}, "s"))
+    assert res["isError"] and text_of(res) == "pipe is not a regular file"
+    found = _within(1.0, lambda: text_of(tb.call("sqz_grep", {"pattern": "needle"}, "s")))
+    assert found == "a.txt:1:needle\n"
+    # grep aimed at the FIFO itself finds nothing and returns
+    assert _within(1.0, lambda: text_of(tb.call("sqz_grep", {"pattern": "x", "path": "pipe"}, "s"))).startswith(
+        "no matches")
+    assert _within(1.0, lambda: text_of(tb.call("sqz_list_dir", {}, "s"))) == "a.txt\npipe\n"
+
+
+def _swap_for_link(tmp_path):
+    """A root with ``sub/f.txt`` checked by ``resolve``, then ``sub`` replaced by a link to outside."""
+    root = tmp_path / "root"
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "f.txt").write_text("inside\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "f.txt").write_text("top secret\n")
+    roots = Roots([str(root)])
+    real_file = roots.resolve("sub/f.txt")
+    real_dir = roots.resolve("sub")
+    os.rename(root / "sub", tmp_path / "moved")
+    os.symlink(outside, root / "sub")
+    return roots, real_file, real_dir
+
+
+def test_a_directory_swapped_for_a_link_after_the_check_is_not_followed(tmp_path):
+    roots, real_file, real_dir = _swap_for_link(tmp_path)
+    with pytest.raises(ToolError) as exc:
+        file_tools.read_file(real_file, "sub/f.txt", {}, roots)
+    assert "top secret" not in str(exc.value)
+    assert file_tools.grep(roots, real_dir, {"pattern": "secret"}).startswith("no matches")
+    with pytest.raises(ToolError):
+        file_tools.list_dir(roots, real_dir, {})
+    with pytest.raises(OSError):
+        os.close(roots.open_fd(real_file))
+
+
+def test_a_file_swapped_for_a_link_after_the_check_is_not_followed(tmp_path):
+    (tmp_path / "f.txt").write_text("inside\n")
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "s.txt").write_text("top secret\n")
+    roots = Roots([str(tmp_path / "secret"), str(tmp_path)])
+    real = roots.resolve(str(tmp_path / "f.txt"))
+    os.remove(real)
+    os.symlink("/etc/hostname", real)
+    with pytest.raises(ToolError) as exc:
+        file_tools.read_file(real, "f.txt", {}, roots)
+    assert "symbolic link" in str(exc.value)

@@ -262,3 +262,16 @@ def test_lazy_tools_adds_no_help_tool_when_no_description_was_shortened(tmp_path
     assert all(not d.description.rstrip().endswith(("…", "...")) for d in direct)
     assert [t.name for t in lazy] == [t.name for t in direct] + ["sqz_expand"]
     assert [t.description for t in lazy[:-1]] == [" ".join(t.description.split()) for t in direct]
+
+
+def test_deeply_nested_json_from_the_client_is_rejected_and_the_proxy_keeps_serving():
+    deep = b"[" * 1000 + b"]" * 1000
+    with RawProc(SQZ_MCP + ["proxy", "--", *STUB, "noisy"]) as p:
+        p.initialize()
+        p.send(deep + b"\n")
+        assert p.recv(timeout=5) == {"jsonrpc": "2.0", "id": None, "error": {
+            "code": -32600, "message": "Invalid Request: JSON nested deeper than 100 levels"}}
+        assert p.request({"jsonrpc": "2.0", "id": 5, "method": "ping"}, timeout=5) == {
+            "jsonrpc": "2.0", "id": 5, "result": {}}
+        assert p.finish() == 0
+    assert b"Traceback" not in p.stderr

@@ -7,6 +7,8 @@ import json
 import os
 import re
 import subprocess
+import time
+import warnings
 
 import pytest
 
@@ -271,3 +273,100 @@ def test_http_raw_rules(http_server):
 def test_version_flag():
     out = subprocess.run(SQZ_MCP + ["--version"], capture_output=True, text=True, timeout=30)
     assert out.returncode == 0 and re.fullmatch(r"sqz-mcp \d+\.\d+\.\d+\n", out.stdout)
+
+
+# -- hostile input: special files, deep nesting ----------------------------------------------------
+DEEP = b"[" * 1000 + b"]" * 1000  # about 2 KB; json.loads would recurse 1,000 levels
+DEEP_REQUEST = (b'{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":' + b'{"b":' * 1000 + b"1"
+                + b"}" * 1000 + b"}}")
+
+
+def test_a_fifo_read_is_a_tool_error_at_once_and_the_server_still_answers(proj):
+    os.mkfifo(proj / "pipe")
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        t0 = time.monotonic()
+        res = p.request(call_msg(2, "sqz_read_file", {"path": "pipe"}), timeout=5)
+        assert time.monotonic() - t0 < 1.0
+        assert res["result"] == {"content": [{"type": "text", "text": "pipe is not a regular file"}], "isError": True}
+        assert p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}) == {"jsonrpc": "2.0", "id": 3, "result": {}}
+        res = p.request(call_msg(4, "sqz_grep", {"pattern": "needle"}), timeout=5)
+        assert res["result"]["content"][0]["text"] == "notes.md:3:needle one\n"
+        assert p.finish() == 0
+
+
+def test_deeply_nested_json_is_rejected_and_the_server_keeps_serving(proj):
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        for line in (DEEP, DEEP_REQUEST):
+            p.send(line + b"\n")
+            assert p.recv(timeout=5) == {"jsonrpc": "2.0", "id": None, "error": {
+                "code": -32600, "message": "Invalid Request: JSON nested deeper than 100 levels"}}
+        assert p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}) == {"jsonrpc": "2.0", "id": 3, "result": {}}
+        assert p.finish() == 0
+    assert b"Traceback" not in p.stderr
+
+
+def test_depth_check_skips_strings_and_is_linear():
+    assert not jsonrpc.too_deep('{"a":"' + "[" * 5000 + '"}')
+    assert not jsonrpc.too_deep('["\\"[[[[", ' + "[" * 100 + "]" * 100 + "]", limit=101)
+    assert jsonrpc.too_deep("[" * 101 + "]" * 101)
+    assert not jsonrpc.too_deep("[" * 100 + "]" * 100)
+    big = '{"jsonrpc":"2.0","id":1,"result":{"rows":[' + ",".join(['["a\\\\","]{["]'] * 200_000) + "]}}"
+    t0 = time.monotonic()
+    assert not jsonrpc.too_deep(big)
+    assert time.monotonic() - t0 < 2.0
+
+
+# -- client roots ----------------------------------------------------------------------------------
+def test_client_roots_replace_the_working_directory_and_follow_list_changed(proj, tmp_path):
+    """A client started elsewhere (its cwd is not the project) sends its roots; the server reads there."""
+    import mcp_types as types
+
+    elsewhere = tmp_path / "home"
+    elsewhere.mkdir()
+    (elsewhere / "private.txt").write_text("not the project\n")
+    second = tmp_path / "second"
+    second.mkdir()
+    (second / "app.py").write_text("print('second project')\n")
+    current = {"dir": proj}
+
+    async def list_roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=current["dir"].as_uri(), name="project")])
+
+    async def body(s):
+        out = {"app": texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))}
+        out["private"] = await s.call_tool("sqz_read_file", {"path": str(elsewhere / "private.txt")})
+        out["ls"] = texts(await s.call_tool("sqz_list_dir", {}))
+        current["dir"] = second
+        with warnings.catch_warnings():  # the SDK flags roots as deprecated from protocol 2026-07-28 on
+            warnings.simplefilter("ignore", Warning)
+            await s.send_roots_list_changed()
+        out["app2"] = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+        out["old"] = await s.call_tool("sqz_read_file", {"path": str(proj / "notes.md")})
+        return out
+
+    out = run_sdk(SQZ_MCP, body, cwd=str(elsewhere), list_roots_callback=list_roots)
+    assert out["app"] == [(proj / "app.py").read_text()]
+    assert out["private"].is_error and "outside the allowed roots" in texts(out["private"])[0]
+    assert out["ls"] == ["app.py\nnotes.md\n"]
+    assert out["app2"] == ["print('second project')\n"]
+    assert out["old"].is_error and "outside the allowed roots" in texts(out["old"])[0]
+
+
+def test_explicit_root_stays_allowed_next_to_client_roots(proj, tmp_path):
+    import mcp_types as types
+
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    (extra / "lib.txt").write_text("from --root\n")
+
+    async def list_roots(context):
+        return types.ListRootsResult(roots=[types.Root(uri=proj.as_uri())])
+
+    async def body(s):
+        return (texts(await s.call_tool("sqz_read_file", {"path": "notes.md"})),
+                texts(await s.call_tool("sqz_read_file", {"path": str(extra / "lib.txt")})))
+
+    notes, lib = run_sdk(SQZ_MCP + ["--root", str(extra)], body, cwd=str(tmp_path), list_roots_callback=list_roots)
+    assert notes == ["# Notes\n\nneedle one\n"] and lib == ["from --root\n"]

@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     for d in args.root:
         if not os.path.isdir(d):
             _server_parser().error(f"--root {d}: not a directory")
-    server = McpServer(Roots([os.getcwd(), *args.root]), Compressor())
+    server = McpServer(Roots([os.getcwd(), *args.root], explicit=args.root), Compressor())
     sys.stdout = sys.stderr  # stdout carries protocol messages only; stray prints go to stderr
     try:
         if args.transport == "http":

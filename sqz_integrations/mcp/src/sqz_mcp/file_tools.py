@@ -9,8 +9,12 @@ for the agent.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
+
+from .roots import PathRefused
 
 DEFAULT_READ_CAP = 256 * 1024
 DEFAULT_GREP_MATCHES = 200
@@ -74,7 +78,32 @@ def _cut_utf8(data: bytes, limit: int) -> bytes:
     return cut
 
 
-def read_file(real_path: str, shown: str, args: dict) -> tuple[bytes, str, bool]:
+def open_regular(roots, real_path: str, shown: str):
+    """A binary file object for ``real_path``, opened below its root without following links.
+
+    Only a regular file is accepted: a directory, FIFO, socket or device is refused with a
+    ``ToolError`` (opened non-blocking, so a FIFO never stalls the server).
+    """
+    try:
+        fd = roots.open_fd(real_path)
+    except OSError as exc:
+        if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+            raise ToolError(f"{shown}: changed into a symbolic link while being opened; refused") from None
+        raise ToolError(f"{shown}: {exc.strerror or exc}") from None
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise ToolError(f"{shown} is a directory; use sqz_list_dir")
+        if not stat.S_ISREG(st.st_mode):
+            raise ToolError(f"{shown} is not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def read_file(real_path: str, shown: str, args: dict, roots=None) -> tuple[bytes, str, bool]:
     """(content bytes, header or "", whole_file) for ``sqz_read_file``.
 
     ``offset`` is the first line (1-based), ``limit`` a line count, ``max_bytes`` the
@@ -84,14 +113,10 @@ def read_file(real_path: str, shown: str, args: dict) -> tuple[bytes, str, bool]
     offset = _int_arg(args, "offset", 1, 1)
     limit = _int_arg(args, "limit", None, 1)
     cap = _int_arg(args, "max_bytes", DEFAULT_READ_CAP, 0)
-    if os.path.isdir(real_path):
-        raise ToolError(f"{shown} is a directory; use sqz_list_dir")
-    if not os.path.isfile(real_path):
-        raise ToolError(f"{shown} is not a regular file")
-    try:
-        f = open(real_path, "rb")
-    except OSError as exc:
-        raise ToolError(f"{shown}: {exc.strerror or exc}") from None
+    if roots is None:
+        from .roots import Roots
+        roots = Roots([os.path.dirname(real_path)])
+    f = open_regular(roots, real_path, shown)
     with f:
         head = f.read(BINARY_SNIFF)
         if b"\x00" in head:
@@ -164,17 +189,22 @@ def _clip_around(line: str, start: int, end: int, width: int) -> str:
 
 
 def _walk_files(roots, base: str):
-    """Files under ``base`` in sorted order, skipping bulk directories and links that leave the roots."""
-    if os.path.isfile(base):
-        yield base
+    """(shown path, real path) of files under ``base`` in sorted order, skipping bulk directories
+    and links that leave the roots (a link inside the roots is read at its target)."""
+    if not os.path.isdir(base) or os.path.islink(base):
+        yield base, base
         return
     for dirpath, dirnames, filenames in os.walk(base):
         dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         for name in sorted(filenames):
             path = os.path.join(dirpath, name)
-            if os.path.islink(path) and not roots.contains(os.path.realpath(path)):
-                continue
-            yield path
+            if os.path.islink(path):
+                real = os.path.realpath(path)
+                if not roots.contains(real):
+                    continue
+                yield path, real
+            else:
+                yield path, path
 
 
 def grep(roots, base: str, args: dict) -> str:
@@ -196,10 +226,23 @@ def grep(roots, base: str, args: dict) -> str:
     size = matches = clipped = files_hit = 0
     skipped_big = 0
     stop = ""
-    for path in _walk_files(roots, base):
+    for path, real in _walk_files(roots, base):
         try:
-            with open(path, "rb") as f:
-                if os.fstat(f.fileno()).st_size > GREP_FILE_LIMIT:
+            fd = roots.open_fd(real)
+        except (OSError, ValueError, PathRefused):
+            continue  # gone, a link swapped in, or unreadable: not searched
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):  # FIFOs, sockets, devices: never opened for reading
+                os.close(fd)
+                continue
+            os.set_blocking(fd, True)
+        except OSError:
+            os.close(fd)
+            continue
+        try:
+            with os.fdopen(fd, "rb") as f:
+                if st.st_size > GREP_FILE_LIMIT:
                     skipped_big += 1
                     continue
                 data = f.read()
@@ -257,50 +300,73 @@ def list_dir(roots, base: str, args: dict) -> str:
     """An indented listing of ``base`` (directories end in ``/``), bulk directories skipped and named."""
     depth = _int_arg(args, "max_depth", DEFAULT_LIST_DEPTH, 1)
     max_entries = _int_arg(args, "max_entries", DEFAULT_LIST_ENTRIES, 1)
-    if not os.path.isdir(base):
-        raise ToolError(f"{roots.display(base)} is not a directory; use sqz_read_file")
+    try:
+        base_fd = roots.open_fd(base)
+    except (OSError, PathRefused) as exc:
+        raise ToolError(f"{roots.display(base)}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        if not stat.S_ISDIR(os.fstat(base_fd).st_mode):
+            raise ToolError(f"{roots.display(base)} is not a directory; use sqz_read_file")
+    except BaseException:
+        os.close(base_fd)
+        raise
     out: list[str] = []
     skipped: list[str] = []
     state = {"stopped": False}
 
-    def walk(directory: str, level: int, rel: str) -> None:
+    def walk(dir_fd: int, level: int, rel: str) -> None:
+        """Lists the directory open on ``dir_fd`` (closed here); subdirectories are opened
+        relative to it with O_NOFOLLOW, so a swapped-in link never leads outside."""
         try:
-            with os.scandir(directory) as it:
+            with os.scandir(dir_fd) as it:
                 entries = sorted(it, key=lambda e: e.name)
         except OSError as exc:
+            os.close(dir_fd)
             out.append("  " * level + f"[cannot list: {exc.strerror or exc}]")
             return
-        for e in entries:
-            if len(out) >= max_entries:
-                state["stopped"] = True
-                return
-            indent = "  " * level
-            try:
-                is_link = e.is_symlink()
-                is_dir = e.is_dir(follow_symlinks=False)
-            except OSError:
-                is_link = is_dir = False
-            if is_link:
+        try:
+            for e in entries:
+                if len(out) >= max_entries:
+                    state["stopped"] = True
+                    return
+                indent = "  " * level
                 try:
-                    target = os.readlink(e.path)
+                    is_link = e.is_symlink()
+                    is_dir = e.is_dir(follow_symlinks=False)
                 except OSError:
-                    target = "?"
-                suffix = "/" if os.path.isdir(e.path) else ""
-                out.append(f"{indent}{e.name}{suffix} -> {target}")
-                continue
-            if is_dir:
-                if e.name in SKIP_DIRS:
-                    skipped.append(rel + e.name + "/")
+                    is_link = is_dir = False
+                if is_link:
+                    try:
+                        target = os.readlink(e.name, dir_fd=dir_fd)
+                    except OSError:
+                        target = "?"
+                    try:
+                        suffix = "/" if stat.S_ISDIR(os.stat(e.name, dir_fd=dir_fd).st_mode) else ""
+                    except OSError:
+                        suffix = ""
+                    out.append(f"{indent}{e.name}{suffix} -> {target}")
                     continue
-                out.append(f"{indent}{e.name}/")
-                if level + 1 < depth:
-                    walk(e.path, level + 1, rel + e.name + "/")
-                    if state["stopped"]:
-                        return
-            else:
-                out.append(f"{indent}{e.name}")
+                if is_dir:
+                    if e.name in SKIP_DIRS:
+                        skipped.append(rel + e.name + "/")
+                        continue
+                    out.append(f"{indent}{e.name}/")
+                    if level + 1 < depth:
+                        try:
+                            sub = os.open(e.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                                          dir_fd=dir_fd)
+                        except OSError as exc:
+                            out.append("  " * (level + 1) + f"[cannot list: {exc.strerror or exc}]")
+                            continue
+                        walk(sub, level + 1, rel + e.name + "/")
+                        if state["stopped"]:
+                            return
+                else:
+                    out.append(f"{indent}{e.name}")
+        finally:
+            os.close(dir_fd)
 
-    walk(base, 0, "")
+    walk(base_fd, 0, "")
     shown = roots.display(base)
     lines = []
     if state["stopped"]:

@@ -8,6 +8,7 @@ responses, and a thread-safe line writer.
 from __future__ import annotations
 
 import json
+import re
 import threading
 
 PARSE_ERROR = -32700
@@ -17,6 +18,30 @@ INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 # Implementation-defined server error range: the proxy's upstream is gone.
 UPSTREAM_GONE = -32000
+
+
+# Deepest array/object nesting accepted. json.loads recurses once per level, so a short line of
+# brackets can exhaust the stack (RecursionError); real MCP messages stay far below this.
+MAX_DEPTH = 100
+# A JSON string (escapes included) or one bracket; strings are skipped whole, so brackets inside
+# them do not count. The unrolled string pattern is linear.
+_DEPTH_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON ``text`` nests arrays/objects deeper than ``limit``: one linear pass, no recursion."""
+    if text.count("[") + text.count("{") <= limit:
+        return False  # cannot nest deeper than it has brackets
+    depth = 0
+    for m in _DEPTH_TOKEN.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif c in "]}":
+            depth -= 1
+    return False
 
 
 class BadLine(Exception):
@@ -34,6 +59,8 @@ def decode_line(line: bytes):
         text = line.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadLine(PARSE_ERROR, f"Parse error: line is not valid UTF-8 ({exc.reason} at byte {exc.start})") from None
+    if too_deep(text):
+        raise BadLine(INVALID_REQUEST, f"Invalid Request: JSON nested deeper than {MAX_DEPTH} levels")
     try:
         value = json.loads(text)
     except ValueError as exc:

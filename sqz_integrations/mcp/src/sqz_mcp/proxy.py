@@ -267,9 +267,12 @@ class Proxy:
             text = line.decode("utf-8", errors="replace")
             line = text.encode("utf-8")
             log("upstream sent invalid UTF-8; bad bytes replaced with U+FFFD")
+        if jsonrpc.too_deep(text):
+            log(f"dropped a line from the upstream nested deeper than {jsonrpc.MAX_DEPTH} levels: {text[:200]!r}")
+            return
         try:
             msg = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             log(f"dropped a non-JSON line from the upstream's stdout: {text[:200]!r}")
             return
         if isinstance(msg, dict):

@@ -25,6 +25,34 @@ class McpServer:
     def __init__(self, roots, compressor) -> None:
         self.toolbox = ToolBox(roots, compressor)
         self.compressor = compressor
+        self.client_roots = False  # the client declared the roots capability
+        self._roots_seq = 0
+        self._roots_pending: str | None = None
+
+    # -- client roots (a transport that can send requests to the client calls these) ----------
+    def roots_request(self):
+        """A ``roots/list`` request to send to the client, or None when it has no roots capability."""
+        if not self.client_roots:
+            return None
+        self._roots_seq += 1
+        self._roots_pending = f"sqz-roots-{self._roots_seq}"
+        return {"jsonrpc": "2.0", "id": self._roots_pending, "method": "roots/list"}
+
+    def roots_response(self, msg) -> bool:
+        """Takes the client's answer to ``roots_request`` (True when ``msg`` was it) and applies it."""
+        if not (isinstance(msg, dict) and self._roots_pending is not None and msg.get("id") == self._roots_pending):
+            return False
+        self._roots_pending = None
+        result = msg.get("result")
+        roots = result.get("roots") if isinstance(result, dict) else None
+        if not isinstance(roots, list):
+            log(f"roots/list failed, keeping {', '.join(self.toolbox.roots.dirs)}: {msg.get('error')}")
+            return True
+        from .roots import paths_from_uris
+        uris = [r.get("uri") for r in roots if isinstance(r, dict)]
+        now = self.toolbox.roots.set_client_roots(paths_from_uris(uris))
+        log(f"roots from the client: {', '.join(now)}")
+        return True
 
     def initialize_result(self, params) -> dict:
         requested = params.get("protocolVersion") if isinstance(params, dict) else None
@@ -52,6 +80,8 @@ class McpServer:
         params = params or {}
         try:
             if method == "initialize":
+                caps = params.get("capabilities")
+                self.client_roots = isinstance(caps, dict) and isinstance(caps.get("roots"), dict)
                 return jsonrpc.result(mid, self.initialize_result(params))
             if method == "ping":
                 return jsonrpc.result(mid, {})

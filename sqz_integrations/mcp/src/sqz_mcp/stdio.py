@@ -4,7 +4,9 @@ The reader answers cheap requests (initialize, ping, tools/list) at once and que
 calls for one worker thread, so a ping is answered while a long grep runs; a
 ``notifications/cancelled`` for a queued call drops it. A line that is not valid UTF-8
 or not JSON gets a -32700 answer with a null id. When stdin closes, queued calls are
-finished and answered, then the process exits.
+finished and answered, then the process exits. A client that declares the roots capability
+is asked for its roots (``roots/list``) after ``notifications/initialized`` and on
+``notifications/roots/list_changed``; tool calls wait for its answer (up to ROOTS_WAIT).
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from . import jsonrpc
 from .compression import log
 
 _STOP = object()
+# After these the server asks the client for its roots (when it declared the capability).
+ROOTS_TRIGGERS = ("notifications/initialized", "notifications/roots/list_changed")
+ROOTS_WAIT = 5.0  # seconds a tool call waits for the client's roots/list answer
 
 
 def _key(mid) -> str:
@@ -31,12 +36,15 @@ def serve_stdio(server, session: str, stdin=None, stdout=None) -> int:
     inflight: set[str] = set()   # queued or running tool calls
     cancelled: set[str] = set()  # of those, the ones the client cancelled
     lock = threading.Lock()
+    roots_ready = threading.Event()  # cleared while a roots/list request to the client is unanswered
+    roots_ready.set()
 
     def worker() -> None:
         while True:
             msg = calls.get()
             if msg is _STOP:
                 return
+            roots_ready.wait(ROOTS_WAIT)  # a call right after initialize reads the client's roots
             key = _key(msg["id"])
             with lock:
                 skip = key in cancelled
@@ -67,6 +75,15 @@ def serve_stdio(server, session: str, stdin=None, stdout=None) -> int:
                 answers = [a for a in (server.handle(m, session) for m in msg) if a is not None]
                 if answers:
                     out.send(answers)
+                continue
+            if jsonrpc.is_notification(msg) and msg["method"] in ROOTS_TRIGGERS:
+                request = server.roots_request()
+                if request is not None:
+                    roots_ready.clear()
+                    out.send(request)
+                continue
+            if jsonrpc.is_response(msg) and server.roots_response(msg):
+                roots_ready.set()
                 continue
             if jsonrpc.is_notification(msg) and msg["method"] == "notifications/cancelled":
                 params = msg.get("params") or {}

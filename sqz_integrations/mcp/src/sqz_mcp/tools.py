@@ -157,7 +157,7 @@ class ToolBox:
     def _sqz_read_file(self, args: dict, session: str) -> dict:
         path = _string_arg(args, "path")
         real = self.roots.resolve(path)
-        data, header, _whole = file_tools.read_file(real, path, args)
+        data, header, _whole = file_tools.read_file(real, path, args, self.roots)
         text, note = file_tools.decode_content(data)
         if text == "":
             body = "(empty file)\n" if not header else ""
