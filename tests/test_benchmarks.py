@@ -163,6 +163,7 @@ def test_peers_report_reuses_quality_aggregation_side_by_side(quality_rows, caps
         assert sum(c["fixtures"] for c in t["categories"].values()) == len(head)
         assert t["doc_samples"]["fixtures"] == len(docs)
         assert list(t["categories"]) == list(s["tools"]["sqz"]["categories"])
+        assert t["facts_kept_no_ansi"] == t["all"]["facts_kept"]  # the stand-ins carry no secondary count
         for key in ("reduction", "reduction_clean", "median_reduction", "saving_nothing", "facts_kept"):
             assert key in t["all"], key
     qs = bench.summary([q for q, r in zip(quality_rows, rows) if not r["doc_sample"]])
