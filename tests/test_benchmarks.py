@@ -107,3 +107,82 @@ def test_replayed_session_gets_refs_slices_and_deltas():
     assert rows["compaction, then re-read"]["outcome"] not in ("ref", "slice", "delta")
     for r in rows.values():
         assert r["seen"] <= r["raw"]
+
+
+def _peers_rows(quality_rows):
+    """peers.py's row shape built from quality.py's sqz-only rows, so the report can be checked without
+    the peers installed: sqz as measured, 'rtk' as a passthrough, 'headroom' as sqz's generic stages."""
+    from sqz_core.testing import iter_fixtures
+
+    bench, peers = load("quality"), load("peers")
+    metas = {}
+    for root in bench.fixture_roots():
+        for fx in iter_fixtures(root):
+            metas[(bench.family_of(root, fx.path), fx.name)] = fx.meta
+    rows = []
+    for q in quality_rows:
+        base = {k: q[k] for k in ("family", "fixture", "command", "category", "tokens_in", "tokens_in_clean",
+                                  "facts")}
+        base.update(doc_sample=peers.is_doc_sample(metas[(q["family"], q["fixture"])]), facts_in_raw=q["facts"],
+                    rtk_filter=peers.rtk_filter(q["command"]))
+        base["sqz"] = {"tokens_out": q["tokens_out"], "reduction": q["reduction"],
+                       "reduction_clean": q["reduction_clean"], "facts_kept": q["facts_kept"], "ms": 1.0}
+        base["rtk"] = {"tokens_out": q["tokens_in"], "reduction": 0.0,
+                       "reduction_clean": bench._reduction(q["tokens_in_clean"], q["tokens_in"]),
+                       "facts_kept": q["facts"], "ms": None}
+        base["headroom"] = {"tokens_out": q["tokens_generic"], "reduction": q["reduction_generic"],
+                            "reduction_clean": bench._reduction(q["tokens_in_clean"], q["tokens_generic"]),
+                            "facts_kept": q["facts_kept_generic"], "ms": 2.0}
+        rows.append(base)
+    return peers, bench, rows, metas
+
+
+def test_peers_marks_documentation_samples_from_their_sidecars():
+    peers = load("peers")
+    assert peers.is_doc_sample({"produced_by": "docker CLI (docs sample)", "notes": "copied from the docs"})
+    assert peers.is_doc_sample({"produced_by": "helm (upstream golden file)"})
+    assert peers.is_doc_sample({"produced_by": "x", "notes": "Upstream sample, not captured here"})
+    assert not peers.is_doc_sample({"produced_by": "Terraform v1.11.4", "notes": "captured by capture.sh"})
+    assert not peers.is_doc_sample({"produced_by": "kubectl Client Version: v1.32.4", "notes": None})
+
+
+def test_peers_report_reuses_quality_aggregation_side_by_side(quality_rows, capsys):
+    """The peers report is quality.py's summary/by_category per tool, documentation samples apart."""
+    peers, bench, rows, metas = _peers_rows(quality_rows)
+    s = peers.summary(rows)
+    docs = [r for r in rows if r["doc_sample"]]
+    head = [r for r in rows if not r["doc_sample"]]
+    assert docs and all(r["family"].startswith("cloud/") for r in docs)
+    assert s["doc_samples"] == len(docs) == sum(1 for m in metas.values() if peers.is_doc_sample(m) and m["facts"])
+    assert s["headline_fixtures"] == len(head) and s["fixtures"] == len(rows)
+    assert set(s["tools"]) == set(peers.TOOLS)
+    for tool in peers.TOOLS:
+        t = s["tools"][tool]
+        assert t["all"]["fixtures"] == len(head)
+        assert t["all"]["tokens_in"] == sum(r["tokens_in"] for r in head)  # no documentation sample in it
+        assert sum(c["fixtures"] for c in t["categories"].values()) == len(head)
+        assert t["doc_samples"]["fixtures"] == len(docs)
+        assert list(t["categories"]) == list(s["tools"]["sqz"]["categories"])
+        assert t["facts_kept_no_ansi"] == t["all"]["facts_kept"]  # the stand-ins carry no secondary count
+        for key in ("reduction", "reduction_clean", "median_reduction", "saving_nothing", "facts_kept"):
+            assert key in t["all"], key
+    qs = bench.summary([q for q, r in zip(quality_rows, rows) if not r["doc_sample"]])
+    sq = s["tools"]["sqz"]["all"]
+    for key in ("reduction", "reduction_clean", "median_reduction", "saving_nothing", "facts_kept", "top_share"):
+        assert sq[key] == qs[key], key  # the same numbers quality.py reports, not a second computation
+    rtk = s["tools"]["rtk"]["all"]  # the passthrough stand-in saves nothing anywhere
+    assert rtk["reduction"] == 0 and rtk["median_reduction"] == 0 and rtk["saving_nothing"] == len(head)
+    every = [r for r in head if all(r[t]["facts_kept"] == r["facts"] for t in peers.TOOLS)]
+    assert s["every_tool_every_fact"] == len(every)
+    assert s["tools"]["headroom"]["every_tool_every_fact"]["facts_kept"] == sum(r["facts"] for r in every)
+    assert s["tools"]["sqz"]["timing"]["calls"] == len(rows) and s["tools"]["rtk"]["timing"]["calls"] == 0
+
+    lines = peers.summary_markdown(s)
+    table = lines[lines.index("") + 1:]
+    assert all(f"{t}: reduction (raw / clean)" in table[0] for t in peers.TOOLS)
+    assert table[2].startswith(f"| **all** | {len(head)} | ")
+    assert table[2 + len(s["tools"]["sqz"]["categories"])].startswith("| ")
+    assert any(line.startswith("Documentation samples") for line in lines)
+    peers.print_markdown(rows, s, {"rtk": "rtk x", "headroom": "y", "import_ms": 1, "netns": "none"}, True)
+    printed = capsys.readouterr().out
+    assert "(doc sample)" in printed and "**all**" in printed
