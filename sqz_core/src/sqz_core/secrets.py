@@ -81,10 +81,10 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
 
 
 # --- command lines -------------------------------------------------------------------
-# (substring that must be present (lower-cased), pattern, replacement)
-_URL_USERINFO = re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.I)
+# shared with the PostgreSQL store, which withholds a command line any of these match
+_URL_USERINFO = lazy(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.I)
 # credentials given on a command line (the output classifier looks at output, not at argv)
-_CRED_ARG = re.compile(
+_CRED_ARG = lazy(
     r"(?:^|\s)(?:-u|--user)[\s=]+\S+:\S+"                                # curl -u user:pass
     r"|(?:^|\s)--?(?:password|passwd|pass|token|api-key|secret)[\s=]+\S+"  # --password x, --token=x
     r"|\b\w*(?:PASSWORD|PASSWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY)\w*=\S+"  # PGPASSWORD=x cmd
@@ -92,6 +92,7 @@ _CRED_ARG = re.compile(
     r"|\bmysql\w*\b.*\s-p\S{3,}",                                          # mysql -psecret
     re.I,
 )
+# (substring that must be present (lower-cased), pattern, replacement)
 _CMD_RULES = (
     ("://", _URL_USERINFO, r"\1***@"),
     ("uthorization", lazy(r"(\bauthorization[ \t]*[:=][ \t]*)(?:(?:bearer|basic|token|digest|bot)[ \t]+)?"
