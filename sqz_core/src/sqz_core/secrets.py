@@ -87,9 +87,9 @@ _URL_USERINFO = lazy(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.I)
 _CRED_ARG = lazy(
     r"(?:^|\s)(?:-u|--user)[\s=]+\S+:\S+"                                # curl -u user:pass
     r"|(?:^|\s)--?(?:password|passwd|pass|token|api-key|secret)[\s=]+\S+"  # --password x, --token=x
-    r"|\b\w*(?:PASSWORD|PASSWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY)\w*=\S+"  # PGPASSWORD=x cmd
+    r"|\b\w*(?:PASSWORD|PASSWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY)\w{0,32}=\S+"  # PGPASSWORD=x cmd
     r"|\bauthorization:\s*\S+"                                             # -H 'Authorization: Bearer …'
-    r"|\bmysql\w*\b.*\s-p\S{3,}",                                          # mysql -psecret
+    r"|\bmysql\w*\b.{0,200}?\s-p\S{3,}",                                        # mysql -psecret
     re.I,
 )
 # (substring that must be present (lower-cased), pattern, replacement)
@@ -101,10 +101,11 @@ _CMD_RULES = (
     ("-", lazy(r"((?:^|\s)--?(?:password|passwd|pass|token|api-key|api_key|secret|access-key)(?:[ \t]+|=))"
                r"[^\s'\"]+", re.I), r"\1***"),
     ("=", lazy(r"((?<![A-Za-z0-9_])[A-Za-z0-9_]*" + _KEY_NAMES + r"[ \t]*=[ \t]*)[^\s'\";&|]+", re.I), r"\1***"),
-    ("mysql", lazy(r"(\b(?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p)[^\s'\"]+"), r"\1***"),
-    ("mariadb", lazy(r"(\b(?:mariadb)\b[^\n|;&]*?\s-p)[^\s'\"]+"), r"\1***"),
     ("hooks.slack.com/", lazy(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/]+"), r"\1***"),
 )
+
+_MYSQL = lazy(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb)\b")
+_MYSQL_PASSWORD = lazy(r"(\s-p)[^\s'\"]+")
 
 
 def scrub_command(command: str | None) -> str | None:
@@ -115,6 +116,8 @@ def scrub_command(command: str | None) -> str | None:
     for hint, pattern, repl in _CMD_RULES:
         if hint in lowered:
             command = pattern.sub(repl, command)
+    if ("mysql" in lowered or "mariadb" in lowered) and " -p" in command and _MYSQL.search(command):
+        command = _MYSQL_PASSWORD.sub(r"\1***", command)  # mysql -pSECRET (a bare -p prompts: kept)
     from .safety import _SECRET_TOKENS, _TOKEN_HINTS
 
     if any(h in command for h in _TOKEN_HINTS):
