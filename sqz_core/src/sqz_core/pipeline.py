@@ -161,6 +161,12 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     records = [builtin_record()] + (for_program(index, req.program) if formatters else [])
 
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
+    if (verdict is None or not verdict.secret) and cleaned != text:
+        from .safety import classify  # the raw bytes are what a store keeps: a secret a redraw hid counts
+
+        raw_verdict = classify(text)
+        if raw_verdict is not None and raw_verdict.secret:
+            verdict = raw_verdict
     est_in = estimate(text)
     if verdict is not None and verdict.level == "safe" and verdict.secret:
         return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)

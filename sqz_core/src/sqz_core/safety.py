@@ -159,11 +159,22 @@ def classify(text: str) -> Safety | None:
             reasons.append("secret-token")
             break
     lowered = text.lower()
-    m = _CRED_LINE.search(text) if any(hint in lowered for hint in _CRED_HINTS) else None
+    m = None
+    if any(hint in lowered for hint in _CRED_HINTS):
+        from .secrets import is_masked
+
+        m = next((c for c in _CRED_LINE.finditer(text) if not is_masked(c.group(0))), None)
     if m:
         i = _line_of(text, m.start())
         secret_spans.append((i, i))
         reasons.append("credential-line")
+    if not secret_spans:  # configuration and header shapes (.env, URLs with a password, .netrc, …)
+        from .secrets import find_secret
+
+        hit = find_secret(text, lowered)
+        if hit:
+            secret_spans.append((_line_of(text, hit[0]),) * 2)
+            reasons.append(hit[1])
     if secret_spans:
         return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(secret_spans), secret=True)
 

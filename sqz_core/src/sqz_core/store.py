@@ -107,6 +107,15 @@ class StoreError(Exception):
     """The store cannot be used; callers degrade to compression without dedup."""
 
 
+def _scrub(command: str | None) -> str | None:
+    """The command line as the store keeps it: secret spans replaced by ``***``."""
+    if not command:
+        return command
+    from .secrets import scrub_command
+
+    return scrub_command(command)
+
+
 def _retrying(fn, attempts: int = 6):
     delay = 0.02
     for i in range(attempts):
@@ -202,7 +211,7 @@ class Store:
     # -- blobs -----------------------------------------------------------------------
     def put_blob(self, digest: str, data: bytes, command: str | None = None) -> None:
         self._write("INSERT OR IGNORE INTO blobs(hash, data, size, created, command) VALUES (?,?,?,?,?)",
-                    (digest, sqlite3.Binary(data), len(data), time.time(), command))
+                    (digest, sqlite3.Binary(data), len(data), time.time(), _scrub(command)))
 
     def get_blob(self, digest: str) -> bytes | None:
         rows = self._read("SELECT data FROM blobs WHERE hash = ?", (digest,))
@@ -291,7 +300,7 @@ class Store:
         if self._read("SELECT 1 FROM recall WHERE hash = ? LIMIT 1", (digest,)):
             return
         self._write("INSERT INTO recall(body, hash, command, session, ts) VALUES (?,?,?,?,?)",
-                    (text, digest, command, session, time.time()))
+                    (text, digest, _scrub(command), session, time.time()))
 
     def search(self, query: str, limit: int = 10) -> list[tuple[str, str | None, float, str]]:
         """``(hash, command, ts, snippet)`` best matches first (FTS5 rank), or LIKE matches without FTS5."""
@@ -322,7 +331,7 @@ class Store:
                     cwd: str | None = None) -> None:
         self._write("INSERT INTO calls(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, "
                     "est_in, est_out, input_hash, output_hash, agent, cwd) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (time.time(), session, command, family, plugin, outcome, bytes_in, bytes_out,
+                    (time.time(), session, _scrub(command), family, plugin, outcome, bytes_in, bytes_out,
                      est_in, est_out, input_hash, output_hash, agent, cwd))
 
     def calls(self, since: float = 0.0) -> list[tuple]:

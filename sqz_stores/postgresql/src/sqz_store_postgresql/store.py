@@ -18,19 +18,11 @@ from __future__ import annotations
 import os
 import re
 
+from sqz_core.secrets import _CRED_ARG, _URL_USERINFO  # one scrubber's patterns for every store
+
 _OWN_PARAMS = ("schema", "store_originals", "pool")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
-_URL_USERINFO = re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.I)
 _OFF = ("0", "false", "no", "off")
-# credentials given on a command line (the output classifier looks at output, not at argv)
-_CRED_ARG = re.compile(
-    r"(?:^|\s)(?:-u|--user)[\s=]+\S+:\S+"                                # curl -u user:pass
-    r"|(?:^|\s)--?(?:password|passwd|pass|token|api-key|secret)[\s=]+\S+"  # --password x, --token=x
-    r"|\b\w*(?:PASSWORD|PASSWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY)\w*=\S+"  # PGPASSWORD=x cmd
-    r"|\bauthorization:\s*\S+"                                             # -H 'Authorization: Bearer …'
-    r"|\bmysql\w*\b.*\s-p\S{3,}",                                          # mysql -psecret
-    re.I,
-)
 
 
 class Config:
