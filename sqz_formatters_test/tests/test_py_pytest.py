@@ -93,4 +93,5 @@ def test_warnings_keep_non_deprecations_and_count_the_rest():
     assert "UserWarning: cache directory missing" in out
     assert "legacy_call('a') is deprecated" in out
     assert "legacy_call('b') is deprecated" not in out
+    assert 'warnings.warn("overflow encountered in scale()", RuntimeWarning)' not in out  # echoed source
     assert "(+ 6 more deprecation warning entries folded: 17 warnings in red/test_legacy.py, red/test_math.py)" in out

@@ -94,8 +94,20 @@ def compact_header(head: list[str]) -> list[str] | None:
     return out
 
 
+_WARNING_AT = re.compile(r"^  \S.*:\d+: \w*Warning: ")
+
+
+def _echoed_warning_source(entry: list[str], i: int) -> bool:
+    """True for the source line ``warnings.formatwarning`` echoes after a one-line warning."""
+    return (i == len(entry) - 1 and i > 0 and entry[i].startswith("    ")
+            and bool(_WARNING_AT.match(entry[i - 1])))
+
+
 def fold_warnings(body: list[str]) -> list[str]:
-    """Keep non-deprecation entries and the first deprecation entry; count the other deprecations."""
+    """Keep non-deprecation entries and the first deprecation entry; count the other deprecations.
+
+    The source line echoed under a one-line warning is dropped: the entry names its location.
+    """
     entries: list[list[str]] = [[]]
     for line in body:
         if line.strip():
@@ -124,7 +136,7 @@ def fold_warnings(body: list[str]) -> list[str]:
                         folded_paths.append(path)
                 continue
             seen_deprecation = True
-        out.extend(entry)
+        out.extend(x for i, x in enumerate(entry) if not _echoed_warning_source(entry, i))
         out.append("")
     if folded_entries:
         noun = "entry" if folded_entries == 1 else "entries"
