@@ -95,3 +95,24 @@ def test_warnings_keep_non_deprecations_and_count_the_rest():
     assert "legacy_call('b') is deprecated" not in out
     assert 'warnings.warn("overflow encountered in scale()", RuntimeWarning)' not in out  # echoed source
     assert "(+ 6 more deprecation warning entries folded: 17 warnings in red/test_legacy.py, red/test_math.py)" in out
+
+
+def test_python_traceback_keeps_failure_sections_verbatim():
+    # sqz_core's safety routing keeps a stack trace only inside its paragraph, verbatim (rules included)
+    text = (
+        "============================= test session starts ==============================\n"
+        "collected 1 item\n\n"
+        "t.py F                                                                   [100%]\n\n"
+        "=================================== FAILURES ===================================\n"
+        "___________________________________ test_r ____________________________________\n\n"
+        "    def test_r():\n>       f(3)\nE       ValueError: boom\n\nt.py:5: ValueError\n"
+        "----------------------------- Captured stderr call -----------------------------\n"
+        "Traceback (most recent call last):\n  File \"t.py\", line 2, in f\n    raise ValueError('boom')\n"
+        "ValueError: boom\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED t.py::test_r - ValueError: boom\n"
+        "============================== 1 failed in 0.10s ===============================\n")
+    out = ask(text, "pytest t.py", 1)
+    failures = text[text.index("=" * 35 + " FAILURES"):]
+    assert failures in out
+    assert "platform" not in out and "t.py F" not in out

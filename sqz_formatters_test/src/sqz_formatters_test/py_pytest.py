@@ -39,6 +39,7 @@ _WARN_COUNT = re.compile(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
 _BANNER = re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$")
 _FRAME_SEP = re.compile(r"^(?:_ )+_?\s*$")
 _CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
+_PY_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 
 
@@ -242,6 +243,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     interrupted = any(line.startswith("!!!") for line in lines)
     if request.exit_code not in (None, 0) and not (red or interrupted or request.exit_code == 5):
         return None  # non-zero status the summary does not explain
+    protected = any(_PY_TRACEBACK.match(line) for line in lines)
     head, sections = _split_sections(lines[:final])
     out = compact_header(head)
     for title, rule, sbody in sections:
@@ -258,13 +260,16 @@ def sqz_format(request: FormatRequest) -> str | None:
             out.append(rule)
             if any(x.strip() for x in sbody):
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
-        elif title in ("FAILURES", "ERRORS"):
+        elif title in ("FAILURES", "ERRORS") and not protected:
             out.append(rule)
             out.extend(compact_failures(sbody))
         else:
             out.append(rule)
             out.extend(sbody)
-    out = [_rule(x) for x in out]
-    out.append(summary.strip("= "))
+    if protected:  # the pipeline passes a stack trace through only inside its paragraph, verbatim
+        out.append(summary)
+    else:
+        out = [_rule(x) for x in out]
+        out.append(summary.strip("= "))
     out.extend(lines[final + 1:])
     return shorter_or_none(join_output(out), request.text)
