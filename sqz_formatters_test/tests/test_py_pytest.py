@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from fmt_test_suite import FormatterSuite, cut_tail, other, text_of
 from sqz_formatters_test import py_pytest as formatter
 
@@ -33,12 +35,56 @@ def test_collection_error_is_not_reported_as_pass():
     assert "2 errors in" in out and "passed" not in out
 
 
-def test_failure_sections_are_verbatim():
+def test_failure_sections_keep_statements_errors_and_locations_only():
     fx = other("pytest", "red_default")
+    out = run(fx)
+    lines = out.splitlines()
     text = fx.request().text
-    start, end = text.index("= ERRORS ="), text.index("= warnings summary =")
-    body = text[text.rindex("\n", 0, start) + 1:text.rindex("\n", 0, end)]
-    assert body in run(fx)
+    for line in text.splitlines():
+        if line.startswith(("E ", ">")) or re.match(r"red/test_\w+\.py:\d+: ", line):
+            assert line in lines, line
+    assert "value = 'x'" in lines  # argument values of a long frame are kept
+    assert "_ test_exception _" in lines and "= FAILURES =" in lines
+    assert "    def test_add_wrong():" not in out  # echoed source context
+    assert "        if value == \"x\":" not in out
+    assert "_ _ _ _" not in out and "____" not in out and "====" not in out
+
+
+def test_short_frames_keep_their_statement_and_drop_carets():
+    out = run(other("pytest", "collect_error"))
+    assert "collect/test_broken_import.py:1: in <module>\n    from mypkg.missing import helper\n" in out
+    assert "E   ModuleNotFoundError: No module named 'mypkg'" in out
+    assert "E                    ^" in out  # carets inside an E line are the message
+    assert "^^^^^^^^" not in out and "???" not in out
+
+
+def test_captured_output_and_repeated_frames():
+    text = (
+        "============================= test session starts ==============================\n"
+        "collected 1 item\n\n"
+        "t.py F                                                                   [100%]\n\n"
+        "=================================== FAILURES ===================================\n"
+        "___________________________________ test_r ____________________________________\n\n"
+        "    def test_r():\n>       f(3)\n\nt.py:5: \n"
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n"
+        "    def f(n):\n>       return f(n)\n\nt.py:2: \n"
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n"
+        "    def f(n):\n>       return f(n)\n\nt.py:2: \n"
+        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n"
+        "    def f(n):\n>       return f(n)\nE       RecursionError: maximum recursion depth exceeded\n\n"
+        "t.py:2: RecursionError\n"
+        "----------------------------- Captured stdout call -----------------------------\n"
+        "    indented output line\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED t.py::test_r - RecursionError: maximum recursion depth exceeded\n"
+        "============================== 1 failed in 0.10s ===============================\n")
+    out = ask(text, "pytest t.py", 1)
+    assert out.count(">       return f(n)\nt.py:2: \n") == 1
+    assert "(+ 1 identical frame)" in out
+    assert ">       return f(n)\nE       RecursionError: maximum recursion depth exceeded\nt.py:2: RecursionError" in out
+    assert "-- Captured stdout call --\n    indented output line\n" in out
+    assert "FAILED t.py::test_r - RecursionError: maximum recursion depth exceeded" in out
+    assert out.rstrip().endswith("1 failed in 0.10s")
 
 
 def test_warnings_keep_non_deprecations_and_count_the_rest():
@@ -47,4 +93,26 @@ def test_warnings_keep_non_deprecations_and_count_the_rest():
     assert "UserWarning: cache directory missing" in out
     assert "legacy_call('a') is deprecated" in out
     assert "legacy_call('b') is deprecated" not in out
+    assert 'warnings.warn("overflow encountered in scale()", RuntimeWarning)' not in out  # echoed source
     assert "(+ 6 more deprecation warning entries folded: 17 warnings in red/test_legacy.py, red/test_math.py)" in out
+
+
+def test_python_traceback_keeps_failure_sections_verbatim():
+    # sqz_core's safety routing keeps a stack trace only inside its paragraph, verbatim (rules included)
+    text = (
+        "============================= test session starts ==============================\n"
+        "collected 1 item\n\n"
+        "t.py F                                                                   [100%]\n\n"
+        "=================================== FAILURES ===================================\n"
+        "___________________________________ test_r ____________________________________\n\n"
+        "    def test_r():\n>       f(3)\nE       ValueError: boom\n\nt.py:5: ValueError\n"
+        "----------------------------- Captured stderr call -----------------------------\n"
+        "Traceback (most recent call last):\n  File \"t.py\", line 2, in f\n    raise ValueError('boom')\n"
+        "ValueError: boom\n"
+        "=========================== short test summary info ============================\n"
+        "FAILED t.py::test_r - ValueError: boom\n"
+        "============================== 1 failed in 0.10s ===============================\n")
+    out = ask(text, "pytest t.py", 1)
+    failures = text[text.index("=" * 35 + " FAILURES"):]
+    assert failures in out
+    assert "platform" not in out and "t.py F" not in out

@@ -1,8 +1,11 @@
-"""pytest: drop the session header, progress dots and passing tests; keep failures whole.
+"""pytest: drop the session header, progress dots and passing tests; keep what explains a failure.
 
-The FAILURES/ERRORS sections (tracebacks, captured output) and the short test summary
-are kept verbatim, section rules included; the long warnings summary keeps every
-non-deprecation entry and the first deprecation entry, and counts the rest.
+In the FAILURES/ERRORS sections every ``E`` line, every ``>`` statement (with its
+continuation lines), every ``path:line:`` location, the statement a ``--tb=short`` frame
+names, argument values and captured output are kept; echoed source context, caret
+markers, ``_ _ _`` frame separators, banner and rule padding and repeated identical
+frames are dropped. The short test summary is kept whole; the long warnings summary
+keeps every non-deprecation entry and the first deprecation entry, and counts the rest.
 """
 
 from __future__ import annotations
@@ -33,6 +36,11 @@ _VERBOSE_XDIST = re.compile(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::.*)$")
 _DEPRECATION = re.compile(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")
 _WARN_COUNT = re.compile(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
+_BANNER = re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$")
+_FRAME_SEP = re.compile(r"^(?:_ )+_?\s*$")
+_CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
+_PY_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
+_CARETS = re.compile(r"^\s+[\^~]+\s*$")
 
 
 def _find_final(lines: list[str]) -> int | None:
@@ -87,8 +95,20 @@ def compact_header(head: list[str]) -> list[str] | None:
     return out
 
 
+_WARNING_AT = re.compile(r"^  \S.*:\d+: \w*Warning: ")
+
+
+def _echoed_warning_source(entry: list[str], i: int) -> bool:
+    """True for the source line ``warnings.formatwarning`` echoes after a one-line warning."""
+    return (i == len(entry) - 1 and i > 0 and entry[i].startswith("    ")
+            and bool(_WARNING_AT.match(entry[i - 1])))
+
+
 def fold_warnings(body: list[str]) -> list[str]:
-    """Keep non-deprecation entries and the first deprecation entry; count the other deprecations."""
+    """Keep non-deprecation entries and the first deprecation entry; count the other deprecations.
+
+    The source line echoed under a one-line warning is dropped: the entry names its location.
+    """
     entries: list[list[str]] = [[]]
     for line in body:
         if line.strip():
@@ -117,13 +137,95 @@ def fold_warnings(body: list[str]) -> list[str]:
                         folded_paths.append(path)
                 continue
             seen_deprecation = True
-        out.extend(entry)
+        out.extend(x for i, x in enumerate(entry) if not _echoed_warning_source(entry, i))
         out.append("")
     if folded_entries:
         noun = "entry" if folded_entries == 1 else "entries"
         out.append(f"(+ {folded_entries} more deprecation warning {noun} folded: "
                    f"{plural(folded_warnings, 'warning')} in {', '.join(folded_paths)})")
     return out
+
+
+def _compact_frame(frame: list[str]) -> list[str]:
+    """One traceback frame without its echoed source context.
+
+    Indented lines are kept only when they continue, without a blank line, a ``>``
+    statement, a location, an ``E`` line or a message at column 0 (a ``--tb=short`` frame's statement,
+    a ``--tb=line`` message's continuation); caret markers and ``???`` are dropped.
+    """
+    out: list[str] = []
+    keep = False
+    for line in frame:
+        if not line.strip():
+            keep = False
+        elif line.startswith("E ") or line == "E":
+            out.append(line)
+            keep = True
+        elif line[0] in " \t":
+            if keep and not _CARETS.match(line) and line.strip() != "???":
+                out.append(line)
+        else:  # ``>`` statements, locations, argument values, messages
+            out.append(line)
+            keep = True
+    return out
+
+
+def compact_failures(body: list[str]) -> list[str]:
+    """A FAILURES/ERRORS section without source context, separators, padding or repeated frames.
+
+    A section without test banners (``--tb=line``: one message per failure) is kept whole.
+    """
+    if not any(_BANNER.match(line) for line in body):
+        return body
+    out: list[str] = []
+    frame: list[str] = []
+    last: list[str] | None = None
+    repeats = 0
+
+    def flush() -> None:
+        nonlocal frame, last, repeats
+        kept = _compact_frame(frame)
+        frame = []
+        if not kept:
+            return
+        if kept == last:
+            repeats += 1
+            return
+        if repeats:
+            out.append(f"(+ {plural(repeats, 'identical frame')})")
+            repeats = 0
+        out.extend(kept)
+        last = kept
+
+    captured = False
+    for line in body:
+        banner = _BANNER.match(line)
+        cap = _CAPTURED.match(line)
+        if banner or cap:
+            flush()
+            if repeats:
+                out.append(f"(+ {plural(repeats, 'identical frame')})")
+                repeats = 0
+            last = None
+            captured = bool(cap)
+            out.append(f"_ {banner.group('name')} _" if banner else f"-- {cap.group('title')} --")
+        elif captured:
+            if line.strip():
+                out.append(line)
+        elif _FRAME_SEP.match(line):
+            flush()
+        else:
+            frame.append(line)
+    flush()
+    if repeats:
+        out.append(f"(+ {plural(repeats, 'identical frame')})")
+    return out
+
+
+def _rule(line: str) -> str:
+    """A ``==== title ====`` rule without its padding."""
+    m = _SECTION.match(line)
+    return f"= {m.group('title')} =" if m else line
 
 
 @hookimpl
@@ -141,6 +243,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     interrupted = any(line.startswith("!!!") for line in lines)
     if request.exit_code not in (None, 0) and not (red or interrupted or request.exit_code == 5):
         return None  # non-zero status the summary does not explain
+    protected = any(_PY_TRACEBACK.match(line) for line in lines)
     head, sections = _split_sections(lines[:final])
     out = compact_header(head)
     for title, rule, sbody in sections:
@@ -157,11 +260,16 @@ def sqz_format(request: FormatRequest) -> str | None:
             out.append(rule)
             if any(x.strip() for x in sbody):
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
+        elif title in ("FAILURES", "ERRORS") and not protected:
+            out.append(rule)
+            out.extend(compact_failures(sbody))
         else:
             out.append(rule)
             out.extend(sbody)
-    if not any(t in ("FAILURES", "ERRORS") for t, _, _ in sections):
-        summary = summary.strip("= ")  # no traceback paragraph to keep intact: drop the padding
-    out.append(summary)
+    if protected:  # the pipeline passes a stack trace through only inside its paragraph, verbatim
+        out.append(summary)
+    else:
+        out = [_rule(x) for x in out]
+        out.append(summary.strip("= "))
     out.extend(lines[final + 1:])
     return shorter_or_none(join_output(out), request.text)
