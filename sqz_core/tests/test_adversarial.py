@@ -168,3 +168,13 @@ def test_many_short_lines():
     text = "".join(f"l{i % 97}\n" for i in range(300000))
     out = _run(text)
     assert out.startswith("l0\nl1\n") and out.rstrip("\n").endswith("l" + str(299999 % 97))
+
+
+def test_jwt_candidates_in_one_run():
+    # every "eyJ" of "-eyJ-eyJ…" rescanned the rest of the run: 80 KB took 30 s
+    text = "-eyJ" * 20000
+    assert _timed(safety.classify, text, size=len(text)) is None
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+    verdict = safety.classify("ok\n" + text + "\nBearer " + jwt + "\n")
+    assert verdict is not None and verdict.secret and verdict.spans == ((2, 2),)
+    assert safety.classify("x-eyJ-" + jwt).secret

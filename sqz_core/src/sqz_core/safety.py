@@ -46,9 +46,31 @@ _SECRET_TOKENS = lazy(
     r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"           # OpenAI / Anthropic keys
     r"|glpat-[A-Za-z0-9_-]{20,}"                       # GitLab PAT
     r"|npm_[A-Za-z0-9]{36}"                            # npm token
-    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"  # JWT
     r")"
 )
+# JWT, matched apart: in the alternation every "eyJ" of a run like "-eyJ-eyJ…" rescanned the run (quadratic)
+_JWT_START = lazy(r"(?<![A-Za-z0-9])eyJ")
+_JWT = lazy(r"eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8}")
+_B64_RUN = lazy(r"[A-Za-z0-9_-]*")
+
+
+def _first_jwt(text: str) -> int:
+    """Offset of the first JWT in ``text``, or -1.
+
+    A start later in the same base64url run as a failed one can only fail too (its
+    first part is shorter, the rest is the same), so each run is scanned once.
+    """
+    if "eyJ" not in text:
+        return -1
+    scanned = 0
+    for m in _JWT_START.finditer(text):
+        start = m.start()
+        if start < scanned:
+            continue
+        if _JWT.match(text, start):
+            return start
+        scanned = _B64_RUN.match(text, start).end()
+    return -1
 
 # substrings every match of _SECRET_TOKENS / _CRED_LINE contains (the latter lower-cased)
 _TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
@@ -188,11 +210,13 @@ def classify(text: str) -> Safety | None:
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
     if any(hint in text for hint in _TOKEN_HINTS):
-        for m in _SECRET_TOKENS.finditer(text):
-            i = _line_of(text, m.start())
+        m = _SECRET_TOKENS.search(text)
+        jwt = _first_jwt(text)
+        found = [pos for pos in (m.start() if m else -1, jwt) if pos >= 0]
+        if found:
+            i = _line_of(text, min(found))
             secret_spans.append((i, i))
             reasons.append("secret-token")
-            break
     lowered = text.lower()
     m = _CRED_LINE.search(text) if any(hint in lowered for hint in _CRED_HINTS) else None
     if m:
