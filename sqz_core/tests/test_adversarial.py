@@ -139,7 +139,7 @@ def test_cursor_replay_keeps_redraws():
 
 def test_go_frame_line_of_parentheses():
     # _GO_FUNC's ^[\w./*()\[\]-]+\(.*\) backtracked quadratically over a run of "("
-    text = "goroutine 1 [running]:\nmain.main()\n\t/src/main.go:5 +0x1d\n" + "(" * 20000 + "\nexit status 2\n"
+    text = "goroutine 1 [running]:\nmain.main()\n\t/src/main.go:5 +0x1d\n" + "(" * 100000 + "\nexit status 2\n"
     verdict = _timed(safety.classify, text, size=len(text))
     assert verdict is not None and "go-goroutine" in verdict.reason
     assert safety._go_func("main.(*T).Run(0xc000010000)") and safety._go_func("created by main.main")
