@@ -15,7 +15,6 @@ _ANSI = lazy(
 )
 # C0 controls other than tab, newline, carriage return, backspace; DEL; C1 controls.
 _CONTROL = lazy(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
-_TRAILING_WS = lazy(r"[ \t]+$", re.M)
 
 
 def strip_escapes(text: str) -> str:
@@ -62,7 +61,8 @@ def resolve_redraws(text: str) -> str:
 
 
 def strip_trailing_whitespace(text: str) -> str:
-    return _TRAILING_WS.sub("", text)
+    """Spaces and tabs at the end of each line removed (per line: a regex ``[ \\t]+$`` is quadratic in a run)."""
+    return "\n".join(line.rstrip(" \t") for line in text.split("\n"))
 
 
 _CURSOR_UP = lazy(r"\x1b\[\d*A")
@@ -71,18 +71,31 @@ _SCREEN_OP = lazy(r"\x1b\[\d*[ABCDGKJ]\Z")
 _OTHER_ESC = lazy(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
+# Bounds on what the input may ask for: a cursor move goes at most this far past the written
+# text (a terminal stops at its margin), and replaying may cost at most this much work per
+# input character; past that the text is returned as it came (escapes are stripped later).
+_MAX_COLS = 4096
+_MAX_ROWS = 256
+_WORK_PER_CHAR = 64
+
+
 def resolve_cursor_moves(text: str) -> str:
     """Replay cursor-up redraws (rich consoles: Gradle, Docker, npm) to the lines a terminal finally shows.
 
     Only run when the text moves the cursor up; handles up/down/forward/back, column,
     erase line and erase below, which is what progress displays use; colour codes are
-    dropped.
+    dropped. Moves are capped (``_MAX_COLS``/``_MAX_ROWS`` past what exists) and the
+    replay gives up on a work budget linear in the input, so no escape can make it slow.
     """
     if not _CURSOR_UP.search(text):
         return text
     screen = [""]
     row = col = 0
+    budget = _WORK_PER_CHAR * len(text) + 65536
     for tok in _SCREEN_OPS.split(text):
+        budget -= len(tok) + 1
+        if budget < 0:
+            return text
         if not tok:
             continue
         if tok == "\n":
@@ -94,20 +107,21 @@ def resolve_cursor_moves(text: str) -> str:
             col = 0
         elif _SCREEN_OP.match(tok):
             arg, op = tok[2:-1], tok[-1]
-            n = int(arg) if arg else None
+            n = (int(arg) if len(arg) < 8 else 10 ** 7) if arg else None  # int() refuses > 4300 digits
             if op == "A":
                 row = max(0, row - (n or 1))
             elif op == "B":
-                row += n or 1
+                row = min(row + (n or 1), len(screen) - 1 + _MAX_ROWS)
                 screen.extend("" for _ in range(row + 1 - len(screen)))
             elif op == "C":
-                col += n or 1
+                col = min(col + (n or 1), max(col, len(screen[row]) + _MAX_COLS))
             elif op == "D":
                 col = max(0, col - (n or 1))
             elif op == "G":
-                col = max(0, (n or 1) - 1)
+                col = max(0, min((n or 1) - 1, len(screen[row]) + _MAX_COLS))
             elif op == "K":
                 line = screen[row]
+                budget -= len(line) + col
                 screen[row] = "" if n == 2 else (" " * min(col, len(line)) + line[col:] if n == 1 else line[:col])
             elif op == "J" and not n:
                 screen[row] = screen[row][:col]
@@ -115,6 +129,7 @@ def resolve_cursor_moves(text: str) -> str:
         else:
             tok = _OTHER_ESC.sub("", tok)  # colours go anyway; overlaying needs plain text
             line = screen[row]
+            budget -= len(line) + col
             screen[row] = line[:col].ljust(col) + tok + line[col + len(tok):]
             col += len(tok)
     return "\n".join(screen)
@@ -178,11 +193,24 @@ def fold_repeated_blocks(lines: list[str], max_block: int = 12, min_repeats: int
     """Fold a block of 2..``max_block`` lines repeated back to back into one copy and a count."""
     out: list[str] = []
     i, n = 0, len(lines)
+    # nearest[i]: distance to the next copy of lines[i]; a block starting at i repeats only if that is <= max_block
+    nearest = [0] * n
+    seen: dict[str, int] = {}
+    for j in range(n - 1, -1, -1):
+        nearest[j] = seen.get(lines[j], n) - j
+        seen[lines[j]] = j
+    del seen
     while i < n:
         best_k, best_reps = 0, 1
-        for k in range(2, max_block + 1):
+        if nearest[i] > max_block:
+            out.append(lines[i])
+            i += 1
+            continue
+        for k in range(max(2, nearest[i]), max_block + 1):
             if i + 2 * k > n:
                 break
+            if lines[i + k] != lines[i]:  # cheap first test: most lines start no repeat
+                continue
             block = lines[i:i + k]
             if not any(s.strip() for s in block):
                 continue

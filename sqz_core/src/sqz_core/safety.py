@@ -8,30 +8,31 @@ at the start of a line, and tokens in well-known secret formats.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from .verdicts import Safety
 from .lazyre import lazy
 
 # --- stack traces: a header and at least one frame ---------------------------------
-_PY_HEAD = lazy(r"^\s*Traceback \(most recent call last\):\s*$", re.M)
+_PY_HEAD = lazy(r"^[^\S\n]*Traceback \(most recent call last\):[^\S\n]*$", re.M)
 _PY_FRAME = lazy(r'^\s+File "[^"]*", line \d+')
 _JVM_FRAME = lazy(r"^\s+at [\w$.<>/]+\([^()]*\)\s*$")
 _JS_FRAME = lazy(r"^\s+at (?:async )?(?:\S+ \()?(?:file://|node:|/|[A-Za-z]:\\|<anonymous>|\w)[^()]*:\d+(?::\d+)?\)?\s*$")
-_GO_HEAD = lazy(r"^goroutine \d+ \[[^\]]+\]:\s*$", re.M)
+_GO_HEAD = lazy(r"^goroutine \d+ \[[^\]\n]+\]:[^\S\n]*$", re.M)
 _GO_FILE = lazy(r"^\t\S+\.go:\d+")
-_RUST_HEAD = lazy(r"^stack backtrace:\s*$", re.M)
+_RUST_HEAD = lazy(r"^stack backtrace:[^\S\n]*$", re.M)
 _RUST_FRAME = lazy(r"^\s+\d+: \S")
-_AT_LINE = lazy(r"^\s+at \S", re.M)
+_AT_LINE = lazy(r"^[^\S\n]+at \S", re.M)
 
 # --- secrets ---------------------------------------------------------------------
-_PEM = lazy(r"^-----BEGIN ([A-Z0-9 ]+)-----\s*$", re.M)
+_PEM = lazy(r"^-----BEGIN ([A-Z0-9 ]+)-----[^\S\n]*$", re.M)
 _PEM_END = "-----END "
 _CRED_LINE = lazy(
-    r"""^\s*(?:export\s+|set\s+)?["']?[\w.-]*?"""
+    r"""^[^\S\n]*(?:export[^\S\n]+|set[^\S\n]+)?["']?[\w.-]*?"""
     r"""(?:^|[_.-]|\b)(?:password|passwd|passphrase|secret|secret[_-]?key|token|api[_-]?key|apikey|"""
     r"""access[_-]?key(?:[_-]?id)?|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)["']?"""
-    r"""\s*[:=]\s*["']?[^\s"'#]{6,}""",
+    r"""[^\S\n]*[:=][^\S\n]*["']?[^\s"'#]{6,}""",
     re.M | re.I,
 )
 _SECRET_TOKENS = lazy(
@@ -45,9 +46,31 @@ _SECRET_TOKENS = lazy(
     r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"           # OpenAI / Anthropic keys
     r"|glpat-[A-Za-z0-9_-]{20,}"                       # GitLab PAT
     r"|npm_[A-Za-z0-9]{36}"                            # npm token
-    r"|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"  # JWT
     r")"
 )
+# JWT, matched apart: in the alternation every "eyJ" of a run like "-eyJ-eyJ…" rescanned the run (quadratic)
+_JWT_START = lazy(r"(?<![A-Za-z0-9])eyJ")
+_JWT = lazy(r"eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8}")
+_B64_RUN = lazy(r"[A-Za-z0-9_-]*")
+
+
+def _first_jwt(text: str) -> int:
+    """Offset of the first JWT in ``text``, or -1.
+
+    A start later in the same base64url run as a failed one can only fail too (its
+    first part is shorter, the rest is the same), so each run is scanned once.
+    """
+    if "eyJ" not in text:
+        return -1
+    scanned = 0
+    for m in _JWT_START.finditer(text):
+        start = m.start()
+        if start < scanned:
+            continue
+        if _JWT.match(text, start):
+            return start
+        scanned = _B64_RUN.match(text, start).end()
+    return -1
 
 # substrings every match of _SECRET_TOKENS / _CRED_LINE contains (the latter lower-cased)
 _TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
@@ -59,7 +82,7 @@ _CRED_HINTS = ("pass", "secret", "token", "key", "credential")
 
 # --- SQL DDL at the start of a line ----------------------------------------------
 _DDL = lazy(
-    r"^\s*(?:CREATE|ALTER|DROP)\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+|UNIQUE\s+)?"
+    r"^[^\S\n]*(?:CREATE|ALTER|DROP)\s+(?:OR\s+REPLACE\s+)?(?:TEMP(?:ORARY)?\s+|UNIQUE\s+)?"
     r"(?:TABLE|INDEX|VIEW|SCHEMA|DATABASE|SEQUENCE|TRIGGER|FUNCTION|PROCEDURE|TYPE|EXTENSION|MATERIALIZED\s+VIEW)\b"
     r"(?:\s+IF\s+(?:NOT\s+)?EXISTS)?\s+[\w.\"`\[]",
     re.M | re.I,
@@ -68,6 +91,19 @@ _DDL = lazy(
 
 def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos)
+
+
+def _line_counter(text: str):
+    """``_line_of`` for increasing offsets (a ``finditer`` walk): each newline is counted once, not per match."""
+    state = [0, 0]  # offset, line at that offset
+
+    def line_at(pos: int) -> int:
+        if pos < state[0]:
+            state[0] = state[1] = 0
+        state[1] += text.count("\n", state[0], pos)
+        state[0] = pos
+        return state[1]
+    return line_at
 
 
 def _frames_after(lines: list[str], start: int, frame: re.Pattern, allow=()) -> int:
@@ -86,14 +122,33 @@ def _frames_after(lines: list[str], start: int, frame: re.Pattern, allow=()) -> 
 
 _PY_CODE = lazy(r"^\s{4,}\S|^\s+\^+\s*$|^\s+[~^]+\s*$")
 _JVM_MORE = lazy(r"^\s+\.\.\. \d+ more\s*$|^Caused by: |^\s+Suppressed: |^\s+Caused by: ")
-_GO_FUNC = lazy(r"^[\w./*()\[\]-]+\(.*\)\s*$|^created by |^\S+\.\S+\(")
+_GO_NAME = lazy(r"[\w./*()\[\]-]*")
+
+
+def _go_func(line: str) -> bool:
+    """A Go frame's function line: ``pkg.(*T).f(args)``, ``created by …`` or ``a.b(``.
+
+    Written out instead of ``^[\\w./*()\\[\\]-]+\\(.*\\)\\s*$|^\\S+\\.\\S+\\(``, whose backtracking is
+    quadratic in a long line of parentheses or dots.
+    """
+    if line.startswith("created by "):
+        return True
+    name = _GO_NAME.match(line).group()
+    q = name.find("(", 1)
+    if q > 0 and line.rstrip().endswith(")") and len(line.rstrip()) - 1 > q:
+        return True
+    token = line.split(None, 1)[0] if line and not line[0].isspace() else ""
+    dot = token.find(".", 1)
+    return dot > 0 and token.find("(", dot + 2) > 0
+
 _RUST_LOC = lazy(r"^\s+at \S+:\d+(:\d+)?\s*$")
 
 
 def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
+    line_of = _line_counter(text)
     for m in _PY_HEAD.finditer(text):
-        i = _line_of(text, m.start())
+        i = line_of(m.start())
         if i + 1 < len(lines) and _PY_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _PY_FRAME, allow=(_PY_CODE,))
             if end + 1 < len(lines) and lines[end + 1].strip():
@@ -114,11 +169,12 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
                 i = j + 1
             else:
                 i += 1
+    line_of = _line_counter(text)
     for m in _GO_HEAD.finditer(text):
-        i = _line_of(text, m.start())
+        i = line_of(m.start())
         if any(_GO_FILE.match(x) for x in lines[i + 1:i + 4]):
             j = i
-            while j + 1 < len(lines) and (_GO_FILE.match(lines[j + 1]) or _GO_FUNC.match(lines[j + 1])):
+            while j + 1 < len(lines) and (_GO_FILE.match(lines[j + 1]) or _go_func(lines[j + 1])):
                 j += 1
             start = i
             k = i - 1
@@ -126,8 +182,9 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
                 start = k
                 k -= 1
             spans.append((start, j, "go-goroutine"))
+    line_of = _line_counter(text)
     for m in _RUST_HEAD.finditer(text):
-        i = _line_of(text, m.start())
+        i = line_of(m.start())
         if i + 1 < len(lines) and _RUST_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _RUST_FRAME, allow=(_RUST_LOC,))
             spans.append((i, end, "rust-backtrace"))
@@ -144,20 +201,22 @@ def classify(text: str) -> Safety | None:
 
     if "-----BEGIN " in text:
         lines = text.split("\n")
+        ends = [k for k, line in enumerate(lines) if line.startswith(_PEM_END)]
+        line_of = _line_counter(text)
         for m in _PEM.finditer(text):
-            i = _line_of(text, m.start())
-            j = i
-            while j + 1 < len(lines) and not lines[j].startswith(_PEM_END):
-                j += 1
-            secret_spans.append((i, j))
+            i = line_of(m.start())
+            k = bisect.bisect_left(ends, i)  # the first END line at or after i, else the last line
+            secret_spans.append((i, ends[k] if k < len(ends) else len(lines) - 1))
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
     if any(hint in text for hint in _TOKEN_HINTS):
-        for m in _SECRET_TOKENS.finditer(text):
-            i = _line_of(text, m.start())
+        m = _SECRET_TOKENS.search(text)
+        jwt = _first_jwt(text)
+        found = [pos for pos in (m.start() if m else -1, jwt) if pos >= 0]
+        if found:
+            i = _line_of(text, min(found))
             secret_spans.append((i, i))
             reasons.append("secret-token")
-            break
     lowered = text.lower()
     m = None
     if any(hint in lowered for hint in _CRED_HINTS):
@@ -188,8 +247,9 @@ def classify(text: str) -> Safety | None:
             spans.append((a, b))
             reasons.append(why)
     maybe_ddl = any(v in lowered for v in _DDL_VERBS) and any(o in lowered for o in _DDL_OBJECTS)
+    line_of = _line_counter(text)
     for m in (_DDL.finditer(text) if maybe_ddl else ()):
-        i = _line_of(text, m.start())
+        i = line_of(m.start())
         spans.append((i, i))
         reasons.append("sql-ddl")
     if spans:
@@ -198,20 +258,37 @@ def classify(text: str) -> Safety | None:
 
 
 # A line that ends a paragraph: blank, or only a log-level tag (Maven prints "[INFO] " for a blank line).
-_BLANKISH = lazy(r"^\s*(?:\[(?:INFO|ERROR|WARNING|WARN|DEBUG)\])?\s*$")
+# (Compared after strip(): a regex ``^\s*(…)?\s*$`` backtracks quadratically over a long run of spaces.)
+_BLANK_TAGS = frozenset(("", "[INFO]", "[ERROR]", "[WARNING]", "[WARN]", "[DEBUG]"))
+
+
+def _blankish(line: str) -> bool:
+    return line.strip() in _BLANK_TAGS
 
 
 def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:
-    """The paragraphs (delimited by blank or tag-only lines) that contain each span, as inclusive line ranges."""
+    """The paragraphs (delimited by blank or tag-only lines) that contain each span, as inclusive line ranges.
+
+    Paragraph bounds are computed once for all lines, so many spans in one long paragraph stay linear.
+    """
+    spans = list(spans)
+    if not spans or not lines:
+        return []
+    n = len(lines)
+    blank = [_blankish(line) for line in lines]
+    up = list(range(n))  # up[i]: where the walk up from line i stops
+    for i in range(1, n):
+        if not blank[i - 1]:
+            up[i] = up[i - 1]
+    down = list(range(n))
+    for i in range(n - 2, -1, -1):
+        if not blank[i + 1]:
+            down[i] = down[i + 1]
     out = []
     for a, b in spans:
-        a = max(0, min(a, len(lines) - 1))
-        b = max(a, min(b, len(lines) - 1))
-        while a > 0 and not _BLANKISH.match(lines[a - 1]):
-            a -= 1
-        while b + 1 < len(lines) and not _BLANKISH.match(lines[b + 1]):
-            b += 1
-        out.append((a, b))
+        a = max(0, min(a, n - 1))
+        b = max(a, min(b, n - 1))
+        out.append((up[a], down[b]))
     return sorted(set(out))
 
 

@@ -1,0 +1,180 @@
+"""Adversarial inputs: every core stage must stay linear (or bounded) in the size of its input.
+
+Each case once took seconds to minutes on a few kilobytes (regexes backtracking across
+blank lines or over space runs, cursor moves building the width they asked for). The
+bound is generous for a loaded 2-core CI machine: 0.05 s per KB plus 1 s.
+"""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sqz_core import cleanup, safety
+from sqz_core.pipeline import compress
+
+SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                           HealthCheck.data_too_large])
+
+
+def _bound(data: bytes) -> float:
+    return 0.05 * len(data) / 1024 + 1.0
+
+
+def _run(text: str, command: str = "cat build.log"):
+    """Compress ``text`` and assert the time bound; return the output as text."""
+    data = text.encode()
+    start = time.perf_counter()
+    result = compress(data, command=command, store=None)
+    took = time.perf_counter() - start
+    assert took <= _bound(data), f"{took:.2f}s for {len(data)} bytes (bound {_bound(data):.2f}s)"
+    return result.output.decode("utf-8", "replace")
+
+
+def _timed(fn, *args, size: int):
+    start = time.perf_counter()
+    out = fn(*args)
+    took = time.perf_counter() - start
+    bound = 0.05 * size / 1024 + 1.0
+    assert took <= bound, f"{fn.__name__}: {took:.2f}s for {size} bytes (bound {bound:.2f}s)"
+    return out
+
+
+# --- generators -------------------------------------------------------------------
+
+_HEADS = st.sampled_from(["token refreshed", "Traceback (most recent call last):", "CREATE TABLE users",
+                          "goroutine 1 [running]:", "stack backtrace:", "    at foo", "-----BEGIN RSA KEY-----",
+                          "password = hunter22", "plain words"])
+blank_runs = st.builds(lambda h, n: h + "\n" + "\n" * n, _HEADS, st.integers(0, 20000))
+space_runs = st.builds(lambda h, n, tail: h + "\n" + " " * n + tail + "\n", _HEADS, st.integers(0, 100000),
+                       st.sampled_from(["", "x", "\t", " \t"]))
+cursor_escapes = st.builds(
+    lambda ops: "a\n" + "".join(ops) + "\n",
+    st.lists(st.builds(lambda n, op, tail: f"\x1b[{n}{op}{tail}",
+                       st.one_of(st.just(""), st.integers(0, 10 ** 9).map(str), st.just("9" * 5000)),
+                       st.sampled_from("ABCDGKJ"), st.sampled_from(["", "x", "hello", "\r", "\n"])),
+             min_size=1, max_size=30).map(lambda ops: ["\x1b[1A"] + ops))
+huge_tokens = st.builds(lambda word, ch, n: f"{word}{ch * n}\n",
+                        st.sampled_from(["token=", "password: ", "eyJ", "ghp_", "sk-", "api_key=", "(", "a.b"]),
+                        st.sampled_from(["a", "(", ".", " ", "="]), st.integers(0, 200000))
+short_lines = st.builds(lambda n, mod: "".join(f"l{i % mod}\n" for i in range(n)),
+                        st.integers(0, 100000), st.integers(1, 200))
+PIECES = st.lists(st.one_of(blank_runs, space_runs, cursor_escapes, huge_tokens, short_lines), min_size=1, max_size=3)
+
+
+@SETTINGS
+@given(PIECES)
+def test_pipeline_is_linear_and_keeps_the_last_line(pieces):
+    text = "".join(pieces) + "end\n"
+    out = _run(text)
+    assert "end" in out.rstrip("\n").rsplit("\n", 1)[-1]
+
+
+@SETTINGS
+@given(st.integers(1, 200000), st.sampled_from(["", "x", "\t"]))
+def test_trailing_whitespace_is_linear_and_exact(n, tail):
+    text = "a  \n" + " " * n + tail + "\nb\t\n"
+    out = _timed(cleanup.strip_trailing_whitespace, text, size=len(text))
+    assert out == "a\n" + (" " * n + tail if tail == "x" else "") + "\nb\n"
+
+
+# --- regressions: each input makes the old code blow the bound -----------------------
+
+def test_blank_run_after_credential_word():
+    # safety._CRED_LINE's ^\s* spanned the blank run: 11.8 s
+    out = _run("token refreshed\n" + "\n" * 10000 + "end\n")
+    assert out.split("\n")[-2] == "end"
+    assert "token refreshed" in out
+
+
+def test_blank_run_after_traceback_and_ddl_words():
+    for head in ("Traceback (most recent call last):", "create table", "    at x"):
+        out = _run(head + "\n" + "\n" * 30000 + "end\n")
+        assert out.rstrip("\n").endswith("end"), head
+
+
+def test_traceback_after_blank_lines_is_found():
+    # ^\s* used to start the match on the first blank line, so the frame check looked at a blank line
+    text = "\n\nTraceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\n"
+    verdict = safety.classify(text)
+    assert verdict is not None and "python-traceback" in verdict.reason
+
+
+def test_long_space_run():
+    # cleanup._TRAILING_WS backtracked over the run: 113 s
+    out = _run(" " * 200000 + "x\n")
+    assert out.rstrip("\n").endswith("x")
+
+
+def test_cursor_forward_far():
+    # cleanup.resolve_cursor_moves built a 100000-column line: 26.5 s
+    text = "a\n\x1b[1A\x1b[100000Cx\n"
+    out = _timed(cleanup.clean_terminal, text, size=len(text))
+    assert "x" in out and len(out) < 10000
+    assert "x" in _run(text)
+
+
+def test_cursor_bomb():
+    # 26 bytes asked for ten million rows and columns: > 300 s and 585 MB
+    text = "\x1b[1A\x1b[9999999B\x1b[9999999Cx\n"
+    out = _timed(cleanup.clean_terminal, text, size=len(text))
+    assert "x" in out and len(out) < 20000
+    assert "x" in _run(text)
+
+
+def test_cursor_move_with_thousands_of_digits():
+    # int() refuses more than 4300 digits: this raised ValueError
+    text = "a\n\x1b[1A\x1b[" + "9" * 5000 + "Cx\n"
+    out = _timed(cleanup.clean_terminal, text, size=len(text))
+    assert "x" in out
+
+
+def test_cursor_replay_keeps_redraws():
+    # the caps leave ordinary progress redraws alone
+    text = "step 1\nstep 2\n\x1b[2A\x1b[2Kdone 1\x1b[1B\r\x1b[5Cend\n"
+    assert cleanup.resolve_cursor_moves(text).split("\n")[:2] == ["done 1", "step end"]
+
+
+def test_go_frame_line_of_parentheses():
+    # _GO_FUNC's ^[\w./*()\[\]-]+\(.*\) backtracked quadratically over a run of "("
+    text = "goroutine 1 [running]:\nmain.main()\n\t/src/main.go:5 +0x1d\n" + "(" * 100000 + "\nexit status 2\n"
+    verdict = _timed(safety.classify, text, size=len(text))
+    assert verdict is not None and "go-goroutine" in verdict.reason
+    assert safety._go_func("main.(*T).Run(0xc000010000)") and safety._go_func("created by main.main")
+    assert safety._go_func("net/http.(*conn).serve(...)") and not safety._go_func("(" * 100)
+
+
+def test_many_ddl_lines_in_one_paragraph():
+    # each span walked the whole paragraph with a regex per line: quadratic in spans
+    lines = [f"CREATE TABLE t{i} (x int);" for i in range(20000)]
+    text = "\n".join(lines) + "\n"
+    verdict = _timed(safety.classify, text, size=len(text))
+    assert verdict is not None and verdict.reason == "sql-ddl" and len(verdict.spans) == 20000
+    assert _timed(safety.paragraphs_holding, lines, verdict.spans, size=len(text)) == [(0, 19999)]
+    assert safety.keeps_paragraphs(text, text, verdict.spans)
+
+
+def test_pem_blocks_without_end():
+    text = "-----BEGIN RSA PRIVATE KEY-----\nabc\n" * 20000
+    verdict = _timed(safety.classify, text, size=len(text))
+    assert verdict is not None and verdict.secret and len(verdict.spans) == 20000
+    assert verdict.spans[0] == (0, 40000)  # no END line: the block runs to the last line
+
+
+def test_many_short_lines():
+    # 1M short lines took 14.8 s; fold_repeated_blocks tried 11 block sizes on every line
+    text = "".join(f"l{i % 97}\n" for i in range(300000))
+    out = _run(text)
+    assert out.startswith("l0\nl1\n") and out.rstrip("\n").endswith("l" + str(299999 % 97))
+
+
+def test_jwt_candidates_in_one_run():
+    # every "eyJ" of "-eyJ-eyJ…" rescanned the rest of the run: 240 KB took 20 s
+    text = "-eyJ" * 60000
+    assert _timed(safety.classify, text, size=len(text)) is None
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+    verdict = safety.classify("ok\n" + text + "\nBearer " + jwt + "\n")
+    assert verdict is not None and verdict.secret and verdict.spans == ((2, 2),)
+    assert safety.classify("x-eyJ-" + jwt).secret
