@@ -1,8 +1,10 @@
 """Logs: fold runs of lines that differ only in timestamps, ids, counters or durations.
 
-A run of three or more such lines becomes its first line plus a count and the first and
-last timestamps. Every ERROR/WARN/FATAL line and the two lines on each side of it, and
-every stack-trace line, are kept verbatim and never folded.
+A run of three or more such lines becomes its first line plus a count, the first and
+last timestamps and, when short, the values that varied (``1ms–3ms``, ``a/b``). Every
+ERROR/WARN/FATAL line and the two lines on each side of it, and every stack-trace line,
+are kept verbatim and never folded. Masking is one pass per line with flat regexes, and
+a run is found by comparing each line's template with the previous one: linear time.
 """
 
 from __future__ import annotations
@@ -18,10 +20,12 @@ _TIMESTAMP = lazy(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}[: ]\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?"
+    r"|\b\d{4}/\d{2}/\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Go's log package
     r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
 )
 _VARIABLE = lazy(
     r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
+    r"|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b"                             # ipv4[:port]
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
     r"|\b\d+(?:\.\d+)?\b"                                                                 # counters
@@ -33,7 +37,9 @@ _TRACE = lazy(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goro
                     r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
 # Line shapes that mark a log: a leading timestamp or level, or "<tool> <level>" (npm).
 _LOG_START = lazy(
-    r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
+    r"^\s*(?:\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}"
+    r"|\[?\d{2}:\d{2}:\d{2}\b"
+    r"|(?:ts|time|t|level|lvl)=\S"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
@@ -88,7 +94,7 @@ def compress_log(request) -> str | None:
         run = j - i
         if run >= MIN_RUN:
             out.append(lines[i])
-            out.append(_fold_note(lines[i], lines[j - 1], run))
+            out.append(_fold_note(lines[i], lines[j - 1], run, lines[i:j]))
             folded += run - 1
         else:
             out.extend(lines[i:j])
@@ -98,9 +104,41 @@ def compress_log(request) -> str | None:
     return "\n".join(out) + ("\n" if trailing else "")
 
 
-def _fold_note(first: str, last: str, run: int) -> str:
+def _fold_note(first: str, last: str, run: int, group: list[str] = ()) -> str:
     a, b = _TIMESTAMP.search(first), _TIMESTAMP.search(last)
+    parts = []
     if a and b:
-        span = a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}"
-        return f"[×{run} lines like the one above, {span}]"
-    return f"[×{run} lines like the one above]"
+        parts.append(a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}")
+    varied = _varied(group)
+    if varied:
+        parts.append(varied)
+    return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
+
+
+_NUMBER = lazy(r"(\d+(?:\.\d+)?)(\D*)")
+MAX_VALUES = 4      # distinct values listed for one masked field
+MAX_VARIED = 80     # characters of varied values in one note
+
+
+def _varied(group: list[str]) -> str:
+    """The masked values that differ across ``group``: a range for numbers with one unit, else a short list."""
+    rows = [_VARIABLE.findall(_TIMESTAMP.sub("@", line)) for line in group]
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        return ""
+    fields = []
+    for k in range(len(rows[0])):
+        seen: dict[str, None] = {}
+        for r in rows:
+            seen[r[k]] = None
+        if len(seen) < 2:
+            continue
+        nums = [_NUMBER.fullmatch(v) for v in seen]
+        if all(nums) and len({m.group(2) for m in nums}) == 1:
+            vals = sorted(nums, key=lambda m: float(m.group(1)))
+            fields.append(f"{vals[0].group(0)}–{vals[-1].group(0)}")
+        elif len(seen) <= MAX_VALUES:
+            fields.append("/".join(seen))
+        else:
+            fields.append(f"{len(seen)} distinct")
+    text = ", ".join(fields)
+    return text if len(text) <= MAX_VARIED else ""
