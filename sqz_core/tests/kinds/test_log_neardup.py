@@ -30,7 +30,7 @@ def test_worker_log_folds_to_a_fraction_and_keeps_every_severe_line():
     for line in fx.text.split("\n"):
         if "WARNING" in line or "ERROR" in line:
             assert line in out.split("\n")
-    assert "×118 lines like the one above" in out
+    assert "×190 lines like the one above, 72 of them further down, not shown" in out
     assert "1ms–3ms" in out  # the durations that varied inside the run
 
 
@@ -65,3 +65,25 @@ def test_many_distinct_values_are_counted_not_listed():
     out = compress_kind("log", _Req("\n".join(lines)))
     assert out.split("\n") == [lines[0], "[×30 lines like the one above, 2026-12-01 02:24:00 … "
                                           "2026-12-01 02:24:29, 30 distinct]"]
+
+
+def test_interleaved_repeats_fold_into_their_first_occurrence():
+    fx = load_fixture(FIX / "http_server_urllib.txt")
+    out = compress_kind("log", fx.request()).split("\n")
+    hits = [line for line in out if '"GET /capture_logs.py HTTP/1.1" 200' in line]
+    assert len(hits) == 1
+    assert out[out.index(hits[0]) + 1].startswith("[×198 lines like the one above, 138 of them further down")
+    assert sum('"GET /missing.txt HTTP/1.1" 404' in line for line in out) == 2  # under 3: both kept
+
+
+def test_template_pass_is_linear():
+    import time
+
+    line = "2026-12-01 02:24:11,628 INFO worker: GET /healthz 200 1ms"
+    small = "\n".join([line] * 2000)
+    t0 = time.perf_counter()
+    compress_kind("log", _Req(small))
+    t1 = time.perf_counter()
+    compress_kind("log", _Req("\n".join([small] * 8)))
+    t2 = time.perf_counter()
+    assert (t2 - t1) < 20 * (t1 - t0) + 0.05

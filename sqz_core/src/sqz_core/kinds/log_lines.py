@@ -24,12 +24,12 @@ _TIMESTAMP = lazy(
     r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
 )
 _VARIABLE = lazy(
-    r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
+    r"(\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
     r"|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b"                             # ipv4[:port]
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
-    r"|\b\d+(?:\.\d+)?\b"                                                                 # counters
-)
+    r"|\b\d+(?:\.\d+)?\b)"                                                                # counters
+)  # one group: split() yields the template's literal pieces and the masked values in one pass
 _SEVERE = lazy(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
                      r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic)\b")
 # Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
@@ -62,7 +62,18 @@ def looks_like_log(text: str) -> bool:
 
 def template(line: str) -> str:
     """The line with its timestamps, ids, counters and durations blanked out."""
-    return _VARIABLE.sub("#", _TIMESTAMP.sub("@", line))
+    return _masked(line, {})[0]
+
+
+def _masked(line: str, seen: dict) -> tuple[str, list[str]]:
+    """The line's template and the values masked in it (timestamps aside); ``seen`` caches
+    lines that only differ by timestamp, the common case in a repetitive log."""
+    stamped = _TIMESTAMP.sub("@", line)
+    hit = seen.get(stamped)
+    if hit is None:
+        parts = _VARIABLE.split(stamped)
+        hit = seen[stamped] = ("#".join(parts[0::2]), parts[1::2])
+    return hit
 
 
 def compress_log(request) -> str | None:
@@ -78,38 +89,51 @@ def compress_log(request) -> str | None:
         if _SEVERE.search(line):
             for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
                 pinned[k] = 1
-    shapes = [None if pinned[i] else template(line) for i, line in enumerate(lines)]
-    out: list[str] = []
-    folded = 0
-    i = 0
-    while i < n:
-        if pinned[i] or not lines[i].strip():
-            out.append(lines[i])
-            i += 1
-            continue
-        t = shapes[i]
-        j = i + 1
-        while j < n and shapes[j] == t:
-            j += 1
-        run = j - i
-        if run >= MIN_RUN:
-            out.append(lines[i])
-            out.append(_fold_note(lines[i], lines[j - 1], run, lines[i:j]))
-            folded += run - 1
-        else:
-            out.extend(lines[i:j])
-        i = j
-    if not folded:
+    # Template mining in the manner of Drain, in one pass: lines grouped by their masked
+    # template; a group of MIN_RUN or more shows its first line, where it first occurs,
+    # followed by a note for the whole group, and its other lines go (interleaved or not).
+    groups: dict[str, list[int]] = {}
+    values: dict[int, list[str]] = {}
+    seen: dict = {}
+    for i, line in enumerate(lines):
+        if not pinned[i] and line.strip():
+            shape, values[i] = _masked(line, seen)
+            groups.setdefault(shape, []).append(i)
+    lead: dict[int, list[int]] = {}
+    drop = bytearray(n)
+    for members in groups.values():
+        if len(members) >= MIN_RUN:
+            lead[members[0]] = members
+            for k in members[1:]:
+                drop[k] = 1
+    if not lead:
         return None
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if drop[i]:
+            continue
+        out.append(line)
+        members = lead.get(i)
+        if members:
+            out.append(_fold_note(line, lines[members[-1]], len(members), [values[k] for k in members],
+                                  later=_later(members)))
     return "\n".join(out) + ("\n" if trailing else "")
 
 
-def _fold_note(first: str, last: str, run: int, group: list[str] = ()) -> str:
+def _later(members: list[int]) -> int:
+    """How many of a group's lines come after its first consecutive run."""
+    k = 1
+    while k < len(members) and members[k] == members[k - 1] + 1:
+        k += 1
+    return len(members) - k
+
+
+def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), later: int = 0) -> str:
     a, b = _TIMESTAMP.search(first), _TIMESTAMP.search(last)
-    parts = []
+    parts = [f"{later} of them further down, not shown"] if later else []
     if a and b:
         parts.append(a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}")
-    varied = _varied(group)
+    varied = _varied(rows)
     if varied:
         parts.append(varied)
     return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
@@ -120,9 +144,8 @@ MAX_VALUES = 4      # distinct values listed for one masked field
 MAX_VARIED = 80     # characters of varied values in one note
 
 
-def _varied(group: list[str]) -> str:
-    """The masked values that differ across ``group``: a range for numbers with one unit, else a short list."""
-    rows = [_VARIABLE.findall(_TIMESTAMP.sub("@", line)) for line in group]
+def _varied(rows: list[list[str]]) -> str:
+    """The masked values that differ across a group's ``rows``: a range for numbers with one unit, else a short list."""
     if not rows or any(len(r) != len(rows[0]) for r in rows):
         return ""
     fields = []
