@@ -87,3 +87,13 @@ def test_template_pass_is_linear():
     compress_kind("log", _Req("\n".join([small] * 8)))
     t2 = time.perf_counter()
     assert (t2 - t1) < 20 * (t1 - t0) + 0.05
+
+
+def test_failure_and_exception_lines_are_kept_even_when_their_template_repeats():
+    lines = [f"2026-12-01 02:24:{s:02d} INFO job {s} done" for s in range(10)]
+    for k, word in ((3, "FAILED"), (6, "raised KeyError")):
+        lines[k] = f"2026-12-01 02:24:{k:02d} INFO job {k} {word}"
+    lines += [f"2026-12-01 02:25:{s:02d} INFO job {s} done" for s in range(10)]
+    out = compress_kind("log", _Req("\n".join(lines))).split("\n")
+    assert lines[3] in out and lines[6] in out
+    assert len(out) < len(lines)

@@ -31,7 +31,9 @@ _VARIABLE = lazy(
     r"|\b\d+(?:\.\d+)?\b)"                                                                # counters
 )  # one group: split() yields the template's literal pieces and the masked values in one pass
 _SEVERE = lazy(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
-                     r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic)\b")
+                     r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic|"
+                     r"FAIL|FAILED|FAILURE|Fail|Failed|Failure|fail|failed|failure|"
+                     r"exception|Traceback)\b|(?:Error|Exception)\b")  # the second branch: KeyError, IOException
 # Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
 _TRACE = lazy(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
                     r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
@@ -65,14 +67,15 @@ def template(line: str) -> str:
     return _masked(line, {})[0]
 
 
-def _masked(line: str, seen: dict) -> tuple[str, list[str]]:
-    """The line's template and the values masked in it (timestamps aside); ``seen`` caches
-    lines that only differ by timestamp, the common case in a repetitive log."""
+def _masked(line: str, seen: dict) -> tuple[str, list[str], int]:
+    """The line's template, the values masked in it (timestamps aside) and its flags (1: stack
+    frame, 2: severe); ``seen`` caches lines that only differ by timestamp, the common case."""
     stamped = _TIMESTAMP.sub("@", line)
     hit = seen.get(stamped)
     if hit is None:
         parts = _VARIABLE.split(stamped)
-        hit = seen[stamped] = ("#".join(parts[0::2]), parts[1::2])
+        flags = (1 if _TRACE.search(line) else 0) | (2 if _SEVERE.search(line) else 0)
+        hit = seen[stamped] = ("#".join(parts[0::2]), parts[1::2], flags)
     return hit
 
 
@@ -82,23 +85,22 @@ def compress_log(request) -> str | None:
     if trailing:
         lines.pop()
     n = len(lines)
+    seen: dict = {}
+    masked = [_masked(line, seen) for line in lines]
     pinned = bytearray(n)
-    for i, line in enumerate(lines):
-        if _TRACE.search(line):
+    for i, (_, _, flags) in enumerate(masked):
+        if flags & 1:
             pinned[i] = 1
-        if _SEVERE.search(line):
+        if flags & 2:
             for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
                 pinned[k] = 1
     # Template mining in the manner of Drain, in one pass: lines grouped by their masked
     # template; a group of MIN_RUN or more shows its first line, where it first occurs,
     # followed by a note for the whole group, and its other lines go (interleaved or not).
     groups: dict[str, list[int]] = {}
-    values: dict[int, list[str]] = {}
-    seen: dict = {}
     for i, line in enumerate(lines):
         if not pinned[i] and line.strip():
-            shape, values[i] = _masked(line, seen)
-            groups.setdefault(shape, []).append(i)
+            groups.setdefault(masked[i][0], []).append(i)
     lead: dict[int, list[int]] = {}
     drop = bytearray(n)
     for members in groups.values():
@@ -115,7 +117,7 @@ def compress_log(request) -> str | None:
         out.append(line)
         members = lead.get(i)
         if members:
-            out.append(_fold_note(line, lines[members[-1]], len(members), [values[k] for k in members],
+            out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
                                   later=_later(members)))
     return "\n".join(out) + ("\n" if trailing else "")
 
