@@ -1,10 +1,11 @@
 """Logs: fold runs of lines that differ only in timestamps, ids, counters or durations.
 
-A run of three or more such lines becomes its first line plus a count, the first and
-last timestamps and, when short, the values that varied (``1ms–3ms``, ``a/b``). Every
-ERROR/WARN/FATAL line and the two lines on each side of it, and every stack-trace line,
-are kept verbatim and never folded. Masking is one pass per line with flat regexes, and
-a run is found by comparing each line's template with the previous one: linear time.
+Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations and
+numbers masked), consecutive or interleaved; a group of three or more becomes its first
+line, where it first occurs, plus a count, the first and last timestamps and, when short,
+the values that varied (``1ms–3ms``, ``a/b``). Every ERROR/WARN/FAIL/exception line and
+the two lines on each side of it, and every stack-trace line, are kept verbatim and never
+folded. One pass with flat regexes and a dict of templates: linear time.
 """
 
 from __future__ import annotations
