@@ -1,8 +1,11 @@
 """Logs: fold runs of lines that differ only in timestamps, ids, counters or durations.
 
-A run of three or more such lines becomes its first line plus a count and the first and
-last timestamps. Every ERROR/WARN/FATAL line and the two lines on each side of it, and
-every stack-trace line, are kept verbatim and never folded.
+Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations and
+numbers masked), consecutive or interleaved; a group of three or more becomes its first
+line, where it first occurs, plus a count, the first and last timestamps and, when short,
+the values that varied (``1ms–3ms``, ``a/b``). Every ERROR/WARN/FAIL/exception line and
+the two lines on each side of it, and every stack-trace line, are kept verbatim and never
+folded. One pass with flat regexes and a dict of templates: linear time.
 """
 
 from __future__ import annotations
@@ -18,22 +21,28 @@ _TIMESTAMP = lazy(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}[: ]\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?"
+    r"|\b\d{4}/\d{2}/\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Go's log package
     r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
 )
 _VARIABLE = lazy(
-    r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
+    r"(\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
+    r"|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b"                             # ipv4[:port]
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
-    r"|\b\d+(?:\.\d+)?\b"                                                                 # counters
-)
+    r"|\b\d+(?:\.\d+)?\b)"                                                                # counters
+)  # one group: split() yields the template's literal pieces and the masked values in one pass
 _SEVERE = lazy(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
-                     r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic)\b")
+                     r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic|"
+                     r"FAIL|FAILED|FAILURE|Fail|Failed|Failure|fail|failed|failure|"
+                     r"exception|Traceback)\b|(?:Error|Exception)\b")  # the second branch: KeyError, IOException
 # Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
 _TRACE = lazy(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
                     r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
 # Line shapes that mark a log: a leading timestamp or level, or "<tool> <level>" (npm).
 _LOG_START = lazy(
-    r"^\s*(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}"
+    r"^\s*(?:\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}"
+    r"|\[?\d{2}:\d{2}:\d{2}\b"
+    r"|(?:ts|time|t|level|lvl)=\S"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
@@ -56,7 +65,19 @@ def looks_like_log(text: str) -> bool:
 
 def template(line: str) -> str:
     """The line with its timestamps, ids, counters and durations blanked out."""
-    return _VARIABLE.sub("#", _TIMESTAMP.sub("@", line))
+    return _masked(line, {})[0]
+
+
+def _masked(line: str, seen: dict) -> tuple[str, list[str], int]:
+    """The line's template, the values masked in it (timestamps aside) and its flags (1: stack
+    frame, 2: severe); ``seen`` caches lines that only differ by timestamp, the common case."""
+    stamped = _TIMESTAMP.sub("@", line)
+    hit = seen.get(stamped)
+    if hit is None:
+        parts = _VARIABLE.split(stamped)
+        flags = (1 if _TRACE.search(line) else 0) | (2 if _SEVERE.search(line) else 0)
+        hit = seen[stamped] = ("#".join(parts[0::2]), parts[1::2], flags)
+    return hit
 
 
 def compress_log(request) -> str | None:
@@ -65,42 +86,85 @@ def compress_log(request) -> str | None:
     if trailing:
         lines.pop()
     n = len(lines)
+    seen: dict = {}
+    masked = [_masked(line, seen) for line in lines]
     pinned = bytearray(n)
-    for i, line in enumerate(lines):
-        if _TRACE.search(line):
+    for i, (_, _, flags) in enumerate(masked):
+        if flags & 1:
             pinned[i] = 1
-        if _SEVERE.search(line):
+        if flags & 2:
             for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
                 pinned[k] = 1
-    shapes = [None if pinned[i] else template(line) for i, line in enumerate(lines)]
-    out: list[str] = []
-    folded = 0
-    i = 0
-    while i < n:
-        if pinned[i] or not lines[i].strip():
-            out.append(lines[i])
-            i += 1
-            continue
-        t = shapes[i]
-        j = i + 1
-        while j < n and shapes[j] == t:
-            j += 1
-        run = j - i
-        if run >= MIN_RUN:
-            out.append(lines[i])
-            out.append(_fold_note(lines[i], lines[j - 1], run))
-            folded += run - 1
-        else:
-            out.extend(lines[i:j])
-        i = j
-    if not folded:
+    # Template mining in the manner of Drain, in one pass: lines grouped by their masked
+    # template; a group of MIN_RUN or more shows its first line, where it first occurs,
+    # followed by a note for the whole group, and its other lines go (interleaved or not).
+    groups: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        if not pinned[i] and line.strip():
+            groups.setdefault(masked[i][0], []).append(i)
+    lead: dict[int, list[int]] = {}
+    drop = bytearray(n)
+    for members in groups.values():
+        if len(members) >= MIN_RUN:
+            lead[members[0]] = members
+            for k in members[1:]:
+                drop[k] = 1
+    if not lead:
         return None
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if drop[i]:
+            continue
+        out.append(line)
+        members = lead.get(i)
+        if members:
+            out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
+                                  later=_later(members)))
     return "\n".join(out) + ("\n" if trailing else "")
 
 
-def _fold_note(first: str, last: str, run: int) -> str:
+def _later(members: list[int]) -> int:
+    """How many of a group's lines come after its first consecutive run."""
+    k = 1
+    while k < len(members) and members[k] == members[k - 1] + 1:
+        k += 1
+    return len(members) - k
+
+
+def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), later: int = 0) -> str:
     a, b = _TIMESTAMP.search(first), _TIMESTAMP.search(last)
+    parts = [f"{later} of them further down, not shown"] if later else []
     if a and b:
-        span = a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}"
-        return f"[×{run} lines like the one above, {span}]"
-    return f"[×{run} lines like the one above]"
+        parts.append(a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}")
+    varied = _varied(rows)
+    if varied:
+        parts.append(varied)
+    return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
+
+
+_NUMBER = lazy(r"(\d+(?:\.\d+)?)(\D*)")
+MAX_VALUES = 4      # distinct values listed for one masked field
+MAX_VARIED = 80     # characters of varied values in one note
+
+
+def _varied(rows: list[list[str]]) -> str:
+    """The masked values that differ across a group's ``rows``: a range for numbers with one unit, else a short list."""
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        return ""
+    fields = []
+    for k in range(len(rows[0])):
+        seen: dict[str, None] = {}
+        for r in rows:
+            seen[r[k]] = None
+        if len(seen) < 2:
+            continue
+        nums = [_NUMBER.fullmatch(v) for v in seen]
+        if all(nums) and len({m.group(2) for m in nums}) == 1:
+            vals = sorted(nums, key=lambda m: float(m.group(1)))
+            fields.append(f"{vals[0].group(0)}–{vals[-1].group(0)}")
+        elif len(seen) <= MAX_VALUES:
+            fields.append("/".join(seen))
+        else:
+            fields.append(f"{len(seen)} distinct")
+    text = ", ".join(fields)
+    return text if len(text) <= MAX_VARIED else ""
