@@ -25,18 +25,18 @@ def make_env(tmp_path, **extra):
 
 def test_warning_once_per_session_crossing(tmp_path):
     env = make_env(tmp_path, SQZ_AGENT="claude-code")
-    r = sqz("budget", "set", "--agent", "claude-code", "1000", env=env)
-    assert r.returncode == 0 and b"1,000 tokens per session" in r.stdout
-    assert json.loads((tmp_path / "data" / "budgets.json").read_text()) == {"claude-code": 1000}
+    r = sqz("budget", "set", "--agent", "claude-code", "800", env=env)
+    assert r.returncode == 0 and b"800 tokens per session" in r.stdout
+    assert json.loads((tmp_path / "data" / "budgets.json").read_text()) == {"claude-code": 800}
     errs = []
     for data, cmd in ((STATUS, "git status"), (RED, "pytest"), (STATUS, "git status -v"), (RED, "pytest -x")):
         r = sqz("compress", "--cmd", cmd, "--session", "s1", stdin=data, env=env)
         assert r.returncode == 0 and r.stdout
         errs.append(r.stderr.decode())
     warned = [i for i, e in enumerate(errs) if "sqz: budget:" in e]
-    assert warned == [1], errs  # the second call crosses 1,000 (102 + 1,130 served, estimate)
+    assert warned == [1], errs  # the second call crosses 800 (102 + 802 served, estimate)
     line = errs[warned[0]].strip()
-    assert "session s1" in line and "1,000-token budget for agent claude-code" in line and "(estimate)" in line
+    assert "session s1" in line and "800-token budget for agent claude-code" in line and "(estimate)" in line
     # another session of the same agent gets its own warning; another agent none
     r = sqz("compress", "--cmd", "pytest", "--session", "s2", stdin=RED * 3, env=env)
     assert b"sqz: budget: session s2" in r.stderr
