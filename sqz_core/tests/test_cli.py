@@ -127,3 +127,24 @@ def test_database_file_is_private(tmp_path):
     sqz("compress", stdin=b"x\n" * 300, env={"SQZ_DB_PATH": str(db)})
     assert (db.stat().st_mode & 0o777) == 0o600
     assert (db.parent.stat().st_mode & 0o777) == 0o700
+
+
+@pytest.mark.parametrize("keep", [0, 8192])
+def test_stats_and_recall_on_a_corrupt_database_say_one_line(tmp_path, keep):
+    """Random bytes, or a real database whose pages past the schema are random: exit 1, one line."""
+    import random
+
+    db = tmp_path / "db.sqlite"
+    env = {"SQZ_DB_PATH": str(db), "SQZ_DAEMON": "0"}
+    sqz("compress", "--cmd", "ls -la /usr/lib", stdin=subprocess.run(["ls", "-la", "/usr/lib"],
+        capture_output=True, check=True).stdout, env=env)
+    rng = random.Random(keep)
+    data = bytearray(db.read_bytes())
+    for i in range(keep, len(data)):
+        data[i] = rng.randrange(256)
+    db.write_bytes(bytes(data))
+    for args in (("stats",), ("recall", "ls"), ("recall", "foo")):
+        r = sqz(*args, env=env)
+        assert r.returncode == 1, (args, r.stderr)
+        assert b"Traceback" not in r.stderr
+        assert r.stderr.count(b"\n") == 1 and b"cannot read the store" in r.stderr, r.stderr
