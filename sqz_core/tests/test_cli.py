@@ -148,3 +148,22 @@ def test_stats_and_recall_on_a_corrupt_database_say_one_line(tmp_path, keep):
         assert r.returncode == 1, (args, r.stderr)
         assert b"Traceback" not in r.stderr
         assert r.stderr.count(b"\n") == 1 and b"cannot read the store" in r.stderr, r.stderr
+
+
+def test_recovery_line_starts_on_its_own_line(tmp_path):
+    """Output without a final newline, cut under context pressure: the recovery line is not glued on."""
+    env = {"SQZ_DB_PATH": str(tmp_path / "db.sqlite"), "SQZ_PRESSURE_BUDGET": "10", "SQZ_SESSION": "p",
+           "SQZ_DAEMON": "0"}
+    listing = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, check=True).stdout
+    sqz("compress", "--cmd", "ls -la /usr/lib", stdin=listing, env=env)  # the session is now over budget
+    names = subprocess.run(["ls", "-1", "/usr/lib/x86_64-linux-gnu"], capture_output=True, check=True).stdout
+    names = names.rstrip(b"\n")
+    assert names.count(b"\n") >= 400
+    r = sqz("compress", "--cmd", "ls -1 /usr/lib/x86_64-linux-gnu", stdin=names, env=env)
+    last = names.rsplit(b"\n", 1)[1]
+    assert b"[sqz: full output: sqz expand" in r.stdout
+    lines = r.stdout.split(b"\n")
+    assert last in lines  # the last name stands alone on its line
+    assert any(line.startswith(b"[sqz: full output: sqz expand ") and line.endswith(b"]") for line in lines)
+    digest = r.stdout.split(b"sqz expand ")[-1].split(b"]")[0].decode()
+    assert sqz("expand", digest, env=env).stdout == names

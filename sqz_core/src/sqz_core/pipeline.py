@@ -247,6 +247,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if candidate and text.endswith("\n") and not candidate.endswith("\n"):
         candidate += "\n"
     if lossy:
+        if candidate and not candidate.endswith("\n"):
+            candidate += "\n"  # the recovery line on its own line, even after a last line without newline
         candidate += recovery_line(digest)
 
     est_out = estimate(candidate)
