@@ -167,3 +167,24 @@ def test_recovery_line_starts_on_its_own_line(tmp_path):
     assert any(line.startswith(b"[sqz: full output: sqz expand ") and line.endswith(b"]") for line in lines)
     digest = r.stdout.split(b"sqz expand ")[-1].split(b"]")[0].decode()
     assert sqz("expand", digest, env=env).stdout == names
+
+
+@pytest.mark.parametrize("shell, status, lost", [
+    ("sqz compress < /dev/null > /dev/full", 0, False),        # nothing to write: nothing lost
+    ("ls -la /usr/lib | sqz compress > /dev/full", 1, True),   # output lost: never success
+    ("ls -la /usr/lib | sqz compress >&-", 1, True),
+    ("sqz compress <&-", 0, False),
+    ("sqz run -- echo hi > /dev/full", 1, True),
+    ("sqz run -- sh -c 'echo hi; exit 3' > /dev/full", 3, True),  # the command's own status wins
+    ("sqz run -- echo hi >&-", 1, True),
+    ("sqz run -- sh -c 'echo hi; exit 4' <&- >&- 2>&-", 4, False),
+    ("sqz run -- seq 1 200000 | head -1 >/dev/null; exit ${PIPESTATUS[0]}", 0, False),  # reader left early
+])
+def test_closed_or_full_streams_end_quietly(tmp_path, shell, status, lost):
+    script = shell.replace("sqz ", " ".join(SQZ) + " ")
+    env = dict(os.environ, SQZ_DB_PATH=str(tmp_path / "db.sqlite"), SQZ_DAEMON="0", SQZ_QUIET="1")
+    r = subprocess.run(["bash", "-c", script], capture_output=True, env=env, timeout=120, check=False)
+    assert b"Traceback" not in r.stderr and b"Exception" not in r.stderr, r.stderr
+    assert r.returncode == status, r.stderr
+    assert r.stderr == (b"sqz: cannot write the output (No space left on device)\n" if b"full" in shell.encode()
+                        and lost else b"sqz: cannot write the output (stdout is closed)\n" if lost else b""), r.stderr
