@@ -400,7 +400,12 @@ def unpack(body: bytes) -> list[bytes]:
     return out
 
 
-def recv_message(sock, limit: int = 1 << 31) -> bytes:
+DAEMON_MAX_FRAME = DAEMON_MAX_BYTES + (1 << 20)  # the largest input, its options, env and paths
+_RECV_CHUNK = 1 << 16
+
+
+def recv_message(sock, limit: int = DAEMON_MAX_FRAME) -> bytes:
+    """One message; a declared size over ``limit`` is refused before anything is read."""
     size = int.from_bytes(_recv_exact(sock, 8), "big")
     if size > limit:
         raise ValueError("message too large")
@@ -408,13 +413,13 @@ def recv_message(sock, limit: int = 1 << 31) -> bytes:
 
 
 def _recv_exact(sock, n: int) -> bytes:
-    buf = bytearray(n)
-    view, got = memoryview(buf), 0
-    while got < n:
-        k = sock.recv_into(view[got:])
-        if not k:
+    """Exactly ``n`` bytes, read in chunks: memory grows with what arrives, not with what is declared."""
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), _RECV_CHUNK))
+        if not chunk:
             raise ValueError("connection closed mid-message")
-        got += k
+        buf += chunk
     return bytes(buf)
 
 
