@@ -127,3 +127,64 @@ def test_database_file_is_private(tmp_path):
     sqz("compress", stdin=b"x\n" * 300, env={"SQZ_DB_PATH": str(db)})
     assert (db.stat().st_mode & 0o777) == 0o600
     assert (db.parent.stat().st_mode & 0o777) == 0o700
+
+
+@pytest.mark.parametrize("keep", [0, 8192])
+def test_stats_and_recall_on_a_corrupt_database_say_one_line(tmp_path, keep):
+    """Random bytes, or a real database whose pages past the schema are random: exit 1, one line."""
+    import random
+
+    db = tmp_path / "db.sqlite"
+    env = {"SQZ_DB_PATH": str(db), "SQZ_DAEMON": "0"}
+    sqz("compress", "--cmd", "ls -la /usr/lib", stdin=subprocess.run(["ls", "-la", "/usr/lib"],
+        capture_output=True, check=True).stdout, env=env)
+    rng = random.Random(keep)
+    data = bytearray(db.read_bytes())
+    for i in range(keep, len(data)):
+        data[i] = rng.randrange(256)
+    db.write_bytes(bytes(data))
+    for args in (("stats",), ("recall", "ls"), ("recall", "foo")):
+        r = sqz(*args, env=env)
+        assert r.returncode == 1, (args, r.stderr)
+        assert b"Traceback" not in r.stderr
+        assert r.stderr.count(b"\n") == 1 and b"cannot read the store" in r.stderr, r.stderr
+
+
+def test_recovery_line_starts_on_its_own_line(tmp_path):
+    """Output without a final newline, cut under context pressure: the recovery line is not glued on."""
+    env = {"SQZ_DB_PATH": str(tmp_path / "db.sqlite"), "SQZ_PRESSURE_BUDGET": "10", "SQZ_SESSION": "p",
+           "SQZ_DAEMON": "0"}
+    listing = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, check=True).stdout
+    sqz("compress", "--cmd", "ls -la /usr/lib", stdin=listing, env=env)  # the session is now over budget
+    names = subprocess.run(["ls", "-1", "/usr/lib/x86_64-linux-gnu"], capture_output=True, check=True).stdout
+    names = names.rstrip(b"\n")
+    assert names.count(b"\n") >= 400
+    r = sqz("compress", "--cmd", "ls -1 /usr/lib/x86_64-linux-gnu", stdin=names, env=env)
+    last = names.rsplit(b"\n", 1)[1]
+    assert b"[sqz: full output: sqz expand" in r.stdout
+    lines = r.stdout.split(b"\n")
+    assert last in lines  # the last name stands alone on its line
+    assert any(line.startswith(b"[sqz: full output: sqz expand ") and line.endswith(b"]") for line in lines)
+    digest = r.stdout.split(b"sqz expand ")[-1].split(b"]")[0].decode()
+    assert sqz("expand", digest, env=env).stdout == names
+
+
+@pytest.mark.parametrize("shell, status, lost", [
+    ("sqz compress < /dev/null > /dev/full", 0, False),        # nothing to write: nothing lost
+    ("ls -la /usr/lib | sqz compress > /dev/full", 1, True),   # output lost: never success
+    ("ls -la /usr/lib | sqz compress >&-", 1, True),
+    ("sqz compress <&-", 0, False),
+    ("sqz run -- echo hi > /dev/full", 1, True),
+    ("sqz run -- sh -c 'echo hi; exit 3' > /dev/full", 3, True),  # the command's own status wins
+    ("sqz run -- echo hi >&-", 1, True),
+    ("sqz run -- sh -c 'echo hi; exit 4' <&- >&- 2>&-", 4, False),
+    ("sqz run -- seq 1 200000 | head -1 >/dev/null; exit ${PIPESTATUS[0]}", 0, False),  # reader left early
+])
+def test_closed_or_full_streams_end_quietly(tmp_path, shell, status, lost):
+    script = shell.replace("sqz ", " ".join(SQZ) + " ")
+    env = dict(os.environ, SQZ_DB_PATH=str(tmp_path / "db.sqlite"), SQZ_DAEMON="0", SQZ_QUIET="1")
+    r = subprocess.run(["bash", "-c", script], capture_output=True, env=env, timeout=120, check=False)
+    assert b"Traceback" not in r.stderr and b"Exception" not in r.stderr, r.stderr
+    assert r.returncode == status, r.stderr
+    assert r.stderr == (b"sqz: cannot write the output (No space left on device)\n" if b"full" in shell.encode()
+                        and lost else b"sqz: cannot write the output (stdout is closed)\n" if lost else b""), r.stderr

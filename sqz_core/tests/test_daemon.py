@@ -388,3 +388,38 @@ def test_stale_plugin_index_is_reloaded(env, monkeypatch):
     rec = next(r for r in fresh["plugins"] if r.get("file") and r["module"] in sys.modules)
     d.indexes[plugins.index_path()] = dict(fresh, format=-1, watch=dict(fresh["watch"], **{rec["file"]: 1.0}))
     assert d._index() is None and d.stop.is_set()
+
+
+def test_a_frame_costs_what_arrives_not_what_it_declares():
+    """A peer that declares a large frame and sends nothing must not make the daemon allocate it."""
+    import tracemalloc
+
+    from sqz_core import hot
+
+    a, b = socket.socketpair()
+    try:
+        b.sendall((2 << 30).to_bytes(8, "big"))  # 2 GB declared: refused before any read
+        with pytest.raises(ValueError, match="too large"):
+            hot.recv_message(a)
+        b.sendall(hot.DAEMON_MAX_FRAME.to_bytes(8, "big") + b"x" * 10)  # allowed size, 10 bytes, then gone
+        b.close()
+        tracemalloc.start()
+        try:
+            with pytest.raises(ValueError, match="closed"):
+                hot.recv_message(a)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert peak < 1 << 20, peak
+    finally:
+        a.close()
+    # a real message still arrives whole, in chunks
+    a, b = socket.socketpair()
+    payload = os.urandom(3 * 65536 + 123)
+    t = threading.Thread(target=b.sendall, args=(hot.pack([b"x", payload]),))
+    t.start()
+    assert hot.unpack(hot.recv_message(a)) == [b"x", payload]
+    t.join()
+    a.close()
+    b.close()
+

@@ -169,3 +169,25 @@ def test_cursor_up_redraws_resolve_to_the_final_screen():
     plain = "no cursor moves here\nline two\n"
     assert resolve_cursor_moves(plain) is plain
     assert resolve_cursor_moves("progress 10%\n\x1b[1A\r\x1b[2Kdone\n") == "done\n"
+
+
+def test_a_delta_must_pass_the_net_win_gate(store):
+    """A delta whose removed lines are wide (4-byte characters) is shorter in characters but
+    longer in bytes and tokens than the new version: the new version goes out in full."""
+    from pathlib import Path
+
+    from sqz_core.pipeline import estimate, net_win
+
+    new = (Path(__file__).resolve().parents[1] / "src" / "sqz_core" / "pipeline.py").read_bytes()
+    lines = new.splitlines(keepends=True)
+    wide = ["\U0001F600" * 100 + f" {i}\n" for i in range(40)]
+    old = b"".join(lines[:100] + [w.encode() for w in wide] + lines[140:])
+    compress(old, command="cat pipeline.py", store=store, session="A")
+    r = compress(new, command="cat pipeline.py", store=store, session="A")
+    assert r.outcome != "delta" and r.output == new  # nothing smaller is possible: sent in full
+    # the gate did run: such a delta would be longer in bytes and fail the token margin
+    from sqz_core.dedup import _render_delta
+
+    body = "\n".join(_render_delta(old.decode().split("\n"), new.decode().split("\n")))
+    assert len(body.encode()) > len(new) and not net_win(estimate(new.decode()), estimate(body), "default")
+    assert resolve(store, digest_of(new)[:16]) == new

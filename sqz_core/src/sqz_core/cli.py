@@ -493,10 +493,15 @@ def daemon_status():
 
 
 def _store_or_exit():
-    store = hot._open_store()
-    if store is None:
-        raise typer.Exit(2)
-    return store
+    """The configured store, or one clear line on stderr and exit 1 (unreadable, corrupt…)."""
+    from .store import StoreError
+    from .stores import open_store
+
+    try:
+        return open_store()
+    except StoreError as exc:
+        sys.stderr.write(f"sqz: cannot read the store ({exc})\n")
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -745,8 +750,13 @@ def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_vers
 
 
 def run_app(args: list[str]) -> int:
+    from .store import StoreError
+
     try:
         app(args=args, prog_name="sqz", standalone_mode=True)
+    except StoreError as exc:  # a database corrupt past its header: one line, never a traceback
+        sys.stderr.write(f"sqz: cannot read the store ({exc})\n")
+        return 1
     except SystemExit as exc:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)

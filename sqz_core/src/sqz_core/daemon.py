@@ -182,7 +182,7 @@ class Daemon:
             if not _same_user(conn):
                 return
             try:
-                fields = hot.unpack(hot.recv_message(conn, limit=hot.DAEMON_MAX_BYTES + (1 << 20)))
+                fields = hot.unpack(hot.recv_message(conn, limit=hot.DAEMON_MAX_FRAME))
             except (OSError, ValueError):
                 return
             conn.settimeout(30)

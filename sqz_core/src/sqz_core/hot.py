@@ -154,33 +154,92 @@ def _default_session() -> str:
     return default_session()
 
 
-def _write_out(payload: bytes) -> None:
+def _write_out(payload: bytes) -> bool:
+    """Write ``payload`` to stdout; False, after one line on stderr, when it cannot be written.
+
+    A reader that went away (``sqz compress | head``) is not a failure: nothing more to say.
+    A full disk, a closed or bad stdout is. Either way stdout then points at /dev/null, so
+    the interpreter's final flush stays quiet.
+    """
     try:
+        if not payload:
+            return True  # nothing to lose (a 0-byte write() to /dev/full still fails)
+        if sys.stdout is None:
+            raise OSError("stdout is closed")
         sys.stdout.buffer.write(payload)
         sys.stdout.buffer.flush()
+        return True
     except BrokenPipeError:
-        # the reader went away (``sqz compress | head``): nothing more to say
+        _stdout_to_devnull()
+        return True
+    except (OSError, ValueError) as exc:
+        _stdout_to_devnull()
+        _say(f"sqz: cannot write the output ({getattr(exc, 'strerror', None) or exc})")
+        return False
+
+
+def _stdout_to_devnull() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+
+
+def _say(line: str) -> None:
+    """One line on stderr, if stderr can take it."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except Exception:
+        pass
+
+
+def _guard_std_fds() -> None:
+    """Closed stdin/stdout/stderr (``<&-``, ``>&-``): put /dev/null on those descriptors.
+
+    Otherwise the next file opened (the database) would take descriptor 0, 1 or 2 and a
+    child process or a stray write would use it. ``sys.stdout`` stays None, so the output
+    is reported as unwritable instead of vanishing.
+    """
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
+            os.fstat(fd)
+            continue
         except OSError:
             pass
+        try:
+            devnull = os.open(os.devnull, os.O_RDWR)
+            if devnull != fd:
+                os.dup2(devnull, fd)
+                os.close(devnull)
+        except OSError:
+            continue
+        if name != "stdout" and getattr(sys, name) is None:
+            try:
+                setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))
+            except OSError:
+                pass
 
 
 def cmd_compress(opts: dict) -> int:
     try:
         data = sys.stdin.buffer.read()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         data = b""
     answer = _via_daemon(data, opts)
     if answer is not None:
         if answer is not _SENT:
-            return _daemon_answer(answer)
+            status, written = _daemon_answer(answer)
+            return status if written else (status or 1)
         opts = dict(opts, no_cache=True)  # the daemon may have served it: never answer with a ref now
     result = compress_bytes(data, opts)
-    _write_out(result.output)
-    _note(result)
-    return result.exit_code if result.exit_code is not None else 0
+    written = _write_out(result.output)
+    if written:
+        _note(result)
+    status = result.exit_code if result.exit_code is not None else 0
+    return status if written else (status or 1)  # output lost: never report success
 
 
 def cmd_run(opts: dict, argv: list[str]) -> int:
@@ -220,13 +279,14 @@ def cmd_run(opts: dict, argv: list[str]) -> int:
     answer = _via_daemon(data, opts)
     if answer is not None:
         if answer is not _SENT:
-            _daemon_answer(answer)
-            return status
+            written = _daemon_answer(answer)[1]
+            return status if written else (status or 1)
         opts = dict(opts, no_cache=True)
     result = compress_bytes(data, opts)
-    _write_out(result.output)
-    _note(result)
-    return status
+    written = _write_out(result.output)
+    if written:
+        _note(result)
+    return status if written else (status or 1)  # the command's status; 1 if it succeeded but its output was lost
 
 
 def cmd_expand(args: list[str]) -> int:
@@ -248,8 +308,7 @@ def cmd_expand(args: list[str]) -> int:
         return 1
     finally:
         store.close()
-    _write_out(data)
-    return 0
+    return 0 if _write_out(data) else 1
 
 
 def cmd_hook(args: list[str]) -> int:
@@ -341,7 +400,12 @@ def unpack(body: bytes) -> list[bytes]:
     return out
 
 
-def recv_message(sock, limit: int = 1 << 31) -> bytes:
+DAEMON_MAX_FRAME = DAEMON_MAX_BYTES + (1 << 20)  # the largest input, its options, env and paths
+_RECV_CHUNK = 1 << 16
+
+
+def recv_message(sock, limit: int = DAEMON_MAX_FRAME) -> bytes:
+    """One message; a declared size over ``limit`` is refused before anything is read."""
     size = int.from_bytes(_recv_exact(sock, 8), "big")
     if size > limit:
         raise ValueError("message too large")
@@ -349,13 +413,13 @@ def recv_message(sock, limit: int = 1 << 31) -> bytes:
 
 
 def _recv_exact(sock, n: int) -> bytes:
-    buf = bytearray(n)
-    view, got = memoryview(buf), 0
-    while got < n:
-        k = sock.recv_into(view[got:])
-        if not k:
+    """Exactly ``n`` bytes, read in chunks: memory grows with what arrives, not with what is declared."""
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = sock.recv(min(n - len(buf), _RECV_CHUNK))
+        if not chunk:
             raise ValueError("connection closed mid-message")
-        got += k
+        buf += chunk
     return bytes(buf)
 
 
@@ -415,23 +479,27 @@ def _via_daemon(data: bytes, opts: dict):
         sock.close()
 
 
-def _daemon_answer(answer) -> int:
+def _daemon_answer(answer) -> tuple[int, bool]:
+    """Print the daemon's answer: ``(status, whether stdout took the output)``."""
     out, before, after, status = answer
+    written = True
     for text in (before, None, after):
         if text is None:
-            _write_out(out)
+            written = _write_out(out)
         elif text:
             try:
                 sys.stderr.write(text)
             except Exception:
                 pass
-    return status
+    return status, written
 
 
 def main(argv: list[str]):
     """Handle a hot verb and return its exit status, or ``NOT_MINE``."""
     if not argv or any(a in ("-h", "--help") for a in argv):
         return NOT_MINE
+    if argv[0] in ("compress", "run", "expand", "hook"):
+        _guard_std_fds()
     verb, args = argv[0], argv[1:]
     if verb == "compress":
         parsed = _parse(args, allow_rest=False)

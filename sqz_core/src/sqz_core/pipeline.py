@@ -190,10 +190,12 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if dedup_ok:
         plugin, ref = call_first(implementations("sqz_dedup", records), request=req, digest=digest,
                                  session=session, store=store, data=raw)
-        if ref is not None and len(ref) < len(text):
+        ref_out = None if ref is None else ref.encode("utf-8")
+        # the same gate as any other result: shorter in bytes and a net win in tokens
+        if ref_out is not None and len(ref_out) < len(raw) and net_win(est_in, estimate(ref), req.mode):
             outcome = "ref" if ref.startswith("§ref:") and ":L" not in ref.split("§", 2)[1] else (
                 "slice" if ref.startswith("§ref:") else "delta")
-            r = Result(ref.encode("utf-8"), outcome, exit_code=exit_code, plugin=plugin, digest=digest,
+            r = Result(ref_out, outcome, exit_code=exit_code, plugin=plugin, digest=digest,
                        est_in=est_in, est_out=estimate(ref), family=family)
             store.put_blob(digest, raw, command)
             r.stored = True
@@ -251,6 +253,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if candidate and text.endswith("\n") and not candidate.endswith("\n"):
         candidate += "\n"
     if lossy:
+        if candidate and not candidate.endswith("\n"):
+            candidate += "\n"  # the recovery line on its own line, even after a last line without newline
         candidate += recovery_line(digest)
 
     est_out = estimate(candidate)
