@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+
+import pytest
 
 from fmt_test_suite import FormatterSuite, cut_tail, other, text_of
 from sqz_formatters_test import py_pytest as formatter
@@ -58,33 +62,36 @@ def test_short_frames_keep_their_statement_and_drop_carets():
     assert "^^^^^^^^" not in out and "???" not in out
 
 
-def test_captured_output_and_repeated_frames():
-    text = (
-        "============================= test session starts ==============================\n"
-        "collected 1 item\n\n"
-        "t.py F                                                                   [100%]\n\n"
-        "=================================== FAILURES ===================================\n"
-        "___________________________________ test_r ____________________________________\n\n"
-        "    def test_r():\n>       f(3)\n\nt.py:5: \n"
-        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n"
-        "    def f(n):\n>       return f(n)\n\nt.py:2: \n"
-        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n"
-        "    def f(n):\n>       return f(n)\n\nt.py:2: \n"
-        "_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ \n\n"
-        "    def f(n):\n>       return f(n)\nE       RecursionError: maximum recursion depth exceeded\n\n"
-        "t.py:2: RecursionError\n"
-        "----------------------------- Captured stdout call -----------------------------\n"
-        "    indented output line\n"
-        "=========================== short test summary info ============================\n"
-        "FAILED t.py::test_r - RecursionError: maximum recursion depth exceeded\n"
-        "============================== 1 failed in 0.10s ===============================\n")
-    out = ask(text, "pytest t.py", 1)
-    assert out.count(">       return f(n)\nt.py:2: \n") == 1
-    assert "(+ 1 identical frame)" in out
-    assert ">       return f(n)\nE       RecursionError: maximum recursion depth exceeded\nt.py:2: RecursionError" in out
+RECURSIVE_TEST = '''def f(n):
+    if n == 0:
+        raise ValueError("boom at the bottom")
+    return f(n - 1)
+
+
+def test_r():
+    print("    indented output line")
+    f(3)
+'''
+
+
+@pytest.mark.parametrize("tb", ["auto", "long"])
+def test_captured_output_and_recursive_frames_of_a_real_run(tmp_path, tb):
+    """A real pytest run (the suite's own pytest) on a recursive failure that prints to stdout."""
+    (tmp_path / "test_t.py").write_text(RECURSIVE_TEST)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=",
+                           f"--tb={tb}", "test_t.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stdout
+    out = ask(proc.stdout + proc.stderr, f"pytest --tb={tb} test_t.py", 1)
+    assert ">       f(3)\ntest_t.py:9: \n" in out
+    assert out.count("return f(n - 1)") == 3  # every frame of the recursion keeps its statement and location
+    assert out.count("test_t.py:4:") == 3
+    assert ">           raise ValueError(\"boom at the bottom\")\nE           ValueError: boom at the bottom\n" in out
+    assert "test_t.py:3: ValueError" in out
     assert "-- Captured stdout call --\n    indented output line\n" in out
-    assert "FAILED t.py::test_r - RecursionError: maximum recursion depth exceeded" in out
-    assert out.rstrip().endswith("1 failed in 0.10s")
+    assert "FAILED test_t.py::test_r - ValueError: boom at the bottom" in out
+    assert re.search(r"^1 failed in [\d.]+s$", out, re.M)
+    assert "def f(n):" not in out and "if n == 0:" not in out  # echoed source context
+    assert "_ _ _" not in out and "^^^^" not in out
 
 
 def test_warnings_keep_non_deprecations_and_count_the_rest():
