@@ -104,22 +104,30 @@ def test_warnings_keep_non_deprecations_and_count_the_rest():
     assert "(+ 6 more deprecation warning entries folded: 17 warnings in red/test_legacy.py, red/test_math.py)" in out
 
 
-def test_python_traceback_keeps_failure_sections_verbatim():
+TRACEBACK_ON_STDERR = '''import traceback
+
+
+def f(n):
+    raise ValueError("boom")
+
+
+def test_r():
+    try:
+        f(3)
+    except ValueError:
+        traceback.print_exc()
+    f(3)
+'''
+
+
+def test_python_traceback_keeps_failure_sections_verbatim(tmp_path):
     # sqz_core's safety routing keeps a stack trace only inside its paragraph, verbatim (rules included)
-    text = (
-        "============================= test session starts ==============================\n"
-        "collected 1 item\n\n"
-        "t.py F                                                                   [100%]\n\n"
-        "=================================== FAILURES ===================================\n"
-        "___________________________________ test_r ____________________________________\n\n"
-        "    def test_r():\n>       f(3)\nE       ValueError: boom\n\nt.py:5: ValueError\n"
-        "----------------------------- Captured stderr call -----------------------------\n"
-        "Traceback (most recent call last):\n  File \"t.py\", line 2, in f\n    raise ValueError('boom')\n"
-        "ValueError: boom\n"
-        "=========================== short test summary info ============================\n"
-        "FAILED t.py::test_r - ValueError: boom\n"
-        "============================== 1 failed in 0.10s ===============================\n")
-    out = ask(text, "pytest t.py", 1)
+    (tmp_path / "test_t.py").write_text(TRACEBACK_ON_STDERR)
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "test_t.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1 and "Traceback (most recent call last):" in proc.stdout, proc.stdout
+    text = proc.stdout + proc.stderr
+    out = ask(text, "pytest test_t.py", 1)
     failures = text[text.index("=" * 35 + " FAILURES"):]
     assert failures in out
-    assert "platform" not in out and "t.py F" not in out
+    assert "platform" not in out and "test_t.py F" not in out
