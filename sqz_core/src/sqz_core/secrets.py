@@ -48,22 +48,15 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
     """``(offset, reason)`` of the first secret found in ``text``, or None."""
     if lowered is None:
         lowered = text.lower()
-    if "private key" in lowered:
-        m = _PRIVATE_KEY.search(text)
+    for present, pattern, reason in (
+        ("private key" in lowered, _PRIVATE_KEY, "private-key"),
+        ("uthorization" in lowered, _AUTH_HEADER, "auth-header"),
+        ("://" in text and "@" in text, _USERINFO, "url-userinfo"),
+        ("hooks.slack.com/" in text, _SLACK_HOOK, "slack-webhook"),
+    ):
+        m = pattern.search(text) if present else None
         if m:
-            return m.start(), "private-key"
-    if "uthorization" in lowered:
-        m = _AUTH_HEADER.search(text)
-        if m:
-            return m.start(), "auth-header"
-    if "://" in text and "@" in text:
-        m = _USERINFO.search(text)
-        if m:
-            return m.start(), "url-userinfo"
-    if "hooks.slack.com/" in text:
-        m = _SLACK_HOOK.search(text)
-        if m:
-            return m.start(), "slack-webhook"
+            return m.start(), reason
     hinted = any(h in lowered for h in _ASSIGN_HINTS)
     if hinted and "=" in text:
         m = _ASSIGN.search(text)
