@@ -16,3 +16,10 @@ def test_a_list_fact_needs_every_part_on_one_line():
     assert fact_kept(out, ["src/lib.py", "modified"])
     assert not fact_kept(out, ["notes.txt", "modified"])
     assert missing_facts(out, [["notes.txt", "untracked"], ["src/app.py", "deleted"]]) == [["src/app.py", "deleted"]]
+
+
+def test_a_string_fact_may_span_lines_and_blank_lines_do_not_count():
+    raw = "Ran 25 tests in 0.000s\n\nOK\n"
+    assert fact_kept(raw, "Ran 25 tests in 0.000s\n\nOK")
+    assert fact_kept("Ran 25 tests in 0.000s\nOK\n", "Ran 25 tests in 0.000s\n\nOK")
+    assert not fact_kept("Ran 25 tests in 0.000s\nFAILED (failures=1)\nOK\n", "Ran 25 tests in 0.000s\n\nOK")

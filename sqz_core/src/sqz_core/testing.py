@@ -87,10 +87,11 @@ def iter_fixtures(root: str | Path) -> list[Fixture]:
 
 
 _HSPACE_RUN = re.compile(r"[ \t]+")
+_BLANK_LINES = re.compile(r"\n(?: ?\n)+")
 
 
 def _squeeze(text: str) -> str:
-    return _HSPACE_RUN.sub(" ", text)
+    return _BLANK_LINES.sub("\n", _HSPACE_RUN.sub(" ", text))
 
 
 def fact_kept(output: str, fact, *, _lines: list[str] | None = None) -> bool:
@@ -99,8 +100,9 @@ def fact_kept(output: str, fact, *, _lines: list[str] | None = None) -> bool:
     A fact is a statement of information picked from the raw output (a test id with its
     outcome, a path with its status, a number with its label):
 
-    - a string: present as it stands, runs of spaces/tabs counting as one space
-      (aligned padding may be collapsed, nothing else may change);
+    - a string: present as it stands, runs of spaces/tabs counting as one space and
+      blank lines not counting (aligned padding and empty lines may go, nothing else
+      may change); a string may span lines (an outcome under its count);
     - a list of strings: every part present on one line of ``output`` (same spacing rule),
       for a statement whose parts a formatter may put in another order or layout.
     """

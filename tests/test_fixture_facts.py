@@ -1,0 +1,46 @@
+"""Every fixture's facts are statements taken from its raw capture.
+
+A fact names information a user would look for (a path with its status, a test id with its
+outcome, a key with its value). It must hold in the raw capture itself (ANSI codes and
+progress redraws aside), so no fact can be chosen from a rendering; and a bare word of five
+characters or fewer (``true``, ``13``, ``OK``) states nothing on its own, so it is refused.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sqz_core.cleanup import clean_terminal
+from sqz_core.testing import iter_fixtures, missing_facts
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_ROOTS = ["sqz_core/tests/fixtures", "sqz_formatters_test/tests/fixtures",
+                 "sqz_formatters_git/tests/fixtures", "sqz_formatters_cloud/tests/fixtures"]
+FIXTURES = [fx for root in FIXTURE_ROOTS for fx in iter_fixtures(ROOT / root)]
+
+
+def _id(fx):
+    return str(fx.path.relative_to(ROOT))
+
+
+def test_every_fixture_root_has_fixtures():
+    assert len(FIXTURES) >= 250
+
+
+@pytest.mark.parametrize("fx", FIXTURES, ids=_id)
+def test_facts_hold_in_the_raw_capture(fx):
+    if not fx.text.strip():
+        assert fx.facts == [], "an empty capture states nothing"
+        return
+    assert fx.facts, "a fixture without facts proves nothing"
+    assert missing_facts(clean_terminal(fx.text), fx.facts) == []
+
+
+@pytest.mark.parametrize("fx", FIXTURES, ids=_id)
+def test_no_fact_is_a_bare_fragment(fx):
+    def size(fact):
+        return len(fact.strip()) if isinstance(fact, str) else sum(len(p.strip()) for p in fact)
+
+    assert [f for f in fx.facts if size(f) <= 5] == []
