@@ -181,3 +181,41 @@ def test_detectors_and_scrubber_stay_linear(text):
     scrub_command(text)
     _CRED_ARG.search(text)  # the PostgreSQL store's withholding check
     assert time.perf_counter() - start < 8.0  # about 1 s here for 1 MB; quadratic shapes took minutes
+
+
+# A secret-named key whose value is code or a version is no credential; the same keys with a
+# literal value still are. The first two are lines of real captures (a Pygments diff, `npm view express`).
+CODE_AND_VERSIONS = [
+    "+            token = cls._process_token(tdef[1])\n",
+    '    "pbkdf2-password": "1.2.1",\n',
+    '{"name":"x","devDependencies":{"pbkdf2-password":"^1.2.1","mocha":"10.2.0"}}\n',
+    'api_key = os.environ["API_KEY"]\n',
+    "password = getpass.getpass()\n",
+    "token = None\n",
+]
+LITERALS = [
+    'password = "hunter22x"\n',
+    "token = abcdef123(\n",
+    '{"password": "1.2.1-x!"}\n',
+    'x = f(1)\npassword = "hunter22x"\n',
+]
+
+
+@pytest.mark.parametrize("text", CODE_AND_VERSIONS)
+def test_code_and_versions_under_secret_names_are_not_secrets(text):
+    assert classify(text) is None
+
+
+@pytest.mark.parametrize("text", LITERALS)
+def test_literal_values_under_secret_names_still_are(text):
+    verdict = classify(text)
+    assert verdict is not None and verdict.secret
+
+
+def test_real_captures_with_secret_named_code_are_compressed():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    for rel in ("sqz_formatters_git/tests/fixtures/diff/real_lexer.txt",
+                "sqz_core/tests/fixtures/kinds/json/npm_view_express.txt"):
+        assert classify((root / rel).read_text(encoding="utf-8")) is None, rel

@@ -220,9 +220,10 @@ def classify(text: str) -> Safety | None:
     lowered = text.lower()
     m = None
     if any(hint in lowered for hint in _CRED_HINTS):
-        from .secrets import is_masked
+        from .secrets import benign_value, is_masked
 
-        m = next((c for c in _CRED_LINE.finditer(text) if not is_masked(c.group(0))), None)
+        m = next((c for c in _CRED_LINE.finditer(text)
+                  if not is_masked(c.group(0)) and not benign_value(text, c.start())), None)
     if m:
         i = _line_of(text, m.start())
         secret_spans.append((i, i))

@@ -44,6 +44,30 @@ def is_masked(matched: str) -> bool:
     return _MASKED.search(matched) is not None
 
 
+# Values a secret-named key takes in code and manifests, never a credential: unquoted, a call or
+# subscript (``token = cls._process_token(tdef[1])``, ``api_key = os.environ["K"]``) or a language
+# constant; quoted or not, a version (``"pbkdf2-password": "1.2.1"`` in a package.json).
+_CODE_VALUE = lazy(r"(?:[A-Za-z_][\w.]{0,200}[(\[][^\s]{0,200}[)\]][,;:]?|None|null|nil|true|false|undefined)(?:\s|$)")
+_VERSION_VALUE = lazy(r"[~^<>=v]{0,3}\d{1,9}(?:\.\d{1,9}){1,3}(?:[-+][\w.]{1,40})?")
+_VALUE_SPLIT = lazy(r"[ \t]*[:=][ \t]*([\"']?)")
+
+
+def benign_value(text: str, start: int) -> bool:
+    """True when the value of the ``key = value`` / ``"key": "value"`` whose key starts at ``start``
+    is code or a version, not a secret (read on the key's line, at most 256 characters)."""
+    end = text.find("\n", start, start + 256)
+    line = text[start:end if end >= 0 else start + 256]
+    sep = _VALUE_SPLIT.search(line)
+    if not sep:
+        return False
+    value, quote = line[sep.end():], sep.group(1)
+    if quote:
+        close = value.find(quote)
+        return close > 0 and _VERSION_VALUE.fullmatch(value[:close]) is not None
+    word = value.split(None, 1)[0] if value.strip() else ""
+    return _CODE_VALUE.match(value) is not None or _VERSION_VALUE.fullmatch(word.rstrip(",;")) is not None
+
+
 def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None:
     """``(offset, reason)`` of the first secret found in ``text``, or None."""
     if lowered is None:
@@ -59,11 +83,11 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
             return m.start(), reason
     hinted = any(h in lowered for h in _ASSIGN_HINTS)
     if hinted and "=" in text:
-        m = _ASSIGN.search(text)
+        m = next((m for m in _ASSIGN.finditer(text) if not benign_value(text, m.start())), None)
         if m:
             return m.start(), "secret-assignment"
     if (hinted or '"auth"' in lowered) and '"' in text:
-        m = _JSON_KEY.search(text)
+        m = next((m for m in _JSON_KEY.finditer(text) if not benign_value(text, m.start())), None)
         if m:
             return m.start(), "secret-json-key"
     if "machine" in lowered and "password" in lowered and "login" in lowered and _NETRC_MACHINE.search(text):
