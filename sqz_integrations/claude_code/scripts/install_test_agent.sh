@@ -12,6 +12,8 @@ if [ -x "$BIN" ] && "$BIN" --version 2>/dev/null | grep -q "^$VERSION "; then
   exit 0
 fi
 mkdir -p "$PREFIX"
+# keep the install out of git even where .gitignore does not list .cache/
+[ -f "$PREFIX/../.gitignore" ] || echo '*' > "$PREFIX/../.gitignore"
 [ -f "$PREFIX/package.json" ] || echo '{"private": true}' > "$PREFIX/package.json"
 npm install --prefix "$PREFIX" --no-audit --no-fund --loglevel=error \
   "@anthropic-ai/claude-code@$VERSION" >&2

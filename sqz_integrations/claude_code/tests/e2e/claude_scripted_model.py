@@ -45,6 +45,7 @@ class ScriptedModel:
         self.script = script
         self.requests: list[dict] = []
         self.other: list[str] = []
+        self.side: list[dict] = []
         self.errors: list[str] = []
         model = self
 
@@ -97,6 +98,7 @@ class ScriptedModel:
 
     def _answer(self, body: dict) -> tuple[list[dict], str]:
         if not body.get("tools"):
+            self.side.append(body)
             return [{"type": "text", "text": "ok"}], "end_turn"
         with threading.Lock():
             self.requests.append(body)
