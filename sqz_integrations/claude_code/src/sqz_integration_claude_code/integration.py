@@ -12,6 +12,9 @@ real CLI (2.1.332, tests/e2e):
   into stdout); Read's is ``{"type": "text", "file": {"filePath", "content", "numLines",
   "startLine", "totalLines"}}``. It fires only when the command exited 0: a failing command
   goes to ``PostToolUseFailure``, which cannot replace the output (the model gets it raw).
+  Over 30,000 characters, ``stdout`` holds only the first 30,000 and ``persistedOutputPath`` /
+  ``persistedOutputSize`` name the full output saved on disk; the model then gets a
+  ``<persisted-output>`` preview unless the replacement leaves those two keys out.
 * PostToolUse output: ``hookSpecificOutput.updatedToolOutput`` replaces the result before the
   model sees it; it must be an object of the tool's own shape (a bare string is ignored).
   Honoured for built-in tools since v2.1.121 (``MIN_POST_VERSION``). The command itself is
@@ -40,6 +43,7 @@ tier = "transparent"
 DOCS = "https://code.claude.com/docs/en/hooks"
 MIN_POST_VERSION = (2, 1, 121)  # PostToolUse updatedToolOutput for built-in tools
 _READ_KEYS = {"filePath", "content"}
+MAX_PERSISTED = 8 * 1024 * 1024  # larger saved outputs keep Claude Code's own preview
 
 
 # -- the hook ------------------------------------------------------------------------------
@@ -134,6 +138,18 @@ def _absolute_hints(text: str) -> str:
     return "\n".join(lines)
 
 
+def _read_persisted(path) -> bytes | None:
+    """The full output Claude Code saved for a large result (``persistedOutputPath``), or None."""
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_PERSISTED + 1)
+    except OSError:
+        return None
+    return data if 0 < len(data) <= MAX_PERSISTED else None
+
+
 def _post_bash(data: dict) -> bytes | None:
     """Compress a Bash result's stdout in place (same shape); the command and its status are untouched."""
     tool_input = data.get("tool_input")
@@ -147,6 +163,12 @@ def _post_bash(data: dict) -> bytes | None:
         return None
     if _runs_sqz(command):
         return None
+    source = stdout.encode("utf-8", "surrogateescape")
+    persisted = resp.get("persistedOutputPath")
+    if persisted is not None:  # too large: Claude Code sends a preview and the path of the full output
+        source = _read_persisted(persisted)
+        if source is None:
+            return None
     from sqz_core.hot import compress_bytes
 
     opts = {"command": command.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",
@@ -158,17 +180,18 @@ def _post_bash(data: dict) -> bytes | None:
         here = os.getcwd()
         os.chdir(cwd)
     try:
-        result = compress_bytes(stdout.encode("utf-8", "surrogateescape"), opts)
+        result = compress_bytes(source, opts)
     finally:
         if here is not None:
             os.chdir(here)
     try:
-        new = result.output.decode("utf-8")
+        new = _absolute_hints(result.output.decode("utf-8"))
     except UnicodeDecodeError:
         return None
-    if new == stdout or len(new) >= len(stdout):
+    if new == stdout or len(new) >= len(stdout):  # for a persisted output: shorter than its preview
         return None
-    out = dict(resp, stdout=_absolute_hints(new))
+    out = {k: v for k, v in resp.items() if not k.startswith("persistedOutput")}  # else the preview is shown
+    out["stdout"] = new
     return json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": out}},
                       ensure_ascii=False).encode("utf-8")
 

@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from claude_scripted_model import ScriptedModel, result_text, tool_results
+from sqz_core.testing import fact_kept
 
 ROOT = Path(__file__).resolve().parents[4]
 CLAUDE = os.environ.get("SQZ_CLAUDE_CODE_BIN") or str(ROOT / ".cache/agents/claude/node_modules/.bin/claude")
@@ -183,3 +184,49 @@ def test_agent_still_works_when_sqz_is_missing(world):
     assert texts[0] == git(world["repo"], "log", "--stat", "-n", "5").strip()  # raw, in this repo
     content = (world["repo"] / FILES[1]).read_text()
     assert texts[1] == texts[2] == numbered(content)
+
+
+def many_commits(repo: Path, n: int) -> None:
+    """``n`` more real commits in one ``git fast-import`` run (seconds saved over ``git commit`` in a loop)."""
+    head = git(repo, "symbolic-ref", "HEAD").strip()
+    parent = git(repo, "rev-parse", "HEAD").strip()
+    chunks = []
+    for i in range(n):
+        msg = f"Tune module {i} for the nightly batch".encode()
+        body = "".join(f"VALUE_{i}_{k} = {k * i}\n" for k in range(3)).encode()
+        chunks += [f"commit {head}\ncommitter Dev Example <dev@example.org> {1700000000 + i} +0000\n".encode(),
+                   f"data {len(msg)}\n".encode(), msg, b"\n",
+                   (f"from {parent}\n" if i == 0 else "").encode(),
+                   f"M 644 inline src/batch/module_{i}.py\ndata {len(body)}\n".encode(), body, b"\n"]
+    subprocess.run(["git", "-C", str(repo), "fast-import", "--quiet"], input=b"".join(chunks), check=True)
+    git(repo, "reset", "-q", "--hard", head)
+
+
+def test_large_output_claude_code_saved_to_disk_is_compressed_from_the_full_file(world):
+    """Over 30,000 characters Claude Code sends a preview and saves the rest; the hook compresses the saved whole."""
+    sqz_init(world)
+    allow(world, "Bash(git log:*)", f"Bash({world['shim']} expand:*)")
+    many_commits(world["repo"], 200)
+    command = "git log --stat -n 150"
+    raw = git(world["repo"], *command.split()[1:])
+    assert len(raw) > 30000
+
+    def script(messages):
+        results = tool_results(messages)
+        if not results:
+            return ("tool", "Bash", {"command": command, "description": "Show recent commits"})
+        if len(results) == 1:
+            return ("tool", "Bash", {"command": hint_command(result_text(results[0])), "description": "Expand"})
+        return ("text", "done")
+
+    r, model = run_claude(world, script)
+    texts = [result_text(b) for b in tool_results(model.requests[-1]["messages"])]
+    assert len(texts) == 2
+    log = texts[0]
+    assert "<persisted-output>" not in log and len(log) < 30000, log[:300]
+    for i in (199, 120, 50):  # the newest, a middle and the oldest of the 150: not only the 30,000-char preview
+        assert fact_kept(log, [f"Tune module {i} for the nightly batch"]) and f"src/batch/module_{i}.py" in log
+    assert "Tune module 49 " not in log
+    saved = re.search(r"Full output saved to: (\S+)", texts[1])  # the original is large again: Claude Code saves it
+    assert saved, texts[1][:500]
+    assert Path(saved.group(1)).read_text().rstrip("\n") == raw.rstrip("\n")
