@@ -170,6 +170,22 @@ def test_captured_read_payload_has_the_shape_the_dedup_expects(env):
                           text=True).stdout == content
 
 
+def test_read_of_content_served_shortened_is_sent_whole_never_unchanged(env):
+    """A file whose bytes reached the model only as a summarised Bash output is not 'unchanged' to a Read."""
+    content = "pool starting\n" + "WARN pool: retrying connection to db-primary (attempt 3 of 5)\n" * 60
+    bash = payload("posttooluse_bash.json")
+    bash["tool_input"]["command"] = "git show HEAD:app.log"
+    bash["tool_response"]["stdout"] = content
+    served = json.loads(integration.hook(json.dumps(bash).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
+    assert len(served["stdout"]) < len(content) / 4  # the model got a shortened form
+    read = json.loads((PAYLOADS / "posttooluse_read_captured.json").read_text())
+    read["session_id"] = bash["session_id"]
+    read["tool_response"]["file"].update(content=content, numLines=62, totalLines=62)
+    assert integration.hook(json.dumps(read).encode(), []) is None  # sent whole
+    again = json.loads(integration.hook(json.dumps(read).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
+    assert again["file"]["content"].startswith("§ref:")  # now the model has it whole
+
+
 @pytest.mark.parametrize("version, events", [((2, 1, 332), ["PostToolUse", "PreCompact", "SessionStart"]),
                                              ((2, 1, 121), ["PostToolUse", "PreCompact", "SessionStart"]),
                                              (None, ["PostToolUse", "PreCompact", "SessionStart"]),

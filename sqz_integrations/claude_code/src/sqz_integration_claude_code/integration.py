@@ -79,6 +79,37 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
                       ensure_ascii=False).encode("utf-8")
 
 
+def _seen_in_full(content: str, session, command: str) -> bool:
+    """False when this session was served ``content`` only in a shortened form (a Bash output that a
+    formatter summarised): this read then goes through whole, and is recorded as served whole, so
+    a ref never says "unchanged" about bytes the model has not seen."""
+    if not session or not content:
+        return True
+    try:
+        from sqz_core.dedup import sketch
+        from sqz_core.pipeline import digest_of
+        from sqz_core.stores import open_store
+
+        raw = content.encode("utf-8")
+        digest = digest_of(raw)
+        store = open_store()
+        try:
+            when = store.last_served(str(session), digest)
+            if when is None:
+                return True  # never served: no ref can come of it
+            rows = store.recent_files(str(session), when - 1, limit=1000)
+            if any(h == digest and out is None for h, out in rows):
+                return True
+            store.put_blob(digest, raw, command)
+            store.mark_served(str(session), digest, output_hash=None, is_file=True)
+            store.add_sketch(str(session), digest, sketch(raw))
+        finally:
+            store.close()
+        return False
+    except Exception:
+        return False  # unsure: the read goes through whole
+
+
 def _post(data: dict) -> bytes | None:
     """Dedup a ``Read`` result through the session store; any other tool or shape is left alone."""
     if data.get("tool_name") != "Read":
@@ -88,6 +119,8 @@ def _post(data: dict) -> bytes | None:
         return None
     file = resp.get("file")
     if not isinstance(file, dict) or not _READ_KEYS <= set(file) or not isinstance(file.get("content"), str):
+        return None
+    if not _seen_in_full(file["content"], data.get("session_id"), f"Read {file.get('filePath')}"):
         return None
     from sqz_core.rewrite import post_dedup
 
