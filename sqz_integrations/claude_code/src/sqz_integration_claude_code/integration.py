@@ -17,8 +17,9 @@ real CLI (2.1.332, tests/e2e):
   ``<persisted-output>`` preview unless the replacement leaves those two keys out.
 * PostToolUse output: ``hookSpecificOutput.updatedToolOutput`` replaces the result before the
   model sees it; it must be an object of the tool's own shape (a bare string is ignored).
-  Honoured for built-in tools since v2.1.121 (``MIN_POST_VERSION``). The command itself is
-  never touched, so the user's allow/deny/ask rules see exactly what the model asked for.
+  Honoured for built-in tools since v2.1.121 (``MIN_POST_VERSION``; measured: 2.1.120 ignores it
+  for Bash, 2.1.121 applies it). The command itself is never touched, so the user's
+  allow/deny/ask rules see exactly what the model asked for.
 * PreToolUse (the fallback for older versions only): ``hookSpecificOutput.updatedInput``
   "replaces the entire input object, so include unchanged fields"; we never send
   ``permissionDecision``, so the normal permission flow applies to the rewritten command.
