@@ -1,6 +1,7 @@
 """Claude Code integration: golden payloads, the rewrite run for real, post dedup, init/uninstall, hot path."""
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -8,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from sqz_core.testing import fact_kept
 from sqz_core.testing_integrations import SQZ, run_sqz
 from sqz_integration_claude_code import integration
 
@@ -103,6 +105,99 @@ def test_post_unknown_shape_is_left_alone(env):
     assert integration.hook(json.dumps(data).encode(), ["--post"]) is None
 
 
+def test_post_bash_compresses_the_real_payload_in_place(env):
+    data = payload("posttooluse_bash.json")
+    raw = data["tool_response"]["stdout"]
+    out = json.loads(integration.hook(json.dumps(data).encode(), []))["hookSpecificOutput"]
+    assert out["hookEventName"] == "PostToolUse"
+    upd = out["updatedToolOutput"]
+    assert set(upd) == set(data["tool_response"]) and upd["stderr"] == "" and upd["interrupted"] is False
+    assert len(upd["stdout"]) < len(raw) * 0.8
+    for fact in (["Document the cache"], ["part2.py", "10"], ["Fix pagination"], ["part1.py"], ["Add the parser"]):
+        assert fact_kept(upd["stdout"], fact), fact
+    hint = re.search(r"\[sqz: full output: (.+ expand [0-9a-f]+)\]", upd["stdout"])
+    assert hint and hint.group(1).startswith(SQZ)  # the path the hook runs from, not a bare `sqz`
+    back = subprocess.run(hint.group(1), shell=True, capture_output=True, text=True)
+    assert back.returncode == 0 and back.stdout == raw
+
+
+@pytest.mark.parametrize("command", ["sqz expand 0123abcd", f"{SQZ} expand 0123abcd", "python3 -m sqz_core expand ab",
+                                     "cd sub && sqz expand x", "git log | SQZ_QUIET=1 /opt/sqz compress --cmd 'git log'",
+                                     "sqz stats"])
+def test_post_bash_never_touches_sqz_output(env, command):
+    data = payload("posttooluse_bash.json")
+    data["tool_input"]["command"] = command
+    assert integration.hook(json.dumps(data).encode(), []) is None
+
+
+@pytest.mark.parametrize("change", [{"isImage": True}, {"stdout": ""}, {"stdout": None}, {"backgroundTaskId": "b1"}])
+def test_post_bash_odd_shapes_are_left_alone(env, change):
+    data = payload("posttooluse_bash.json")
+    data["tool_response"].update(change)
+    assert integration.hook(json.dumps(data).encode(), []) is None
+    data = payload("posttooluse_bash.json")
+    data["tool_input"]["run_in_background"] = True
+    assert integration.hook(json.dumps(data).encode(), []) is None
+
+
+def test_post_failure_event_is_left_alone(env):
+    """A failing command reaches PostToolUseFailure, which has no output to replace."""
+    assert integration.hook((PAYLOADS / "posttoolusefailure_bash.json").read_bytes(), []) is None
+
+
+def test_post_bash_repeat_is_a_ref_that_expands_to_the_original(env):
+    data = payload("posttooluse_bash.json")
+    raw = data["tool_response"]["stdout"]
+    integration.hook(json.dumps(data).encode(), [])
+    again = json.loads(integration.hook(json.dumps(data).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
+    assert again["stdout"].startswith("§ref:")
+    cmd = re.search(r"`([^`]+ expand [0-9a-f]+)`", again["stdout"]).group(1)
+    assert cmd.startswith(SQZ)
+    assert subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout == raw
+
+
+def test_captured_read_payload_has_the_shape_the_dedup_expects(env):
+    data = json.loads((PAYLOADS / "posttooluse_read_captured.json").read_text())
+    file = data["tool_response"]["file"]
+    assert data["tool_response"]["type"] == "text" and integration._READ_KEYS <= set(file)
+    content = "".join(f"line {i} of a file read twice in one session\n" for i in range(40))
+    file.update(content=content, numLines=41, totalLines=41)
+    assert integration.hook(json.dumps(data).encode(), []) is None
+    upd = json.loads(integration.hook(json.dumps(data).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
+    ref = upd["file"]["content"]
+    assert ref.startswith("§ref:") and f"`{SQZ} expand " in ref
+    assert subprocess.run(re.search(r"`([^`]+)`", ref).group(1), shell=True, capture_output=True,
+                          text=True).stdout == content
+
+
+def test_read_of_content_served_shortened_is_sent_whole_never_unchanged(env):
+    """A file whose bytes reached the model only as a summarised Bash output is not 'unchanged' to a Read."""
+    content = "pool starting\n" + "WARN pool: retrying connection to db-primary (attempt 3 of 5)\n" * 60
+    bash = payload("posttooluse_bash.json")
+    bash["tool_input"]["command"] = "git show HEAD:app.log"
+    bash["tool_response"]["stdout"] = content
+    served = json.loads(integration.hook(json.dumps(bash).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
+    assert len(served["stdout"]) < len(content) / 4  # the model got a shortened form
+    read = json.loads((PAYLOADS / "posttooluse_read_captured.json").read_text())
+    read["session_id"] = bash["session_id"]
+    read["tool_response"]["file"].update(content=content, numLines=62, totalLines=62)
+    assert integration.hook(json.dumps(read).encode(), []) is None  # sent whole
+    again = json.loads(integration.hook(json.dumps(read).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
+    assert again["file"]["content"].startswith("§ref:")  # now the model has it whole
+
+
+@pytest.mark.parametrize("version, events", [((2, 1, 332), ["PostToolUse", "PreCompact", "SessionStart"]),
+                                             ((2, 1, 121), ["PostToolUse", "PreCompact", "SessionStart"]),
+                                             (None, ["PostToolUse", "PreCompact", "SessionStart"]),
+                                             ((2, 1, 120), ["PreToolUse", "PreCompact", "SessionStart"])])
+def test_init_rewrites_only_for_old_claude_code(tmp_path, version, events):
+    ctx = {"home": str(tmp_path), "sqz": "/opt/sqz", "versions": {"claude-code": version}}
+    acts = integration.actions(ctx)
+    assert [a["path"][1] for a in acts] == events
+    first = acts[0]["item"]
+    assert first["matcher"] == ("Bash" if events[0] == "PreToolUse" else "Bash|Read")
+
+
 BANNED = ("typer", "click", "rich", "pydantic", "jsonschema", "ruamel", "tomlkit", "tiktoken", "pluggy",
           "importlib.metadata", "sqz_core.cli", "sqz_core.pipeline", "sqz_core.store")
 
@@ -154,7 +249,9 @@ def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
     value = to_python(parse_jsonc(text))
     assert "// Claude Code user settings" in text and value["permissions"] == {"deny": ["Bash(rm -rf:*)"]}
     commands = [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]]
-    assert commands == ["prettier --check", f"{SQZ} hook claude-code"]
+    assert commands == ["prettier --check"]  # no rewrite: Claude Code is not on PATH here, current ones need none
+    assert value["hooks"]["PostToolUse"] == [{"matcher": "Bash|Read", "hooks": [
+        {"type": "command", "command": f"{SQZ} hook claude-code --post", "timeout": 10}]}]
     assert value["hooks"]["PreCompact"][0]["hooks"][0]["command"] == f"{SQZ} hook precompact"
     assert value["hooks"]["SessionStart"][0]["matcher"] == "compact"
     again = run_sqz(home, "init", "--only", "claude-code", "--yes")

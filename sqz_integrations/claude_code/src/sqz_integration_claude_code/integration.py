@@ -1,40 +1,50 @@
-"""Claude Code: the PreToolUse rewrite, the PostToolUse dedup of file reads, and its settings.
+"""Claude Code: Bash output compressed after it ran (PostToolUse), repeated file reads deduplicated, settings.
 
-Contracts (Claude Code hooks reference, https://code.claude.com/docs/en/hooks):
+Contracts (Claude Code hooks reference, https://code.claude.com/docs/en/hooks), checked against the
+real CLI (2.1.332, tests/e2e):
 
 * Settings files: user ``~/.claude/settings.json``, project ``.claude/settings.json`` and
   ``.claude/settings.local.json`` (https://code.claude.com/docs/en/settings);
-  ``{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": …}]}]}}``.
-* PreToolUse stdin: ``session_id``, ``transcript_path``, ``cwd``, ``hook_event_name``,
-  ``tool_name``, ``tool_input`` (Bash: ``command``, ``description``, ``timeout``,
-  ``run_in_background``), ``tool_use_id``.
-* PreToolUse output: ``hookSpecificOutput.updatedInput`` "replaces the entire input
-  object, so include unchanged fields" and permission rules are evaluated against the
-  input the hook returns. We never send ``permissionDecision``: ``"allow"`` would skip
-  the user's prompt, ``"ask"`` would force one on every call; without it the normal
-  permission flow (deny/ask/allow rules, modes) applies to the rewritten command.
-* PostToolUse output: ``hookSpecificOutput.updatedToolOutput`` replaces the result "before
-  it is sent to Claude. The value must match the tool's output shape"; a value that does
-  not match is ignored (original kept). For ``Read`` the shape is
-  ``{"type": "text", "file": {"filePath", "content", "numLines", "startLine", "totalLines"}}``.
-  All tools since v2.1.121 (changelog); older versions ignore the field, so the
-  result is left alone there.
+  ``{"hooks": {"PostToolUse": [{"matcher": "Bash|Read", "hooks": [{"type": "command", "command": …}]}]}}``.
+* PostToolUse stdin: ``session_id``, ``cwd``, ``hook_event_name``, ``tool_name``, ``tool_input``,
+  ``tool_response``, ``tool_use_id``. Bash's ``tool_response`` is
+  ``{"stdout", "stderr", "interrupted", "isImage", "noOutputExpected"}`` (stderr arrives merged
+  into stdout); Read's is ``{"type": "text", "file": {"filePath", "content", "numLines",
+  "startLine", "totalLines"}}``. It fires only when the command exited 0: a failing command
+  goes to ``PostToolUseFailure``, which cannot replace the output (the model gets it raw).
+  Over 30,000 characters, ``stdout`` holds only the first 30,000 and ``persistedOutputPath`` /
+  ``persistedOutputSize`` name the full output saved on disk; the model then gets a
+  ``<persisted-output>`` preview unless the replacement leaves those two keys out.
+* PostToolUse output: ``hookSpecificOutput.updatedToolOutput`` replaces the result before the
+  model sees it; it must be an object of the tool's own shape (a bare string is ignored).
+  Honoured for built-in tools since v2.1.121 (``MIN_POST_VERSION``; measured: 2.1.120 ignores it
+  for Bash, 2.1.121 applies it). The command itself is never touched, so the user's
+  allow/deny/ask rules see exactly what the model asked for.
+* PreToolUse (the fallback for older versions only): ``hookSpecificOutput.updatedInput``
+  "replaces the entire input object, so include unchanged fields"; we never send
+  ``permissionDecision``, so the normal permission flow applies to the rewritten command.
 * ``PreCompact`` and ``SessionStart`` with matcher ``compact`` carry ``session_id``:
   both run ``sqz hook precompact``.
 
-Hot path: ``hook`` imports only the standard library and ``sqz_core.rewrite``.
+Never compressed: the output of sqz's own verbs (``sqz expand`` must give the original back),
+images, background jobs. Recovery hints name sqz by the absolute path the hook runs from.
+
+Hot path: ``hook`` imports only the standard library and ``sqz_core.rewrite`` (the pipeline
+only when there is output to compress).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 
 name = "claude-code"
 tier = "transparent"
 DOCS = "https://code.claude.com/docs/en/hooks"
 MIN_POST_VERSION = (2, 1, 121)  # PostToolUse updatedToolOutput for built-in tools
 _READ_KEYS = {"filePath", "content"}
+MAX_PERSISTED = 8 * 1024 * 1024  # larger saved outputs keep Claude Code's own preview
 
 
 # -- the hook ------------------------------------------------------------------------------
@@ -48,6 +58,8 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     touch_activity(name)
     event = data.get("hook_event_name")
     if "--post" in args or event == "PostToolUse":
+        if data.get("tool_name") == "Bash":
+            return _post_bash(data)
         return _post(data)
     if event not in (None, "PreToolUse") or data.get("tool_name") != "Bash":
         return None
@@ -68,6 +80,37 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
                       ensure_ascii=False).encode("utf-8")
 
 
+def _seen_in_full(content: str, session, command: str) -> bool:
+    """False when this session was served ``content`` only in a shortened form (a Bash output that a
+    formatter summarised): this read then goes through whole, and is recorded as served whole, so
+    a ref never says "unchanged" about bytes the model has not seen."""
+    if not session or not content:
+        return True
+    try:
+        from sqz_core.dedup import sketch
+        from sqz_core.pipeline import digest_of
+        from sqz_core.stores import open_store
+
+        raw = content.encode("utf-8")
+        digest = digest_of(raw)
+        store = open_store()
+        try:
+            when = store.last_served(str(session), digest)
+            if when is None:
+                return True  # never served: no ref can come of it
+            rows = store.recent_files(str(session), when - 1, limit=1000)
+            if any(h == digest and out is None for h, out in rows):
+                return True
+            store.put_blob(digest, raw, command)
+            store.mark_served(str(session), digest, output_hash=None, is_file=True)
+            store.add_sketch(str(session), digest, sketch(raw))
+        finally:
+            store.close()
+        return False
+    except Exception:
+        return False  # unsure: the read goes through whole
+
+
 def _post(data: dict) -> bytes | None:
     """Dedup a ``Read`` result through the session store; any other tool or shape is left alone."""
     if data.get("tool_name") != "Read":
@@ -78,6 +121,8 @@ def _post(data: dict) -> bytes | None:
     file = resp.get("file")
     if not isinstance(file, dict) or not _READ_KEYS <= set(file) or not isinstance(file.get("content"), str):
         return None
+    if not _seen_in_full(file["content"], data.get("session_id"), f"Read {file.get('filePath')}"):
+        return None
     from sqz_core.rewrite import post_dedup
 
     new = post_dedup(file["content"], tool="Read", session=data.get("session_id"),
@@ -85,7 +130,102 @@ def _post(data: dict) -> bytes | None:
     if new is None:
         return None
     out = dict(resp)
-    out["file"] = dict(file, content=new)
+    out["file"] = dict(file, content=_absolute_hints(new))
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": out}},
+                      ensure_ascii=False).encode("utf-8")
+
+
+_SQZ_WORD = re.compile(r"(^|[\s/'\"|;&(`])sqz(_core)?(\.exe)?(\s|$)")
+_BARE_EXPAND = re.compile(r"(?<![\w/.-])sqz expand\b")
+
+
+def _runs_sqz(command: str) -> bool:
+    """Whether ``command`` runs sqz itself (``sqz expand``, a wrapped command…): its output is sqz's own."""
+    from sqz_core.rewrite import _SQZ_PROGRAMS, MARKER, _lex, _program, simple_commands
+
+    if MARKER.decode() in command:
+        return True
+    try:
+        words_list = simple_commands(_lex(command)[0])
+    except Exception:
+        return bool(_SQZ_WORD.search(command))  # cannot parse: be safe
+    return any(_program(words)[0] in _SQZ_PROGRAMS for words in words_list)
+
+
+def _absolute_hints(text: str) -> str:
+    """sqz's own lines (``§ref:…``, ``[sqz: …]``) name sqz by the path the hook runs from, with the hash.
+
+    The agent's shell may not have sqz on PATH (venv or bootstrap installs), so a bare
+    ``sqz expand`` would fail there with 127.
+    """
+    from sqz_core.rewrite import sqz_executable
+
+    sqz = sqz_executable()
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("§ref:"):
+            ref = line[5:].split("§", 1)[0].split(":", 1)[0]
+            lines[i] = line.replace("`sqz expand`", f"`{sqz} expand {ref}`")
+            lines[i] = _BARE_EXPAND.sub(lambda m: f"{sqz} expand", lines[i])
+        elif line.startswith("[sqz:"):
+            lines[i] = _BARE_EXPAND.sub(lambda m: f"{sqz} expand", line)
+    return "\n".join(lines)
+
+
+def _read_persisted(path) -> bytes | None:
+    """The full output Claude Code saved for a large result (``persistedOutputPath``), or None."""
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return None
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_PERSISTED + 1)
+    except OSError:
+        return None
+    return data if 0 < len(data) <= MAX_PERSISTED else None
+
+
+def _post_bash(data: dict) -> bytes | None:
+    """Compress a Bash result's stdout in place (same shape); the command and its status are untouched."""
+    tool_input = data.get("tool_input")
+    resp = data.get("tool_response")
+    if not isinstance(tool_input, dict) or not isinstance(resp, dict):
+        return None
+    command, stdout = tool_input.get("command"), resp.get("stdout")
+    if not isinstance(command, str) or not isinstance(stdout, str) or not stdout.strip():
+        return None
+    if tool_input.get("run_in_background") or resp.get("isImage") or resp.get("backgroundTaskId"):
+        return None
+    if _runs_sqz(command):
+        return None
+    source = stdout.encode("utf-8", "surrogateescape")
+    persisted = resp.get("persistedOutputPath")
+    if persisted is not None:  # too large: Claude Code sends a preview and the path of the full output
+        source = _read_persisted(persisted)
+        if source is None:
+            return None
+    from sqz_core.hot import compress_bytes
+
+    opts = {"command": command.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",
+            "session": str(data["session_id"]) if data.get("session_id") else None, "no_cache": False,
+            "no_abbrev": False, "agent": name}
+    cwd = data.get("cwd")
+    here = None
+    if isinstance(cwd, str) and os.path.isdir(cwd):  # relative paths in the output are the command's
+        here = os.getcwd()
+        os.chdir(cwd)
+    try:
+        result = compress_bytes(source, opts)
+    finally:
+        if here is not None:
+            os.chdir(here)
+    try:
+        new = _absolute_hints(result.output.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None
+    if new == stdout or len(new) >= len(stdout):  # for a persisted output: shorter than its preview
+        return None
+    out = {k: v for k, v in resp.items() if not k.startswith("persistedOutput")}  # else the preview is shown
+    out["stdout"] = new
     return json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": out}},
                       ensure_ascii=False).encode("utf-8")
 
@@ -126,8 +266,10 @@ def actions(ctx: dict) -> list[dict]:
     """What ``sqz init`` writes: hooks in the settings file of the chosen scope.
 
     ``ctx``: ``home``, ``project`` (for ``--project``), ``scope``, ``sqz`` (quoted words
-    running sqz). The PostToolUse hook is added only when the installed Claude Code is
-    known to honour ``updatedToolOutput`` (or its version cannot be read).
+    running sqz). When the installed Claude Code honours ``updatedToolOutput`` for built-in
+    tools (or its version cannot be read: current releases do), one PostToolUse hook
+    compresses Bash output and dedups Read; the command is never rewritten. Only an older
+    Claude Code gets the PreToolUse rewrite instead.
     """
     paths = config_paths(ctx["home"], ctx.get("project"))
     target = paths["local"] if ctx.get("scope") == "project" else paths["user"]
@@ -139,10 +281,20 @@ def actions(ctx: dict) -> list[dict]:
             item = {"matcher": matcher, **item}
         return item
 
-    pre = f"{sqz} hook claude-code"
-    out = [
-        {"type": "json_array_item", "file": target, "path": ["hooks", "PreToolUse"],
-         "item": entry("Bash", pre), "marker": pre, "what": "PreToolUse hook (rewrites Bash commands)"},
+    version = ctx.get("versions", {}).get(name, "probe")
+    if version == "probe":
+        version = _version(detect(ctx["home"]).get("command"))
+    if version is None or version >= MIN_POST_VERSION:
+        post = f"{sqz} hook claude-code --post"
+        out = [{"type": "json_array_item", "file": target, "path": ["hooks", "PostToolUse"],
+                "item": entry("Bash|Read", post), "marker": post,
+                "what": "PostToolUse hook (compresses Bash output, dedups repeated file reads)"}]
+    else:
+        pre = f"{sqz} hook claude-code"
+        out = [{"type": "json_array_item", "file": target, "path": ["hooks", "PreToolUse"],
+                "item": entry("Bash", pre), "marker": pre,
+                "what": "PreToolUse hook (rewrites Bash commands; Claude Code older than 2.1.121)"}]
+    out += [
         {"type": "json_array_item", "file": target, "path": ["hooks", "PreCompact"],
          "item": entry(None, f"{sqz} hook precompact"), "marker": f"{sqz} hook precompact",
          "what": "PreCompact hook (forgets refs on compaction)"},
@@ -150,12 +302,4 @@ def actions(ctx: dict) -> list[dict]:
          "item": entry("compact", f"{sqz} hook precompact"), "marker": f"{sqz} hook precompact",
          "what": "SessionStart[compact] hook (forgets refs after compaction)"},
     ]
-    version = ctx.get("versions", {}).get(name, "probe")
-    if version == "probe":
-        version = _version(detect(ctx["home"]).get("command"))
-    if version is None or version >= MIN_POST_VERSION:
-        post = f"{sqz} hook claude-code --post"
-        out.insert(1, {"type": "json_array_item", "file": target, "path": ["hooks", "PostToolUse"],
-                       "item": entry("Read", post), "marker": post,
-                       "what": "PostToolUse hook (dedups repeated file reads)"})
     return out

@@ -1,0 +1,232 @@
+"""The real Claude Code CLI, driven by a scripted model on 127.0.0.1, with the settings ``sqz init`` writes.
+
+Claude Code is installed by ``sqz_integrations/claude_code/scripts/install_test_agent.sh`` (CI runs
+it); without it these tests fail and say so. Each run: a throwaway HOME and git repository, default
+permissions plus one project allow rule for ``Bash(git log:*)`` and one for the sqz expand command
+(sqz's own read-only verb; without it ``claude -p`` denies the call like any unlisted command).
+The model asks for ``git log --stat -n 5``, reads a file twice, then runs the expand commands named
+by the hints it received; the assertions read what the model was sent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from claude_scripted_model import ScriptedModel, result_text, tool_results
+from sqz_core.testing import fact_kept
+
+ROOT = Path(__file__).resolve().parents[4]
+CLAUDE = os.environ.get("SQZ_CLAUDE_CODE_BIN") or str(ROOT / ".cache/agents/claude/node_modules/.bin/claude")
+INSTALL = "sqz_integrations/claude_code/scripts/install_test_agent.sh"
+SUBJECTS = ["Add the parser for config files", "Teach the CLI a --dry-run flag", "Fix the off-by-one in pagination",
+            "Document the cache directory", "Rename helpers to match the style guide", "Speed up the token counter"]
+FILES = ["src/config_parser.py", "src/cli.py", "src/pagination.py", "docs/cache.md", "src/helpers.py",
+         "src/tokens.py"]
+DENIALS = ("requires approval", "permission", "denied", "not allowed", "haven't granted")
+
+
+def claude_bin() -> str:
+    if not os.access(CLAUDE, os.X_OK):
+        pytest.fail(f"Claude Code CLI not installed at {CLAUDE}: run `bash {INSTALL}` first")
+    return CLAUDE
+
+
+def git(repo: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
+
+
+@pytest.fixture()
+def world(tmp_path):
+    """HOME, a git repo with six real commits, a file to read, an sqz shim running this checkout."""
+    home, repo, bindir = tmp_path / "home", tmp_path / "repo", tmp_path / "bin"
+    for d in (home, repo, bindir):
+        d.mkdir()
+    git(repo, "init", "-q")
+    git(repo, "config", "user.email", "dev@example.org")
+    git(repo, "config", "user.name", "Dev Example")
+    for i, (subject, path) in enumerate(zip(SUBJECTS, FILES)):
+        f = repo / path
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text("".join(f"def step_{i}_{k}(value):\n    return value + {k}\n\n" for k in range(30 + i)))
+        git(repo, "add", path)
+        git(repo, "commit", "-q", "-m", subject, "-m", f"Body of change {i}: why it was needed.")
+    shim = bindir / "sqz"
+    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m sqz_core \"$@\"\n")
+    shim.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE", "SQZ_"))}
+    env.update(HOME=str(home), SQZ_BIN=str(shim), SQZ_DB_PATH=str(tmp_path / "sqz" / "sqz.db"),
+               SQZ_CACHE_DIR=str(tmp_path / "sqz-cache"), SQZ_NO_DAEMON="1",
+               PATH=f"{Path(claude_bin()).parent}{os.pathsep}{env.get('PATH', '')}",
+               PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    return {"home": home, "repo": repo, "shim": shim, "env": env, "tmp": tmp_path}
+
+
+def sqz_init(world) -> dict:
+    """``sqz init --only claude-code`` as a user runs it (the version probe finds the installed CLI)."""
+    r = subprocess.run([str(world["shim"]), "init", "--only", "claude-code", "--yes"], env=world["env"],
+                       capture_output=True, text=True, cwd=world["repo"], timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return json.loads((world["home"] / ".claude" / "settings.json").read_text())
+
+
+def allow(world, *rules: str) -> None:
+    """Project allow rules in ``.claude/settings.local.json``: ``-p`` applies ``.claude/settings.json`` rules
+    only in a folder whose trust dialog was accepted (measured with 2.1.332), the local file always."""
+    d = world["repo"] / ".claude"
+    d.mkdir(exist_ok=True)
+    (d / "settings.local.json").write_text(json.dumps({"permissions": {"allow": list(rules)}}))
+
+
+def run_claude(world, script) -> tuple[subprocess.CompletedProcess, ScriptedModel]:
+    with ScriptedModel(script) as model:
+        env = dict(world["env"], ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY="sk-ant-test-dummy",
+                   CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1", DISABLE_TELEMETRY="1",
+                   DISABLE_ERROR_REPORTING="1")
+        start = time.monotonic()
+        r = subprocess.run([claude_bin(), "-p", "Summarise the recent history of this repository."],
+                           cwd=world["repo"], env=env, capture_output=True, text=True, timeout=55,
+                           stdin=subprocess.DEVNULL)
+        assert time.monotonic() - start < 55
+    assert model.errors == [], model.errors
+    assert r.returncode == 0, (r.stdout, r.stderr)
+    return r, model
+
+
+def base_steps(world) -> list:
+    return [("tool", "Bash", {"command": "git log --stat -n 5", "description": "Show recent commits"}),
+            ("tool", "Read", {"file_path": str(world["repo"] / FILES[1])}),
+            ("tool", "Read", {"file_path": str(world["repo"] / FILES[1])})]
+
+
+HINT = re.compile(r"`([^`\n]+ expand [0-9a-f]{8,})`|\[sqz: full output: ([^\]\n]+ expand [0-9a-f]{8,})\]")
+
+
+def hint_command(text: str) -> str:
+    m = HINT.search(text)
+    assert m, f"no recovery hint in {text!r}"
+    return m.group(1) or m.group(2)
+
+
+def numbered(text: str) -> str:
+    """Read's rendering: ``N<TAB>line`` for each line."""
+    return "\n".join(f"{i}\t{line}" for i, line in enumerate(text.split("\n"), 1))
+
+
+def test_bash_compressed_after_it_ran_read_deduped_and_expand_gives_originals(world):
+    settings = sqz_init(world)
+    hooks = settings["hooks"]
+    assert "PreToolUse" not in hooks  # the command is never rewritten on a current Claude Code
+    assert hooks["PostToolUse"][0]["matcher"] == "Bash|Read"
+    assert hooks["PostToolUse"][0]["hooks"][0]["command"] == f"{world['shim']} hook claude-code --post"
+    allow(world, "Bash(git log:*)", f"Bash({world['shim']} expand:*)")
+
+    def script(messages):
+        results = tool_results(messages)
+        steps = base_steps(world)
+        if len(results) < len(steps):
+            return steps[len(results)]
+        if len(results) == 3:  # the ref the second read became
+            return ("tool", "Bash", {"command": hint_command(result_text(results[2])), "description": "Expand"})
+        if len(results) == 4:  # the git log's recovery hint
+            return ("tool", "Bash", {"command": hint_command(result_text(results[0])), "description": "Expand"})
+        return ("text", "done")
+
+    r, model = run_claude(world, script)
+    assert r.stdout.strip() == "done"
+    results = tool_results(model.requests[-1]["messages"])
+    assert len(results) == 5
+    texts = [result_text(b) for b in results]
+    for block, text in zip(results, texts):
+        assert not block.get("is_error") and not any(d in text.lower() for d in DENIALS), (text, texts)
+
+    raw_log = git(world["repo"], "log", "--stat", "-n", "5")
+    log = texts[0]
+    assert len(log) < len(raw_log.strip()) * 0.8, (len(log), len(raw_log))
+    for subject, path in zip(SUBJECTS[1:], FILES[1:]):  # the five newest commits ran in this repo
+        assert subject in log and path in log, (subject, path, log)
+    assert SUBJECTS[0] not in log and FILES[0] not in log  # -n 5: the first commit is not there
+    assert str(world["shim"]) in log  # the hint names sqz by its absolute path
+
+    content = (world["repo"] / FILES[1]).read_text()
+    assert texts[1] == numbered(content)  # a first read is never changed
+    assert texts[2].startswith("1\t§ref:") and len(texts[2]) < len(content) / 3, texts[2]
+    assert str(world["shim"]) in texts[2]
+
+    assert texts[3] == content.rstrip("\n")  # the original bytes (Claude Code trims the last newline)
+    assert texts[4] == raw_log.strip()
+
+
+def test_agent_still_works_when_sqz_is_missing(world):
+    settings = sqz_init(world)
+    assert settings["hooks"]["PostToolUse"][0]["hooks"][0]["command"].startswith(str(world["shim"]))
+    allow(world, "Bash(git log:*)")
+    world["shim"].unlink()  # sqz uninstalled behind the settings' back: the hook's path is gone
+
+    def script(messages):
+        results = tool_results(messages)
+        steps = base_steps(world)
+        return steps[len(results)] if len(results) < len(steps) else ("text", "done")
+
+    r, model = run_claude(world, script)
+    assert r.stdout.strip() == "done"
+    results = tool_results(model.requests[-1]["messages"])
+    texts = [result_text(b) for b in results]
+    assert len(texts) == 3 and not any(b.get("is_error") for b in results), texts
+    assert texts[0] == git(world["repo"], "log", "--stat", "-n", "5").strip()  # raw, in this repo
+    content = (world["repo"] / FILES[1]).read_text()
+    assert texts[1] == texts[2] == numbered(content)
+
+
+def many_commits(repo: Path, n: int) -> None:
+    """``n`` more real commits in one ``git fast-import`` run (seconds saved over ``git commit`` in a loop)."""
+    head = git(repo, "symbolic-ref", "HEAD").strip()
+    parent = git(repo, "rev-parse", "HEAD").strip()
+    chunks = []
+    for i in range(n):
+        msg = f"Tune module {i} for the nightly batch".encode()
+        body = "".join(f"VALUE_{i}_{k} = {k * i}\n" for k in range(3)).encode()
+        chunks += [f"commit {head}\ncommitter Dev Example <dev@example.org> {1700000000 + i} +0000\n".encode(),
+                   f"data {len(msg)}\n".encode(), msg, b"\n",
+                   (f"from {parent}\n" if i == 0 else "").encode(),
+                   f"M 644 inline src/batch/module_{i}.py\ndata {len(body)}\n".encode(), body, b"\n"]
+    subprocess.run(["git", "-C", str(repo), "fast-import", "--quiet"], input=b"".join(chunks), check=True)
+    git(repo, "reset", "-q", "--hard", head)
+
+
+def test_large_output_claude_code_saved_to_disk_is_compressed_from_the_full_file(world):
+    """Over 30,000 characters Claude Code sends a preview and saves the rest; the hook compresses the saved whole."""
+    sqz_init(world)
+    allow(world, "Bash(git log:*)", f"Bash({world['shim']} expand:*)")
+    many_commits(world["repo"], 200)
+    command = "git log --stat -n 150"
+    raw = git(world["repo"], *command.split()[1:])
+    assert len(raw) > 30000
+
+    def script(messages):
+        results = tool_results(messages)
+        if not results:
+            return ("tool", "Bash", {"command": command, "description": "Show recent commits"})
+        if len(results) == 1:
+            return ("tool", "Bash", {"command": hint_command(result_text(results[0])), "description": "Expand"})
+        return ("text", "done")
+
+    r, model = run_claude(world, script)
+    texts = [result_text(b) for b in tool_results(model.requests[-1]["messages"])]
+    assert len(texts) == 2
+    log = texts[0]
+    assert "<persisted-output>" not in log and len(log) < 30000, log[:300]
+    for i in (199, 120, 50):  # the newest, a middle and the oldest of the 150: not only the 30,000-char preview
+        assert fact_kept(log, [f"Tune module {i} for the nightly batch"]) and f"src/batch/module_{i}.py" in log
+    assert "Tune module 49 " not in log
+    saved = re.search(r"Full output saved to: (\S+)", texts[1])  # the original is large again: Claude Code saves it
+    assert saved, texts[1][:500]
+    assert Path(saved.group(1)).read_text().rstrip("\n") == raw.rstrip("\n")
