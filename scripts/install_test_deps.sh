@@ -18,3 +18,5 @@ if [ "${#need[@]}" -gt 0 ]; then
 fi
 # Debian's postgresql package starts a cluster of its own on 5432; the tests never use it.
 bash sqz_integrations/mcp/scripts/install_test_upstreams.sh
+# the real agent CLIs the end-to-end integration tests drive (npm, pinned, into .cache/agents)
+bash sqz_integrations/claude_code/scripts/install_test_agent.sh

@@ -70,4 +70,5 @@ def test_one_megabyte_is_quick(kind):
     elapsed = time.perf_counter() - start
     assert detected == kind
     assert out is not None and len(out) < len(text)
-    assert elapsed < 1.0, f"{kind}: {elapsed:.2f}s for {len(text)} chars"
+    # a linearity guard, not a speed claim (speed: benchmarks/): quadratic work on 1 MB takes minutes
+    assert elapsed < 5.0, f"{kind}: {elapsed:.2f}s for {len(text)} chars"

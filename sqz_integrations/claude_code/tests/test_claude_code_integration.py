@@ -202,24 +202,25 @@ BANNED = ("typer", "click", "rich", "pydantic", "jsonschema", "ruamel", "tomlkit
           "importlib.metadata", "sqz_core.cli", "sqz_core.pipeline", "sqz_core.store")
 
 
-def test_hook_imports_nothing_heavy_and_is_fast(env):
+def test_hook_imports_nothing_heavy(env):
+    """The hook runs before every tool call: nothing heavy is imported on its path.
+    (Its speed is measured in benchmarks/latency.py, not asserted here: timings on a loaded
+    CI machine prove nothing.)"""
     probe = (
-        "import io, json, sys, time\n"
-        "t = time.perf_counter()\n"
+        "import io, json, sys\n"
         f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(json.dumps(payload('pretooluse_bash.json'))).strip()}.encode()))\n"
         "sys.argv = ['sqz', 'hook', 'claude-code']\n"
         "out = sys.stdout; sys.stdout = io.TextIOWrapper(io.BytesIO())\n"
         "from sqz_core.__main__ import main\n"
         "main()\n"
-        "out.write(json.dumps({'ms': (time.perf_counter() - t) * 1000, 'modules': sorted(sys.modules)}))\n")
+        "out.write(json.dumps({'modules': sorted(sys.modules)}))\n")
     subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True)  # warm the plugin index
     r = json.loads(subprocess.run([sys.executable, "-c", probe], capture_output=True, check=True).stdout)
     heavy = [m for m in r["modules"] if any(m == b or m.startswith(b + ".") for b in BANNED)]
-    assert heavy == [] and r["ms"] < 50, (heavy, r["ms"])
-    start = time.perf_counter()
-    subprocess.run([SQZ, "hook", "claude-code"], input=(PAYLOADS / "pretooluse_bash.json").read_bytes(),
-                   capture_output=True, check=True)
-    assert (time.perf_counter() - start) * 1000 < 500  # whole process, interpreter start included
+    assert heavy == []
+    done = subprocess.run([SQZ, "hook", "claude-code"], input=(PAYLOADS / "pretooluse_bash.json").read_bytes(),
+                          capture_output=True, check=True)
+    assert json.loads(done.stdout)["hookSpecificOutput"]["hookEventName"] == "PreToolUse"
 
 
 SEEDED = """{
