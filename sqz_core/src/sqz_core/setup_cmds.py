@@ -167,6 +167,8 @@ def _apply_one(text: str | None, action: dict) -> tuple[str | None, str | None]:
         if text == content:
             return text, None
         raise cf.ConfigError("a file with other content already exists there")
+    if kind == "json_array_remove":  # an entry an older sqz wrote that this one replaces
+        return (None if text is None else cf.json_remove_marked(text, action["path"], action["marker"])[0]), None
     base = text or ""
     if kind == "json_array_item":
         return cf.json_add_array_item(base, action["path"], action["item"], action["marker"])

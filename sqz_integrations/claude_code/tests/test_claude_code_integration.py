@@ -192,7 +192,7 @@ def test_read_of_content_served_shortened_is_sent_whole_never_unchanged(env):
                                              ((2, 1, 120), ["PreToolUse", "PreCompact", "SessionStart"])])
 def test_init_rewrites_only_for_old_claude_code(tmp_path, version, events):
     ctx = {"home": str(tmp_path), "sqz": "/opt/sqz", "versions": {"claude-code": version}}
-    acts = integration.actions(ctx)
+    acts = [a for a in integration.actions(ctx) if a["type"] == "json_array_item"]
     assert [a["path"][1] for a in acts] == events
     first = acts[0]["item"]
     assert first["matcher"] == ("Bash" if events[0] == "PreToolUse" else "Bash|Read")
@@ -261,6 +261,23 @@ def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
     assert doc.returncode == 0 and "configured: yes" in doc.stdout, doc.stdout
     un = run_sqz(home, "uninstall", "--only", "claude-code")
     assert un.returncode == 0 and settings.read_text() == SEEDED
+
+
+def test_init_replaces_the_rewrite_an_older_sqz_installed(tmp_path):
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    settings = home / ".claude" / "settings.json"
+    old = json.loads(SEEDED.replace("// Claude Code user settings", ""))
+    old["hooks"]["PreToolUse"].append({"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "/old/venv/bin/sqz hook claude-code", "timeout": 10}]})
+    settings.write_text(json.dumps(old, indent=2))
+    r = run_sqz(home, "init", "--only", "claude-code", "--yes")
+    assert r.returncode == 0, r.stderr
+    from sqz_core.configfiles import parse_jsonc, to_python
+
+    value = to_python(parse_jsonc(settings.read_text()))
+    assert [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]] == ["prettier --check"]
+    assert value["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == f"{SQZ} hook claude-code --post"
 
 
 def test_detects_the_claude_folder(tmp_path, monkeypatch):

@@ -286,7 +286,10 @@ def actions(ctx: dict) -> list[dict]:
         version = _version(detect(ctx["home"]).get("command"))
     if version is None or version >= MIN_POST_VERSION:
         post = f"{sqz} hook claude-code --post"
-        out = [{"type": "json_array_item", "file": target, "path": ["hooks", "PostToolUse"],
+        # the PreToolUse rewrite an older sqz installed breaks permission rules: it goes
+        out = [{"type": "json_array_remove", "file": target, "path": ["hooks", "PreToolUse"],
+                "marker": "hook claude-code", "what": "PreToolUse rewrite of an older sqz (removed)"},
+               {"type": "json_array_item", "file": target, "path": ["hooks", "PostToolUse"],
                 "item": entry("Bash|Read", post), "marker": post,
                 "what": "PostToolUse hook (compresses Bash output, dedups repeated file reads)"}]
     else:
