@@ -43,7 +43,11 @@ def make_env(tmp) -> dict:
            "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
            "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
            "OPENCODE_DISABLE_CLAUDE_CODE": "1", "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1",
-           "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER": "1"}
+           "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER": "1",
+           # OpenCode npm-installs @opencode-ai/plugin into the config dir: reuse the install script's cache
+           "npm_config_cache": os.path.join(ROOT, ".test-agents", "opencode", "npm-cache"),
+           "npm_config_prefer_offline": "true", "npm_config_audit": "false", "npm_config_fund": "false",
+           "npm_config_update_notifier": "false"}
     if os.environ.get("PYTHONPATH"):
         env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return env
