@@ -78,3 +78,16 @@ def test_round_trip_generated_plugin(home):
     src = after[".config/opencode/plugins/sqz.js"].decode()
     assert '["/opt/sqz tools/sqz"]' in src and "tool.execute.after" in src and "session.compacted" in src
     assert "tool.execute.before" not in src and "output.args" not in src
+
+
+def test_opencode_timeout_note_kept_verbatim(home):
+    repo = home / "repo"
+    repo.mkdir()
+    note = ("\n\n<shell_metadata>\nshell tool terminated command after exceeding timeout 120000 ms. If this command is"
+            " expected to take longer and is not waiting for interactive input, retry with a larger timeout value in"
+            " milliseconds.\n</shell_metadata>")
+    text = git_log(repo) + note  # the shape OpenCode 1.18.33 gives a timed-out command (exit: null)
+    out = post({"tool": "bash", "sessionID": "o-4", "command": "git log --stat -n 5", "exit": None, "output": text,
+                "sqz": SQZ})
+    assert out is not None and len(out) < len(text) and out.endswith(note.lstrip("\n"))
+    assert "Add module mod5" in out and out.count("<shell_metadata>") == 1

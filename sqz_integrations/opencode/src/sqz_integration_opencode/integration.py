@@ -77,6 +77,8 @@ export const SqzPlugin = async () => ({
 
 # ``sqz expand`` as sqz prints it in hints and refs: a bare name the agent's shell may not find
 _BARE_EXPAND = re.compile(r"(?<![\w/.\\-])sqz expand\b")
+# the note OpenCode's bash tool appends after a timeout or an abort (1.18.33)
+_NOTE_START, _NOTE_END = "\n<shell_metadata>\n", "\n</shell_metadata>"
 
 
 def runs_sqz(command: str, sqz_argv: list[str] | None = None) -> bool:
@@ -115,6 +117,13 @@ def _post_bash(data: dict) -> str | None:
         return None
     if runs_sqz(cmd, data.get("sqz") if isinstance(data.get("sqz"), list) else None):
         return None
+    # OpenCode's own note after a timeout or an abort stays as it is, after the compressed output
+    note = ""
+    if text.endswith(_NOTE_END) and _NOTE_START in text:
+        cut = text.rindex(_NOTE_START)
+        text, note = text[:cut], text[cut:]
+        if not text.strip():
+            return None
     from sqz_core.hot import compress_bytes
 
     raw = text.encode("utf-8")
@@ -128,7 +137,7 @@ def _post_bash(data: dict) -> str | None:
     out = result.output.decode("utf-8", errors="replace")
     if result.outcome == "error" or out == text or len(out) >= len(text):
         return None
-    return out
+    return out + ("\n" if note and not out.endswith("\n") else "") + note
 
 
 def hook(payload: bytes, args: list[str]) -> bytes | None:
