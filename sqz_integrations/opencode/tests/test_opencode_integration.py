@@ -1,23 +1,93 @@
-"""opencode: hook contract and init/uninstall round trip on a seeded home."""
+"""opencode: hook contract (output compressed after the command ran, never rewritten) and init/uninstall round trip."""
 
 import json
+import subprocess
 
 from sqz_core.testing_integrations import round_trip
 from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_opencode import integration
 
+SQZ = ["/opt/sqz tools/sqz"]
 
-def test_bash_rewrite_and_read_dedup(home):
-    out = json.loads(integration.hook(json.dumps({"tool": "bash", "sessionID": "o-1", "args": {"command": "ls"}}).encode(), []))
-    assert out["command"].startswith("{ ( ls\n)") and "--session o-1" in out["command"]
-    assert integration.hook(json.dumps({"tool": "bash", "sessionID": "o-1", "args": {"command": "htop"}}).encode(), []) is None
+
+def post(payload: dict):
+    out = integration.hook(json.dumps(payload).encode(), ["--post"])
+    return None if out is None else json.loads(out)["output"]
+
+
+def git_log(repo) -> str:
+    env = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.org", "GIT_COMMITTER_NAME": "Dev",
+           "GIT_COMMITTER_EMAIL": "dev@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo), "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q"], cwd=repo, env=env, check=True)
+    for i in range(6):
+        (repo / f"mod{i}.py").write_text("".join(f"v{j} = {j}\n" for j in range(40)))
+        subprocess.run(["git", "add", "."], cwd=repo, env=env, check=True)
+        subprocess.run(["git", "commit", "-qm", f"Add module mod{i}"], cwd=repo, env=env, check=True)
+    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, env=env, check=True, capture_output=True,
+                          text=True).stdout
+
+
+def test_bash_output_compressed_after_the_run_with_a_runnable_hint(home):
+    repo = home / "repo"
+    repo.mkdir()
+    text = git_log(repo)
+    payload = {"tool": "bash", "sessionID": "o-1", "command": "git log --stat -n 5", "exit": 0, "output": text,
+               "sqz": SQZ}
+    out = post(payload)
+    assert out is not None and len(out) < len(text)
+    for i in range(1, 6):
+        assert f"Add module mod{i}" in out and f"mod{i}.py" in out
+    assert "[sqz: full output: '/opt/sqz tools/sqz' expand " in out
+    # the same output again in this session: a ref, whose hint also names the absolute sqz
+    again = post(payload)
+    assert again.startswith("§ref:") and "'/opt/sqz tools/sqz' expand" in again
+
+
+def test_commands_are_never_rewritten(home):
+    before = {"tool": "bash", "sessionID": "o-1", "args": {"command": "git log --stat -n 5"}}
+    assert integration.hook(json.dumps(before).encode(), []) is None
+
+
+def test_sqz_own_commands_pass_through(home):
+    text = "".join(f"line {i} of an original output\n" for i in range(300))
+    for cmd in ("sqz expand 0123456789abcdef", "/opt/x/sqz expand 0123456789abcdef",
+                "'/opt/sqz tools/sqz' expand 0123456789abcdef", "python3 -m sqz_core expand 0123456789abcdef",
+                "cd sub && sqz stats"):
+        payload = {"tool": "bash", "sessionID": "o-2", "command": cmd, "exit": 0, "output": text, "sqz": SQZ}
+        assert post(payload) is None, cmd
+        assert post(payload) is None, cmd  # never deduplicated either
+    assert integration.runs_sqz("git log", SQZ) is False
+
+
+def test_read_dedup(home):
     text = "".join(f"const value{i} = compute({i});\n" for i in range(300))
-    post = {"tool": "read", "sessionID": "o-1", "output": text}
-    assert integration.hook(json.dumps(post).encode(), ["--post"]) is None
-    assert "§ref:" in json.loads(integration.hook(json.dumps(post).encode(), ["--post"]))["output"]
+    read = {"tool": "read", "sessionID": "o-1", "output": text, "sqz": SQZ}
+    assert post(read) is None
+    second = post(read)
+    assert second.startswith("§ref:") and "'/opt/sqz tools/sqz' expand" in second
+
+
+def test_bad_payloads_leave_output_alone(home):
+    for payload in ({"tool": "bash", "sessionID": "o-3", "command": "ls", "output": ""},
+                    {"tool": "bash", "command": 3, "output": "x"}, {"tool": "edit", "output": "x" * 5000}, [1, 2]):
+        assert integration.hook(json.dumps(payload).encode(), ["--post"]) is None
 
 
 def test_round_trip_generated_plugin(home):
     after = round_trip(integration, home, {".config/opencode/opencode.jsonc": '{\n  // mine\n  "mcp": {}\n}\n'})
     src = after[".config/opencode/plugins/sqz.js"].decode()
-    assert '["/opt/sqz tools/sqz"]' in src and "tool.execute.before" in src and "session.compacted" in src
+    assert '["/opt/sqz tools/sqz"]' in src and "tool.execute.after" in src and "session.compacted" in src
+    assert "tool.execute.before" not in src and "output.args" not in src
+
+
+def test_opencode_timeout_note_kept_verbatim(home):
+    repo = home / "repo"
+    repo.mkdir()
+    note = ("\n\n<shell_metadata>\nshell tool terminated command after exceeding timeout 120000 ms. If this command is"
+            " expected to take longer and is not waiting for interactive input, retry with a larger timeout value in"
+            " milliseconds.\n</shell_metadata>")
+    text = git_log(repo) + note  # the shape OpenCode 1.18.33 gives a timed-out command (exit: null)
+    out = post({"tool": "bash", "sessionID": "o-4", "command": "git log --stat -n 5", "exit": None, "output": text,
+                "sqz": SQZ})
+    assert out is not None and len(out) < len(text) and out.endswith(note.lstrip("\n"))
+    assert "Add module mod5" in out and out.count("<shell_metadata>") == 1

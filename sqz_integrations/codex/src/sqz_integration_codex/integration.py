@@ -1,23 +1,47 @@
-"""OpenAI Codex CLI: the ``sqz-mcp`` server in ``config.toml`` and a guidance block in AGENTS.md.
+"""OpenAI Codex CLI: a PostToolUse hook that hands the model sqz's output of a shell command, plus ``sqz-mcp``.
 
-Contracts: MCP servers are ``[mcp_servers.<name>]`` tables with ``command`` and ``args``
-in ``~/.codex/config.toml`` (https://developers.openai.com/codex/mcp); guidance goes in
-``~/.codex/AGENTS.md`` (global) or ``AGENTS.md`` at the project root
-(https://developers.openai.com/codex/guides/agents-md).
+Contracts: hooks live in ``hooks.json`` next to ``config.toml`` (``$CODEX_HOME``, default
+``~/.codex``; project: ``.codex/``) as ``{"hooks": {"PostToolUse": [{"matcher": "Bash",
+"hooks": [{"type": "command", "command": …, "timeout": s}]}]}}``
+(https://developers.openai.com/codex/hooks); MCP servers are ``[mcp_servers.<name>]`` tables
+(https://developers.openai.com/codex/mcp).
 
-Advisory, not transparent: Codex hooks (https://developers.openai.com/codex/hooks) accept
-a PreToolUse ``updatedInput`` only together with ``permissionDecision: "allow"``
-(openai/codex PR #20527), and granting permission just to rewrite a command would bypass
-the user's approval policy. So sqz does not install a Codex command hook.
+What Codex offers (read from @openai/codex 0.171.0, the version the end-to-end test pins):
+PreToolUse may return ``updatedInput`` only together with ``permissionDecision: "allow"``,
+which would bypass the user's approval policy, so sqz never rewrites a command. PostToolUse
+has no output-replacement field for shell commands (``updatedToolOutput`` is not accepted;
+``updatedMCPToolOutput`` is rejected as unsupported), but ``{"decision": "block", "reason":
+TEXT}`` makes TEXT the whole tool result the model receives (observed: the
+``function_call_output`` holds TEXT and nothing else; the command already ran and is not
+undone). sqz uses that channel: the command runs exactly as asked, under the user's sandbox,
+approvals and rules, and only the text the model reads is replaced.
+
+The PostToolUse payload is ``{session_id, turn_id, transcript_path, cwd, hook_event_name,
+model, permission_mode, tool_name: "Bash", tool_input: {command}, tool_response: <output
+text>, tool_use_id}``: no exit status. Codex writes the finished command
+(``item_completed`` / ``CommandExecution`` with ``exit_code``) to the transcript before the
+hook runs; sqz reads it from the transcript's tail and puts ``Process exited with code N``
+above the output as Codex does. When it cannot find the status (another Codex version, a
+transcript it cannot read) the output is left unchanged. Codex fires PostToolUse only for
+commands that finished, so a still-running process (its session id) is never touched.
+
+Costs: Codex labels each replaced result ``PostToolUse Blocked`` and logs it as a tool error;
+non-managed hooks must be trusted once in Codex (``/hooks``) before they run.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import shlex
 
 name = "codex"
-tier = "advisory"
-DOCS = "https://developers.openai.com/codex/mcp"
+tier = "transparent"
+DOCS = "https://developers.openai.com/codex/hooks"
+
+TRANSCRIPT_TAIL = 1 << 20  # bytes of the transcript read back to find the command's exit status
+_BARE_EXPAND = re.compile(r"(?<![\w/.\\-])sqz expand\b")
 
 
 def detect(home: str | None = None) -> dict:
@@ -27,17 +51,107 @@ def detect(home: str | None = None) -> dict:
     return detect_agent(os.path.join(os.environ.get("CODEX_HOME") or os.path.join(home, ".codex")), "codex")
 
 
-def actions(ctx: dict) -> list[dict]:
-    from sqz_core.setup_cmds import guidance_block_action
+def runs_sqz(command: str) -> bool:
+    """Does ``command`` run sqz itself (any verb)? Its output is sqz's own: never compress it again."""
+    from sqz_core.rewrite import _SQZ_PROGRAMS, _program, _tokens, simple_commands
 
+    try:
+        commands = simple_commands(_tokens(command))
+    except Exception:
+        return "sqz" in command  # cannot parse: leave it alone
+    for words in commands:
+        prog = _program(words)[0]
+        if (prog and os.path.basename(prog) in _SQZ_PROGRAMS) or (words and os.path.basename(words[0]) in _SQZ_PROGRAMS):
+            return True
+    return False
+
+
+def exit_status(transcript: object, call_id: object) -> int | None:
+    """The exit code Codex recorded for ``call_id`` in the transcript's last ``TRANSCRIPT_TAIL`` bytes, or None."""
+    if not isinstance(transcript, str) or not isinstance(call_id, str) or not call_id:
+        return None
+    try:
+        with open(transcript, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            size = f.tell()
+            f.seek(max(0, size - TRANSCRIPT_TAIL))
+            tail = f.read()
+    except OSError:
+        return None
+    needle = json.dumps(call_id).encode()
+    for line in reversed(tail.split(b"\n")):
+        if needle not in line or b"exit_code" not in line:
+            continue
+        try:
+            item = json.loads(line)["payload"]["item"]
+        except (ValueError, KeyError, TypeError):
+            continue
+        if isinstance(item, dict) and item.get("id") == call_id and item.get("type") == "CommandExecution":
+            code = item.get("exit_code")
+            if isinstance(code, int) and not isinstance(code, bool):
+                return code
+    return None
+
+
+def hook(payload: bytes, args: list[str]) -> bytes | None:
+    """``sqz hook codex``: a PostToolUse payload for a shell command; answers the replacement or nothing."""
+    data = json.loads(payload or b"{}")
+    if not isinstance(data, dict) or data.get("hook_event_name") != "PostToolUse" or data.get("tool_name") != "Bash":
+        return None
+    from sqz_core.rewrite import touch_activity
+
+    touch_activity(name)
+    command = (data.get("tool_input") or {}).get("command") if isinstance(data.get("tool_input"), dict) else None
+    text = data.get("tool_response")
+    if not isinstance(command, str) or not isinstance(text, str) or not text or runs_sqz(command):
+        return None
+    status = exit_status(data.get("transcript_path"), data.get("tool_use_id"))
+    if status is None or not 0 <= status <= 255:
+        return None  # without the exit status the model would lose whether the command failed
+    from sqz_core.hot import compress_bytes
+    from sqz_core.rewrite import sqz_executable
+
+    session = data.get("session_id")
+    opts = {"command": command.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",
+            "session": str(session) if session else None, "no_cache": False, "no_abbrev": False, "agent": name}
+    result = compress_bytes(text.encode("utf-8") + b"\n__SQZ_EXIT__=%d\n" % status, opts)
+    out = result.output.decode("utf-8", errors="replace")
+    if result.outcome == "error" or out == text or len(out) >= len(text):
+        return None
+    words = sqz_executable()
+    if words != "sqz":
+        out = _BARE_EXPAND.sub(lambda _m: words + " expand", out)
+    reason = f"Process exited with code {status}\nOutput:\n{out}"
+    return json.dumps({"decision": "block", "reason": reason}, ensure_ascii=False).encode("utf-8")
+
+
+def actions(ctx: dict) -> list[dict]:
     if ctx.get("scope") == "project":
-        config = os.path.join(ctx["project"], ".codex", "config.toml")
-        agents = os.path.join(ctx["project"], "AGENTS.md")
+        base = os.path.join(ctx["project"], ".codex")
     else:
-        base = os.path.join(ctx["home"], ".codex")
-        config, agents = os.path.join(base, "config.toml"), os.path.join(base, "AGENTS.md")
-    return [
-        {"type": "toml_table", "file": config, "table": ["mcp_servers", "sqz"],
+        base = os.environ.get("CODEX_HOME") or os.path.join(ctx["home"], ".codex")
+    command = f"{ctx['sqz']} hook codex"
+    out = [
+        {"type": "json_array_item", "file": os.path.join(base, "hooks.json"), "path": ["hooks", "PostToolUse"],
+         "item": {"matcher": "Bash", "hooks": [{"type": "command", "command": command, "timeout": 10}]},
+         "marker": command, "what": "PostToolUse hook (hands the model sqz's output of shell commands)"},
+        {"type": "toml_table", "file": os.path.join(base, "config.toml"), "table": ["mcp_servers", "sqz"],
          "body": {"command": ctx["sqz_mcp"], "args": []}, "what": "[mcp_servers.sqz]"},
-        guidance_block_action(agents, ctx),
     ]
+    if ctx.get("scope") != "project":
+        out.append({"type": "owned_file", "file": os.path.join(base, "rules", "sqz.rules"),
+                    "content": expand_rule(ctx["sqz"]), "what": "rule allowing `sqz expand` (recovery under the sandbox)"})
+    return out
+
+
+def expand_rule(sqz_words: str) -> str:
+    """An execpolicy rule letting ``<sqz> expand REF`` run without a prompt, outside the read-only sandbox.
+
+    The store lives outside the workspace, so under Codex's default sandbox ``sqz expand``
+    cannot open it and every recovery hint would fail. The rule covers only sqz's expand verb.
+    """
+    pattern = json.dumps([*shlex.split(sqz_words), "expand"], ensure_ascii=False)
+    return ("# Generated by `sqz init` (sqz-integration-codex). `sqz uninstall` removes this file.\n"
+            "# Lets `sqz expand REF` (prints an original output sqz shortened) read sqz's store.\n"
+            f'prefix_rule(pattern={pattern}, decision="allow")\n')
+

@@ -1,0 +1,202 @@
+"""End to end with the real Codex CLI (@openai/codex, pinned by scripts/install_test_agent.sh).
+
+A scripted model on 127.0.0.1 (``cx_scripted_model``, Responses API) drives ``codex exec`` in a
+temporary git repository with real commits, under Codex's default sandbox and approvals plus
+one execpolicy rule allowing ``git log``; sqz is configured by ``sqz init --only codex`` from
+this checkout. The assertions read what the model received.
+
+``--dangerously-bypass-hook-trust`` stands in for the one-time review a user gives the sqz hook
+in Codex's ``/hooks`` (non-managed hooks do not run untrusted); nothing else is bypassed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from cx_scripted_model import ScriptedModel, tool_names, tool_outputs
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+INSTALL = "sqz_integrations/codex/scripts/install_test_agent.sh"
+SUBJECTS = [f"Add the {w} parser module" for w in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")]
+
+
+def codex_bin() -> str:
+    path = os.environ.get("SQZ_CODEX_BIN") or os.path.join(ROOT, ".test-agents", "codex", "node_modules", ".bin",
+                                                            "codex")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        pytest.fail(f"Codex CLI not found at {path}: run {INSTALL} (CI runs it before the tests)")
+    return path
+
+
+def make_env(tmp) -> dict:
+    home = tmp / "home"
+    home.mkdir()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TMPDIR": str(tmp),
+           "CODEX_HOME": str(home / ".codex"), "XDG_CONFIG_HOME": str(home / ".config"),
+           "XDG_DATA_HOME": str(home / ".local" / "share"), "XDG_CACHE_HOME": str(home / ".cache"),
+           "LANG": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1", "SCRIPTED_MODEL_KEY": "test", "RUST_LOG": "error"}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    (home / ".codex").mkdir()
+    return env
+
+
+def make_repo(tmp, env) -> str:
+    repo = tmp / "repo"
+    repo.mkdir()
+    genv = dict(env, GIT_AUTHOR_NAME="Dev", GIT_AUTHOR_EMAIL="dev@example.org", GIT_COMMITTER_NAME="Dev",
+                GIT_COMMITTER_EMAIL="dev@example.org")
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=repo, env=genv, check=True, capture_output=True)
+
+    git("init", "-q")
+    for subject in SUBJECTS:
+        name = subject.split()[2]
+        (repo / f"{name}.py").write_text("".join(f"def {name}_rule_{j}(text):\n    return text.count({j!r})\n\n"
+                                                 for j in range(40)))
+        git("add", ".")
+        git("commit", "-qm", subject)
+    return str(repo)
+
+
+def write_config(env: dict, base_url: str) -> None:
+    """The user's own config.toml (a local provider, no telemetry) and one rule allowing ``git log``."""
+    codex_home = env["CODEX_HOME"]
+    with open(os.path.join(codex_home, "config.toml"), "w", encoding="utf-8") as f:
+        f.write(f"""model = "scripted"
+model_provider = "scripted"
+check_for_update_on_startup = false
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[model_providers.scripted]
+name = "Scripted"
+base_url = "{base_url}"
+env_key = "SCRIPTED_MODEL_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+""")
+    os.makedirs(os.path.join(codex_home, "rules"), exist_ok=True)
+    with open(os.path.join(codex_home, "rules", "default.rules"), "w", encoding="utf-8") as f:
+        f.write('prefix_rule(pattern=["git", "log"], decision="allow")\n')
+
+
+def install_sqz(tmp, env, repo: str) -> str:
+    """``sqz`` and ``sqz-mcp`` programs running this checkout, written into Codex's config by ``sqz init``."""
+    bindir = tmp / "bin"
+    bindir.mkdir()
+    pp = f"PYTHONPATH={json.dumps(env['PYTHONPATH'])} " if env.get("PYTHONPATH") else ""
+    shim, mcp = bindir / "sqz", bindir / "sqz-mcp"
+    shim.write_text(f"#!/bin/sh\nSQZ_BIN={json.dumps(str(shim))} {pp}exec {json.dumps(sys.executable)} -m sqz_core \"$@\"\n")
+    mcp.write_text(f"#!/bin/sh\n{pp}exec {json.dumps(sys.executable)} -m sqz_mcp \"$@\"\n")
+    for p in (shim, mcp):
+        p.chmod(0o755)
+    r = subprocess.run([str(shim), "init", "--only", "codex"], cwd=repo,
+                       env=dict(env, SQZ_BIN=str(shim), SQZ_MCP_BIN=str(mcp)), capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(env["CODEX_HOME"], "hooks.json"), encoding="utf-8") as f:
+        hooks = json.load(f)
+    assert hooks["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == f"{shim} hook codex"
+    return str(shim)
+
+
+def run_codex(repo: str, env: dict) -> subprocess.CompletedProcess:
+    start = time.monotonic()
+    r = subprocess.run([codex_bin(), "exec", "--dangerously-bypass-hook-trust", "Show me the history."], cwd=repo,
+                       env=env, capture_output=True, text=True, timeout=55, stdin=subprocess.DEVNULL)
+    assert time.monotonic() - start < 55
+    return r
+
+
+def shell_call(request: dict, command: str):
+    names = tool_names(request)
+    assert "exec_command" in names, names  # the shell tool of this Codex version
+    return ("tool", "exec_command", {"cmd": command})
+
+
+def git_log(repo: str, env: dict) -> str:
+    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, env=env, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_codex_gets_compressed_shell_output(tmp_path):
+    codex_bin()
+    env = make_env(tmp_path)
+    repo = make_repo(tmp_path, env)
+    state = {}
+
+    def step(request):
+        results = tool_outputs(request)
+        if len(results) == 0:
+            return shell_call(request, "git log --stat -n 5")
+        if len(results) in (1, 2):
+            return shell_call(request, "cat alpha.py")
+        if len(results) == 3:
+            m = re.search(r"(\S*sqz) expand ([0-9a-f]{16})", results[0])
+            assert m, results[0]
+            state["expand"] = f"{m.group(1)} expand {m.group(2)}"
+            return shell_call(request, state["expand"])
+        return ("text", "Done.")
+
+    with ScriptedModel(step) as model:
+        write_config(env, model.base_url)
+        sqz = install_sqz(tmp_path, env, repo)
+        r = run_codex(repo, env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        results = tool_outputs(model.requests[-1])
+    assert len(results) == 4, (results, r.stderr[-3000:])
+    log_out, read1, read2, expanded = results
+    original = git_log(repo, env)
+    # the command ran as asked, in the repository; the model got sqz's output with the exit status
+    assert log_out.startswith("Process exited with code 0\nOutput:\n"), log_out
+    assert len(log_out) < len(original)
+    for subject in SUBJECTS[1:]:
+        assert subject in log_out
+    for name in ("beta", "gamma", "delta", "epsilon", "zeta"):
+        assert f"{name}.py" in log_out
+    assert state["expand"].startswith(sqz + " expand ")
+    # first read: the file; second read: a ref to it
+    assert "def alpha_rule_39(text):" in read1
+    assert "§ref:" in read2 and "def alpha_rule_39" not in read2 and len(read2) < len(read1) // 4
+    # sqz expand ran through Codex's shell tool, untouched by the hook, and gave the original back
+    assert "Output:\n" in expanded and expanded.split("Output:\n", 1)[1].rstrip("\n") == original.rstrip("\n")
+
+
+def test_codex_works_when_sqz_is_gone(tmp_path):
+    codex_bin()
+    env = make_env(tmp_path)
+    repo = make_repo(tmp_path, env)
+
+    def step(request):
+        results = tool_outputs(request)
+        if len(results) == 0:
+            return shell_call(request, "git log --stat -n 5")
+        if len(results) in (1, 2):
+            return shell_call(request, "cat alpha.py")
+        return ("text", "Done.")
+
+    with ScriptedModel(step) as model:
+        write_config(env, model.base_url)
+        sqz = install_sqz(tmp_path, env, repo)
+        shutil.rmtree(os.path.dirname(sqz))  # the hook's sqz path no longer exists
+        r = run_codex(repo, env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        results = tool_outputs(model.requests[-1])
+    assert len(results) == 3, (results, r.stderr[-3000:])
+    assert results[0].split("Output:\n", 1)[1].rstrip("\n") == git_log(repo, env).rstrip("\n")
+    assert "def alpha_rule_39(text):" in results[1] and "def alpha_rule_39(text):" in results[2]

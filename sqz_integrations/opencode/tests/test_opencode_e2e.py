@@ -1,0 +1,188 @@
+"""End to end with the real OpenCode CLI (opencode-ai, pinned by scripts/install_test_agent.sh).
+
+A scripted model on 127.0.0.1 (``oc_scripted_model``) drives ``opencode run`` in a temporary
+git repository with real commits; sqz is configured by ``sqz init --only opencode`` from this
+checkout. Bash permissions are granular (``"*": "ask"`` with allow rules), so a rewritten
+command would not match its rule. The assertions read what the model received.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from oc_scripted_model import ScriptedModel, tool_results
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+INSTALL = "sqz_integrations/opencode/scripts/install_test_agent.sh"
+SUBJECTS = [f"Add the {w} parser module" for w in ("alpha", "beta", "gamma", "delta", "epsilon", "zeta")]
+
+
+def opencode_bin() -> str:
+    path = os.environ.get("SQZ_OPENCODE_BIN") or os.path.join(ROOT, ".test-agents", "opencode", "node_modules",
+                                                               ".bin", "opencode")
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        pytest.fail(f"OpenCode CLI not found at {path}: run {INSTALL} (CI runs it before the tests)")
+    return path
+
+
+def make_env(tmp) -> dict:
+    home = tmp / "home"
+    home.mkdir()
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home), "TMPDIR": str(tmp),
+           "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"),
+           "XDG_CACHE_HOME": str(home / ".cache"), "XDG_STATE_HOME": str(home / ".local" / "state"),
+           "LANG": "C.UTF-8", "GIT_CONFIG_NOSYSTEM": "1",
+           "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_SHARE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+           "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1",
+           "OPENCODE_DISABLE_CLAUDE_CODE": "1", "OPENCODE_DISABLE_EXTERNAL_SKILLS": "1",
+           "OPENCODE_EXPERIMENTAL_DISABLE_FILEWATCHER": "1",
+           # OpenCode npm-installs @opencode-ai/plugin into the config dir: reuse the install script's cache
+           "npm_config_cache": os.path.join(ROOT, ".test-agents", "opencode", "npm-cache"),
+           "npm_config_prefer_offline": "true", "npm_config_audit": "false", "npm_config_fund": "false",
+           "npm_config_update_notifier": "false"}
+    if os.environ.get("PYTHONPATH"):
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
+    return env
+
+
+def make_repo(tmp, env) -> str:
+    repo = tmp / "repo"
+    repo.mkdir()
+    genv = dict(env, GIT_AUTHOR_NAME="Dev", GIT_AUTHOR_EMAIL="dev@example.org", GIT_COMMITTER_NAME="Dev",
+                GIT_COMMITTER_EMAIL="dev@example.org")
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=repo, env=genv, check=True, capture_output=True)
+
+    git("init", "-q")
+    for i, subject in enumerate(SUBJECTS):
+        name = subject.split()[2]
+        (repo / f"{name}.py").write_text("".join(f"def {name}_rule_{j}(text):\n    return text.count({j!r})\n\n"
+                                                 for j in range(40)))
+        git("add", ".")
+        git("commit", "-qm", subject)
+    return str(repo)
+
+
+def install_sqz(tmp, env, repo: str) -> str:
+    """A ``sqz`` program running this checkout, written into OpenCode's config by ``sqz init``."""
+    bindir = tmp / "bin"
+    bindir.mkdir()
+    shim = bindir / "sqz"
+    pp = f"PYTHONPATH={json.dumps(env['PYTHONPATH'])} " if env.get("PYTHONPATH") else ""
+    shim.write_text(f"#!/bin/sh\n{pp}exec {json.dumps(sys.executable)} -m sqz_core \"$@\"\n")
+    shim.chmod(0o755)
+    r = subprocess.run([str(shim), "init", "--only", "opencode"], cwd=repo, env=dict(env, SQZ_BIN=str(shim)),
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    plugin = os.path.join(env["XDG_CONFIG_HOME"], "opencode", "plugins", "sqz.js")
+    assert os.path.isfile(plugin), r.stdout + r.stderr
+    with open(plugin, encoding="utf-8") as f:
+        assert json.dumps([str(shim)]) in f.read()
+    return str(shim)
+
+
+def write_config(repo: str, base_url: str, sqz: str) -> None:
+    cfg = {"$schema": "https://opencode.ai/config.json", "model": "scripted/m", "autoupdate": False,
+           "share": "disabled",
+           "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
+                                     "options": {"baseURL": base_url, "apiKey": "test"},
+                                     "models": {"m": {"name": "m", "tool_call": True}}}},
+           # granular rules: anything else asks (and `opencode run` cannot ask)
+           "permission": {"bash": {"*": "ask", "git log*": "allow", f"{sqz} expand *": "allow"}}}
+    with open(os.path.join(repo, "opencode.json"), "w", encoding="utf-8") as f:
+        json.dump(cfg, f)
+
+
+def run_opencode(repo: str, env: dict) -> subprocess.CompletedProcess:
+    start = time.monotonic()
+    r = subprocess.run([opencode_bin(), "run", "Show me the history, then the alpha module."], cwd=repo, env=env,
+                       capture_output=True, text=True, timeout=55)
+    assert time.monotonic() - start < 55
+    return r
+
+
+def git_log(repo: str, env: dict) -> str:
+    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, env=env, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_opencode_compresses_bash_output_after_it_ran(tmp_path):
+    opencode_bin()
+    env = make_env(tmp_path)
+    repo = make_repo(tmp_path, env)
+    sqz = install_sqz(tmp_path, env, repo)
+    alpha = os.path.join(repo, "alpha.py")
+    state = {}
+
+    def step(messages):
+        results = tool_results(messages)
+        if len(results) == 0:
+            return ("tool", "bash", {"command": "git log --stat -n 5", "description": "Show history"})
+        if len(results) in (1, 2):
+            return ("tool", "read", {"filePath": alpha})
+        if len(results) == 3:
+            m = re.search(r"(\S*sqz) expand ([0-9a-f]{16})", results[0])
+            assert m, results[0]
+            state["expand"] = f"{m.group(1)} expand {m.group(2)}"
+            return ("tool", "bash", {"command": state["expand"], "description": "Full history"})
+        return ("text", "Done.")
+
+    with ScriptedModel(step) as model:
+        write_config(repo, model.base_url, sqz)
+        r = run_opencode(repo, env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        last = [q for q in model.requests if q.get("tools")][-1]
+        results = tool_results(last["messages"])
+    assert len(results) == 4, (results, r.stderr[-3000:])
+    log_out, read1, read2, expanded = results
+    original = git_log(repo, env)
+    # allowed by the "git log*" rule as written, ran in the repository, output compressed with its facts
+    assert "permission" not in log_out.lower() and "rejected" not in log_out.lower()
+    assert log_out != original and len(log_out) < len(original)
+    for subject in SUBJECTS[1:]:
+        assert subject in log_out
+    for name in ("beta", "gamma", "delta", "epsilon", "zeta"):
+        assert f"{name}.py" in log_out
+    # the recovery hint names the sqz that init configured (an absolute path the shell can run)
+    assert state["expand"].startswith(sqz + " expand ")
+    # the first read is the file; the second became a ref to it
+    assert "def alpha_rule_39(text):" in read1
+    assert "§ref:" in read2 and "def alpha_rule_39" not in read2 and len(read2) < len(read1) // 4
+    assert f"{sqz} expand" in read2 or "expand" not in read2
+    # sqz expand ran through OpenCode's bash tool, was not compressed again, and gave the original back
+    assert expanded.rstrip("\n") == original.rstrip("\n")
+
+
+def test_opencode_works_when_sqz_is_gone(tmp_path):
+    opencode_bin()
+    env = make_env(tmp_path)
+    repo = make_repo(tmp_path, env)
+    sqz = install_sqz(tmp_path, env, repo)
+    shutil.rmtree(os.path.dirname(sqz))  # the plugin's sqz path no longer exists
+    alpha = os.path.join(repo, "alpha.py")
+
+    def step(messages):
+        results = tool_results(messages)
+        if len(results) == 0:
+            return ("tool", "bash", {"command": "git log --stat -n 5", "description": "Show history"})
+        if len(results) in (1, 2):
+            return ("tool", "read", {"filePath": alpha})
+        return ("text", "Done.")
+
+    with ScriptedModel(step) as model:
+        write_config(repo, model.base_url, sqz)
+        r = run_opencode(repo, env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        results = tool_results([q for q in model.requests if q.get("tools")][-1]["messages"])
+    assert len(results) == 3, (results, r.stderr[-3000:])
+    assert results[0].rstrip("\n") == git_log(repo, env).rstrip("\n")
+    assert "def alpha_rule_39(text):" in results[1] and "def alpha_rule_39(text):" in results[2]
