@@ -20,3 +20,5 @@ fi
 bash sqz_integrations/mcp/scripts/install_test_upstreams.sh
 # the real agent CLIs the end-to-end integration tests drive (npm, pinned, into .cache/agents)
 bash sqz_integrations/claude_code/scripts/install_test_agent.sh
+bash sqz_integrations/opencode/scripts/install_test_agent.sh
+bash sqz_integrations/codex/scripts/install_test_agent.sh

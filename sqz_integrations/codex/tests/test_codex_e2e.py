@@ -17,7 +17,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -116,10 +115,8 @@ def install_sqz(tmp, env, repo: str) -> str:
 
 
 def run_codex(repo: str, env: dict) -> subprocess.CompletedProcess:
-    start = time.monotonic()
     r = subprocess.run([codex_bin(), "exec", "--dangerously-bypass-hook-trust", "Show me the history."], cwd=repo,
-                       env=env, capture_output=True, text=True, timeout=55, stdin=subprocess.DEVNULL)
-    assert time.monotonic() - start < 55
+                       env=env, capture_output=True, text=True, timeout=180, stdin=subprocess.DEVNULL)
     return r
 
 

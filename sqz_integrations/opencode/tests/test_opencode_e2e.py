@@ -14,7 +14,6 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -103,10 +102,8 @@ def write_config(repo: str, base_url: str, sqz: str) -> None:
 
 
 def run_opencode(repo: str, env: dict) -> subprocess.CompletedProcess:
-    start = time.monotonic()
     r = subprocess.run([opencode_bin(), "run", "Show me the history, then the alpha module."], cwd=repo, env=env,
-                       capture_output=True, text=True, timeout=55)
-    assert time.monotonic() - start < 55
+                       capture_output=True, text=True, timeout=180)
     return r
 
 

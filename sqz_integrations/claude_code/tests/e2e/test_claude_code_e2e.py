@@ -16,7 +16,6 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -91,11 +90,9 @@ def run_claude(world, script) -> tuple[subprocess.CompletedProcess, ScriptedMode
         env = dict(world["env"], ANTHROPIC_BASE_URL=model.url, ANTHROPIC_API_KEY="sk-ant-test-dummy",
                    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1", DISABLE_TELEMETRY="1",
                    DISABLE_ERROR_REPORTING="1")
-        start = time.monotonic()
         r = subprocess.run([claude_bin(), "-p", "Summarise the recent history of this repository."],
-                           cwd=world["repo"], env=env, capture_output=True, text=True, timeout=55,
+                           cwd=world["repo"], env=env, capture_output=True, text=True, timeout=180,
                            stdin=subprocess.DEVNULL)
-        assert time.monotonic() - start < 55
     assert model.errors == [], model.errors
     assert r.returncode == 0, (r.stdout, r.stderr)
     return r, model
