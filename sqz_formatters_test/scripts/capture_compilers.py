@@ -616,11 +616,77 @@ CARGO_FACTS = [
 CARGO_DROPPED = ["   Compiling ledger v0.1.0"]
 
 
+
+# ---------------------------------------------------------------- npm install
+
+def capture_npm() -> None:
+    proj = ROOT / "npminst"
+    shutil.rmtree(proj, ignore_errors=True)
+    proj.mkdir(parents=True)
+    (proj / "package.json").write_text('{"name": "probe", "version": "1.0.0", "private": true}\n')
+    nv = "npm " + version("npm --version") + "; node " + version("node --version")
+    note = ("the registry mirror used here sends no deprecation notices or funding data, so no "
+            "`npm warn deprecated` or funding lines could be captured")
+    capture("npm", "install_eresolve", "npm install react@18 react-dom@17", proj, nv, NPM_ERESOLVE_FACTS,
+            notes=note, expect_exit=1, package_manager=True)
+    capture("npm", "install_force_peer", "npm install --force react@18 react-dom@17", proj, nv, NPM_FORCE_FACTS,
+            notes=note, expect_exit=0, package_manager=True)
+
+
+NPM_ERESOLVE_FACTS = [
+    ["code", "ERESOLVE"], "ERESOLVE unable to resolve dependency tree", "While resolving: probe@1.0.0",
+    "Found: react@18.3.1", 'react@"18" from the root project', 'peer react@"17.0.2" from react-dom@17.0.2',
+    'react-dom@"17" from the root project',
+    "Fix the upstream dependency conflict, or retry this command with --force or --legacy-peer-deps to accept an "
+    "incorrect (and potentially broken) dependency resolution.",
+    "For a full report see:", "-eresolve-report.txt", "A complete log of this run can be found in:",
+]
+NPM_FORCE_FACTS = [
+    "using --force Recommended protections disabled.", "ERESOLVE overriding peer dependency",
+    "While resolving: react-dom@17.0.2", "Found: react@18.3.1", 'peer react@"17.0.2" from react-dom@17.0.2',
+    "Conflicting peer dependency: react@17.0.2", "added 6 packages",
+]
+
+
+# ---------------------------------------------------------------- pip install
+
+def capture_pip() -> None:
+    proj = ROOT / "pipinst"
+    shutil.rmtree(proj, ignore_errors=True)
+    proj.mkdir(parents=True)
+    subprocess.run([sys.executable, "-m", "venv", str(proj / "venv")], check=True)
+    (proj / "requirements.txt").write_text("requests==2.32.3\nflask\nrich\n")
+    pip = "venv/bin/pip"
+    pv = run(f"{pip} --version", proj)[0].decode().split(" from ")[0]
+    capture("pip", "install_requirements", f"{pip} install -r requirements.txt", proj, pv, PIP_FRESH_FACTS,
+            dropped=PIP_FRESH_DROPPED, expect_exit=0, package_manager=True,
+            notes="not a terminal: pip 23 draws its download bars anyway")
+    (proj / "requirements.txt").write_text("requests==2.32.3\nflask\nrich\nsix\n")
+    capture("pip", "install_requirements_again", f"{pip} install -r requirements.txt", proj, pv, PIP_AGAIN_FACTS,
+            dropped=PIP_AGAIN_DROPPED, expect_exit=0, package_manager=True,
+            notes="the same requirements plus six: every other requirement already satisfied")
+
+
+PIP_FRESH_FACTS = [
+    "Successfully installed blinker-1.9.0 certifi-2026.10.19.post1 charset-normalizer-3.5.3 click-8.5.1 flask-3.1.3 "
+    "idna-3.20 itsdangerous-2.2.0 jinja2-3.1.6 markdown-it-py-4.3.0 markupsafe-3.0.4 mdurl-0.1.2 pygments-2.21.0 "
+    "requests-2.32.3 rich-15.0.0 urllib3-2.8.0 werkzeug-3.1.9",
+]
+PIP_FRESH_DROPPED = ["  Downloading requests-2.32.3-py3-none-any.whl (64 kB)", "━━━━━━━━━━",
+                     "WARNING: Location 'file:///pkgs.example.org/simple/flask/' is ignored"]
+PIP_AGAIN_FACTS = [
+    ["requests==2.32.3", "(2.32.3)"], ["flask", "(3.1.3)"], ["rich", "(15.0.0)"],
+    "Successfully installed six-1.17.0",
+]
+PIP_AGAIN_DROPPED = ["Requirement already satisfied: charset-normalizer<4,>=2 in ./venv/lib/python3.11/site-packages",
+                     "Looking in indexes: "]
+
+
 def main(argv: list[str]) -> int:
     ROOT.mkdir(parents=True, exist_ok=True)
     ensure_tools()
     families = {"tsc": capture_tsc, "mypy": capture_mypy, "ruff": capture_ruff, "eslint": capture_eslint,
-                "cc": capture_cc, "cargo": capture_cargo}
+                "cc": capture_cc, "cargo": capture_cargo, "npm": capture_npm, "pip": capture_pip}
     for fam in argv or list(families):
         families[fam]()
     return 0
