@@ -4,7 +4,9 @@
 script`` banner goes and the script's output is compacted by the jest, vitest,
 node --test, pytest or tsc formatter when it is recognisably theirs; otherwise None.
 Installs keep every error, warning (deprecations folded after the first) and the
-``added N packages`` / ``Done`` results.
+``added N packages`` / ``Done`` results; a run of five or more ``npm error``/``npm warn``
+lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
+text indented under it, and its empty ``npm error`` lines go.
 """
 
 from __future__ import annotations
@@ -44,6 +46,35 @@ _RESULT = re.compile(
     r" ?[\u2009 ]*\d+ (?:low|moderate|high|critical) severity)")
 
 
+_PREFIXED = re.compile(r"^(?P<prefix>npm (?:error|warn|ERR!|WARN))(?: (?P<text>.*))?$")
+PREFIX_RUN = 5   # shorter runs stay as npm printed them
+
+
+def fold_prefix_runs(lines: list[str]) -> list[str]:
+    """Runs of ``PREFIX_RUN`` or more lines with one npm prefix: the prefix once, the texts indented under it."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        m = _PREFIXED.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < n and (pm := _PREFIXED.match(lines[j])) and pm.group("prefix") == m.group("prefix"):
+            j += 1
+        if j - i < PREFIX_RUN:
+            out.extend(lines[i:j])
+        else:
+            out.append(m.group("prefix") + ":")
+            for line in lines[i:j]:
+                text = _PREFIXED.match(line).group("text") or ""
+                if text.strip():
+                    out.append("  " + text)
+        i = j
+    return out
+
+
 def compact_install(lines: list[str]) -> list[str] | None:
     """An install's output without progress, funding notes and extra deprecation lines."""
     out: list[str] = []
@@ -68,6 +99,7 @@ def compact_install(lines: list[str]) -> list[str] | None:
         out.append(line)
     if not any(_RESULT.match(x) for x in out):
         return None
+    out = fold_prefix_runs(out)
     if deprecated > 1:
         out.append(f"(+ {deprecated - 1} more deprecation warnings)")
     if tree:
