@@ -596,6 +596,9 @@ def capture_cargo() -> None:
     proj = write_tree(ROOT / "rustproj", RUST_PROJECT)
     cv = version("cargo --version") + "; " + version("rustc --version")
     capture("cargo", "build_multi_file", "cargo build", proj, cv, CARGO_FACTS, dropped=CARGO_DROPPED, expect_exit=101)
+    rv = version("rustc --version")
+    capture("rustc", "multi_file", "rustc --edition 2021 --crate-type bin -o /tmp/sqz-capture/ledger src/main.rs", proj,
+            rv, RUSTC_FACTS, dropped=RUSTC_DROPPED, expect_exit=1)
 
 
 CARGO_FACTS = [
@@ -614,6 +617,10 @@ CARGO_FACTS = [
     "error: could not compile `ledger` (bin \"ledger\") due to 6 previous errors; 2 warnings emitted",
 ]
 CARGO_DROPPED = ["   Compiling ledger v0.1.0"]
+RUSTC_FACTS = [f for f in CARGO_FACTS if not f.startswith(("warning: `ledger`", "error: could not compile"))] + [
+    "error: aborting due to 6 previous errors; 2 warnings emitted",
+]
+RUSTC_DROPPED = ["10 |     println!(\"{} {}\", acct.name, totl);", "   |                                  ^^^^"]
 
 
 
@@ -686,7 +693,7 @@ def main(argv: list[str]) -> int:
     ROOT.mkdir(parents=True, exist_ok=True)
     ensure_tools()
     families = {"tsc": capture_tsc, "mypy": capture_mypy, "ruff": capture_ruff, "eslint": capture_eslint,
-                "cc": capture_cc, "cargo": capture_cargo, "npm": capture_npm, "pip": capture_pip}
+                "cc": capture_cc, "cargo": capture_cargo, "rustc": capture_cargo, "npm": capture_npm, "pip": capture_pip}
     for fam in argv or list(families):
         families[fam]()
     return 0
