@@ -152,7 +152,7 @@ def compact_script(lines: list[str], exit_code: int | None) -> list[str] | None:
     if out is None and js_node_test.is_node_test_output(body):
         out = js_node_test.compact_node_test(body)
     if out is None and js_tsc.is_tsc_output(body):
-        out = body  # already one line per error: only the banner goes
+        out = js_tsc.group_plain(body) or body  # grouped by file when a file has several errors
     if out is None:
         return None
     return out + trailer
