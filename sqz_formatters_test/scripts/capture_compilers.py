@@ -655,6 +655,142 @@ NPM_FORCE_FACTS = [
 ]
 
 
+
+# ---------------------------------------------------------------- npm install from a local registry
+# The registry mirror of this machine sends no deprecation notices, funding data or audit
+# advisories. A small registry on 127.0.0.1 serves packages made here (real tarballs,
+# packuments with `deprecated`, package.json with `funding`, one audit advisory), so the real
+# npm prints its real deprecation wall, funding notice and audit summary for them.
+
+REGISTRY_PORT = 48731
+_DEP = {"inflight": "This module is not supported, and leaks memory. Do not use it. Check out lru-cache if you want a "
+                    "good and tested way to coalesce async requests by a key value, which is much more comprehensive "
+                    "and powerful.",
+        "glob": "Glob versions prior to v9 are no longer supported",
+        "rimraf": "Rimraf versions prior to v4 are no longer supported",
+        "npmlog": "This package is no longer supported."}
+# name: {version: (dependencies, deprecation message or None, funding URL or None)}
+REGISTRY = {
+    "webkit-app": {"1.0.0": ({"lib-inflight": "^1.0.0", "lib-glob": "^7.0.0", "lib-rimraf": "^3.0.0",
+                              "lib-old-cli": "^2.0.0", "lib-fund-a": "^1.0.0", "lib-fund-b": "^1.0.0",
+                              "lib-util": "^1.0.0"}, None, None)},
+    "lib-inflight": {"1.0.6": ({}, _DEP["inflight"], None)},
+    "lib-glob": {"7.2.3": ({"lib-inflight": "^1.0.0"}, _DEP["glob"], None),
+                 "6.0.4": ({"lib-inflight": "^1.0.0"}, _DEP["glob"], None)},
+    "lib-rimraf": {"3.0.2": ({"lib-glob": "^7.1.3"}, _DEP["rimraf"], None),
+                   "2.7.1": ({"lib-glob": "^6.0.1"}, _DEP["rimraf"], None)},
+    "lib-old-cli": {"2.0.0": ({"lib-rimraf": "^2.6.0", "lib-glob": "^6.0.0", "lib-npmlog": "^6.0.0"}, None,
+                              "https://example.org/sponsor/old-cli")},
+    "lib-npmlog": {"6.0.2": ({}, _DEP["npmlog"], None)},
+    "lib-fund-a": {"1.0.0": ({}, None, "https://example.org/sponsor/a")},
+    "lib-fund-b": {"1.0.0": ({}, None, "https://example.org/sponsor/b")},
+    "lib-util": {"1.0.0": ({}, None, None)},
+}
+ADVISORY = {"lib-glob": [{"id": 1001, "url": "https://example.org/advisories/1001", "severity": "high",
+                          "title": "Regular expression denial of service in lib-glob",
+                          "vulnerable_versions": "<8.0.0", "cwe": ["CWE-1333"],
+                          "cvss": {"score": 7.5, "vectorString": None}}]}
+
+
+def start_registry():
+    """Serve REGISTRY on 127.0.0.1:REGISTRY_PORT in a thread; returns the server (call .shutdown())."""
+    import base64
+    import hashlib
+    import io
+    import json
+    import tarfile
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    base = f"http://127.0.0.1:{REGISTRY_PORT}"
+    tars: dict[str, bytes] = {}
+    docs: dict[str, dict] = {}
+    for name, versions in REGISTRY.items():
+        vers = {}
+        for ver, (deps, deprecated, funding) in versions.items():
+            pj = {"name": name, "version": ver, "dependencies": deps}
+            if funding:
+                pj["funding"] = funding
+            data = json.dumps(pj).encode()
+            buf = io.BytesIO()
+            with tarfile.open(fileobj=buf, mode="w:gz") as t:
+                info = tarfile.TarInfo("package/package.json")
+                info.size, info.mtime = len(data), 0
+                t.addfile(info, io.BytesIO(data))
+            tb = buf.getvalue()
+            path = f"/{name}/-/{name}-{ver}.tgz"
+            tars[path] = tb
+            v = dict(pj, dist={"tarball": base + path, "shasum": hashlib.sha1(tb).hexdigest(),
+                               "integrity": "sha512-" + base64.b64encode(hashlib.sha512(tb).digest()).decode()})
+            if deprecated:
+                v["deprecated"] = deprecated
+            vers[ver] = v
+        docs[name] = {"name": name, "dist-tags": {"latest": sorted(vers)[-1]}, "versions": vers}
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+        def reply(self, code: int, body: bytes, ctype: str = "application/json") -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            path = self.path.split("?")[0]
+            if path in tars:
+                return self.reply(200, tars[path], "application/octet-stream")
+            name = path.lstrip("/")
+            if name in docs:
+                return self.reply(200, json.dumps(docs[name]).encode())
+            return self.reply(404, b'{"error":"not found"}')
+
+        def do_POST(self):
+            self.rfile.read(int(self.headers.get("Content-Length", 0)))
+            if "advisories/bulk" in self.path:
+                return self.reply(200, json.dumps(ADVISORY).encode())
+            return self.reply(404, b"{}")
+
+    server = ThreadingHTTPServer(("127.0.0.1", REGISTRY_PORT), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def capture_npm_registry() -> None:
+    proj = ROOT / "npmlocal"
+    shutil.rmtree(proj, ignore_errors=True)
+    shutil.rmtree(TOOLBOX / "npm-cache", ignore_errors=True)
+    proj.mkdir(parents=True)
+    (proj / "package.json").write_text('{"name": "demo", "version": "1.0.0", "private": true}\n')
+    nv = "npm " + version("npm --version") + "; node " + version("node --version")
+    server = start_registry()
+    try:
+        capture("npm", "install_deprecations_audit",
+                f"npm install --audit --fund --registry=http://127.0.0.1:{REGISTRY_PORT}/ "
+                f"--cache {TOOLBOX}/npm-cache webkit-app", proj, nv, NPM_LOCAL_FACTS, dropped=NPM_LOCAL_DROPPED,
+                expect_exit=0,
+                notes=f"packages served by a registry on 127.0.0.1:{REGISTRY_PORT} started by the script (REGISTRY:"
+                      " deprecations, funding fields and one audit advisory made here); --audit/--fund passed "
+                      "because this machine's npm config turns both off")
+    finally:
+        server.shutdown()
+
+
+NPM_LOCAL_FACTS = [
+    ["lib-rimraf@3.0.2", "Rimraf versions prior to v4 are no longer supported"],
+    ["lib-rimraf@2.7.1", "Rimraf versions prior to v4 are no longer supported"],
+    ["lib-glob@7.2.3", "Glob versions prior to v9 are no longer supported"],
+    ["lib-glob@6.0.4", "Glob versions prior to v9 are no longer supported"],
+    ["lib-npmlog@6.0.2", "This package is no longer supported."],
+    ["lib-inflight@1.0.6", _DEP["inflight"]],
+    "added 11 packages, and audited 12 packages", "4 high severity vulnerabilities",
+    "Run `npm audit` for details.",
+]
+NPM_LOCAL_DROPPED = ["  run `npm fund` for details"]
+
+
 # ---------------------------------------------------------------- pip install
 
 def capture_pip() -> None:
@@ -693,7 +829,8 @@ def main(argv: list[str]) -> int:
     ROOT.mkdir(parents=True, exist_ok=True)
     ensure_tools()
     families = {"tsc": capture_tsc, "mypy": capture_mypy, "ruff": capture_ruff, "eslint": capture_eslint,
-                "cc": capture_cc, "cargo": capture_cargo, "rustc": capture_cargo, "npm": capture_npm, "pip": capture_pip}
+                "cc": capture_cc, "cargo": capture_cargo, "rustc": capture_cargo, "npm": capture_npm, "npmreg": capture_npm_registry,
+                "pip": capture_pip}
     for fam in argv or list(families):
         families[fam]()
     return 0

@@ -117,3 +117,17 @@ def test_pip_requirements_file_entries_kept_dependencies_counted():
     out = fmt(py_pip, "pip", "install_requirements_again")
     assert out.count("Requirement already satisfied: ") == 3
     assert "13 dependencies already satisfied" in out
+
+
+def test_npm_each_deprecation_message_once_with_every_package():
+    raw = text_of("npm", "install_deprecations_audit")
+    out = fmt(js_npm, "npm", "install_deprecations_audit")
+    wall = [line for line in raw.splitlines() if line.startswith("npm warn deprecated ")]
+    messages = {line.split(": ", 1)[1] for line in wall}
+    assert len(wall) == 6 and len(messages) == 4
+    for msg in messages:
+        assert out.count(msg) == 1
+    for line in wall:
+        pkg, msg = line[len("npm warn deprecated "):].split(": ", 1)
+        assert any(pkg in o and msg in o for o in out.splitlines()), pkg
+    assert "looking for funding" not in out and "4 high severity vulnerabilities" in out

@@ -3,8 +3,9 @@
 ``npm test`` / ``npm run X`` (and the pnpm/yarn/bun equivalents): the ``> pkg@ver
 script`` banner goes and the script's output is compacted by the jest, vitest,
 node --test, pytest or tsc formatter when it is recognisably theirs; otherwise None.
-Installs keep every error, warning (deprecations folded after the first) and the
-``added N packages`` / ``Done`` results; a run of five or more ``npm error``/``npm warn``
+Installs keep every error and warning, each deprecation message once with every
+``package@version`` npm deprecated with it, and the ``added N packages`` / audit / ``Done``
+results (funding notes go); a run of five or more ``npm error``/``npm warn``
 lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
 text indented under it, and its empty ``npm error`` lines go.
 """
@@ -26,7 +27,7 @@ _BANNER_CMD = re.compile(r"^> \S.*$")
 _YARN_BANNER = re.compile(r"^(?:yarn run v\d\S*|\$ \S.*)$")
 _YARN_DONE = re.compile(r"^(?:Done in [\d.]+m?s\.|info Visit https://yarnpkg\.com/en/docs/cli/run .*)$")
 _BUN_BANNER = re.compile(r"^\$ \S.*$")
-_DEPRECATED = re.compile(r"^npm warn deprecated ")
+_DEPRECATED = re.compile(r"^npm (?:warn|WARN) deprecated (?P<pkg>[^\s:]+): (?P<msg>.*)$")
 _NPM_CHATTER = re.compile(
     r"^(?:\d+ packages? (?:is|are) looking for funding|  run `npm fund` for details|"
     r"npm warn install-scripts(?: .*)?|)$")
@@ -76,32 +77,38 @@ def fold_prefix_runs(lines: list[str]) -> list[str]:
 
 
 def compact_install(lines: list[str]) -> list[str] | None:
-    """An install's output without progress, funding notes and extra deprecation lines."""
+    """An install's output without progress and funding notes, each deprecation message once."""
     out: list[str] = []
-    deprecated = tree = chatter = 0
+    deprecations: dict[str, list[str]] = {}   # message → the package@versions npm deprecated with it
+    deprecation_slot = None
+    tree = chatter = 0
     in_all_deps = False
     for line in lines:
-        if _DEPRECATED.match(line):
-            deprecated += 1
-            if deprecated > 1:
-                continue
-        elif line == "info All dependencies":
+        d = _DEPRECATED.match(line)
+        if d:
+            deprecations.setdefault(d.group("msg"), []).append(d.group("pkg"))
+            if deprecation_slot is None:
+                deprecation_slot = len(out)
+                out.append("")
+            continue
+        if line == "info All dependencies":
             in_all_deps = True
             continue
-        elif in_all_deps and _YARN_TREE.match(line):
+        if in_all_deps and _YARN_TREE.match(line):
             tree += 1
             continue
-        elif (_NPM_CHATTER.match(line) or _PNPM_CHATTER.match(line) or _YARN_CHATTER.match(line)
-              or _BUN_CHATTER.match(line)):
+        if (_NPM_CHATTER.match(line) or _PNPM_CHATTER.match(line) or _YARN_CHATTER.match(line)
+                or _BUN_CHATTER.match(line)):
             chatter += 1 if line.strip() else 0
             continue
         in_all_deps = False
         out.append(line)
     if not any(_RESULT.match(x) for x in out):
         return None
+    if deprecation_slot is not None:
+        out[deprecation_slot:deprecation_slot + 1] = [
+            f"npm warn deprecated {', '.join(dict.fromkeys(pkgs))}: {msg}" for msg, pkgs in deprecations.items()]
     out = fold_prefix_runs(out)
-    if deprecated > 1:
-        out.append(f"(+ {deprecated - 1} more deprecation warnings)")
     if tree:
         out.append(f"({plural(tree, 'transitive dependency', 'transitive dependencies')} not listed)")
     return out
