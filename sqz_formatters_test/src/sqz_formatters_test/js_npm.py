@@ -4,8 +4,8 @@
 script`` banner goes and the script's output is compacted by the jest, vitest,
 node --test, pytest or tsc formatter when it is recognisably theirs; otherwise None.
 Installs keep every error and warning, each deprecation message once with every
-``package@version`` npm deprecated with it, and the ``added N packages`` / audit / ``Done``
-results (funding notes go); a run of five or more ``npm error``/``npm warn``
+``package@version`` npm deprecated with it (under one ``npm warn deprecated:`` line), and the ``added N packages`` / audit / ``Done``
+results (funding notes and npm audit's generic "Some issues need review…" advice go); a run of five or more ``npm error``/``npm warn``
 lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
 text indented under it, and its empty ``npm error`` lines go.
 """
@@ -30,6 +30,7 @@ _BUN_BANNER = re.compile(r"^\$ \S.*$")
 _DEPRECATED = re.compile(r"^npm (?:warn|WARN) deprecated (?P<pkg>[^\s:]+): (?P<msg>.*)$")
 _NPM_CHATTER = re.compile(
     r"^(?:\d+ packages? (?:is|are) looking for funding|  run `npm fund` for details|"
+    r"Some issues need review, and may require choosing|a different dependency\.|"
     r"npm warn install-scripts(?: .*)?|)$")
 _PNPM_CHATTER = re.compile(
     r"^(?:Progress: resolved \d+.*|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*|"
@@ -106,8 +107,10 @@ def compact_install(lines: list[str]) -> list[str] | None:
     if not any(_RESULT.match(x) for x in out):
         return None
     if deprecation_slot is not None:
-        out[deprecation_slot:deprecation_slot + 1] = [
-            f"npm warn deprecated {', '.join(dict.fromkeys(pkgs))}: {msg}" for msg, pkgs in deprecations.items()]
+        texts = [f"{', '.join(dict.fromkeys(pkgs))}: {msg}" for msg, pkgs in deprecations.items()]
+        out[deprecation_slot:deprecation_slot + 1] = (
+            ["npm warn deprecated " + texts[0]] if len(texts) == 1
+            else ["npm warn deprecated:"] + ["  " + t for t in texts])
     out = fold_prefix_runs(out)
     if tree:
         out.append(f"({plural(tree, 'transitive dependency', 'transitive dependencies')} not listed)")
