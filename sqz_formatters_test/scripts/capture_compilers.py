@@ -26,9 +26,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqz_core.testing import missing_facts, redact_registries
-
 from _capture_common import ANSI_CSI, WORK, run_merged, write_fixture, write_tree
+from sqz_core.testing import missing_facts, redact_registries
 
 ROOT = WORK / "compilers"
 TOOLBOX = Path("/tmp/sqz-compilers-tools")
@@ -200,8 +199,8 @@ TSC_ERRORS = [  # (line, col, code, message) as tsc printed them
     (7, 31, "TS18048", "'user' is possibly 'undefined'."),
     (11, 18, "TS2339", "Property 'all' does not exist on type 'UserService'."),
     (15, 22, "TS18046", "'body' is of type 'unknown'."),
-    (12, 3, "TS2741", "Property 'email' is missing in type '{ id: number; name: string; roles: \"viewer\"[]; }'"
-     " but required in type 'User'."),
+    (12, 3, "TS2741", ("Property 'email' is missing in type '{ id: number; name: string; roles: \"viewer\"[]; }'"
+     " but required in type 'User'.")),
     (15, 71, "TS2322", "Type '\"owner\"' is not assignable to type '\"admin\" | \"editor\" | \"viewer\"'."),
     (3, 10, "TS6133", "'sendMail' is declared but its value is never read."),
     (3, 26, "TS2307", "Cannot find module '../mail/sender' or its corresponding type declarations."),
@@ -210,8 +209,8 @@ TSC_ERRORS = [  # (line, col, code, message) as tsc printed them
     (20, 12, "TS18048", "'u' is possibly 'undefined'."),
     (20, 12, "TS18048", "'u.address' is possibly 'undefined'."),
     (25, 31, "TS2345", "Argument of type 'number' is not assignable to parameter of type 'string'."),
-    (29, 18, "TS2345", "Argument of type '\"superuser\"' is not assignable to parameter of type"
-     " '\"admin\" | \"editor\" | \"viewer\"'."),
+    (29, 18, "TS2345", ("Argument of type '\"superuser\"' is not assignable to parameter of type"
+     " '\"admin\" | \"editor\" | \"viewer\"'.")),
     (30, 5, "TS2322", "Type 'string' is not assignable to type 'number'."),
     (2, 9, "TS6133", "'unusedLocal' is declared but its value is never read."),
     (7, 12, "TS2339", "Property 'padStart' does not exist on type 'number'."),
@@ -335,8 +334,8 @@ def capture_ruff() -> None:
 
 
 MYPY_ERRORS = [  # (path, line, message, code) as mypy printed them
-    ("inventory/models.py", 11, 'Incompatible types in assignment (expression has type "None", variable has type '
-     '"list[str]")', "assignment"),
+    ("inventory/models.py", 11, ('Incompatible types in assignment (expression has type "None", variable has type '
+     '"list[str]")'), "assignment"),
     ("inventory/models.py", 15, 'Unsupported operand types for + ("int" and "str")', "operator"),
     ("inventory/models.py", 19, "Missing return statement", "return"),
     ("inventory/models.py", 26, 'Item "None" of "Item | None" has no attribute "name"', "union-attr"),
@@ -344,8 +343,8 @@ MYPY_ERRORS = [  # (path, line, message, code) as mypy printed them
      "import-not-found"),
     ("inventory/pricing.py", 10, 'Incompatible return value type (got "int", expected "Decimal")', "return-value"),
     ("inventory/pricing.py", 10, 'Generator has incompatible item type "float"; expected "bool"', "misc"),
-    ("inventory/pricing.py", 13, 'Incompatible default for parameter "pct" (default has type "str", parameter has '
-     'type "int")', "assignment"),
+    ("inventory/pricing.py", 13, ('Incompatible default for parameter "pct" (default has type "str", parameter has '
+     'type "int")'), "assignment"),
     ("inventory/report.py", 12, 'Too many arguments for "append" of "list"', "call-arg"),
     ("inventory/report.py", 13, 'Argument 1 to "append" of "list" has incompatible type "Decimal"; expected "str"',
      "arg-type"),
@@ -526,8 +525,8 @@ def capture_cc() -> None:
 CC_DIAGS = [  # (file, line:col, severity, message) as gcc printed them
     ("src/list.c", "7:8", "error", "‘struct node’ has no member named ‘nxt’; did you mean ‘next’?"),
     ("src/list.c", "14:1", "warning", "control reaches end of non-void function [-Wreturn-type]"),
-    ("src/main.c", "8:30", "warning", "format ‘%s’ expects argument of type ‘char *’, but argument 3 has type ‘int’"
-     " [-Wformat=]"),
+    ("src/main.c", "8:30", "warning", ("format ‘%s’ expects argument of type ‘char *’, but argument 3 has type ‘int’"
+     " [-Wformat=]")),
     ("src/main.c", "10:11", "warning", "comparison of unsigned expression in ‘< 0’ is always false [-Wtype-limits]"),
     ("src/main.c", "13:12", "warning", "implicit declaration of function ‘free_list’ [-Wimplicit-function-declaration]"),
     ("src/main.c", "13:27", "error", "expected ‘;’ before ‘}’ token"),
@@ -644,8 +643,8 @@ NPM_ERESOLVE_FACTS = [
     ["code", "ERESOLVE"], "ERESOLVE unable to resolve dependency tree", "While resolving: probe@1.0.0",
     "Found: react@18.3.1", 'react@"18" from the root project', 'peer react@"17.0.2" from react-dom@17.0.2',
     'react-dom@"17" from the root project',
-    "Fix the upstream dependency conflict, or retry this command with --force or --legacy-peer-deps to accept an "
-    "incorrect (and potentially broken) dependency resolution.",
+    ("Fix the upstream dependency conflict, or retry this command with --force or --legacy-peer-deps to accept an "
+    "incorrect (and potentially broken) dependency resolution."),
     "For a full report see:", "-eresolve-report.txt", "A complete log of this run can be found in:",
 ]
 NPM_FORCE_FACTS = [
@@ -725,7 +724,7 @@ def start_registry():
             if deprecated:
                 v["deprecated"] = deprecated
             vers[ver] = v
-        docs[name] = {"name": name, "dist-tags": {"latest": sorted(vers)[-1]}, "versions": vers}
+        docs[name] = {"name": name, "dist-tags": {"latest": max(vers)}, "versions": vers}
 
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -811,9 +810,9 @@ def capture_pip() -> None:
 
 
 PIP_FRESH_FACTS = [
-    "Successfully installed blinker-1.9.0 certifi-2026.10.19.post1 charset-normalizer-3.5.3 click-8.5.1 flask-3.1.3 "
+    ("Successfully installed blinker-1.9.0 certifi-2026.10.19.post1 charset-normalizer-3.5.3 click-8.5.1 flask-3.1.3 "
     "idna-3.20 itsdangerous-2.2.0 jinja2-3.1.6 markdown-it-py-4.3.0 markupsafe-3.0.4 mdurl-0.1.2 pygments-2.21.0 "
-    "requests-2.32.3 rich-15.0.0 urllib3-2.8.0 werkzeug-3.1.9",
+    "requests-2.32.3 rich-15.0.0 urllib3-2.8.0 werkzeug-3.1.9"),
 ]
 PIP_FRESH_DROPPED = ["  Downloading requests-2.32.3-py3-none-any.whl (64 kB)", "━━━━━━━━━━",
                      "WARNING: Location 'file:///pkgs.example.org/simple/flask/' is ignored"]

@@ -10,10 +10,19 @@ from __future__ import annotations
 import re
 
 from fmt_test_suite import other, text_of
-from sqz_core import FormatRequest
-from sqz_formatters_test import c_diagnostics, js_npm, js_tsc, py_mypy, py_pip, py_ruff, rust_cargo
 from sqz_formatters_test._diag import group_lines
 from sqz_formatters_test.rust_diag import compress_error
+
+from sqz_core import FormatRequest
+from sqz_formatters_test import (
+    c_diagnostics,
+    js_npm,
+    js_tsc,
+    py_mypy,
+    py_pip,
+    py_ruff,
+    rust_cargo,
+)
 
 
 def fmt(module, family, name):
@@ -22,7 +31,7 @@ def fmt(module, family, name):
 
 def diag_paths(text: str, rx: str) -> list[str]:
     """The path of every diagnostic line of the raw output, in order."""
-    return [m.group(1) for m in re.finditer(rx, text, re.M)]
+    return [m.group(1) for m in re.finditer(rx, text, re.MULTILINE)]
 
 
 def test_each_path_printed_once_in_raw_order():
@@ -42,15 +51,15 @@ def test_each_path_printed_once_in_raw_order():
         headers = [line for line in out.splitlines() if line in paths]
         assert headers == paths, (family, name)          # once each, in order of first appearance
         for p in paths:
-            assert not re.search(rf"^{re.escape(p)}[:(]\d", out, re.M), (family, name, p)
+            assert not re.search(rf"^{re.escape(p)}[:(]\d", out, re.MULTILINE), (family, name, p)
 
 
 def test_diagnostics_keep_their_order_within_a_file():
     raw = text_of("tsc", "multi_file")
-    want = [m.group(1) for m in re.finditer(r"^src/services/userService\.ts(\(\d+,\d+\)): ", raw, re.M)]
+    want = [m.group(1) for m in re.finditer(r"^src/services/userService\.ts(\(\d+,\d+\)): ", raw, re.MULTILINE)]
     out = fmt(js_tsc, "tsc", "multi_file")
     block = out.split("src/services/userService.ts\n", 1)[1].split("\nsrc/", 1)[0]
-    assert [m.group(1) for m in re.finditer(r"^  (\(\d+,\d+\)): ", block, re.M)] == want
+    assert [m.group(1) for m in re.finditer(r"^  (\(\d+,\d+\)): ", block, re.MULTILINE)] == want
 
 
 def test_mypy_pretty_wrapped_messages_rejoined():
@@ -80,7 +89,7 @@ def test_kept_lines_stay_after_their_file():
 
 def test_group_lines_continuations_follow_their_diagnostic():
     lines = ["x.ts(1,1): error TS1: a", "  detail of a", "x.ts(2,2): error TS2: b", "Found 2 errors."]
-    head = lambda l: (l[:4], l[4:]) if l.startswith("x.ts(") else None  # noqa: E731
+    head = lambda l: (l[:4], l[4:]) if l.startswith("x.ts(") else None
     assert group_lines(lines, head, lambda l: l.startswith("Found")) == [
         "x.ts", "  (1,1): error TS1: a", "    detail of a", "  (2,2): error TS2: b", "Found 2 errors."]
 

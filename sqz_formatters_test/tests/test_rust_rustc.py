@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fmt_test_suite import FormatterSuite, text_of
+
 from sqz_formatters_test import rust_rustc as formatter
 
 suite = FormatterSuite(formatter, "rustc")

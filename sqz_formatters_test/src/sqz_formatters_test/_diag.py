@@ -19,7 +19,7 @@ INDENT = "  "
 class Diagnostic:
     """One diagnostic: the file, its line without the path, and the lines that continue it."""
 
-    __slots__ = ("path", "head", "more")
+    __slots__ = ("head", "more", "path")
 
     def __init__(self, path: str, head: str | None, more: list[str] | None = None) -> None:
         self.path = path
