@@ -62,17 +62,15 @@ def redact(raw: bytes, package_manager: bool = False) -> bytes:
 
 
 def capture(family: str, name: str, cmd: str, cwd: Path, produced_by: str, facts, *, dropped=(),
-            notes: str = "", expect_exit: int | None = None, package_manager: bool = False,
-            spread: bool = False) -> None:
-    """Run ``cmd`` and save it once its facts are found; ``spread``: list facts may span lines of the raw output."""
+            notes: str = "", expect_exit: int | None = None, package_manager: bool = False) -> None:
+    """Run ``cmd`` and save it once its facts (and ``dropped`` strings) are found in the output."""
     raw, code = run(cmd, cwd)
     red = redact(raw, package_manager)
     note = f"captured in {cwd} by scripts/capture_compilers.py; stdout+stderr merged"
     if red != raw:
         note += "; registry hosts and index paths replaced by pkgs.example.org (sqz_core.testing.redact_registries)"
     plain = ANSI_CSI.sub("", red.decode("utf-8"))
-    lost = missing_facts(plain, facts) if not spread else [
-        f for f in facts if any(p not in plain for p in ([f] if isinstance(f, str) else f))]
+    lost = missing_facts(plain, facts)
     if lost:
         raise SystemExit(f"{family}/{name}: facts not in the captured output: {lost}\n{plain[-4000:]}")
     absent = [d for d in dropped if d not in plain]
@@ -326,9 +324,8 @@ def capture_mypy() -> None:
 def capture_ruff() -> None:
     proj = write_tree(ROOT / "pyproj", PY_PROJECT)
     rv = version("ruff --version")
-    capture("ruff", "multi_file_full", "ruff check --select E,F,B,UP,SIM inventory", proj, rv, RUFF_FACTS,
-            dropped=RUFF_DROPPED, expect_exit=1, spread=True,
-            notes="the full format prints each code and message above its ` --> path:line:col` line")
+    capture("ruff", "multi_file_full", "ruff check --select E,F,B,UP,SIM inventory", proj, rv, RUFF_FULL_FACTS,
+            dropped=RUFF_DROPPED, expect_exit=1)
     capture("ruff", "multi_file_concise", "ruff check --output-format=concise --select E,F,B,UP,SIM inventory", proj,
             rv, RUFF_FACTS, expect_exit=1)
 
@@ -367,9 +364,13 @@ RUFF_DIAGS = [  # (path, line:col, code, message) as ruff printed them
     ("inventory/pricing.py", "26:5", "E722", "Do not use bare `except`"),
     ("inventory/report.py", "8:15", "E711", "Comparison to `None` should be `cond is None`"),
 ]
-RUFF_FACTS = ["inventory/models.py", "inventory/pricing.py", "inventory/report.py", "Found 10 errors.",
-              "[*] 7 fixable with `--fix` (2 unsafe fixes available with `--fix --unsafe-fixes`)."] + [
+RUFF_SUMMARY = ["Found 10 errors.", "[*] 7 fixable with `--fix` (2 unsafe fixes available with `--fix --unsafe-fixes`)."]
+# concise: path, location, code and message on one line
+RUFF_FACTS = ["inventory/models.py", "inventory/pricing.py", "inventory/report.py", *RUFF_SUMMARY] + [
     [loc, code, msg] for _, loc, code, msg in RUFF_DIAGS]
+# full: ruff prints `CODE message` above its ` --> path:line:col` line
+RUFF_FULL_FACTS = RUFF_SUMMARY + [f"{path}:{loc}" for path, loc, _, _ in RUFF_DIAGS] + list(dict.fromkeys(
+    f"{code} {msg}" for _, _, code, msg in RUFF_DIAGS))
 RUFF_DROPPED = ["help: Convert to `X | None`", "   - def find(items: list[Item], sku: str) -> Optional[Item]:"]
 
 

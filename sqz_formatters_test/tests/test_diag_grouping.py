@@ -40,7 +40,6 @@ def test_each_path_printed_once_in_raw_order():
         (js_tsc, "tsc", "multi_file_pretty", r"^(\S+?):\d+:\d+ - error "),
         (py_mypy, "mypy", "multi_file", r"^(\S+?):\d+: (?:error|note): "),
         (py_ruff, "ruff", "multi_file_concise", r"^(\S+?):\d+:\d+: [A-Z]+\d+ "),
-        (py_ruff, "ruff", "multi_file_full", r"^ *--> (\S+?):\d+:\d+$"),
         (c_diagnostics, "cc", "multi_file", r"^(\S+?):\d+:\d+: (?:error|warning|note): "),
     ]
     for module, family, name, rx in cases:
@@ -140,3 +139,12 @@ def test_npm_each_deprecation_message_once_with_every_package():
         pkg, msg = line[len("npm warn deprecated "):].split(": ", 1)
         assert any(pkg in o and msg in o for o in out.splitlines()), pkg
     assert "looking for funding" not in out and "4 high severity vulnerabilities" in out
+
+
+def test_ruff_full_format_keeps_each_location_as_printed():
+    """The full format's ` --> path:line:col` is one string in the raw output: it stays one."""
+    raw = text_of("ruff", "multi_file_full")
+    locs = re.findall(r"^ *--> (\S+:\d+:\d+)$", raw, re.MULTILINE)
+    out = fmt(py_ruff, "ruff", "multi_file_full")
+    assert len(locs) == 10
+    assert [line.split(": ", 1)[0] for line in out.splitlines()[:10]] == locs

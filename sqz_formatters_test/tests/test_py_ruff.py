@@ -11,7 +11,7 @@ ask = suite.ask
 globals().update(suite.standard_tests(
     complete={'check_clean', 'check_concise', 'check_errors', 'check_select_all', 'multi_file_concise',
               'multi_file_full'},
-    ratios={'check_errors': 0.26, 'check_select_all': 0.34, 'multi_file_full': 0.2, 'multi_file_concise': 0.86,
+    ratios={'check_errors': 0.31, 'check_select_all': 0.4, 'multi_file_full': 0.25, 'multi_file_concise': 0.86,
             'check_concise': 0.92}))
 
 

@@ -1,9 +1,10 @@
-"""ruff check: diagnostics grouped by file, one ``line:col: CODE message`` line each, no code frames.
+"""ruff check: one concise line per diagnostic instead of code frames; concise output grouped by file.
 
 The full output format repeats source lines and fix diffs around every diagnostic;
 the concise form ruff itself prints with ``--output-format=concise`` carries the same
-codes, locations and messages. Both are then grouped by file: the path once, its
-diagnostics under it. Summary lines (``Found N errors.``, fixable counts) and ruff's
+codes, locations and messages, so the full format becomes those concise lines (each
+``path:line:col`` as ruff printed it). Output already in the concise format is grouped
+by file instead: the path once, its ``line:col: CODE message`` lines under it. Summary lines (``Found N errors.``, fixable counts) and ruff's
 own ``warning:``/``error:`` lines stay verbatim.
 """
 
@@ -94,9 +95,8 @@ def sqz_format(request: FormatRequest) -> str | None:
             return None
         out = group_concise(request.lines)
     else:
-        out = compact_ruff(request.lines)
-        if out is not None:
-            out = group_concise(out) or out
+        out = compact_ruff(request.lines)  # kept as `path:line:col: CODE message`: the path:line:col
+        # the full format prints on its ` --> ` line stays one searchable string
     if out is None:
         return None
     return shorter_or_none(join_output(out), request.text)
