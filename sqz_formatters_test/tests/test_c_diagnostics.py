@@ -11,11 +11,21 @@ run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=3))
 
 
-def test_error_snippets_kept_warning_snippets_dropped():
+def test_snippets_dropped_diagnostics_grouped_by_file():
     out = run(fixture("gcc_errors"))
-    assert "   10 |     total = words + p.z;" in out          # error: snippet kept
-    assert "   16 |     printf(" not in out                    # warning: snippet dropped
+    assert "total = words + p.z;" not in out                  # error snippet: the location says where
+    assert "   16 |     printf(" not in out                    # warning snippet
     assert "[-Wformat=]" in out
+    assert out.count("src/main.c") == 1 and out.count("src/util.c") == 1
+    assert "\n  10:5: error: ‘total’ undeclared (first use in this function)\n" in out
+    assert "\n  In function ‘report’:\n" in out
+
+
+def test_make_keeps_error_snippets():
+    """The shared compressor keeps error snippets by default (make/cmake build logs)."""
+    lines = fixture("gcc_errors").request().text.splitlines()
+    out, stats = formatter.compress_compiler_output(lines)
+    assert "   10 |     total = words + p.z;" in out and stats["errors"] == 3
 
 
 def test_repeated_candidate_notes_are_counted():

@@ -8,7 +8,8 @@ from sqz_formatters_test import js_eslint as formatter
 # refused: outputs with nothing to win or not ours: the formatter must answer None
 suite = FormatterSuite(formatter, "eslint", refused={'clean'})
 ask = suite.ask
-globals().update(suite.standard_tests(complete={'clean', 'errors', 'errors_color'}, ratios={'errors': 0.91}))
+globals().update(suite.standard_tests(complete={'clean', 'errors', 'errors_color', 'multi_file'},
+                                      ratios={'errors': 0.91, 'multi_file': 0.9}))
 
 
 def test_near_miss_other_formats_and_tools():

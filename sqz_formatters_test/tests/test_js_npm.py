@@ -10,7 +10,8 @@ suite = FormatterSuite(formatter, "npm", refused={'install_notarget', 'run_missi
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
     complete={'bun_add', 'install_deprecated', 'pnpm_add', 'run_build_fail', 'test_jest', 'test_node', 'test_vitest', 'yarn_add'},
-    ratios={'test_vitest': 0.8, 'test_node': 0.67, 'yarn_add': 0.16, 'pnpm_add': 0.2, 'test_green': 0.42, 'test_jest': 0.98}))
+    ratios={'test_vitest': 0.8, 'test_node': 0.67, 'yarn_add': 0.16, 'pnpm_add': 0.2, 'test_green': 0.42, 'test_jest': 0.98,
+            'install_eresolve': 0.85, 'install_force_peer': 0.86, 'install_deprecations_audit': 0.82}))
 
 
 def test_near_miss_other_subcommands():

@@ -6,9 +6,11 @@ from fmt_test_suite import FormatterSuite, cut_tail, text_of
 from sqz_formatters_test import py_mypy as formatter
 
 # refused: outputs with nothing to win or not ours: the formatter must answer None
-suite = FormatterSuite(formatter, "mypy", refused={'clean', 'errors'})
+suite = FormatterSuite(formatter, "mypy", refused={'clean'})
 ask = suite.ask
-globals().update(suite.standard_tests(complete={'clean', 'errors', 'errors_pretty'}, ratios={'errors_pretty': 0.78}))
+globals().update(suite.standard_tests(
+    complete={'clean', 'errors', 'errors_pretty', 'multi_file'},
+    ratios={'errors_pretty': 0.7, 'multi_file': 0.9, 'errors': 0.93}))
 
 
 def test_near_miss_other_tools():

@@ -9,7 +9,8 @@ suite = FormatterSuite(formatter, "pip")
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
     complete={'download', 'install_already', 'install_fresh', 'install_no_version', 'uv_install', 'uv_install_error'},
-    ratios={'install_fresh': 0.14, 'install_already': 0.28, 'download': 0.34, 'uv_install': 0.7}))
+    ratios={'install_fresh': 0.14, 'install_already': 0.28, 'download': 0.34, 'uv_install': 0.7,
+            'install_requirements': 0.08, 'install_requirements_again': 0.2}))
 
 
 def test_near_miss_other_subcommands():

@@ -6,11 +6,13 @@ from fmt_test_suite import FormatterSuite, cut_tail, text_of
 from sqz_formatters_test import py_ruff as formatter
 
 # refused: outputs with nothing to win or not ours: the formatter must answer None
-suite = FormatterSuite(formatter, "ruff", refused={'check_clean', 'check_concise'})
+suite = FormatterSuite(formatter, "ruff", refused={'check_clean'})
 ask = suite.ask
 globals().update(suite.standard_tests(
-    complete={'check_clean', 'check_concise', 'check_errors', 'check_select_all'},
-    ratios={'check_errors': 0.31, 'check_select_all': 0.4}))
+    complete={'check_clean', 'check_concise', 'check_errors', 'check_select_all', 'multi_file_concise',
+              'multi_file_full'},
+    ratios={'check_errors': 0.31, 'check_select_all': 0.4, 'multi_file_full': 0.25, 'multi_file_concise': 0.86,
+            'check_concise': 0.92}))
 
 
 def test_near_miss_other_formats_and_subcommands():

@@ -1,14 +1,16 @@
-"""gcc/g++/clang diagnostics: keep every error, warning and note line, drop warning snippets.
+"""gcc/g++/clang diagnostics: every error, warning and note line kept, grouped by file; snippets dropped.
 
 Why: a C/C++ compile prints each diagnostic as ``file:line:col: severity: message``
 followed by a source snippet with carets. The agent acts on the diagnostic line
-(location, message, ``[-Wflag]``); the snippet repeats source it can read. Error
-snippets are kept (faithful on red); the snippets of warnings and notes are dropped,
-and note lines repeated word for word (g++ lists the same overload candidates for
-every instantiation) are counted instead of repeated.
+(location, message, ``[-Wflag]``); the snippet repeats source it can read, and the
+caret marks the column the line already gives. Note lines repeated word for word (g++
+lists the same overload candidates for every instantiation) are counted instead of
+repeated. A direct compiler run drops every snippet and prints each file's path once,
+its ``In function …`` context and ``line:col: severity: message`` lines under it.
 
-``compress_compiler_output`` is shared with the make and cmake formatters. Messages in
-another language (``Fehler:``) are not recognised: the result is then None.
+``compress_compiler_output`` is shared with the make and cmake formatters, which keep
+error snippets (faithful on red inside a longer build log). Messages in another
+language (``Fehler:``) are not recognised: the result is then None.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import has_option, join_output
+from ._diag import group_lines, split_path
 
 commands = ("gcc", "g++", "cc", "c++", "clang", "clang++")
 
@@ -50,8 +53,10 @@ def diagnostic_severity(line: str) -> str | None:
     return "?" if re.match(r"^\w[\w ]*$", sev) and ":" in m.group("loc") else None
 
 
-def compress_compiler_output(lines: list[str]) -> tuple[list[str], dict] | None:
+def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> tuple[list[str], dict] | None:
     """Compress gcc/clang diagnostics inside ``lines``; other lines pass through verbatim.
+
+    ``error_snippets``: keep the source snippet under an error (warning and note snippets always go).
 
     Returns ``(lines, stats)`` with stats ``{"errors": n, "warnings": n, "notes": n}``,
     or None when the diagnostics are in a language this formatter does not know.
@@ -76,7 +81,7 @@ def compress_compiler_output(lines: list[str]) -> tuple[list[str], dict] | None:
                 stats["warnings"] += 1
             elif sev == "note":
                 stats["notes"] += 1
-            keep_snippet = sev in ("error", "fatal error")
+            keep_snippet = error_snippets and sev in ("error", "fatal error")
             if sev == "note" and line in seen_notes:
                 repeated += 1
                 after_diag = True
@@ -125,6 +130,33 @@ def _is_compile_only_option_set(argv: tuple[str, ...]) -> bool:
                              "-print-search-dirs"), ("-fdiagnostics-format", "-fdiagnostics-parseable-fixits"))
 
 
+_PATH = re.compile(r"^(?P<path>[^\s:][^:]*):(?:\d+[:,]| In | At |\d+:\d+:   )")
+
+
+def _head(line: str):
+    if diagnostic_severity(line) is None and not _CONTEXT.match(line) and not _REQUIRED.match(line):
+        return None
+    m = _PATH.match(line)
+    return split_path(line, m.end("path")) if m else None
+
+
+def _kept(line: str) -> bool:
+    return bool(_SUMMARY.match(line) or _TOOL_DIAG.match(line) or _LINKER.search(line) or _INCLUDED.match(line)
+                or line.startswith("[") and line.endswith(" repeated note lines dropped]"))
+
+
+def group_compiler_output(lines: list[str]) -> list[str]:
+    """Diagnostics grouped by file when the report allows it, else ``lines`` unchanged.
+
+    Template instantiation and include chains read top-down across files (each line
+    explains the next): grouping them by file would scramble the chain, so such
+    reports are left in their order.
+    """
+    if any(_REQUIRED.match(x) or _INCLUDED.match(x) or " In instantiation of " in x for x in lines):
+        return lines
+    return group_lines(lines, _head, _kept) or lines
+
+
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
     if request.is_file_content() or request.program not in commands:
@@ -134,7 +166,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     lines = request.text.splitlines()
     if not lines:
         return None
-    res = compress_compiler_output(lines)
+    res = compress_compiler_output(lines, error_snippets=False)
     if res is None:
         return None
     out, stats = res
@@ -142,4 +174,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None
     if request.exit_code not in (None, 0) and not stats["errors"]:
         return None  # a failure without an error line: nothing here explains it
-    return join_output(out)
+    return join_output(group_compiler_output(out))

@@ -15,7 +15,7 @@ from ._common import join_output, shorter_or_none
 commands = ("eslint",)
 
 _FILE = re.compile(r"^(?:/|[A-Za-z]:\\)\S.*$")  # stylish prints absolute paths
-_PROBLEM = re.compile(r"^  (?P<loc>\d+:\d+)\s+(?P<sev>error|warning)\s+(?P<rest>\S.*)$")
+_PROBLEM = re.compile(r"^ {2,}(?P<loc>\d+:\d+)\s+(?P<sev>error|warning)\s+(?P<rest>\S.*)$")
 _TOTAL = re.compile(r"^✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)$")
 _FIXABLE = re.compile(r"^  \d+ errors? and \d+ warnings? potentially fixable with the `--fix` option\.$")
 _PAD = re.compile(r"\s{2,}")

@@ -3,8 +3,11 @@
 ``npm test`` / ``npm run X`` (and the pnpm/yarn/bun equivalents): the ``> pkg@ver
 script`` banner goes and the script's output is compacted by the jest, vitest,
 node --test, pytest or tsc formatter when it is recognisably theirs; otherwise None.
-Installs keep every error, warning (deprecations folded after the first) and the
-``added N packages`` / ``Done`` results.
+Installs keep every error and warning, each deprecation message once with every
+``package@version`` npm deprecated with it (under one ``npm warn deprecated:`` line), and the ``added N packages`` / audit / ``Done``
+results (funding notes and npm audit's generic "Some issues need review…" advice go); a run of five or more ``npm error``/``npm warn``
+lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
+text indented under it, and its empty ``npm error`` lines go.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ _BANNER_CMD = re.compile(r"^> \S.*$")
 _YARN_BANNER = re.compile(r"^(?:yarn run v\d\S*|\$ \S.*)$")
 _YARN_DONE = re.compile(r"^(?:Done in [\d.]+m?s\.|info Visit https://yarnpkg\.com/en/docs/cli/run .*)$")
 _BUN_BANNER = re.compile(r"^\$ \S.*$")
-_DEPRECATED = re.compile(r"^npm warn deprecated ")
+_DEPRECATED = re.compile(r"^npm (?:warn|WARN) deprecated (?P<pkg>[^\s:]+): (?P<msg>.*)$")
 _NPM_CHATTER = re.compile(
     r"^(?:\d+ packages? (?:is|are) looking for funding|  run `npm fund` for details|"
+    r"Some issues need review, and may require choosing|a different dependency\.|"
     r"npm warn install-scripts(?: .*)?|)$")
 _PNPM_CHATTER = re.compile(
     r"^(?:Progress: resolved \d+.*|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*|"
@@ -44,32 +48,70 @@ _RESULT = re.compile(
     r" ?[\u2009 ]*\d+ (?:low|moderate|high|critical) severity)")
 
 
-def compact_install(lines: list[str]) -> list[str] | None:
-    """An install's output without progress, funding notes and extra deprecation lines."""
+_PREFIXED = re.compile(r"^(?P<prefix>npm (?:error|warn|ERR!|WARN))(?: (?P<text>.*))?$")
+PREFIX_RUN = 5   # shorter runs stay as npm printed them
+
+
+def fold_prefix_runs(lines: list[str]) -> list[str]:
+    """Runs of ``PREFIX_RUN`` or more lines with one npm prefix: the prefix once, the texts indented under it."""
     out: list[str] = []
-    deprecated = tree = chatter = 0
+    i, n = 0, len(lines)
+    while i < n:
+        m = _PREFIXED.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i
+        while j < n and (pm := _PREFIXED.match(lines[j])) and pm.group("prefix") == m.group("prefix"):
+            j += 1
+        if j - i < PREFIX_RUN:
+            out.extend(lines[i:j])
+        else:
+            out.append(m.group("prefix") + ":")
+            for line in lines[i:j]:
+                text = _PREFIXED.match(line).group("text") or ""
+                if text.strip():
+                    out.append("  " + text)
+        i = j
+    return out
+
+
+def compact_install(lines: list[str]) -> list[str] | None:
+    """An install's output without progress and funding notes, each deprecation message once."""
+    out: list[str] = []
+    deprecations: dict[str, list[str]] = {}   # message → the package@versions npm deprecated with it
+    deprecation_slot = None
+    tree = chatter = 0
     in_all_deps = False
     for line in lines:
-        if _DEPRECATED.match(line):
-            deprecated += 1
-            if deprecated > 1:
-                continue
-        elif line == "info All dependencies":
+        d = _DEPRECATED.match(line)
+        if d:
+            deprecations.setdefault(d.group("msg"), []).append(d.group("pkg"))
+            if deprecation_slot is None:
+                deprecation_slot = len(out)
+                out.append("")
+            continue
+        if line == "info All dependencies":
             in_all_deps = True
             continue
-        elif in_all_deps and _YARN_TREE.match(line):
+        if in_all_deps and _YARN_TREE.match(line):
             tree += 1
             continue
-        elif (_NPM_CHATTER.match(line) or _PNPM_CHATTER.match(line) or _YARN_CHATTER.match(line)
-              or _BUN_CHATTER.match(line)):
+        if (_NPM_CHATTER.match(line) or _PNPM_CHATTER.match(line) or _YARN_CHATTER.match(line)
+                or _BUN_CHATTER.match(line)):
             chatter += 1 if line.strip() else 0
             continue
         in_all_deps = False
         out.append(line)
     if not any(_RESULT.match(x) for x in out):
         return None
-    if deprecated > 1:
-        out.append(f"(+ {deprecated - 1} more deprecation warnings)")
+    if deprecation_slot is not None:
+        texts = [f"{', '.join(dict.fromkeys(pkgs))}: {msg}" for msg, pkgs in deprecations.items()]
+        out[deprecation_slot:deprecation_slot + 1] = (
+            ["npm warn deprecated " + texts[0]] if len(texts) == 1
+            else ["npm warn deprecated:"] + ["  " + t for t in texts])
+    out = fold_prefix_runs(out)
     if tree:
         out.append(f"({plural(tree, 'transitive dependency', 'transitive dependencies')} not listed)")
     return out
@@ -120,7 +162,7 @@ def compact_script(lines: list[str], exit_code: int | None) -> list[str] | None:
     if out is None and js_node_test.is_node_test_output(body):
         out = js_node_test.compact_node_test(body)
     if out is None and js_tsc.is_tsc_output(body):
-        out = body  # already one line per error: only the banner goes
+        out = js_tsc.group_plain(body) or body  # grouped by file when a file has several errors
     if out is None:
         return None
     return out + trailer

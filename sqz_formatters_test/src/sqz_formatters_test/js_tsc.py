@@ -1,8 +1,11 @@
-"""tsc: errors as ``file(line,col): error TSnnnn: message`` lines; pretty code frames dropped.
+"""tsc: diagnostics grouped by file, every location, code and message kept; pretty code frames dropped.
 
-Plain output is already one line per error and is left alone (None). ``--pretty``
-output keeps each error header, related-information lines and the ``Found N errors``
-line, and drops the source excerpts and squiggles under them.
+Plain output (``file(line,col): error TSnnnn: message``) prints the path once per file,
+then each diagnostic as ``(line,col): error TSnnnn: message`` with its elaboration
+lines under it. ``--pretty`` output drops the source excerpts and squiggles, groups the
+``file:line:col - error TSnnnn: message`` headers the same way and keeps related
+information, the ``Found N errors`` line and the per-file table. A report with one
+diagnostic per file has nothing to group: plain output then gives None.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import join_output, shorter_or_none
+from ._diag import group_lines, split_path
 
 commands = ("tsc",)
 
@@ -22,6 +26,27 @@ _RELATED = re.compile(r"^  \S.*:\d+:\d+ - \S.*$")
 _FRAME = re.compile(r"^ *\d+ .*$|^ *[ ~]*$")
 _FOUND = re.compile(r"^Found \d+ errors?(?: in \d+ files?| in the same file, starting at: \S+)?\.?$")
 _FILES_TABLE = re.compile(r"^(?:Errors  Files|\s+\d+  \S+:\d+)$")
+_PLAIN_PATH = re.compile(r"^(?P<path>\S.*?)\(\d+,\d+\): (?:error|warning|message) TS\d+: ")
+_PRETTY_PATH = re.compile(r"^(?P<path>\S.*?):\d+:\d+ - (?:error|warning|message) TS\d+: ")
+
+
+def _plain_head(line: str):
+    m = _PLAIN_PATH.match(line)
+    return split_path(line, m.end("path"), sep="") if m else None
+
+
+def _pretty_head(line: str):
+    m = _PRETTY_PATH.match(line)
+    return split_path(line, m.end("path")) if m else None
+
+
+def _kept(line: str) -> bool:
+    return bool(_GLOBAL.match(line) or _FOUND.match(line) or _FILES_TABLE.match(line))
+
+
+def group_plain(lines: list[str]) -> list[str] | None:
+    """Plain diagnostics grouped by file; None for anything else or nothing to group."""
+    return group_lines(lines, _plain_head, _kept)
 
 
 def is_tsc_output(lines: list[str]) -> bool:
@@ -45,18 +70,23 @@ def compact_pretty(lines: list[str]) -> list[str] | None:
             out.append(line)
         else:
             return None
-    return out if any(_PRETTY.match(x) or _GLOBAL.match(x) for x in out) else None
+    if not any(_PRETTY.match(x) or _GLOBAL.match(x) for x in out):
+        return None
+    return group_lines(out, _pretty_head, _kept) or out
 
 
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
-    """Compact ``tsc --pretty`` diagnostics; plain diagnostics and other output give None."""
+    """Group tsc diagnostics by file (``--pretty`` frames dropped); other output gives None."""
     if any(a in ("--watch", "-w", "--listFiles", "--showConfig", "--version", "-v", "--help") for a in request.argv):
         return None
     lines = request.lines
-    if not any(_PRETTY.match(x) for x in lines):
+    if any(_PRETTY.match(x) for x in lines):
+        out = compact_pretty(lines)
+    elif is_tsc_output(lines):
+        out = group_plain(lines)
+    else:
         return None
-    out = compact_pretty(lines)
     if out is None:
         return None
     return shorter_or_none(join_output(out), request.text)

@@ -1,6 +1,7 @@
-"""mypy: drop ``--pretty`` source frames and repeated documentation notes; keep every error.
+"""mypy: messages grouped by file; ``--pretty`` source frames and repeated documentation notes dropped.
 
-Error and note lines (with their wrapped continuations), codes and the final
+Each file's path is printed once, then its error and note lines as ``line: error: message
+[code]`` (``--pretty``'s wrapped messages rejoined on one line). Codes, messages and the final
 ``Found N errors``/``Success`` line stay verbatim.
 """
 
@@ -11,6 +12,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import join_output, plural, shorter_or_none
+from ._diag import group_lines, split_path
 
 commands = ("mypy", "dmypy")
 
@@ -49,7 +51,7 @@ def compact_mypy(lines: list[str]) -> list[str] | None:
             in_message = False
             continue
         elif in_message and not line.startswith(" "):
-            out.append(line)  # --pretty wraps long messages onto unindented lines
+            out[-1] += " " + line  # --pretty wraps long messages onto unindented lines: rejoined
         else:
             return None
         i += 1
@@ -59,10 +61,24 @@ def compact_mypy(lines: list[str]) -> list[str] | None:
     return out
 
 
+_PATH = re.compile(r"^(?P<path>[^\s:][^:]*):(?:\d|\s)")
+
+
+def _head(line: str):
+    if not (_MSG.match(line) or _FILE_NOTE.match(line)):
+        return None
+    return split_path(line, _PATH.match(line).end("path"))
+
+
+def _kept(line: str) -> bool:
+    return bool(_FINAL.match(line) or line.startswith("(+ "))
+
+
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
     """Compact a mypy report; None for other output (crashes, usage errors, daemon status)."""
     out = compact_mypy(request.lines)
     if out is None:
         return None
+    out = group_lines(out, _head, _kept) or out
     return shorter_or_none(join_output(out), request.text)

@@ -39,10 +39,10 @@ def compact_pip(lines: list[str]) -> list[str] | None:
     dropped = already = 0
     for line in lines:
         if line.startswith("Requirement already satisfied: "):
-            if " (from " in line:
-                already += 1
+            if " (from " in line and " (from -r " not in line and " (from -c " not in line:
+                already += 1  # a dependency of another requirement
             else:
-                out.append(line)  # a requirement the user asked for: keep its version
+                out.append(line)  # a requirement the user asked for (argument or -r file): keep its version
         elif _PIP_CHATTER.match(line) or _PROGRESS_BAR.match(line):
             dropped += 1
         else:

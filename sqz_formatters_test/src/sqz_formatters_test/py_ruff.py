@@ -1,9 +1,11 @@
-"""ruff check: one ``path:line:col: CODE message`` line per diagnostic instead of code frames.
+"""ruff check: one concise line per diagnostic instead of code frames; concise output grouped by file.
 
 The full output format repeats source lines and fix diffs around every diagnostic;
 the concise form ruff itself prints with ``--output-format=concise`` carries the same
-codes, locations and messages. Summary lines (``Found N errors.``, fixable counts) and
-ruff's own ``warning:``/``error:`` lines stay verbatim.
+codes, locations and messages, so the full format becomes those concise lines (each
+``path:line:col`` as ruff printed it). Output already in the concise format is grouped
+by file instead: the path once, its ``line:col: CODE message`` lines under it. Summary lines (``Found N errors.``, fixable counts) and ruff's
+own ``warning:``/``error:`` lines stay verbatim.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import join_output, shorter_or_none
+from ._diag import group_lines, split_path
 
 commands = ("ruff",)
 
@@ -21,6 +24,23 @@ _ARROW = re.compile(r"^ *--> (?P<loc>\S+:\d+:\d+)$")
 _FOUND = re.compile(r"^Found \d+ errors?(?: \(\d+ fixed, \d+ remaining\))?\.$")
 _TRAILER = re.compile(r"^(?:\[\*\] \d+ fixable with |No fixes available |\d+ hidden fixes? can be enabled )")
 _OWN = re.compile(r"^(?:warning|error): ")
+_CONCISE = re.compile(r"^(?P<path>\S.*?):\d+:\d+: (?:[A-Z]+[0-9]+|[a-z][a-z-]+:?) ")
+
+
+def _head(line: str):
+    m = _CONCISE.match(line)
+    return split_path(line, m.end("path")) if m else None
+
+
+def _kept(line: str) -> bool:
+    return bool(_OWN.match(line) or _TRAILER.match(line) or _FOUND.match(line))
+
+
+def group_concise(lines: list[str]) -> list[str] | None:
+    """Concise diagnostics grouped by file; None when a line is not ruff's or nothing groups."""
+    if not any(_FOUND.match(x) for x in lines):
+        return None
+    return group_lines(lines, _head, _kept)
 
 
 def compact_ruff(lines: list[str]) -> list[str] | None:
@@ -68,11 +88,15 @@ def sqz_format(request: FormatRequest) -> str | None:
     """Compact ``ruff check`` output in the full format; None for other subcommands and formats."""
     if request.subcommand() not in ("check", None):
         return None
-    if any(a.startswith("--output-format") and not a.endswith(("=full", "full")) for a in request.argv):
-        return None
     if any(a in ("--statistics", "--show-files", "--show-settings", "--watch") for a in request.argv):
         return None
-    out = compact_ruff(request.lines)
+    if any(a.startswith("--output-format") and not a.endswith(("=full", "full")) for a in request.argv):
+        if not any(a.endswith(("=concise", "concise")) for a in request.argv):
+            return None
+        out = group_concise(request.lines)
+    else:
+        out = compact_ruff(request.lines)  # kept as `path:line:col: CODE message`: the path:line:col
+        # the full format prints on its ` --> ` line stays one searchable string
     if out is None:
         return None
     return shorter_or_none(join_output(out), request.text)

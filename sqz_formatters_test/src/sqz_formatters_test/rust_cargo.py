@@ -19,6 +19,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, join_output
+from .rust_diag import compress_error
 
 commands = ("cargo", "cargo-nextest")
 
@@ -154,6 +155,8 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             block = lines[i:j]
             if line.startswith("warning") and any(_LOCATION.match(b) for b in block):
                 out.extend(compress_warning(block))
+            elif any(_LOCATION.match(b) for b in block):
+                out.extend(compress_error(block))  # labels, notes and suggested code kept
             else:
                 out.extend(block)
             i = j
