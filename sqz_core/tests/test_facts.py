@@ -23,3 +23,15 @@ def test_a_string_fact_may_span_lines_and_blank_lines_do_not_count():
     assert fact_kept(raw, "Ran 25 tests in 0.000s\n\nOK")
     assert fact_kept("Ran 25 tests in 0.000s\nOK\n", "Ran 25 tests in 0.000s\n\nOK")
     assert not fact_kept("Ran 25 tests in 0.000s\nFAILED (failures=1)\nOK\n", "Ran 25 tests in 0.000s\n\nOK")
+
+
+def test_an_under_fact_binds_a_line_to_its_group_header():
+    fact = {"under": "src/main.c", "line": "10:5: error: use of undeclared identifier 'total'"}
+    raw = "src/main.c:10:5: error: use of undeclared identifier 'total'\n"
+    grouped = "src/util.c\n  7:9: warning: x\nsrc/main.c\n  In function 'main':\n  10:5: error: use of undeclared identifier 'total'\n"
+    assert fact_kept(raw, fact) and fact_kept(grouped, fact)
+    wrong_file = "src/util.c\n  10:5: error: use of undeclared identifier 'total'\nsrc/main.c\n  7:9: warning: x\n"
+    assert not fact_kept(wrong_file, fact)
+    assert not fact_kept("src/main.c\n10:5: error: use of undeclared identifier 'total'\n", fact)  # not under it
+    assert fact_kept("src/main.c\n  x\n    10:5: error: use of undeclared identifier 'total'\n",
+                     {"under": "x", "line": ["10:5", "undeclared identifier"]})

@@ -104,13 +104,36 @@ def fact_kept(output: str, fact, *, _lines: list[str] | None = None) -> bool:
       blank lines not counting (aligned padding and empty lines may go, nothing else
       may change); a string may span lines (an outcome under its count);
     - a list of strings: every part present on one line of ``output`` (same spacing rule),
-      for a statement whose parts a formatter may put in another order or layout.
+      for a statement whose parts a formatter may put in another order or layout;
+    - ``{"under": HEADER, "line": PARTS}``: PARTS (a string or a list, as above) on one line
+      that either holds HEADER too or sits, indented, under a line that holds it (its
+      nearest less-indented line above): a diagnostic with its file when a formatter
+      prints each path once over its diagnostics (``src/main.c`` / ``  10:5: error: …``).
     """
+    if isinstance(fact, dict):
+        return _under_kept(output, fact["under"], fact["line"])
     if isinstance(fact, str):
         return _squeeze(fact) in _squeeze(output)
     parts = [_squeeze(p) for p in fact]
     lines = _lines if _lines is not None else [_squeeze(line) for line in output.splitlines()]
     return any(all(p in line for p in parts) for line in lines)
+
+
+def _under_kept(output: str, header: str, line_parts) -> bool:
+    parts = [_squeeze(p) for p in ([line_parts] if isinstance(line_parts, str) else line_parts)]
+    header = _squeeze(header)
+    stack: list[tuple[int, str]] = []  # (indent, squeezed line) of the lines that enclose this one
+    for raw in output.splitlines():
+        if not raw.strip():
+            continue
+        indent = len(raw) - len(raw.lstrip(" \t"))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        line = _squeeze(raw)
+        if all(p in line for p in parts) and (header in line or (stack and header in stack[-1][1])):
+            return True
+        stack.append((indent, line))
+    return False
 
 
 def missing_facts(output: str, facts) -> list:
