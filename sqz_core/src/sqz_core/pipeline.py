@@ -94,7 +94,9 @@ def min_saving(est_in: int, mode: str) -> int:
 
 
 def recovery_line(digest: str) -> str:
-    return f"[sqz: full output: sqz expand {digest[:16]}]\n"
+    from .runnable import expand_hint  # a command the agent's shell can run (sqz may be off PATH)
+
+    return f"[sqz: full output: {expand_hint(digest[:16])}]\n"
 
 
 def net_win(est_in: int, est_out: int, mode: str) -> bool:
@@ -138,6 +140,11 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     raw, exit_code = split_trailer(data)
     if not raw:
         return _passthrough(raw, "empty", exit_code)
+    if command and "sqz" in command:
+        from .rewrite import runs_sqz
+
+        if runs_sqz(command):  # sqz's own output (``sqz expand``): never shortened, stored or ref'd again
+            return _passthrough(raw, "passthrough", exit_code, reason="sqz's own output")
     if len(raw) > _max_bytes():
         return _passthrough(raw, "huge", exit_code, reason=f"over {_max_bytes()} bytes")
     try:
@@ -201,8 +208,13 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             r.stored = True
             r.output_digest = digest_of(r.output)
             store.put_blob(r.output_digest, r.output, None)
-            # the model now holds this content (in full, as a slice of it, or as base + delta)
-            store.mark_served(session, digest, output_hash=None, is_file=is_file and outcome != "slice")
+            # the model now holds this content (in full, as a slice of it, or as base + delta);
+            # a ref to content served shortened keeps it marked as shortened
+            from .dedup import SHORTENED_NOTE, shortened_key
+
+            shortened = SHORTENED_NOTE in ref
+            store.mark_served(session, shortened_key(digest, command or tool) if shortened else digest,
+                              output_hash=None, is_file=is_file and outcome != "slice" and not shortened)
             if is_file and outcome == "delta":
                 from .dedup import sketch
 
@@ -273,7 +285,12 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             result.output_digest = digest_of(result.output)
             store.put_blob(result.output_digest, result.output, None)
         if not no_cache and len(raw) >= MIN_REF_BYTES:
-            store.mark_served(session, digest, output_hash=result.output_digest, is_file=is_file)
+            if is_file or result.output == raw:
+                store.mark_served(session, digest, output_hash=result.output_digest, is_file=is_file)
+            else:  # the model got a shortened rendering: no later read is told it holds the content
+                from .dedup import shortened_key
+
+                store.mark_served(session, shortened_key(digest, command or tool), output_hash=result.output_digest)
             if is_file:
                 from .dedup import sketch
 
@@ -291,7 +308,9 @@ def head_and_tail(text: str, digest: str) -> str | None:
     if len(lines) < CUT_MIN_LINES:
         return None
     dropped = len(lines) - HEAD_LINES - TAIL_LINES
-    note = f"[sqz: context pressure: {dropped} lines omitted here; `sqz expand {digest[:16]}` prints the full output]"
+    from .runnable import expand_hint
+
+    note = f"[sqz: context pressure: {dropped} lines omitted here; `{expand_hint(digest[:16])}` prints the full output]"
     return "\n".join(lines[:HEAD_LINES] + [note] + lines[-TAIL_LINES:])
 
 
