@@ -12,7 +12,7 @@ def test_round_trip_toml_and_agents_md(home):
     after = round_trip(integration, home, seed)
     toml = after[".codex/config.toml"].decode()
     assert toml.startswith(seed[".codex/config.toml"]) and '[mcp_servers.sqz]\ncommand = "/opt/sqz tools/sqz-mcp"' in toml
-    assert "sqz compress" in after[".codex/AGENTS.md"].decode() and "SQZ_NO_DEDUP=1" in after[".codex/AGENTS.md"].decode()
+    assert "sqz' run -- " in after[".codex/AGENTS.md"].decode() and "SQZ_NO_DEDUP=1" in after[".codex/AGENTS.md"].decode()
 
 
 def test_invalid_toml_left_alone(home):
