@@ -134,3 +134,30 @@ def test_python_m_with_a_console_script_of_this_interpreter_on_path_is_bare(fres
 def test_quote_matches_shlex():
     for word in ("/usr/bin/sqz", "/opt/my tools/sqz", "/it's/sqz", "C:/x$y/sqz", ""):
         assert runnable.quote(word) == shlex.quote(word)
+
+
+def test_through_the_daemon_the_callers_path_decides(tmp_path):
+    """The warm daemon compresses with the caller's PATH: the hint is what the caller's shell can run."""
+    import shutil
+    import tempfile
+
+    short = tempfile.mkdtemp(prefix="sqzr-", dir="/tmp")  # Unix socket paths are short
+    venv_bin = os.path.dirname(sys.executable)
+    env = _env(tmp_path, "/usr/bin:/bin")
+    env.pop("SQZ_DAEMON")
+    env["XDG_RUNTIME_DIR"] = short
+    sqz = [sys.executable, "-m", "sqz_core"]
+    try:
+        subprocess.run(sqz + ["daemon", "start"], env=env, capture_output=True, check=True, timeout=30)
+        hints = {}
+        for name, path in (("off", "/usr/bin:/bin"), ("on", f"{venv_bin}:/usr/bin:/bin")):
+            r = subprocess.run(sqz + ["compress", "--cmd", "ls -la /usr/lib", "--session", name], input=LISTING,
+                               env=dict(env, PATH=path), capture_output=True, timeout=60)
+            hints[name] = _recovery_command(r.stdout)
+        status = subprocess.run(sqz + ["daemon", "status"], env=env, capture_output=True, timeout=30)
+        assert b"served 2" in status.stdout, status  # both went through the daemon
+        assert hints["on"].startswith("sqz expand ")
+        assert hints["off"].startswith(shlex.quote(os.path.join(venv_bin, "sqz")) + " expand ")
+    finally:
+        subprocess.run(sqz + ["daemon", "stop"], env=env, capture_output=True, timeout=30)
+        shutil.rmtree(short, ignore_errors=True)

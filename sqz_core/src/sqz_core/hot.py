@@ -580,8 +580,9 @@ _SENT = object()  # the daemon received the request but no usable answer came ba
 DAEMON_MAGIC = b"sqzd1"
 DAEMON_MAX_BYTES = 8 * 1024 * 1024  # larger inputs are compressed in-process: start-up no longer dominates
 DAEMON_TIMEOUT = 2.0
-# what a call depends on besides argv and cwd: sqz's variables, the XDG/home directories, libpq's PG*
-_DAEMON_ENV = (b"SQZ_", b"XDG_", b"PG", b"HOME", b"LOCALAPPDATA")
+# what a call depends on besides argv and cwd: sqz's variables, the XDG/home directories, libpq's PG*,
+# and PATH (a recovery hint names a bare ``sqz`` only when the caller's PATH finds this sqz)
+_DAEMON_ENV = (b"SQZ_", b"XDG_", b"PG", b"HOME", b"LOCALAPPDATA", b"PATH")
 _daemon_warned = False
 
 
