@@ -1,5 +1,8 @@
 """Test isolation for the whole workspace: every test gets its own database, cache and session."""
 
+import os
+import sys
+
 import pytest
 
 
@@ -7,6 +10,11 @@ import pytest
 def _isolated_sqz_home(tmp_path, monkeypatch):
     monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "sqz-home" / "sqz.db"))
     monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "sqz-home" / "cache"))
+    # the README's PATH step (the venv's bin first): hints then say a bare `sqz`, as for a user;
+    # sqz_core/tests/test_runnable.py covers sqz off PATH
+    bindir = os.path.dirname(sys.executable)
+    if bindir not in os.environ.get("PATH", "").split(os.pathsep):
+        monkeypatch.setenv("PATH", bindir + os.pathsep + os.environ.get("PATH", ""))
     for var in ("SQZ_SESSION", "SQZ_LOAD_PLUGINS", "SQZ_DISABLE_PLUGINS", "SQZ_NO_DEDUP",
                 "SQZ_REF_TTL_SECS", "SQZ_QUIET", "SQZ_MAX_BYTES"):
         monkeypatch.delenv(var, raising=False)

@@ -44,7 +44,7 @@ def sqz_dedup(request, digest, session, store, data):
     ttl = dedup.ref_ttl()
     if ttl <= 0 or store is None:
         return None
-    ref = dedup.exact(store, session, digest, ttl)
+    ref = dedup.exact(store, session, digest, ttl, request.command or request.tool)
     if ref is not None or not request.is_file_content():
         return ref
     ref = dedup.slice_of_fresh_read(store, session, data, ttl)

@@ -27,6 +27,7 @@ SKETCH_K = 32         # values kept per sketch
 MIN_SHARED = 12       # sketch values a candidate must share (≈ Jaccard ≥ 0.2) to be diffed
 MAX_DELTA_LINES = 20000
 MAX_DELTA_RATIO = 0.6  # a delta is used only when at most this share of the full text
+SHORTENED_NOTE = "shown shortened then"  # in a ref to content the model got shortened (see ``exact``)
 
 
 def ref_ttl() -> float:
@@ -55,17 +56,42 @@ def sketch(data: bytes) -> list[int]:
     return heapq.nsmallest(SKETCH_K, hashes)
 
 
-def exact(store, session: str, digest: str, ttl: float) -> str | None:
-    """``§ref:HASH§`` for content this session was served within ``ttl``, or that is pinned."""
+def shortened_key(digest: str, command: str | None) -> str:
+    """The served-mark key of content the model got *shortened* (a lossy or folded rendering) by ``command``.
+
+    Such content is not "held" by the model: only a rerun of the same command may answer it
+    with a ref; any other read of the same bytes (``cat`` of the log, an ``expand``) gets
+    the content again. Not a blob hash, so it never matches a full-content lookup.
+    """
+    import hashlib
+
+    return hashlib.sha256(f"shortened\0{command or ''}\0{digest}".encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _expand_words() -> str:
+    from .runnable import sqz_command
+
+    return sqz_command()
+
+
+def exact(store, session: str, digest: str, ttl: float, command: str | None = None) -> str | None:
+    """``§ref:HASH§`` for content this session was served in full within ``ttl``, or that is pinned.
+
+    Content served shortened gets a ref only on a rerun of the same ``command``, worded
+    as such: it is never reported as "unchanged" content the model holds.
+    """
+    sqz = _expand_words()
     if store.is_pinned(digest):
-        return f"§ref:{digest[:16]}§ (pinned content; `sqz expand` restores it)\n"
+        return f"§ref:{digest[:16]}§ (pinned content; `{sqz} expand` restores it)\n"
     served = store.last_served(session, digest)
-    if served is None:
-        return None
-    age = time.time() - served
-    if age > ttl:
-        return None
-    return f"§ref:{digest[:16]}§ (unchanged since {short_age(age)} ago; `sqz expand` restores it)\n"
+    if served is not None and time.time() - served <= ttl:
+        return (f"§ref:{digest[:16]}§ (unchanged since {short_age(time.time() - served)} ago; "
+                f"`{sqz} expand` restores it)\n")
+    served = store.last_served(session, shortened_key(digest, command))
+    if served is not None and time.time() - served <= ttl:
+        return (f"§ref:{digest[:16]}§ (same output as this command printed {short_age(time.time() - served)} ago, "
+                f"{SHORTENED_NOTE}; `{sqz} expand` prints it in full)\n")
+    return None
 
 
 def _line_range(base: bytes, data: bytes) -> tuple[int, int] | None:
@@ -105,7 +131,7 @@ def slice_of_fresh_read(store, session: str, data: bytes, ttl: float) -> str | N
         first, last = rng
         age = now - (store.last_served(session, base_hash) or now)
         return (f"§ref:{base_hash[:16]}:L{first}-{last}§ (lines {first}-{last} of the file read "
-                f"{short_age(age)} ago; `sqz expand` restores them)\n")
+                f"{short_age(age)} ago; `{_expand_words()} expand` restores them)\n")
     return None
 
 
@@ -163,7 +189,7 @@ def delta(store, session: str, digest: str, data: bytes, ttl: float, values: lis
             continue
         changed = sum(1 for line in body if line[:1] in "+-" and not line.startswith("@@"))
         head = (f"§delta:{base_hash[:16]}→{digest[:16]}§ changed since read {short_age(now - served_at)} ago; "
-                f"{changed} changed line(s), one unchanged line around each (`sqz expand {digest[:16]}` "
+                f"{changed} changed line(s), one unchanged line around each (`{_expand_words()} expand {digest[:16]}` "
                 f"restores the new version)")
         rendered = head + "\n" + "\n".join(body) + "\n"
         if len(rendered) <= MAX_DELTA_RATIO * len(text):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import os
 
-SQZ_MARKS = ("§ref:", "[sqz: full output: sqz expand")
+SQZ_MARKS = ("§ref:", "[sqz: full output: ")  # the recovery line names sqz by path when it is off PATH
 
 
 def default_dir() -> str:

@@ -223,27 +223,213 @@ def _guard_std_fds() -> None:
                 pass
 
 
+# -- stops (the agent's timeout, Ctrl-C): what was printed so far still reaches the agent -------------
+class _Stopped(BaseException):
+    """SIGTERM/SIGINT/SIGHUP while sqz waited for or worked on the output (not an Exception: nothing swallows it)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+_stop = {"raise": False, "got": None}
+
+
+def _on_stop(signum, frame) -> None:
+    _stop["got"] = _stop["got"] or signum
+    if _stop["raise"]:
+        _stop["raise"] = False  # one unwind; a second signal during the flush is only recorded
+        raise _Stopped(signum)
+
+
+def _catch_stops() -> int | None:
+    """Record SIGTERM, SIGINT and SIGHUP instead of dying; returns a descriptor readable once one came.
+
+    ``_signal`` (no enum import on the hot path). While reading, a stop is only recorded and the
+    read loop sees it through the returned descriptor (``set_wakeup_fd``), so no piece already
+    read can be lost to an exception; while compressing (``_stop["raise"]``) it unwinds.
+    """
+    import _signal
+
+    _stop["raise"], _stop["got"], _stop["old"] = False, None, {}
+    for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+        sig = getattr(_signal, name, None)
+        if sig is None:
+            continue
+        try:
+            previous = _signal.getsignal(sig)
+            if previous == _signal.SIG_IGN:  # nohup: the user asked to ignore it
+                continue
+            _signal.signal(sig, _on_stop)
+            _stop["old"][sig] = previous
+        except (OSError, ValueError, TypeError):  # not the main thread (the daemon's workers, tests)
+            return None
+    if os.name != "posix":
+        _stop["raise"] = True
+        return None
+    try:
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        _stop["old"]["wakeup"] = _signal.set_wakeup_fd(w)
+        _stop["pipe"] = (r, w)
+        return r
+    except (OSError, ValueError):
+        _stop["raise"] = True
+        return None
+
+
+def _release_stops() -> None:
+    """Give back the handlers found (sqz called in-process, by tests or the warm daemon)."""
+    import _signal
+
+    _stop["raise"] = False
+    old = _stop.pop("old", {})
+    try:
+        if "wakeup" in old:
+            _signal.set_wakeup_fd(old.pop("wakeup"))
+        for sig, handler in old.items():
+            _signal.signal(sig, handler if handler is not None else _signal.SIG_DFL)
+    except (OSError, ValueError, TypeError):
+        pass
+    for fd in _stop.pop("pipe", ()):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+
+
+def _hold_stops() -> None:
+    """From here on a stop is only recorded: the output is being written and must not be cut."""
+    _stop["raise"] = False
+
+
+def _unwind_on_stop() -> None:
+    """From here on (compressing) a stop unwinds at once; one that came already does so now."""
+    if _stop["got"]:
+        raise _Stopped(_stop["got"])
+    _stop["raise"] = True
+
+
+def _read_to_end(fd: int, chunks: list[bytes], wake: int | None) -> None:
+    """Read ``fd`` to its end into ``chunks``; raise ``_Stopped`` (keeping every piece read) on a stop."""
+    import select
+
+    while True:
+        if _stop["got"]:
+            raise _Stopped(_stop["got"])
+        if wake is not None:
+            try:
+                ready = select.select([fd, wake], [], [])[0]
+            except (OSError, ValueError):
+                ready = [fd]
+            if fd not in ready:
+                continue
+        try:
+            piece = os.read(fd, 1 << 16)
+        except OSError:
+            return
+        if not piece:
+            return
+        chunks.append(piece)
+
+
+def _stdin_fd() -> int | None:
+    """stdin's descriptor; None when ``sys.stdin`` is not one (in-process callers hand in a buffer)."""
+    if sys.stdin is None:
+        return 0  # closed: ``_guard_std_fds`` put /dev/null there
+    try:
+        return sys.stdin.fileno()
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
+def _flush_on_stop(data: bytes, signum: int, verb: str) -> int:
+    """Stopped: write what the command printed so far, unchanged (no time to compress), and exit 128+signal."""
+    _hold_stops()
+    from .exitmarker import split_trailer
+
+    raw, status = split_trailer(data)
+    _say(f"sqz {verb}: stopped by signal {signum}; the output so far is sent uncompressed")
+    _write_out(raw)
+    return status if status else 128 + signum
+
+
 def cmd_compress(opts: dict) -> int:
     try:
-        data = sys.stdin.buffer.read()
-    except (OSError, ValueError, AttributeError):
-        data = b""
-    answer = _via_daemon(data, opts)
-    if answer is not None:
-        if answer is not _SENT:
-            status, written = _daemon_answer(answer)
-            return status if written else (status or 1)
-        opts = dict(opts, no_cache=True)  # the daemon may have served it: never answer with a ref now
-    result = compress_bytes(data, opts)
+        return _cmd_compress(opts)
+    finally:
+        _release_stops()
+
+
+def _cmd_compress(opts: dict) -> int:
+    wake = _catch_stops()
+    chunks: list[bytes] = []
+    try:
+        fd = _stdin_fd()
+        if fd is None:
+            try:
+                chunks.append(sys.stdin.buffer.read())
+            except (OSError, ValueError, AttributeError):
+                pass
+        else:
+            _read_to_end(fd, chunks, wake)
+        data = b"".join(chunks)
+        _unwind_on_stop()
+        answer = _via_daemon(data, opts)
+        if answer is not None:
+            if answer is not _SENT:
+                _hold_stops()
+                status, written = _daemon_answer(answer)
+                return status if written else (status or 1)
+            opts = dict(opts, no_cache=True)  # the daemon may have served it: never answer with a ref now
+        result = compress_bytes(data, opts)
+        _hold_stops()
+    except _Stopped as stop:
+        return _flush_on_stop(b"".join(chunks), stop.signum, "compress")
     written = _write_out(result.output)
     if written:
         _note(result)
     status = result.exit_code if result.exit_code is not None else 0
+    if not status and _stop["got"]:
+        status = 128 + _stop["got"]
     return status if written else (status or 1)  # output lost: never report success
 
 
+def _drain(fd: int, chunks: list[bytes], seconds: float) -> None:
+    """Read what the stopped command still prints, for at most ``seconds`` (a grandchild may hold the pipe)."""
+    import select
+    import time
+
+    end = time.monotonic() + seconds
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            return
+        try:
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                return
+            piece = os.read(fd, 1 << 16)
+        except (OSError, ValueError):
+            return
+        if not piece:
+            return
+        chunks.append(piece)
+
+
 def cmd_run(opts: dict, argv: list[str]) -> int:
-    """Run ``argv`` with stdout and stderr merged, compress what it printed, exit with its status."""
+    """Run ``argv`` with stdout and stderr merged, compress what it printed, exit with its status.
+
+    Stopped (SIGTERM, SIGINT, SIGHUP: the agent's timeout, Ctrl-C), the signal is passed on to
+    the command, what it printed so far is written out unchanged and the status is 128+signal.
+    """
+    try:
+        return _cmd_run(opts, argv)
+    finally:
+        _release_stops()
+
+
+def _cmd_run(opts: dict, argv: list[str]) -> int:
     import subprocess
 
     if not argv:
@@ -253,40 +439,79 @@ def cmd_run(opts: dict, argv: list[str]) -> int:
         import shlex
 
         opts["command"] = shlex.join(argv)
+    wake = _catch_stops()
+    chunks: list[bytes] = []
+    proc = None
     try:
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=None)
-    except FileNotFoundError:
-        sys.stderr.write(f"sqz run: command not found: {argv[0]}\n")
-        return 127
-    except PermissionError:
-        sys.stderr.write(f"sqz run: permission denied: {argv[0]}\n")
-        return 126
-    except OSError as exc:
-        sys.stderr.write(f"sqz run: cannot run {argv[0]}: {exc}\n")
-        return 126
-    interrupted = False
-    try:
-        data = proc.stdout.read()
-    except KeyboardInterrupt:
-        interrupted = True
-        proc.terminate()
-        data = proc.stdout.read()
-    status = proc.wait()
+        try:
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=None)
+        except FileNotFoundError:
+            sys.stderr.write(f"sqz run: command not found: {argv[0]}\n")
+            return 127
+        except PermissionError:
+            sys.stderr.write(f"sqz run: permission denied: {argv[0]}\n")
+            return 126
+        except OSError as exc:
+            sys.stderr.write(f"sqz run: cannot run {argv[0]}: {exc}\n")
+            return 126
+        _read_to_end(proc.stdout.fileno(), chunks, wake)
+        while True:  # output closed; the command may still be ending
+            try:
+                status = proc.wait(timeout=0.2 if wake is not None else None)
+                break
+            except subprocess.TimeoutExpired:
+                if _stop["got"]:
+                    raise _Stopped(_stop["got"]) from None
+    except _Stopped as stop:
+        _hold_stops()
+        if proc is None:
+            return 128 + stop.signum
+        return _stopped_run(proc, chunks, stop.signum)
     if status < 0:  # killed by a signal: the shell's convention
         status = 128 - status
-    if interrupted and status == 0:
-        status = 130
-    answer = _via_daemon(data, opts)
-    if answer is not None:
-        if answer is not _SENT:
-            written = _daemon_answer(answer)[1]
-            return status if written else (status or 1)
-        opts = dict(opts, no_cache=True)
-    result = compress_bytes(data, opts)
+    data = b"".join(chunks)
+    try:
+        _unwind_on_stop()
+        answer = _via_daemon(data, opts)
+        if answer is not None:
+            if answer is not _SENT:
+                _hold_stops()
+                written = _daemon_answer(answer)[1]
+                return status if written else (status or 1)
+            opts = dict(opts, no_cache=True)
+        result = compress_bytes(data, opts)
+        _hold_stops()
+    except _Stopped as stop:
+        _flush_on_stop(data, stop.signum, "run")
+        return status or 128 + stop.signum
     written = _write_out(result.output)
     if written:
         _note(result)
     return status if written else (status or 1)  # the command's status; 1 if it succeeded but its output was lost
+
+
+def _stopped_run(proc, chunks: list[bytes], signum: int) -> int:
+    """The command is still running and sqz was stopped: pass the signal on, keep what it prints for a moment."""
+    _drain(proc.stdout.fileno(), chunks, 0.3)  # a group-wide signal has reached it already: let it end
+    if proc.poll() is None:
+        try:
+            proc.send_signal(signum)
+        except OSError:
+            pass
+        _drain(proc.stdout.fileno(), chunks, 2.0)
+    try:
+        status = proc.wait(timeout=1.0)
+    except Exception:  # it ignored the signal: the agent asked for it to end
+        try:
+            proc.kill()
+            status = proc.wait(timeout=1.0)
+        except Exception:
+            status = -9
+    _drain(proc.stdout.fileno(), chunks, 0.2)
+    _flush_on_stop(b"".join(chunks), signum, "run")
+    if status < 0:
+        return 128 - status
+    return status if status else 128 + signum
 
 
 def cmd_expand(args: list[str]) -> int:
@@ -355,8 +580,9 @@ _SENT = object()  # the daemon received the request but no usable answer came ba
 DAEMON_MAGIC = b"sqzd1"
 DAEMON_MAX_BYTES = 8 * 1024 * 1024  # larger inputs are compressed in-process: start-up no longer dominates
 DAEMON_TIMEOUT = 2.0
-# what a call depends on besides argv and cwd: sqz's variables, the XDG/home directories, libpq's PG*
-_DAEMON_ENV = (b"SQZ_", b"XDG_", b"PG", b"HOME", b"LOCALAPPDATA")
+# what a call depends on besides argv and cwd: sqz's variables, the XDG/home directories, libpq's PG*,
+# and PATH (a recovery hint names a bare ``sqz`` only when the caller's PATH finds this sqz)
+_DAEMON_ENV = (b"SQZ_", b"XDG_", b"PG", b"HOME", b"LOCALAPPDATA", b"PATH")
 _daemon_warned = False
 
 

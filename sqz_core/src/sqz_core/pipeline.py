@@ -94,7 +94,7 @@ def min_saving(est_in: int, mode: str) -> int:
 
 
 def recovery_line(digest: str) -> str:
-    return f"[sqz: full output: sqz expand {digest[:16]}]\n"
+    return f"[sqz: full output: {_expand_hint(digest)}]\n"  # a command the agent's shell can run
 
 
 def net_win(est_in: int, est_out: int, mode: str) -> bool:
@@ -138,6 +138,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     raw, exit_code = split_trailer(data)
     if not raw:
         return _passthrough(raw, "empty", exit_code)
+    if command and "sqz" in command and _runs_sqz(command):  # sqz's own output (``sqz expand``): never again
+        return _passthrough(raw, "passthrough", exit_code, reason="sqz's own output")
     if len(raw) > _max_bytes():
         return _passthrough(raw, "huge", exit_code, reason=f"over {_max_bytes()} bytes")
     try:
@@ -202,7 +204,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             r.output_digest = digest_of(r.output)
             store.put_blob(r.output_digest, r.output, None)
             # the model now holds this content (in full, as a slice of it, or as base + delta)
-            store.mark_served(session, digest, output_hash=None, is_file=is_file and outcome != "slice")
+            _mark_ref(store, session, digest, ref, command or tool, is_file and outcome != "slice")
             if is_file and outcome == "delta":
                 from .dedup import sketch
 
@@ -273,7 +275,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             result.output_digest = digest_of(result.output)
             store.put_blob(result.output_digest, result.output, None)
         if not no_cache and len(raw) >= MIN_REF_BYTES:
-            store.mark_served(session, digest, output_hash=result.output_digest, is_file=is_file)
+            _mark_served(store, session, digest, result, raw, command or tool, is_file)
             if is_file:
                 from .dedup import sketch
 
@@ -291,7 +293,7 @@ def head_and_tail(text: str, digest: str) -> str | None:
     if len(lines) < CUT_MIN_LINES:
         return None
     dropped = len(lines) - HEAD_LINES - TAIL_LINES
-    note = f"[sqz: context pressure: {dropped} lines omitted here; `sqz expand {digest[:16]}` prints the full output]"
+    note = f"[sqz: context pressure: {dropped} lines omitted here; `{_expand_hint(digest)}` prints the full output]"
     return "\n".join(lines[:HEAD_LINES] + [note] + lines[-TAIL_LINES:])
 
 
@@ -299,3 +301,39 @@ def _keeps(original: str, candidate: str, spans) -> bool:
     from .safety import keeps_paragraphs
 
     return keeps_paragraphs(original, candidate, spans or [(0, len(original.split("\n")) - 1)])
+
+
+def _expand_hint(digest: str) -> str:
+    from .runnable import expand_hint  # names an sqz the agent's shell can run (it may be off PATH)
+
+    return expand_hint(digest[:16])
+
+
+def _runs_sqz(command: str) -> bool:
+    from .rewrite import runs_sqz
+
+    return runs_sqz(command)
+
+
+def _mark_ref(store, session: str, digest: str, ref: str, command: str | None, is_file: bool) -> None:
+    """After a ref: still held in full, or (a rerun's ref to content served shortened) still shortened."""
+    from .dedup import SHORTENED_NOTE, shortened_key
+
+    if SHORTENED_NOTE in ref:
+        store.mark_served(session, shortened_key(digest, command), output_hash=None)
+    else:
+        store.mark_served(session, digest, output_hash=None, is_file=is_file)
+
+
+def _mark_served(store, session: str, digest: str, result, raw: bytes, command: str | None, is_file: bool) -> None:
+    """What the model now holds: the content in full, or (a shortened rendering) only the rendering.
+
+    Content served shortened is marked under ``dedup.shortened_key``: only a rerun of the same
+    command gets a ref to it; no other read is told it is "unchanged".
+    """
+    if is_file or result.output == raw:
+        store.mark_served(session, digest, output_hash=result.output_digest, is_file=is_file)
+    else:
+        from .dedup import shortened_key
+
+        store.mark_served(session, shortened_key(digest, command), output_hash=result.output_digest)

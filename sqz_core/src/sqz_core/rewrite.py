@@ -393,6 +393,20 @@ def _blocking_reason(words: list[str]) -> str | None:
     return None
 
 
+def runs_sqz(command: str) -> bool:
+    """Whether ``command`` runs an sqz verb (``sqz expand H``, ``/abs/sqz stats | head``, ``python -m sqz_core …``).
+
+    Its output is sqz's own: the pipeline passes it through, so an ``expand`` never comes
+    back as the ref it was asked to resolve. Unparsable commands: False.
+    """
+    try:
+        if len(command) > MAX_COMMAND:
+            return False
+        return any(_program(words)[0] in _SQZ_PROGRAMS for words in simple_commands(_lex(command)[0]))
+    except Exception:
+        return False
+
+
 def _leading_cd(tokens: list[str], parsed: str) -> tuple[str, str] | None:
     """Split ``cd DIR && REST`` (possibly repeated) into (``cd DIR && ``, ``REST``), textually."""
     m = re.match(r"^(\s*(?:cd|pushd)\s+(?:'[^']*'|\"[^\"$`\\]*\"|[^\s;&|<>()'\"`$]+)\s*&&\s*)+", parsed)

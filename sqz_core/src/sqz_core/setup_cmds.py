@@ -20,21 +20,33 @@ import shutil
 import sys
 import time
 
-GUIDANCE = """\
+GUIDANCE_TEMPLATE = """\
 ## sqz: compressed tool output
 
 Long shell output costs context. When a command may print a lot (tests, builds, logs,
-`git log`, package installs), pipe it through sqz, which keeps every error, failure,
-file:line and count and drops the noise:
+`git log`, package installs), run it through sqz, which keeps every error, failure,
+file:line and count, drops the noise, and exits with the command's own status:
 
-    <command> 2>&1 | sqz compress --cmd "<command>"
+    {sqz} run -- <program> <args…>
 
-Prefer the `sqz_*` MCP tools when they are available (they run commands and read files
-with the same compression and deduplication). A repeated output may come back as a
-reference `§ref:HASH§`: run `sqz expand HASH` (or the `expand` tool) to see it in full.
-Escape hatches: `SQZ_NO_DEDUP=1` or `--no-cache` turn references off; `--mode safe`
-sends output unchanged.
+For shell syntax (pipes, `&&`, redirections) wrap it in a shell:
+`{sqz} run -- sh -c '<command line>'`. Do not use it for interactive or long-running
+commands (servers, watchers, editors, prompts): their output comes only when they end.
+
+The `sqz` MCP tools, when available, read, search and list files with the same
+compression and deduplication (they do not run commands). A repeated output may come back
+as a reference `§ref:HASH§`: run `{sqz} expand HASH` (or the `expand` MCP tool) to see it in
+full. Escape hatches: `SQZ_NO_DEDUP=1` or `--no-cache` turn references off; `--mode safe`
+sends output unchanged (`{sqz} run --mode safe -- <program> <args…>`).
 """
+
+
+def guidance(sqz: str = "sqz") -> str:
+    """The advisory text for agents without a hook, naming ``sqz`` as the shell words ``sqz`` (runnable there)."""
+    return GUIDANCE_TEMPLATE.format(sqz=sqz)
+
+
+GUIDANCE = guidance()
 
 FILE_SKELETONS = ("", "{}\n", "{\n}\n")
 
@@ -96,9 +108,58 @@ def sqz_mcp_path() -> str:
 
 
 def make_ctx(home: str | None = None, project: str | None = None, scope: str = "global") -> dict:
+    """What integrations' ``actions`` get. How sqz is named depends on the scope:
+
+    user-scope files stay on this machine and name sqz and sqz-mcp by absolute path (agents may
+    run hooks with a minimal PATH); project-scope files get committed and shared, so they name
+    them ``sqz`` and ``sqz-mcp``, to be found on PATH (``run_init`` says when that needs a step).
+    A missing sqz never blocks an agent: every hook fails open.
+    """
     home = home or os.path.expanduser("~")
-    return {"home": home, "project": project or os.getcwd(), "scope": scope, "sqz": sqz_words(),
-            "sqz_mcp": sqz_mcp_path(), "guidance": GUIDANCE}
+    sqz_abs, mcp_abs = sqz_words(), sqz_mcp_path()
+    sqz, sqz_mcp = ("sqz", "sqz-mcp") if scope == "project" else (sqz_abs, mcp_abs)
+    return {"home": home, "project": project or os.getcwd(), "scope": scope, "sqz": sqz,
+            "sqz_mcp": sqz_mcp, "guidance": guidance(sqz), "sqz_abs": sqz_abs, "sqz_mcp_abs": mcp_abs}
+
+
+def shared_file(file: str, ctx: dict) -> bool:
+    """Whether ``file`` is a project file (``--project`` scope, below the project): committed, shared."""
+    if ctx.get("scope") != "project":
+        return False
+    root = os.path.realpath(ctx["project"])
+    return os.path.realpath(file).startswith(root.rstrip(os.sep) + os.sep)
+
+
+def _for_file(file: str, ctx: dict) -> tuple[str, str]:
+    """(sqz words, sqz-mcp command) for ``file``: bare names in project files, absolute paths elsewhere."""
+    if shared_file(file, ctx) or "sqz_abs" not in ctx:
+        return ctx["sqz"], ctx["sqz_mcp"]
+    return ctx["sqz_abs"], ctx["sqz_mcp_abs"]
+
+
+def path_step() -> str | None:
+    """The PATH step project-scope files need on this machine, or None when ``sqz`` on PATH is this sqz."""
+    from .runnable import entry_script, on_path
+
+    script = entry_script()
+    found = on_path()
+    if script is None:
+        return None  # no sqz script to point at (python -m sqz_core from a source tree)
+    try:
+        if found is not None and os.path.samefile(found, script):
+            return None
+    except OSError:
+        pass
+    folder = os.path.dirname(script)
+    return (f"project files name `sqz` and `sqz-mcp` without a path, and `sqz` on PATH is "
+            f"{'missing' if found is None else found}: put {folder} first on PATH for your agents "
+            f"(export PATH={shlex.quote(folder)}:\"$PATH\" in your shell profile); until then the hooks fail open "
+            "(commands run uncompressed) and the MCP server does not start")
+
+
+def project_root_args(ctx: dict) -> list[str]:
+    """``sqz-mcp`` arguments naming the project, for clients that start servers in ``/`` or ``$HOME``."""
+    return ["--project", os.path.realpath(ctx["project"])]
 
 
 # -- building blocks for integrations (their ``detect`` and ``actions``; import lazily, off the hook path) --
@@ -109,20 +170,22 @@ def detect_agent(folder: str, *commands: str) -> dict:
             "config_dir": folder if os.path.isdir(folder) else None}
 
 
-def mcp_server_action(file: str, ctx: dict, container: str = "mcpServers", **extra) -> dict:
-    """The ``sqz`` member (``sqz-mcp``, no args, then ``extra`` fields) of the ``container`` object of a JSON file."""
+def mcp_server_action(file: str, ctx: dict, container: str = "mcpServers", args: list[str] | None = None,
+                      **extra) -> dict:
+    """The ``sqz`` member (``sqz-mcp`` with ``args``, then ``extra`` fields) of the ``container`` object of a JSON file."""
     return {"type": "json_member", "file": file, "path": [container], "key": "sqz",
-            "value": {"command": ctx["sqz_mcp"], "args": [], **extra}, "what": f"{container}.sqz"}
+            "value": {"command": _for_file(file, ctx)[1], "args": list(args or []), **extra},
+            "what": f"{container}.sqz"}
 
 
 def guidance_file_action(file: str, ctx: dict, header: str = "", what: str = "rule file") -> dict:
     """A file of our own holding ``header`` (the agent's front matter, if any) and the guidance."""
-    return {"type": "owned_file", "file": file, "content": header + ctx["guidance"], "what": what}
+    return {"type": "owned_file", "file": file, "content": header + guidance(_for_file(file, ctx)[0]), "what": what}
 
 
 def guidance_block_action(file: str, ctx: dict) -> dict:
     """The guidance as a sentinel-marked block in a Markdown file the user owns."""
-    return {"type": "md_block", "file": file, "body": ctx["guidance"], "what": "sqz guidance block"}
+    return {"type": "md_block", "file": file, "body": guidance(_for_file(file, ctx)[0]), "what": "sqz guidance block"}
 
 
 # -- manifest and backups ---------------------------------------------------------------------------
@@ -277,6 +340,10 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
             echo(f"{agent}: updated {rec['file']}: {what}" + (f" (backup: {saved})" if saved else " (new file)"))
         if not changed and status == 0:
             echo(f"{agent}: already configured")
+    if ctx.get("scope") == "project" and not dry_run:
+        step = path_step()
+        if step:
+            echo(f"note: {step}")
     return status
 
 

@@ -36,10 +36,18 @@ def detect(home: str | None = None) -> dict:
 
 
 def actions(ctx: dict) -> list[dict]:
-    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action
+    """The server in Cline's (per-user) settings and a rule file.
 
-    if ctx.get("scope") == "project":
+    Cline starts MCP servers in ``/`` and sends no roots (https://github.com/cline/cline/issues/5760),
+    so for a project (``sqz init --project``) the server gets ``--project DIR``. Cline's settings
+    are per user: the last project configured is the one its sqz server reads.
+    """
+    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action, project_root_args
+
+    project = ctx.get("scope") == "project"
+    if project:
         rule = os.path.join(ctx["project"], ".clinerules", "sqz.md")
     else:
         rule = os.path.join(ctx["home"], "Documents", "Cline", "Rules", "sqz.md")
-    return [mcp_server_action(settings_path(ctx["home"]), ctx, disabled=False), guidance_file_action(rule, ctx)]
+    return [mcp_server_action(settings_path(ctx["home"]), ctx, args=project_root_args(ctx) if project else [],
+                              disabled=False), guidance_file_action(rule, ctx)]

@@ -23,11 +23,19 @@ def detect(home: str | None = None) -> dict:
 
 
 def actions(ctx: dict) -> list[dict]:
-    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action
+    """The server in ``mcp.json`` and a steering file, for the user or (``--project``) the workspace.
 
-    root = os.path.join(ctx["project"] if ctx.get("scope") == "project" else ctx["home"], ".kiro")
+    Kiro starts MCP servers from its install directory and expands no workspace variable
+    (https://github.com/kirodotdev/Kiro/issues/6525), so the workspace file passes
+    ``--project DIR``; on a checkout at another path sqz-mcp says so and uses its working directory.
+    """
+    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action, project_root_args
+
+    project = ctx.get("scope") == "project"
+    root = os.path.join(ctx["project"] if project else ctx["home"], ".kiro")
     return [
-        mcp_server_action(os.path.join(root, "settings", "mcp.json"), ctx, disabled=False),
+        mcp_server_action(os.path.join(root, "settings", "mcp.json"), ctx,
+                          args=project_root_args(ctx) if project else [], disabled=False),
         guidance_file_action(os.path.join(root, "steering", "sqz.md"), ctx, "---\ninclusion: always\n---\n",
                              "steering file"),
     ]

@@ -20,6 +20,9 @@ def _server_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000; 0 picks a free one)")
     p.add_argument("--root", action="append", default=[], metavar="DIR",
                    help="allow reading below DIR too (the working directory is always allowed); repeatable")
+    p.add_argument("--project", metavar="DIR",
+                   help="use DIR instead of the working directory (for clients that start servers in / or $HOME); "
+                        "a DIR that does not exist is reported and the working directory used")
     p.add_argument("--version", action="version", version=f"sqz-mcp {VERSION}")
     return p
 
@@ -68,7 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     for d in args.root:
         if not os.path.isdir(d):
             _server_parser().error(f"--root {d}: not a directory")
-    server = McpServer(Roots([os.getcwd(), *args.root], explicit=args.root), Compressor())
+    base = os.getcwd()
+    if args.project and os.path.isdir(args.project):
+        base = args.project
+    elif args.project:
+        sys.stderr.write(f"sqz-mcp: --project {args.project}: not a directory; using {base}\n")
+    server = McpServer(Roots([base, *args.root], explicit=args.root), Compressor())
     sys.stdout = sys.stderr  # stdout carries protocol messages only; stray prints go to stderr
     try:
         if args.transport == "http":

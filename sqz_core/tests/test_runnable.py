@@ -1,0 +1,163 @@
+"""Issue 14: every recovery hint names a command that runs in the agent's shell.
+
+``sqz_core.runnable``: bare ``sqz`` when the ``sqz`` on PATH is this very program, else the
+absolute path of the running sqz. Checked end to end: sqz started by absolute path (as a hook
+or wrapper starts it), the hint it prints run by ``sh -c`` with the same PATH.
+"""
+
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sqz_core import runnable
+
+SHIM = "#!{python}\nimport sys\nfrom sqz_core.__main__ import main\nsys.exit(main())\n"
+
+
+def _shim(folder) -> str:
+    """An ``sqz`` console script of this interpreter (what pip installs), with the test's PYTHONPATH."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "sqz"
+    path.write_text(SHIM.format(python=sys.executable))
+    path.chmod(0o755)
+    return str(path)
+
+
+def _env(tmp_path, path: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQZ_")}
+    env.update(PATH=path, SQZ_DB_PATH=str(tmp_path / "db.sqlite"), SQZ_DAEMON="0", SQZ_SESSION="hints")
+    return env
+
+
+LISTING = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, check=True).stdout
+
+
+def _recovery_command(stdout: bytes) -> str:
+    lines = [x for x in stdout.decode().splitlines() if x.startswith("[sqz: full output: ")]
+    assert len(lines) == 1, stdout[-500:]
+    return lines[0][len("[sqz: full output: "):-1]
+
+
+def test_off_path_the_hint_is_the_absolute_path_and_runs(tmp_path):
+    sqz = _shim(tmp_path / "my tools" / "bin")  # a space: the path must come quoted
+    env = _env(tmp_path, "/usr/bin:/bin")
+    assert subprocess.run(["sh", "-c", "sqz --version"], env=env, capture_output=True).returncode == 127
+    r = subprocess.run([sqz, "compress", "--cmd", "ls -la /usr/lib"], input=LISTING, env=env, capture_output=True)
+    assert r.returncode == 0
+    command = _recovery_command(r.stdout)
+    assert command.startswith(shlex.quote(sqz) + " expand ")
+    ran = subprocess.run(["sh", "-c", command], env=env, capture_output=True)  # the agent's shell
+    assert ran.returncode == 0 and ran.stdout == LISTING
+
+
+def test_on_path_the_hint_is_a_bare_sqz_that_runs(tmp_path):
+    sqz = _shim(tmp_path / "bin")
+    env = _env(tmp_path, f"{tmp_path / 'bin'}:/usr/bin:/bin")
+    r = subprocess.run([sqz, "compress", "--cmd", "ls -la /usr/lib"], input=LISTING, env=env, capture_output=True)
+    command = _recovery_command(r.stdout)
+    assert command.startswith("sqz expand ")
+    ran = subprocess.run(["sh", "-c", command], env=env, capture_output=True)
+    assert ran.returncode == 0 and ran.stdout == LISTING
+
+
+def test_a_different_sqz_on_path_is_not_named(tmp_path):
+    """Another program called ``sqz`` first on PATH (an old install, an unrelated tool): the hint avoids it."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "sqz").write_text("#!/bin/sh\necho 'not this sqz'\nexit 3\n")
+    (other / "sqz").chmod(0o755)
+    sqz = _shim(tmp_path / "bin")
+    env = _env(tmp_path, f"{other}:{tmp_path / 'bin'}:/usr/bin:/bin")
+    r = subprocess.run([sqz, "compress", "--cmd", "ls -la /usr/lib"], input=LISTING, env=env, capture_output=True)
+    command = _recovery_command(r.stdout)
+    assert command.startswith(shlex.quote(sqz) + " expand ")
+    assert subprocess.run(["sh", "-c", command], env=env, capture_output=True).stdout == LISTING
+
+
+def test_refs_name_the_runnable_command_too(tmp_path):
+    sqz = _shim(tmp_path / "bin dir")
+    env = _env(tmp_path, "/usr/bin:/bin")
+    data = (Path(runnable.__file__).parent / "abbrev.py").read_bytes()  # a source file, read twice
+    for _ in range(2):
+        r = subprocess.run([sqz, "compress", "--tool", "Read", "--cmd", "cat abbrev.py"], input=data,
+                           env=env, capture_output=True)
+    out = r.stdout.decode()
+    assert out.startswith("§ref:") and f"`{shlex.quote(sqz)} expand`" in out, out
+    token = out.split()[0]
+    ran = subprocess.run(["sh", "-c", f"{shlex.quote(sqz)} expand {shlex.quote(token)}"], env=env, capture_output=True)
+    assert ran.returncode == 0 and ran.stdout == data
+
+
+@pytest.fixture()
+def fresh(monkeypatch):
+    runnable._cache.clear()
+    monkeypatch.delenv("SQZ_BIN", raising=False)
+    yield
+    runnable._cache.clear()
+
+
+def test_sqz_bin_is_used_as_given(fresh, monkeypatch):
+    monkeypatch.setenv("SQZ_BIN", "/opt/sqz tools/sqz")
+    assert runnable.sqz_command() == "'/opt/sqz tools/sqz'"
+    assert runnable.expand_hint("ab12") == "'/opt/sqz tools/sqz' expand ab12"
+
+
+def test_python_m_without_a_script_names_the_interpreter(fresh, monkeypatch, tmp_path):
+    """``python -m sqz_core`` from a source tree, no ``sqz`` script anywhere: ``'/abs/python' -m sqz_core``."""
+    fake = tmp_path / "py env" / "python3"
+    fake.parent.mkdir()
+    fake.write_text("")
+    monkeypatch.setattr(sys, "executable", str(fake))
+    monkeypatch.setattr(sys, "argv", ["/src/sqz_core/__main__.py", "compress"])
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert runnable.sqz_command() == f"'{fake}' -m sqz_core"
+
+
+def test_python_m_with_a_console_script_of_this_interpreter_on_path_is_bare(fresh, monkeypatch, tmp_path):
+    fake = tmp_path / "env" / "python3"
+    fake.parent.mkdir()
+    fake.write_text("")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "sqz").write_text(f"#!{fake}\nfrom sqz_core.__main__ import main\n")
+    (bindir / "sqz").chmod(0o755)
+    monkeypatch.setattr(sys, "executable", str(fake))
+    monkeypatch.setattr(sys, "argv", ["/src/sqz_core/__main__.py", "compress"])
+    monkeypatch.setenv("PATH", f"{bindir}:/usr/bin:/bin")
+    assert runnable.sqz_command() == "sqz"
+
+
+def test_quote_matches_shlex():
+    for word in ("/usr/bin/sqz", "/opt/my tools/sqz", "/it's/sqz", "C:/x$y/sqz", ""):
+        assert runnable.quote(word) == shlex.quote(word)
+
+
+def test_through_the_daemon_the_callers_path_decides(tmp_path):
+    """The warm daemon compresses with the caller's PATH: the hint is what the caller's shell can run."""
+    import shutil
+    import tempfile
+
+    short = tempfile.mkdtemp(prefix="sqzr-", dir="/tmp")  # Unix socket paths are short
+    venv_bin = os.path.dirname(sys.executable)
+    env = _env(tmp_path, "/usr/bin:/bin")
+    env.pop("SQZ_DAEMON")
+    env["XDG_RUNTIME_DIR"] = short
+    sqz = [sys.executable, "-m", "sqz_core"]
+    try:
+        subprocess.run(sqz + ["daemon", "start"], env=env, capture_output=True, check=True, timeout=30)
+        hints = {}
+        for name, path in (("off", "/usr/bin:/bin"), ("on", f"{venv_bin}:/usr/bin:/bin")):
+            r = subprocess.run(sqz + ["compress", "--cmd", "ls -la /usr/lib", "--session", name], input=LISTING,
+                               env=dict(env, PATH=path), capture_output=True, timeout=60)
+            hints[name] = _recovery_command(r.stdout)
+        status = subprocess.run(sqz + ["daemon", "status"], env=env, capture_output=True, timeout=30)
+        assert b"served 2" in status.stdout, status  # both went through the daemon
+        assert hints["on"].startswith("sqz expand ")
+        assert hints["off"].startswith(shlex.quote(os.path.join(venv_bin, "sqz")) + " expand ")
+    finally:
+        subprocess.run(sqz + ["daemon", "stop"], env=env, capture_output=True, timeout=30)
+        shutil.rmtree(short, ignore_errors=True)
