@@ -82,15 +82,15 @@ def exact(store, session: str, digest: str, ttl: float, command: str | None = No
     """
     sqz = _expand_words()
     if store.is_pinned(digest):
-        return f"§ref:{digest[:16]}§ (pinned content; `{sqz} expand` restores it)\n"
+        return f"§ref:{digest[:16]}§ (pinned content; `{sqz} expand {digest[:16]}` restores it)\n"
     served = store.last_served(session, digest)
     if served is not None and time.time() - served <= ttl:
         return (f"§ref:{digest[:16]}§ (unchanged since {short_age(time.time() - served)} ago; "
-                f"`{sqz} expand` restores it)\n")
+                f"`{sqz} expand {digest[:16]}` restores it)\n")
     served = store.last_served(session, shortened_key(digest, command))
     if served is not None and time.time() - served <= ttl:
         return (f"§ref:{digest[:16]}§ (same output as this command printed {short_age(time.time() - served)} ago, "
-                f"{SHORTENED_NOTE}; `{sqz} expand` prints it in full)\n")
+                f"{SHORTENED_NOTE}; `{sqz} expand {digest[:16]}` prints it in full)\n")
     return None
 
 
