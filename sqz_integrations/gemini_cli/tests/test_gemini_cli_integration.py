@@ -4,6 +4,7 @@ import json
 import os
 import subprocess
 import sys
+import tomllib
 
 from sqz_core.testing_integrations import round_trip
 from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
@@ -30,7 +31,7 @@ def test_before_tool_rewrites_shell_command(home):
 def test_no_after_tool_hook_installed_and_post_answers_nothing(home):
     """Gemini 0.61.0 never reads hookSpecificOutput.tool_output: a dedup there would be a silent no-op."""
     ctx = {"home": str(home), "project": str(home / "proj"), "scope": "user", "sqz": "/opt/sqz"}
-    events = {a["path"][1] for a in integration.actions(ctx)}
+    events = {a["path"][1] for a in integration.actions(ctx) if "path" in a}
     assert events == {"BeforeTool", "PreCompress"}
     content = "".join(f"line {i}: some file content that repeats across reads\n" for i in range(300))
     data = {"session_id": "g-2", "hook_event_name": "AfterTool", "tool_name": "read_file",
@@ -59,3 +60,34 @@ def test_before_tool_passes_every_original_argument(home):
     assert {k: v for k, v in tool_input.items() if k != "command"} == {k: v for k, v in original.items()
                                                                        if k != "command"}
     assert tool_input["command"] != original["command"] and "git log --stat -n 5" in tool_input["command"]
+
+
+def test_policy_file_and_fail_open_hooks(home, tmp_path):
+    """init writes sqz's own policy rules (for this sqz only) and hook commands that never block a tool."""
+    ctx = {"home": str(home), "project": str(home / "proj"), "scope": "user", "sqz": "/opt/sqz"}
+    acts = integration.actions(ctx)
+    policy = [a for a in acts if a["type"] == "owned_file"]
+    assert [a["file"] for a in policy] == [str(home / ".gemini" / "policies" / "sqz.toml")]
+    text = policy[0]["content"]
+    rules = tomllib.loads(text)["rule"]
+    assert len(rules) == 4 and {r["decision"] for r in rules} == {"allow"}
+    assert {r["toolName"] for r in rules} == {"run_shell_command"}
+    assert [r.get("allowRedirection", False) for r in rules] == [True, False, False, False]  # the wrapper only
+    assert r"\/opt\/sqz compress" in rules[2]["commandRegex"] and r"\/opt\/sqz expand" in rules[3]["commandRegex"]
+    assert all("(?:" not in r["commandRegex"].replace("(?: |", "") for r in rules)  # Gemini drops "(…)?" (ReDoS)
+    hook = [a for a in acts if a.get("path") == ["hooks", "BeforeTool"]][0]["item"]["hooks"][0]["command"]
+    missing = hook.replace("/opt/sqz", str(tmp_path / "gone" / "sqz"))
+    r = subprocess.run(["bash", "-c", missing], input=b"{}", capture_output=True)
+    assert r.returncode == 0 and r.stdout == b""
+
+
+def test_commands_whose_policy_sqz_cannot_keep_stay_unwrapped(home):
+    """Redirections and what Gemini's heuristics call dangerous are left to Gemini as they are."""
+    for command in ("git log > log.txt", "pytest 2>&1", "rm -rf build", "sudo ls /root", "find . -delete",
+                    "ln -s a b", "rg --pre cat x"):
+        assert not integration.policy_neutral(command), command
+        data = {"session_id": "g-4", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+                "tool_input": {"command": command}}
+        assert integration.hook(json.dumps(data).encode(), []) is None, command
+    for command in ("git log --stat -n 5", "ls -la src", "git diff | head -50", "FOO=1 pytest -q"):
+        assert integration.policy_neutral(command), command
