@@ -210,6 +210,8 @@ def test_copilot_cli_end_to_end_with_sqz(tmp_path):
             m = READ_REF.search(seen[2])
             return ("tool", "bash", {"command": f"{shim} expand {m.group(1) if m else 'none'}",
                                      "description": "original notes"})
+        if done == 5:  # not allowed by the user's rule: sqz must not let it through
+            return ("tool", "bash", {"command": "touch not-allowed", "description": "write"})
         return ("text", "done")
 
     server = ScriptedOpenAI(script)
@@ -220,7 +222,8 @@ def test_copilot_cli_end_to_end_with_sqz(tmp_path):
     finally:
         server.close()
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
-    log, read1, read2, expand_log, expand_read = tool_messages(server.requests[-1]["body"]["messages"])
+    log, read1, read2, expand_log, expand_read, touch = tool_messages(server.requests[-1]["body"]["messages"])
+    assert touch.startswith("Permission denied") and not (repo / "not-allowed").exists(), touch
     # the command ran unchanged (no rewrite: the allow rule matched), in the session's directory
     started = [e["data"]["arguments"]["command"] for e in events(r.stdout) if e["type"] == "tool.execution_start"
                and e["data"].get("toolName") == "bash"]

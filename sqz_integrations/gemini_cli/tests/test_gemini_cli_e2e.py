@@ -197,6 +197,9 @@ def test_gemini_cli_end_to_end_with_sqz(tmp_path):
             return [{"functionCall": {"name": "run_shell_command", "args": {
                 "command": f"{shlex.quote(str(shim))} expand {ref}", "description": "original output",
                 "dir_path": "repo"}}}]
+        if done == 4:  # not allowed by the user's rule: sqz's rules must not let it through
+            return [{"functionCall": {"name": "run_shell_command", "args": {
+                "command": "touch not-allowed", "description": "write", "dir_path": "repo"}}}]
         return [{"text": "done"}]
 
     server = ScriptedGemini(script)
@@ -209,8 +212,10 @@ def test_gemini_cli_end_to_end_with_sqz(tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert elapsed < 60
     frs = function_responses(server.requests[-1]["body"]["contents"])
-    assert [f["name"] for f in frs] == ["run_shell_command", "read_file", "read_file", "run_shell_command"]
-    log, read1, read2, expand = (response_text(f) for f in frs)
+    assert [f["name"] for f in frs] == ["run_shell_command", "read_file", "read_file", "run_shell_command",
+                                        "run_shell_command"]
+    log, read1, read2, expand, touch = (response_text(f) for f in frs)
+    assert touch == "Tool execution denied by policy." and not (repo / "not-allowed").exists()
     # allowed as without sqz (the user's run_shell_command(git log) rule), in repo/ (dir_path kept)
     assert "denied" not in log and "not a git repository" not in log, log
     raw = raw_git_log(repo)
