@@ -15,4 +15,4 @@ mkdir -p "$prefix"
 printf '*\n' > "$prefix/.gitignore"
 [ -f "$prefix/package.json" ] || printf '{"private": true}\n' > "$prefix/package.json"
 npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error "$PKG@$VERSION"
-"$prefix/node_modules/.bin/copilot" --version
+XDG_CACHE_HOME="$prefix/cache" "$prefix/node_modules/.bin/copilot" --version  # unpacks its package where the test looks

@@ -146,7 +146,9 @@ def setup_agent(root: Path, sqz: bool) -> dict:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("COPILOT_", "GH_", "GITHUB_", "SQZ_", "OTEL_"))}
     env.update(HOME=str(home), SQZ_DB_PATH=str(root / "sqz.db"), SQZ_CACHE_DIR=str(root / "sqz-cache"),
-               XDG_DATA_HOME=str(home / ".local" / "share"), XDG_CACHE_HOME=str(home / ".cache"))
+               XDG_DATA_HOME=str(home / ".local" / "share"),
+               # the CLI unpacks its 150 MB package under $XDG_CACHE_HOME/copilot once per version: share it
+               XDG_CACHE_HOME=str(HERE.parent / ".test_agent" / "cache"))
     if sqz:
         shim = sqz_shim(root)
         r = subprocess.run([str(shim), "init", "--only", "copilot-cli", "--yes"], env=dict(env, SQZ_BIN=str(shim)),
