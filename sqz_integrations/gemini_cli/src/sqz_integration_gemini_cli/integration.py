@@ -96,9 +96,9 @@ def policy_neutral(command: str) -> bool:
     """
     if "<" in command or ">" in command:
         return False
-    from sqz_core.rewrite import _tokens, simple_commands
-
     try:
+        from sqz_core.rewrite import _tokens, simple_commands
+
         commands = simple_commands(_tokens(command))
     except Exception:
         return False
