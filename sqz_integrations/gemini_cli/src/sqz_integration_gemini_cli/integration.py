@@ -27,7 +27,11 @@ https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md):
   ``<``/``>`` (the wrapper's rule must allow its own ``2>&1``) and the commands Gemini's
   heuristics call dangerous (``rm -f``, ``ln -s``, ``sudo``, ``find -exec``…). Known limit:
   Gemini's "known safe" upgrade (a read-only command allowed with no rule) is skipped for
-  sub-commands, so such a command asks once it is wrapped (never allowed more).
+  sub-commands, so such a command asks once it is wrapped (never allowed more): in the
+  interactive 0.61.0, ``git log --stat -n 2`` with no rule runs at once without sqz and
+  shows "Allow execution of [Shell]?" with it. Headless (``-p``) without any shell rule,
+  Gemini leaves ``run_shell_command`` out of the model's tools; with sqz's rules it is
+  offered and every call is denied (the same outcome: nothing runs).
 * AfterTool cannot replace a result: 0.61.0 reads only ``decision``/``reason`` (the result
   becomes a "Tool result blocked" error), ``additionalContext`` (appended) and
   ``tailToolCallRequest``; ``hookSpecificOutput.tool_output`` (in the docs) is never read.
