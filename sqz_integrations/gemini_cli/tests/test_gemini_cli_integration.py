@@ -14,14 +14,14 @@ from sqz_integration_gemini_cli import integration
 def test_before_tool_rewrites_shell_command(home):
     data = {"session_id": "g-1", "transcript_path": "/t.json", "cwd": "/p", "hook_event_name": "BeforeTool",
             "timestamp": "2025-12-01T10:30:00Z", "tool_name": "run_shell_command",
-            "tool_input": {"command": "ls /nope", "description": "list"}}
+            "tool_input": {"command": "du /nope", "description": "sizes"}}
     out = json.loads(integration.hook(json.dumps(data).encode(), []))["hookSpecificOutput"]
     assert out["hookEventName"] == "BeforeTool" and "decision" not in out
     new = out["tool_input"]["command"]
     assert "--session g-1" in new
     r = subprocess.run(["bash", "-c", new.replace("'/opt/sqz tools/sqz'", sys.executable + " -m sqz_core")],
                        capture_output=True, text=True, env=dict(os.environ, SQZ_DB_PATH=str(home / "db")))
-    assert r.returncode == 2 and "No such file or directory" in r.stdout
+    assert r.returncode == 1 and "No such file or directory" in r.stdout
     data["tool_input"]["command"] = "vim notes"
     assert integration.hook(json.dumps(data).encode(), []) is None
     data["tool_name"] = "read_file"
@@ -51,6 +51,8 @@ def test_round_trip_keeps_seeded_settings(home):
 
 def test_before_tool_passes_every_original_argument(home):
     """Gemini replaces the arguments with hookSpecificOutput.tool_input: dir_path and the rest must survive."""
+    (home / ".gemini").mkdir()
+    (home / ".gemini" / "settings.json").write_text('{"tools": {"allowed": ["run_shell_command(git log)"]}}')
     original = {"command": "git log --stat -n 5", "description": "recent commits", "dir_path": "sub/pkg",
                 "is_background": False}
     data = {"session_id": "g-3", "cwd": "/p", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
@@ -91,3 +93,32 @@ def test_commands_whose_policy_sqz_cannot_keep_stay_unwrapped(home):
         assert integration.hook(json.dumps(data).encode(), []) is None, command
     for command in ("git log --stat -n 5", "ls -la src", "git diff | head -50", "FOO=1 pytest -q"):
         assert integration.policy_neutral(command), command
+
+
+def _before(command: str, cwd: str = "/p") -> bytes | None:
+    data = {"session_id": "g-5", "cwd": cwd, "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": {"command": command}}
+    return integration.hook(json.dumps(data).encode(), [])
+
+
+def test_known_safe_commands_wrapped_only_under_a_users_allow_rule(home):
+    """Gemini runs git log/ls/cat unasked by a heuristic it skips for a wrapped command's parts:
+    without an allow rule of the user's they stay as they are; other commands are wrapped."""
+    assert _before("git log --stat -n 5") is None and _before("ls -la src") is None
+    assert _before("pytest -q") is not None  # asks with or without sqz
+    settings = home / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  // mine\n  "tools": {"allowed": ["run_shell_command(git log)", "read_file"]}\n}\n')
+    assert _before("git log --stat -n 5") is not None
+    assert _before("git status") is None and _before("ls -la src") is None
+    (home / ".gemini" / "policies").mkdir()
+    (home / ".gemini" / "policies" / "mine.toml").write_text(
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ["ls", "cat"]\ndecision = "allow"\npriority = 10\n'
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandRegex = "grep -n .*"\ndecision = "allow"\npriority = 10\n'
+        '[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = "wc"\ndecision = "deny"\npriority = 10\n')
+    assert _before("ls -la src") is not None and _before("grep -n x a.txt") is not None
+    assert _before("wc -l a.txt") is None and _before("ls") is not None  # a deny rule is no allow
+    project = home / "proj"
+    (project / ".gemini").mkdir(parents=True)
+    (project / ".gemini" / "settings.json").write_text('{"tools": {"allowed": ["run_shell_command(head)"]}}')
+    assert _before("head -5 a.txt") is None and _before("head -5 a.txt", cwd=str(project)) is not None

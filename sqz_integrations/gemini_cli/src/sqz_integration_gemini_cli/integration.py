@@ -25,13 +25,16 @@ https://github.com/google-gemini/gemini-cli/blob/main/docs/hooks/index.md):
   so the decision is the one the user's rules give the user's own sub-commands. Commands
   whose decision would depend on what sqz cannot reproduce are left unwrapped: any
   ``<``/``>`` (the wrapper's rule must allow its own ``2>&1``) and the commands Gemini's
-  heuristics call dangerous (``rm -f``, ``ln -s``, ``sudo``, ``find -exec``…). Known limit:
-  Gemini's "known safe" upgrade (a read-only command allowed with no rule) is skipped for
-  sub-commands, so such a command asks once it is wrapped (never allowed more): in the
-  interactive 0.61.0, ``git log --stat -n 2`` with no rule runs at once without sqz and
-  shows "Allow execution of [Shell]?" with it. Headless (``-p``) without any shell rule,
-  Gemini leaves ``run_shell_command`` out of the model's tools; with sqz's rules it is
-  offered and every call is denied (the same outcome: nothing runs).
+  heuristics call dangerous (``rm -f``, ``ln -s``, ``sudo``, ``find -exec``…). Gemini's
+  "known safe" upgrade (a read-only command run unasked with no rule, in a trusted folder,
+  interactive) is skipped for the parts of a compound command, so a wrapped ``git log``
+  would ask where Gemini ran it unasked (seen in the interactive 0.61.0: "Allow execution
+  of [Shell]?"). Such commands (``may_be_known_safe``: a superset of Gemini's list) are
+  wrapped only when one of the user's own allow rules matches them (``user_allows``:
+  ``tools.allowed`` of the user and project settings, allow rules of
+  ``~/.gemini/policies/*.toml``); otherwise they run as without sqz, uncompressed. Headless
+  (``-p``) without any shell rule Gemini leaves ``run_shell_command`` out of the model's
+  tools; with sqz's rules it is offered and every call is denied (nothing runs either way).
 * AfterTool cannot replace a result: 0.61.0 reads only ``decision``/``reason`` (the result
   becomes a "Tool result blocked" error), ``additionalContext`` (appended) and
   ``tailToolCallRequest``; ``hookSpecificOutput.tool_output`` (in the docs) is never read.
@@ -75,6 +78,8 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     if not policy_neutral(tool_input["command"]):
         return None
+    if may_be_known_safe(tool_input["command"]) and not user_allows(tool_input["command"], data.get("cwd")):
+        return None  # Gemini may run it unasked by its own heuristic, which it skips once wrapped
     from sqz_core.rewrite import rewrite_command
 
     new = rewrite_command(tool_input["command"], session=data.get("session_id"), agent="gemini-cli")
@@ -124,6 +129,136 @@ def policy_neutral(command: str) -> bool:
                                              for a in args):
             return False
     return True
+
+
+# First words Gemini 0.61.0's "known safe" heuristic (isKnownSafeCommand) can upgrade from ask to
+# allow with no rule (a superset: a wrong "maybe" only costs compression, never a permission).
+_KNOWN_SAFE = frozenset({"__read", "__write", "cat", "cd", "cut", "echo", "expr", "false", "grep", "head", "id", "ls",
+                         "nl", "paste", "pwd", "rev", "seq", "stat", "tail", "tr", "true", "uname", "uniq", "wc",
+                         "which", "whoami", "numfmt", "tac", "base64", "find", "rg", "sed", "bash", "zsh", "sh"})
+_GIT_READ = frozenset({"status", "log", "diff", "show", "branch"})
+
+
+def may_be_known_safe(command: str) -> bool:
+    """Could Gemini's heuristic allow ``command`` with no rule? (first word, as Gemini parses the whole line)"""
+    words = command.split()
+    if not words:
+        return False
+    if words[0] == "git":
+        return bool(_GIT_READ.intersection(words[1:]))
+    return words[0] in _KNOWN_SAFE
+
+
+def _strip_jsonc(text: str) -> str:
+    """``text`` without // and /* */ comments outside strings (Gemini's settings.json allows them)."""
+    out, i, n, in_str = [], 0, len(text), False
+    while i < n:
+        c = text[i]
+        if in_str:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+            out.append(c)
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            continue
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _allowed_entries(cwd: str | None) -> list[str]:
+    """``tools.allowed`` of the user's and the project's settings.json (unreadable → none)."""
+    paths = [os.path.join(os.path.expanduser("~"), ".gemini", "settings.json")]
+    if cwd:
+        paths.append(os.path.join(cwd, ".gemini", "settings.json"))
+    entries: list[str] = []
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as fh:
+                settings = json.loads(_strip_jsonc(fh.read(1 << 20)))
+            allowed = settings.get("tools", {}).get("allowed", [])
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(allowed, list):
+            entries += [e for e in allowed if isinstance(e, str)]
+    return entries
+
+
+def _policy_allows(command: str) -> bool:
+    """An allow rule for the shell in the user's ``~/.gemini/policies/*.toml`` (not sqz's) matching ``command``."""
+    import re
+    import tomllib
+
+    folder = os.path.join(os.path.expanduser("~"), ".gemini", "policies")
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(".toml") and n != "sqz.toml")
+    except OSError:
+        return False
+    encoded = json.dumps(command, ensure_ascii=False)[1:-1]
+    for name in names:
+        try:
+            with open(os.path.join(folder, name), "rb") as fh:
+                rules = tomllib.load(fh).get("rule", [])
+        except (OSError, ValueError):
+            continue
+        for rule in rules if isinstance(rules, list) else []:
+            tools = rule.get("toolName") if isinstance(rule, dict) else None
+            tools = tools if isinstance(tools, list) else [tools]
+            if rule.get("decision") != "allow" or not ({SHELL_TOOL, "*"} & set(tools)) or rule.get("argsPattern") \
+                    or rule.get("modes") or rule.get("interactive") is False:
+                continue
+            prefixes = rule.get("commandPrefix")
+            if isinstance(prefixes, str):
+                prefixes = [prefixes]
+            if isinstance(prefixes, list) and any(isinstance(p, str) and _prefix_match(command, p) for p in prefixes):
+                return True
+            regex = rule.get("commandRegex")
+            if isinstance(regex, str):
+                try:
+                    if re.match(regex, encoded):
+                        return True
+                except re.error:
+                    continue
+            if prefixes is None and regex is None:
+                return True  # the whole shell tool
+    return False
+
+
+def _prefix_match(command: str, prefix: str) -> bool:
+    """Gemini's commandPrefix test: ``command`` starts with ``prefix`` followed by a blank, a quote or its end."""
+    return command == prefix or (command.startswith(prefix) and command[len(prefix)] in " \t\n\"")
+
+
+def user_allows(command: str, cwd: str | None) -> bool:
+    """Does one of the user's own allow rules (settings ``tools.allowed``, policy files) match ``command``?
+
+    An approximation in the safe direction: a rule it cannot read or match counts as absent,
+    which only leaves the command unwrapped (Gemini then decides as without sqz).
+    """
+    for entry in _allowed_entries(cwd):
+        name, _, rest = entry.partition("(")
+        if name not in (SHELL_TOOL, "ShellTool"):
+            continue
+        if not rest:
+            return True
+        if rest.endswith(")") and _prefix_match(command, rest[:-1]):
+            return True
+    try:
+        return _policy_allows(command)
+    except Exception:
+        return False
 
 
 def _js_regex(text: str) -> str:
