@@ -20,7 +20,6 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import pytest
 
 HERE = Path(__file__).resolve().parent
 GEMINI = HERE.parent / ".test_agent" / "node_modules" / ".bin" / "gemini"

@@ -262,7 +262,7 @@ def user_allows(command: str, cwd: str | None) -> bool:
 
 
 def _js_regex(text: str) -> str:
-    """``text`` as it appears inside a JSON string (Gemini matches rules on JSON.stringify'd args), escaped for a JS regex."""
+    """``text`` as inside a JSON string (Gemini matches rules on JSON.stringify'd args), escaped for a JS regex."""
     encoded = json.dumps(text, ensure_ascii=False)[1:-1]
     return "".join("\\" + c if c in "\\^$.|?*+()[]{}/" else c for c in encoded)
 
