@@ -13,23 +13,69 @@ from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_copilot_cli import integration
 
 
-def test_pre_tool_use_modified_args(home):
+def git_log(tmp_path) -> str:
+    """Real ``git log --stat -n 5`` output of a small repository made here."""
+    env = dict(os.environ, GIT_AUTHOR_NAME="Ada", GIT_AUTHOR_EMAIL="ada@example.org", GIT_COMMITTER_NAME="Ada",
+               GIT_COMMITTER_EMAIL="ada@example.org")
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    for i in range(5):
+        (repo / f"mod{i}.py").write_text("".join(f"x{j} = {j}\n" for j in range(90 + i)))
+        subprocess.run(["git", "add", "."], cwd=repo, check=True, env=env)
+        subprocess.run(["git", "commit", "-q", "-m", f"pkg{i}: add mod{i}"], cwd=repo, check=True, env=env)
+    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def test_pre_tool_use_never_rewrites_and_allows_only_own_expand(home):
+    """No modifiedArgs: the command runs as the user's permissions decide; only ``sqz expand REF`` is allowed."""
     data = {"sessionId": "c-1", "timestamp": 1704614600000, "cwd": "/p", "toolName": "bash",
             "toolArgs": json.dumps({"command": "git status", "description": "status"})}
-    out = json.loads(integration.hook(json.dumps(data).encode(), []))
-    assert set(out) == {"modifiedArgs"} and out["modifiedArgs"]["description"] == "status"
-    assert "--session c-1" in out["modifiedArgs"]["command"]
-    data["toolArgs"] = {"command": "git status", "mode": "async"}
     assert integration.hook(json.dumps(data).encode(), []) is None
-    data["toolName"] = "view"
+    for command in ("sqz expand 5a5d05c70bee4f07", "'/opt/sqz tools/sqz' expand abc123 def456"):
+        data["toolArgs"] = {"command": command}
+        out = json.loads(integration.hook(json.dumps(data).encode(), []))
+        assert out["permissionDecision"] == "allow", command
+    for command in ("sqz expand abc; rm -rf x", "sqz expand $(rm x)", "sqz expand", "sqz compress --cmd x",
+                    "/elsewhere/sqz expand abc", "sqz expand abc > /etc/passwd"):
+        data["toolArgs"] = {"command": command}
+        assert integration.hook(json.dumps(data).encode(), []) is None, command
+
+
+def test_post_tool_use_compresses_bash_and_keeps_exit_line(home, monkeypatch, tmp_path):
+    monkeypatch.setenv("SQZ_DB_PATH", str(home / "db"))
+    text = git_log(tmp_path) + "<shellId: 0 completed with exit code 0>"
+    data = {"sessionId": "c-3", "cwd": "/p", "toolName": "bash", "toolArgs": {"command": "git log --stat -n 5"},
+            "toolResult": {"resultType": "success", "textResultForLlm": text}}
+    out = json.loads(integration.hook(json.dumps(data).encode(), []))["modifiedResult"]
+    assert out["resultType"] == "success" and len(out["textResultForLlm"]) < len(text)
+    assert out["textResultForLlm"].endswith("\n<shellId: 0 completed with exit code 0>")
+    assert "pkg3: add mod3" in out["textResultForLlm"] and "sqz expand" in out["textResultForLlm"]
+    for args in ({"command": "sqz expand abc"}, {"command": "git log", "mode": "async"}):
+        data["toolArgs"] = args  # sqz's own output, a background shell: left alone
+        assert integration.hook(json.dumps(data).encode(), []) is None
+    data["toolArgs"] = {"command": "git log --stat -n 5"}
+    data["toolResult"]["resultType"] = "failure"
     assert integration.hook(json.dumps(data).encode(), []) is None
+
+
+def test_post_tool_use_second_view_is_a_ref(home, monkeypatch):
+    monkeypatch.setenv("SQZ_DB_PATH", str(home / "db"))
+    content = "".join(f"line {i}: some file content that repeats across reads\n" for i in range(300))
+    data = {"sessionId": "c-4", "cwd": "/p", "toolName": "view", "toolArgs": {"path": "/p/a.txt"},
+            "toolResult": {"resultType": "success", "textResultForLlm": content}}
+    assert integration.hook(json.dumps(data).encode(), []) is None  # first read: the file itself
+    out = json.loads(integration.hook(json.dumps(data).encode(), []))["modifiedResult"]["textResultForLlm"]
+    assert out.startswith("§ref:") and "line 299" not in out
 
 
 def test_round_trip_own_hooks_file(home):
     after = round_trip(integration, home, {".copilot/config.json": '{"model": "x"}\n', ".copilot/hooks/audit.json": '{"version": 1, "hooks": {}}\n'})
     doc = json.loads(after[".copilot/hooks/sqz.json"])
-    pre = doc["hooks"]["preToolUse"][0]
+    pre, post = doc["hooks"]["preToolUse"][0], doc["hooks"]["postToolUse"][0]
     assert doc["version"] == 1 and pre["matcher"] == "bash" and "'/opt/sqz tools/sqz' hook copilot-cli" in pre["bash"]
+    assert post["matcher"] == "bash|view" and "'/opt/sqz tools/sqz' hook copilot-cli" in post["bash"]
     assert "'/opt/sqz tools/sqz' hook precompact" in doc["hooks"]["PreCompact"][0]["bash"]
 
 
@@ -56,26 +102,28 @@ def test_installed_hook_fails_open_when_sqz_is_missing(home, shell):
     """Copilot denies a tool when its preToolUse hook errors: a missing sqz must exit 0 and print nothing."""
     missing = str(home / "gone" / "sqz")
     hooks = _installed(home, shlex.quote(missing))
-    for event, payload in (("preToolUse", VIEW), ("preToolUse", BASH), ("PreCompact", {"session_id": "c-2"})):
+    post = dict(BASH, toolResult={"resultType": "success", "textResultForLlm": "x\n" * 500})
+    for event, payload in (("preToolUse", VIEW), ("preToolUse", BASH), ("postToolUse", post),
+                           ("PreCompact", {"session_id": "c-2"})):
         r = _run_hook(hooks[event][0]["bash"], payload, home, shell)
         assert (r.returncode, r.stdout) == (0, ""), (event, r)
 
 
 def test_installed_hook_fails_open_when_sqz_fails(home, tmp_path):
     broken = tmp_path / "sqz"
-    broken.write_text("#!/bin/sh\necho '{\"modifiedArgs\": {\"command\": \"rm -rf /\"}}'\nexit 3\n")
+    broken.write_text("#!/bin/sh\necho '{\"permissionDecision\": \"allow\"}'\nexit 3\n")
     broken.chmod(0o755)
     hooks = _installed(home, shlex.quote(str(broken)))
     r = _run_hook(hooks["preToolUse"][0]["bash"], BASH, home, "bash")
     assert (r.returncode, r.stdout) == (0, "")
 
 
-def test_installed_hook_passes_stdin_and_answers_for_bash_only(home):
+def test_installed_hook_passes_stdin_and_answers(home, tmp_path):
     hooks = _installed(home, shlex.quote(sys.executable) + " -m sqz_core")
-    command = hooks["preToolUse"][0]["bash"]
-    r = _run_hook(command, BASH, home, "bash")
-    assert r.returncode == 0
-    args = json.loads(r.stdout)["modifiedArgs"]
-    assert args["description"] == "status" and "--session c-2" in args["command"] and "git status" in args["command"]
-    r = _run_hook(command, VIEW, home, "bash")
-    assert (r.returncode, r.stdout) == (0, "")
+    post = dict(BASH, toolArgs={"command": "git log --stat -n 5"},
+                toolResult={"resultType": "success", "textResultForLlm": git_log(tmp_path)})
+    r = _run_hook(hooks["postToolUse"][0]["bash"], post, home, "bash")
+    assert r.returncode == 0 and "pkg3: add mod3" in json.loads(r.stdout)["modifiedResult"]["textResultForLlm"]
+    for payload in (BASH, VIEW):
+        r = _run_hook(hooks["preToolUse"][0]["bash"], payload, home, "bash")
+        assert (r.returncode, r.stdout) == (0, "")

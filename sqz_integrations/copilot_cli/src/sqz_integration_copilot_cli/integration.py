@@ -1,22 +1,28 @@
-"""GitHub Copilot CLI: the ``preToolUse`` rewrite of ``bash`` commands.
+"""GitHub Copilot CLI: ``postToolUse`` compression of ``bash`` results and dedup of ``view`` reads.
 
 Contracts (Copilot CLI hooks reference,
-https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference):
+https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference, and
+experiments with @github/copilot 1.0.102):
 
 * Hook files: ``.github/hooks/*.json`` in a repository, ``~/.copilot/hooks/`` for the user;
-  ``{"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": …, "timeoutSec": …}]}}``.
+  ``{"version": 1, "hooks": {"postToolUse": [{"type": "command", "bash": …, "timeoutSec": …}]}}``.
   sqz writes a file of its own (``sqz.json``), so uninstall just deletes it.
-* camelCase ``preToolUse`` input: ``sessionId``, ``timestamp``, ``cwd``, ``toolName``
-  (``bash``), ``toolArgs`` (an object, or a JSON string in some versions).
-* Output: ``modifiedArgs`` "substitute tool arguments to use instead of the originals";
-  ``permissionDecision`` is optional ("empty output uses default behavior") and never sent.
-* A ``preToolUse`` error denies the tool call (changelog 1.0.57: "preToolUse hook errors now
-  deny the tool call instead of silently allowing execution"), so the entry carries
-  ``"matcher": "bash"`` (changelog 1.0.36: "hooks with matcher run only for tool names that
-  fully match the regex"; older versions ignore it and the hook skips other tools itself)
-  and its command fails open: sqz missing or failing → exit 0, no output.
-* ``postToolUse`` can replace results only for SDK programmatic hooks, so file reads are
-  not deduplicated here.
+* camelCase input: ``sessionId``, ``timestamp``, ``cwd``, ``toolName`` (``bash``, ``view``…),
+  ``toolArgs`` (``{"command", "description"}`` for bash, ``{"path"}`` for view; a JSON
+  string in some versions); ``postToolUse`` adds ``toolResult``: ``{"resultType":
+  "success", "textResultForLlm": …}`` (bash text ends ``<shellId: N completed with exit code X>``).
+* ``postToolUse`` output ``{"modifiedResult": {…}}`` replaces what the model receives
+  (1.0.102, command hooks included). So the command is never rewritten: it runs as the
+  user's permissions allow it (``--allow-tool 'shell(git log)'`` keeps matching), and its
+  result is compressed afterwards (bash) or turned into a ref when the session already
+  read the same content (view). An earlier ``preToolUse`` rewrite (``modifiedArgs``) made
+  every rewritten command ask for approval.
+* ``preToolUse`` (``"matcher": "bash"``) only answers ``permissionDecision: "allow"`` for
+  a bare ``sqz expand REF…`` of this sqz (sqz's own read-only recovery verb, which its refs
+  tell the model to run); anything else gets no output ("default behaviour").
+* A ``preToolUse`` error denies the tool call (changelog 1.0.57), so entries carry a
+  ``matcher`` (changelog 1.0.36: "hooks with matcher run only for tool names that fully
+  match the regex") and every command fails open: sqz missing or failing → exit 0, no output.
 * ``PreCompact`` (PascalCase: the VS Code compatible payload with ``session_id``) runs
   ``sqz hook precompact``.
 """
@@ -25,14 +31,55 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 name = "copilot-cli"
 tier = "transparent"
 DOCS = "https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference"
+_TRAILER = re.compile(r"\n?<shellId: [^>\n]{1,80}>\s*$")
+_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9:._-]{0,80}")
+
+
+def _args(data: dict) -> dict | None:
+    raw = data.get("toolArgs", data.get("tool_input"))
+    if isinstance(raw, str):
+        raw = json.loads(raw)
+    return raw if isinstance(raw, dict) else None
+
+
+def _sqz_command(command: str) -> list[str] | None:
+    """The words of ``command`` when it runs sqz itself (any verb), else None."""
+    import shlex
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+        words = words[1:]
+    if words[:3] and os.path.basename(words[0]).startswith("python") and words[1:3] == ["-m", "sqz_core"]:
+        return ["sqz"] + words[3:]
+    if words and os.path.basename(words[0]) in ("sqz", "sqz.exe"):
+        return words
+    return None
+
+
+def _is_own_expand(command: str) -> bool:
+    """``command`` is exactly ``<this sqz> expand REF…`` (or bare ``sqz expand REF…``): nothing else runs."""
+    if any(c in command for c in ";&|<>()`$\\\n{}*?[]~#!"):
+        return False
+    from sqz_core.rewrite import sqz_executable
+
+    own = sqz_executable()
+    for prefix in (own + " expand ", "sqz expand "):
+        if command.startswith(prefix):
+            refs = command[len(prefix):].split()
+            return bool(refs) and all(_REF.fullmatch(r) for r in refs)
+    return False
 
 
 def hook(payload: bytes, args: list[str]) -> bytes | None:
-    """``sqz hook copilot-cli``: ``{"modifiedArgs": …}`` for a bash call worth wrapping, else None."""
+    """``sqz hook copilot-cli``: ``modifiedResult`` after a bash/view call, an allow for ``sqz expand``, else None."""
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict):
         return None
@@ -40,22 +87,43 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
 
     touch_activity(name)
     tool = data.get("toolName", data.get("tool_name"))
-    if tool != "bash":
+    tool_args = _args(data)
+    if tool_args is None:
         return None
-    raw = data.get("toolArgs", data.get("tool_input"))
-    if isinstance(raw, str):
-        raw = json.loads(raw)
-    if not isinstance(raw, dict) or not isinstance(raw.get("command"), str):
+    if "toolResult" not in data:  # preToolUse
+        if tool == "bash" and isinstance(tool_args.get("command"), str) and _is_own_expand(tool_args["command"]):
+            return json.dumps({"permissionDecision": "allow",
+                               "permissionDecisionReason": "sqz expand prints an output this session was served"}
+                              ).encode("utf-8")
         return None
-    if raw.get("mode") == "async" or raw.get("detach"):
-        return None  # background/interactive shells stay as they are
-    from sqz_core.rewrite import rewrite_command
+    result = data.get("toolResult")
+    if not isinstance(result, dict) or result.get("resultType") != "success":
+        return None
+    text = result.get("textResultForLlm")
+    session = data.get("sessionId", data.get("session_id"))
+    if not isinstance(text, str) or not text or not session:
+        return None
+    from sqz_core.rewrite import post_dedup
 
-    new = rewrite_command(raw["command"], session=data.get("sessionId", data.get("session_id")),
-                          agent="copilot-cli")
-    if new is None:
+    if tool == "bash":
+        command = tool_args.get("command")
+        if not isinstance(command, str) or _sqz_command(command) is not None:
+            return None  # sqz's own output (``sqz expand``) is never compressed again
+        if tool_args.get("mode") == "async" or tool_args.get("detach"):
+            return None  # a background shell's first words, not its output
+        m = _TRAILER.search(text)
+        body, trailer = (text[: m.start()], text[m.start():]) if m else (text, "")
+        new = post_dedup(body, None, session, command=command)
+        if new is None:
+            return None
+        new = new.rstrip("\n") + ("\n" + trailer.lstrip("\n") if trailer else "")
+    elif tool == "view":
+        new = post_dedup(text, "view", session)
+        if new is None:
+            return None
+    else:
         return None
-    return json.dumps({"modifiedArgs": dict(raw, command=new)}, ensure_ascii=False).encode("utf-8")
+    return json.dumps({"modifiedResult": dict(result, textResultForLlm=new)}, ensure_ascii=False).encode("utf-8")
 
 
 def detect(home: str | None = None) -> dict:
@@ -86,7 +154,9 @@ def actions(ctx: dict) -> list[dict]:
     doc = {"version": 1, "hooks": {
         "preToolUse": [{"type": "command", "matcher": "bash", "bash": fail_open(f"{sqz} hook copilot-cli"),
                         "timeoutSec": 10}],
+        "postToolUse": [{"type": "command", "matcher": "bash|view", "bash": fail_open(f"{sqz} hook copilot-cli"),
+                         "timeoutSec": 10}],
         "PreCompact": [{"type": "command", "bash": fail_open(f"{sqz} hook precompact"), "timeoutSec": 10}],
     }}
     return [{"type": "owned_file", "file": hooks_file(ctx), "content": json.dumps(doc, indent=2) + "\n",
-             "what": "hooks file (preToolUse rewrite, PreCompact)"}]
+             "what": "hooks file (postToolUse compression, sqz expand allowed, PreCompact)"}]
