@@ -107,3 +107,12 @@ def test_separator_is_a_tab_only_when_a_space_would_be_ambiguous():
     assert render_table([["A", "B", "C"], ["x y", "1", "z"]]) == "A\tB\tC\nx y\t1\tz\n"
     assert render_table([["A", "B", "C"], ["x", "", "z"]]) == "A\tB\tC\nx\t\tz\n"
     assert render_table([["A", "B"], ["x", ""]]) is None
+
+
+def test_right_aligned_first_column_starts_at_the_margin():
+    table = parse_table(load_fixture(FIX / "ps_eo.txt").request().text)
+    assert table[0] == ["PID", "PPID", "USER", "STAT", "RSS", "ELAPSED", "COMMAND"]
+    assert table[1][:2] == ["1", "0"] and table[-1][0] == "7"
+    out = render_table(table)
+    assert out.startswith("PID PPID USER STAT RSS ELAPSED COMMAND\n1 0 root R 4436 00:00 ps -eo ")
+    assert split_rendered(out, 7) == table

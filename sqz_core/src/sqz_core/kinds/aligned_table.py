@@ -38,7 +38,7 @@ def parse_lines(lines: list[str], min_rows: int = 2, tabbed: bool = False) -> li
     for line in lines:
         if not line.strip():
             return None
-    if lines[0][:1] == " ":
+    if tabbed and lines[0][:1] == " ":
         return None
     table = _parse_tabbed(lines) if tabbed else _parse_aligned(lines)
     if table is None or any(_is_number(c) for c in table[0]):
@@ -86,8 +86,9 @@ def _parse_aligned(lines: list[str]) -> list[list[str]] | None:
             cols[-1][1] = e
         else:
             cols.append([s, e])
-    if len(cols) < 2 or cols[0][0] != 0:
+    if len(cols) < 2:
         return None
+    cols[0][0] = 0  # a right-aligned first column (``ps -eo pid,…``) starts at the margin too
     starts = [c[0] for c in cols]
     ends = [c[1] for c in cols]
     table = []
