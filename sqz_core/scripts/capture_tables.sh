@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Capture the table and listing fixtures that capture_kinds.sh does not make: a long listing
 # of a directory with mixed owners, modes and dates, an absolute `find` of a real package
-# tree, and `ps -eo` with right-aligned columns. Needs root (chown, unshare), tree, python3.
+# tree, `ps -eo` with right-aligned columns and `tree` of the same package. Needs root (chown,
+# unshare), tree (Debian package), python3.
+# `capture_tables.sh tree` re-captures one fixture (ls, find, ps, tree); no argument: all.
 # Output goes through sqz_core.testing.redact_registries like every capture.
 # Sidecars keep their hand-written facts/dropped/notes; only command, produced_by and
 # exit_code are refreshed.
@@ -11,6 +13,8 @@ OUT="$HERE/tests/fixtures/kinds"
 W=/tmp/sqz-capture/tables
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}
+ONLY=${1:-all}  # ls | find | ps | tree | all
+want() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 
 scrub() {
@@ -41,6 +45,7 @@ cap() {
 }
 
 # ---------------------------------------------------------------- ls -la, mixed directory
+if want ls; then
 D="$W/project"
 mkdir -p "$D/src" "$D/shared" "$D/.git"
 printf 'print("hi")\n' >"$D/src/main.py"
@@ -57,12 +62,17 @@ touch -d '2025-06-24 10:00' "$D/NOTES.md" "$D/data.bin" "$D/helper"
 touch -d '2026-11-30 04:17' "$D/build.sh" "$D/events.fifo" "$D/shared" "$D" "$W"
 cd "$W"
 CMDLINE="ls -la project"; cap ls ls_la_mixed "$(ls --version | head -1)" ls -la project
+fi
 
 # ---------------------------------------------------------------- find, absolute paths
 CMDLINE="find /usr/lib/python3/dist-packages/oauthlib"
-cap find find_oauthlib_abs "$(find --version | head -1)" find /usr/lib/python3/dist-packages/oauthlib
+want find && cap find find_oauthlib_abs "$(find --version | head -1)" find /usr/lib/python3/dist-packages/oauthlib
 
 # ---------------------------------------------------------------- ps -eo, own PID namespace
 CMDLINE="ps -eo pid,ppid,user,stat,rss,etime,args"
-cap table ps_eo "$(ps --version)" unshare --pid --fork --mount-proc bash -c \
+want ps && cap table ps_eo "$(ps --version)" unshare --pid --fork --mount-proc bash -c \
   'sleep 300 & sleep 300 & sleep 300 & (cd /tmp && python3 -m http.server 18769 --bind 127.0.0.1 >/dev/null 2>&1 &) ; sleep 0.5; ps -eo pid,ppid,user,stat,rss,etime,args'
+
+# ---------------------------------------------------------------- tree, a larger real tree
+cd /usr/lib/python3/dist-packages
+CMDLINE="tree oauthlib"; want tree && cap tree tree_oauthlib "$(tree --version | cut -d' ' -f1-2)" tree oauthlib

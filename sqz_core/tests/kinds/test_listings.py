@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqz_core import FormatRequest
-from sqz_core.kinds.listings import _octal, compress_find, compress_ls
+from sqz_core.kinds.listings import _octal, compress_find, compress_ls, compress_tree
 from sqz_core.testing import load_fixture
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
@@ -60,7 +60,7 @@ def test_find_writes_a_long_shared_prefix_once_and_counts_extensions():
     out = compress_find(fx.request())
     lines = out.rstrip("\n").split("\n")
     assert lines[0] == "[paths under /usr/lib/python3/dist-packages/]"
-    assert lines[-1].startswith("[168 paths: 136 files (.py 68, .pyc 68)")
+    assert lines[-1] == "[168 paths: 136 files (.py 68, .pyc 68), 32 directories with entries; counted by extension]"
     # every path can be read back from the page: prefix + group dir + name
     prefix = lines[0][len("[paths under "):-1]
     back = set()
@@ -83,3 +83,14 @@ def test_relative_find_keeps_its_paths_as_they_are():
 def test_short_prefix_is_not_factored():
     text = "src/a.py\nsrc/b/c.py\nsrc/b/d.py\n"
     assert compress_find(FormatRequest(text, "find src")) == "src/: a.py\nsrc/b/: c.py d.py\n"
+
+
+def test_large_tree_keeps_every_name_and_ends_with_extension_counts():
+    fx = load_fixture(FIX / "tree" / "tree_oauthlib.txt")
+    out = compress_tree(fx.request())
+    assert out.rstrip("\n").split("\n")[-2:] == [
+        "32 directories, 136 files",
+        "[168 paths: 136 files (.py 68, .pyc 68), 32 directories with entries; counted by extension]"]
+    names = [l.rsplit("── ", 1)[1] for l in fx.request().text.split("\n") if "── " in l]
+    words = out.split()
+    assert all(n in words or n + "/" in words for n in names)

@@ -170,7 +170,8 @@ def compress_find(request) -> str | None:
         else:
             out.append(f"{shown}/: {joined}")
     if paths >= SUMMARY_MIN_PATHS:
-        out.append(_extension_counts(paths, len(dirs), files))
+        listed = set(request.text.split("\n"))
+        out.append(_extension_counts(paths, sum(1 for d in dirs if d in listed), files))
     return "\n".join(out) + "\n"
 
 
@@ -203,7 +204,7 @@ def _extension_counts(paths: int, dirs: int, files: list[str]) -> str:
     shown = ", ".join(f"{ext} {n}" for ext, n in top[:8])
     rest = sum(n for _, n in top[8:])
     return (f"[{paths} paths: {len(files)} files ({shown}{f', other {rest}' if rest else ''}), "
-            f"{dirs} directories with entries]")
+            f"{dirs} directories with entries; counted by extension]")
 
 
 # ---------------------------------------------------------------- tree
@@ -244,6 +245,18 @@ def compress_tree(request) -> str | None:
     for root in roots:
         _render_tree(root, 0, out)
     out.extend(tail)
+    if nodes >= SUMMARY_MIN_PATHS:
+        leaves: list[str] = []
+        dirs = 0
+        todo = list(roots)
+        while todo:
+            node = todo.pop()
+            if node[1]:
+                dirs += 1
+                todo.extend(node[1])
+            else:
+                leaves.append(node[0])
+        out.append(_extension_counts(nodes + len(roots), dirs, leaves))
     return "\n".join(out) + "\n"
 
 
