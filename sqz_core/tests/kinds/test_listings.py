@@ -94,3 +94,24 @@ def test_large_tree_keeps_every_name_and_ends_with_extension_counts():
     names = [l.rsplit("── ", 1)[1] for l in fx.request().text.split("\n") if "── " in l]
     words = out.split()
     assert all(n in words or n + "/" in words for n in names)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from sqz_core.kinds.aligned_table import compact_tables, compact_table_text  # noqa: E402
+
+_LINE = st.lists(st.sampled_from(list("ab .-/:\t│├└─\xa0") + ["  ", "drwxr-xr-x", "-rw-r--r--", " 1 root root ",
+                                                            "4096", " Jun 24  2025 ", "total 8"]),
+                 max_size=12).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_LINE, max_size=12).map("\n".join), st.sampled_from(["ls -la", "find .", "tree", "ps aux"]))
+def test_odd_input_gives_text_or_none_never_an_exception(text, command):
+    req = FormatRequest(text, command)
+    for fn in (compress_ls, compress_find, compress_tree):
+        out = fn(req)
+        assert out is None or isinstance(out, str)
+    for out in (compact_table_text(text), compact_tables(text), compact_tables(text, tabbed=True)):
+        assert out is None or (isinstance(out, str) and out.endswith("\n"))
