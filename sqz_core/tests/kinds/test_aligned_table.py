@@ -116,3 +116,13 @@ def test_right_aligned_first_column_starts_at_the_margin():
     out = render_table(table)
     assert out.startswith("PID PPID USER STAT RSS ELAPSED COMMAND\n1 0 root R 4436 00:00 ps -eo ")
     assert split_rendered(out, 7) == table
+
+
+def test_later_blocks_are_compacted_when_tables_else_kept():
+    ps = load_fixture(FIX / "ps_eo.txt").request().text
+    df = load_fixture(FIX / "df_h.txt").request().text
+    out = compress_table(FormatRequest(ps + "\n" + df + "\n[notice] something after\n", "ps -eo pid"))
+    blocks = out.rstrip("\n").split("\n\n")
+    assert blocks[0] == render_table(parse_table(ps)).rstrip("\n")
+    assert blocks[1] == render_table(parse_table(df)).rstrip("\n")
+    assert blocks[2] == "[notice] something after"

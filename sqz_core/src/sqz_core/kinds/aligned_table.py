@@ -187,17 +187,18 @@ def compress_table(request) -> str | None:
 
 
 def compact_table_text(text: str) -> str | None:
-    """A whole output that is one table (the rule under a ``pip list`` header dropped), plus
-    any non-table lines after a blank line (pip's upgrade notice) kept as they are."""
-    body, sep, rest = text.partition("\n\n")
-    table = parse_table(body)
-    if table is None:
+    """An output that starts with a table (the rule under a ``pip list`` header dropped);
+    later blank-line-separated blocks are compacted when they are tables too (``kubectl get
+    all``), else kept as they are (pip's upgrade notice)."""
+    blocks = text.strip("\n").split("\n\n")
+    out = []
+    for i, block in enumerate(blocks):
+        table = parse_table(block)
+        rendered = None if table is None else render_table(table)
+        if rendered is None and i == 0:
+            return None
+        out.append(block.strip("\n") if rendered is None else rendered.rstrip("\n"))
+    result = "\n\n".join(b for b in out if b) + "\n"
+    if len(result) >= len(text):
         return None
-    out = render_table(table)
-    if out is None:
-        return None
-    tail = "\n".join(x for x in rest.split("\n") if x.strip()) if sep else ""
-    out += tail + "\n" if tail else ""
-    if len(out) >= len(text):
-        return None
-    return out
+    return result
