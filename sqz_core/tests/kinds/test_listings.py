@@ -25,6 +25,7 @@ def test_modes_are_octal_with_special_bits_and_types():
     assert _octal("crw-rw-rw-") == "c666"
     assert _octal("drwxr-xr-x+") == "755+"
     assert _octal("-rw-r--r?-") == "-rw-r--r?-"  # unknown bits stay as ls printed them
+    assert _octal("-rwxr-xr-s") == "-rwxr-xr-s"  # s cannot sit in the others triplet
 
 
 def test_every_entry_keeps_mode_owner_size_date_and_name():

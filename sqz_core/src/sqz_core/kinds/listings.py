@@ -1,7 +1,8 @@
 """File listings: ``ls -l``, ``find``, ``tree``, ``du``.
 
-``ls -l`` keeps every entry's permissions (octal), owner (once when shared), size, date and
-name with its type (``dir/``, ``link -> target``); only link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by directory so each
+``ls -l`` keeps every entry's permissions (octal), owner, size, date and name with its type
+(``dir/``, ``link -> target``); an owner or date shared by every entry is written once; only
+link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by directory so each
 directory path is written once; every path (and size) can still be read back.
 """
 
@@ -77,7 +78,7 @@ def _octal(mode: str) -> str:
         bit = 1 << (8 - i)
         if ch in "rwx":
             value |= bit
-        elif ch in "sStT" and i in (2, 5, 8):
+        elif (ch in "sS" and i in (2, 5)) or (ch in "tT" and i == 8):
             special |= {2: 4, 5: 2, 8: 1}[i]
             if ch in "st":
                 value |= bit
