@@ -160,7 +160,7 @@ def test_kubectl_structured_outputs_are_refused():
 def test_kubectl_get_with_namespace_option_before_verb():
     fx = load_fixture(FIXTURES / "kubectl" / "get_pods_upstream.txt")
     out = kubectl_cli.sqz_format(request=FormatRequest(fx.request().text, "kubectl -n default get pods -o wide"))
-    assert out is not None and "nginx-deployment-1370807587-fz9sd\t0/1\tPending\t1m" in out
+    assert out is not None and "nginx-deployment-1370807587-fz9sd 0/1 Pending 0 1m" in out
 
 
 def test_misaligned_or_truncated_table_is_refused():

@@ -1,4 +1,4 @@
-"""Property tests: compact tables lose no cell (the lossless claim of ``table_compact``)."""
+"""Property tests: the pack's tables (through the core's one table parser) lose no cell."""
 
 from __future__ import annotations
 
@@ -6,9 +6,8 @@ from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sqz_core.kinds.aligned_table import compact_tables, parse_lines, render_table, split_rendered
 from sqz_core.testing import iter_fixtures
-
-from sqz_formatters_cloud.table_compact import compact_table_block, parse_aligned, parse_compact, parse_tabbed, render_compact
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -42,28 +41,24 @@ def tabwriter(header, rows, pad=3):
 
 @settings(max_examples=300, deadline=None)
 @given(tables(), st.integers(2, 6))
-def test_aligned_table_parses_back_to_the_same_cells(table, pad):
+def test_aligned_table_reads_back_to_the_same_cells(table, pad):
     header, rows = table
-    assert parse_aligned(tabwriter(header, rows, pad)) == (header, rows)
-
-
-@settings(max_examples=300, deadline=None)
-@given(tables())
-def test_compact_table_reads_back_to_the_same_cells(table):
-    header, rows = table
-    compact = render_compact(header, rows)
-    assert compact is not None
-    names, back = parse_compact(compact)
-    assert sorted(names) == sorted(header)
-    assert back == [dict(zip(header, r)) for r in rows]
+    lines = tabwriter(header, rows, pad)
+    parsed = parse_lines(lines, min_rows=1)
+    assert parsed == [header] + rows
+    out = compact_tables("\n".join(lines) + "\n")
+    assert split_rendered(out, len(header)) == [header] + rows
+    assert len(out.split("\n")) <= len(lines) + 1  # one line per distinct row, never more
 
 
 @settings(max_examples=200, deadline=None)
 @given(tables())
-def test_tabbed_table_parses_back(table):
+def test_tabbed_table_reads_back(table):
     header, rows = table
-    lines = ["\t".join(c.ljust(8) for c in r) for r in [header] + rows]
-    assert parse_tabbed([l.rstrip() for l in lines]) == (header, rows)
+    lines = [l.rstrip() for l in ("\t".join(c.ljust(8) for c in r) for r in [header] + rows)]
+    assert parse_lines(lines, min_rows=1, tabbed=True) == [header] + rows
+    out = compact_tables("\n".join(lines) + "\n", tabbed=True)
+    assert split_rendered(out, len(header)) == [header] + rows
 
 
 def test_every_fixture_table_round_trips():
@@ -71,11 +66,10 @@ def test_every_fixture_table_round_trips():
     for tool in ("docker", "kubectl", "helm"):
         for fx in iter_fixtures(FIXTURES / tool):
             lines = fx.request().text.rstrip("\n").split("\n")
-            parsed = parse_tabbed(lines) if "\t" in lines[0] else parse_aligned(lines)
-            if parsed is None:
+            table = parse_lines(lines, min_rows=1, tabbed="\t" in lines[0])
+            if table is None:
                 continue
-            header, rows = parsed
-            names, back = parse_compact(compact_table_block(lines))
-            assert back == [dict(zip(header, r)) for r in rows], fx.name
+            out = render_table(table)
+            assert split_rendered(out, len(table[0])) == table, fx.name
             seen += 1
     assert seen >= 6

@@ -49,7 +49,7 @@ def test_cells_round_trip(case):
     parsed = parse_table(text)
     assert parsed is not None, text
     out = render_table(parsed)
-    assert split_rendered(out) == table
+    assert split_rendered(out, len(table[0])) == table
 
 
 def test_real_tables_round_trip():
@@ -57,7 +57,7 @@ def test_real_tables_round_trip():
         fx = load_fixture(FIX / f"{name}.txt")
         table = parse_table(fx.request().text)
         out = compress_table(fx.request())
-        assert split_rendered(out) == table
+        assert split_rendered(out, len(table[0])) == table
         assert table[0][-1] in ("COMMAND", "Mounted on")
 
 
@@ -68,3 +68,61 @@ def test_ragged_rows_are_not_a_table():
     lines = load_fixture(FIX / "df_h.txt").request().text.split("\n")
     lines[3] = lines[3].replace("   0%", " 0%   ")
     assert compress_table(FormatRequest("\n".join(lines), "df -h")) is None
+
+
+def test_header_name_with_a_space_over_an_empty_gutter_stays_one_column():
+    text = ("Filesystem      Size  Mounted on\n"
+            "/dev/vda        252G  /\n"
+            "tmpfs            24G  /\n")
+    assert parse_table(text) == [["Filesystem", "Size", "Mounted on"], ["/dev/vda", "252G", "/"], ["tmpfs", "24G", "/"]]
+    # a single space between a right-aligned and a left-aligned header (ps's "RSS TTY") still splits
+    ps = load_fixture(FIX / "ps_aux.txt").request().text
+    assert parse_table(ps)[0][5:7] == ["RSS", "TTY"]
+
+
+def test_rule_under_the_header_goes_and_identical_runs_fold():
+    text = ("Package    Version\n"
+            "---------- -------\n"
+            "requests   2.32.3\n"
+            "requests   2.32.3\n"
+            "rich       13.9.4\n"
+            "requests   2.32.3\n")
+    table = parse_table(text)
+    assert table[0] == ["Package", "Version"] and len(table) == 5
+    out = render_table(table)
+    assert out == "Package Version\nrequests 2.32.3 [×2]\nrich 13.9.4\nrequests 2.32.3\n"
+    assert split_rendered(out, 2) == table
+
+
+def test_columns_the_shortest_row_hides_are_refused():
+    text = ("IMAGE ID       CREATED        SIZE\n"
+            "746b819f315e   24 hours ago   213.4 MB\n"
+            "746b819f315e   24\n")
+    assert parse_table(text) is None
+    assert parse_table(text.rsplit("\n", 2)[0] + "\n" + "746b819f315e   24 hours ago   1 MB\n") is not None
+
+
+def test_separator_is_a_tab_only_when_a_space_would_be_ambiguous():
+    assert render_table([["A", "B"], ["x", "y z"]]) == "A B\nx y z\n"
+    assert render_table([["A", "B", "C"], ["x y", "1", "z"]]) == "A\tB\tC\nx y\t1\tz\n"
+    assert render_table([["A", "B", "C"], ["x", "", "z"]]) == "A\tB\tC\nx\t\tz\n"
+    assert render_table([["A", "B"], ["x", ""]]) is None
+
+
+def test_right_aligned_first_column_starts_at_the_margin():
+    table = parse_table(load_fixture(FIX / "ps_eo.txt").request().text)
+    assert table[0] == ["PID", "PPID", "USER", "STAT", "RSS", "ELAPSED", "COMMAND"]
+    assert table[1][:2] == ["1", "0"] and table[-1][0] == "7"
+    out = render_table(table)
+    assert out.startswith("PID PPID USER STAT RSS ELAPSED COMMAND\n1 0 root R 4436 00:00 ps -eo ")
+    assert split_rendered(out, 7) == table
+
+
+def test_later_blocks_are_compacted_when_tables_else_kept():
+    ps = load_fixture(FIX / "ps_eo.txt").request().text
+    df = load_fixture(FIX / "df_h.txt").request().text
+    out = compress_table(FormatRequest(ps + "\n" + df + "\n[notice] something after\n", "ps -eo pid"))
+    blocks = out.rstrip("\n").split("\n\n")
+    assert blocks[0] == render_table(parse_table(ps)).rstrip("\n")
+    assert blocks[1] == render_table(parse_table(df)).rstrip("\n")
+    assert blocks[2] == "[notice] something after"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .table_compact import parse_aligned, render_compact
+from sqz_core.kinds.aligned_table import parse_lines, render_table
 
 _NONE_FIELD = re.compile(r"^\s*[A-Za-z][\w .()/-]*:\s+<none>$")
 _UNDERLINE = re.compile(r"^\s*-{2,}(\s+-{2,})+\s*$")
@@ -51,14 +51,12 @@ def format_describe(text: str) -> str | None:
 
 
 def compact_events(rows: list[str]) -> list[str] | None:
-    """The indented Events table without its underline, as tab-separated cells (no hoisting)."""
+    """The indented Events table without its underline, through the core's table parser."""
     body = [r[2:] for r in rows if not _UNDERLINE.match(r)]
     if len(rows) - len(body) > 1 or not body:
         return None
-    parsed = parse_aligned(body, title_case=True)
-    if parsed is None:
-        return None
-    compact = render_compact(*parsed, hoist_min_rows=10 ** 9)
+    table = parse_lines(body, min_rows=1)
+    compact = None if table is None else render_table(table)
     if compact is None:
         return None
-    return ["  " + l for l in compact.split("\n")]
+    return ["  " + l for l in compact.rstrip("\n").split("\n")]

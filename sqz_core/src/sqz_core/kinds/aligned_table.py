@@ -1,27 +1,65 @@
-"""Space-aligned tables (``docker ps``, ``kubectl get``, ``ps aux``, ``df``): padding collapsed
-to one space (or a tab when cells hold spaces or are empty), every cell kept byte for byte.
+"""Column-aligned tables (``docker ps``, ``kubectl get``, ``helm list``, ``ps aux``, ``df``,
+``pip list``): the one table parser of sqz; the cloud pack calls it too.
 
-Columns are found from gutters (positions blank in every line); the last column runs to
-the end of the line, so free text such as a command line stays one cell. A table whose
-rows do not line up with its header is refused.
+Columns are found from gutters (positions blank in every line, one pass over each line);
+the last column runs to the end of the line, so free text such as a command line stays
+one cell. A dashed rule under the header (``pip list``, describe's events) is dropped. A
+table whose rows do not line up with its header is refused. Tab-separated tables padded
+with spaces (``helm list``) are read by ``parse_lines(..., tabbed=True)``.
+
+Rendering keeps every cell byte for byte, each row on one line with its key: the header
+once, then the rows, cells joined by one space when that is unambiguous (no empty cell,
+spaces only in the last column), else by a tab (never inside a cell). A run of identical
+rows is written once with `` [×N]``. ``split_rendered`` reads the cells back.
 """
 
 from __future__ import annotations
 
-import re
 from ..lazyre import lazy
 
 _WORD = lazy(r"\S+")
+_RULE = lazy(r"^ *-{2,}(?: +-{2,})* *$")
+_REPEAT = lazy(r"^(.*) \[×(\d+)\]$")
 
 
-def parse_table(text: str) -> list[list[str]] | None:
+def parse_table(text: str, min_rows: int = 2) -> list[list[str]] | None:
     """Header and rows as lists of cells, or None when the text is not one aligned table."""
-    lines = text.rstrip("\n").split("\n")
-    if len(lines) < 3 or "\t" in text:
+    if "\t" in text:
+        return None
+    return parse_lines(text.rstrip("\n").split("\n"), min_rows)
+
+
+def parse_lines(lines: list[str], min_rows: int = 2, tabbed: bool = False) -> list[list[str]] | None:
+    """Cells of one table given as lines (header first), or None."""
+    if len(lines) > 1 and _RULE.match(lines[1]):
+        lines = lines[:1] + lines[2:]
+    if len(lines) < min_rows + 1:
         return None
     for line in lines:
-        if not line.strip() or line[:1] == " " and line is lines[0]:
+        if not line.strip():
             return None
+    if tabbed and lines[0][:1] == " ":
+        return None
+    table = _parse_tabbed(lines) if tabbed else _parse_aligned(lines)
+    if table is None or any(_is_number(c) for c in table[0]):
+        return None
+    return table
+
+
+def _parse_tabbed(lines: list[str]) -> list[list[str]] | None:
+    table = [[c.strip(" ") for c in line.split("\t")] for line in lines]
+    n = len(table[0])
+    if n < 2 or not all(table[0]):
+        return None
+    for row in table:
+        if len(row) != n or not row[0]:
+            return None
+    return table
+
+
+def _parse_aligned(lines: list[str]) -> list[list[str]] | None:
+    if any("\t" in line for line in lines):
+        return None
     header = lines[0]
     limit = min(len(r) for r in lines[1:])
     occupied = bytearray(limit)
@@ -38,15 +76,19 @@ def parse_table(text: str) -> list[list[str]] | None:
             pos = end
         else:
             pos += 1
-    # A segment with no header text is part of the column on its left.
+    # A segment with no header text is part of the column on its left; so is a segment
+    # whose header word follows the previous one after a single space while no row has a
+    # cell there ("Mounted on" above mount points that all end before "on").
     cols: list[list[int]] = []
     for s, e in spans:
-        if cols and not header[s:e].strip():
+        if cols and (not header[s:e].strip()
+                     or (header[s - 2:s - 1] not in ("", " ") and not any(l[s:e].strip() for l in lines[1:]))):
             cols[-1][1] = e
         else:
             cols.append([s, e])
-    if len(cols) < 2 or cols[0][0] != 0:
+    if len(cols) < 2:
         return None
+    cols[0][0] = 0  # a right-aligned first column (``ps -eo pid,…``) starts at the margin too
     starts = [c[0] for c in cols]
     ends = [c[1] for c in cols]
     table = []
@@ -66,8 +108,8 @@ def parse_table(text: str) -> list[list[str]] | None:
                 return None
             cells.append(cell)
         table.append(cells)
-    if any(_is_number(c) for c in table[0]):
-        return None
+    if "  " in table[0][-1]:
+        return None  # header names past the shortest row: columns this parse could not see
     return table
 
 
@@ -82,34 +124,81 @@ def looks_like_table(text: str) -> bool:
 
 
 def choose_separator(table: list[list[str]]) -> str | None:
-    """One space when no cell is empty or holds a space, else a tab (the input has none).
-    A table whose last column has an empty cell is not rendered (it would end in blanks)."""
+    """One space when it splits rows unambiguously (no empty cell, spaces only in the last
+    column), else a tab (never in a cell). None when a row's last cell is empty (the line
+    would end in a separator that clean-up stages strip)."""
     if not all(row[-1] for row in table):
         return None
-    if not any(c == "" or " " in c for row in table for c in row):
+    if any("\t" in c or "\n" in c for row in table for c in row):
+        return None
+    if not any(c == "" or " " in c for row in table for c in row[:-1]):
         return " "
     return "\t"
 
 
 def render_table(table: list[list[str]]) -> str | None:
+    """Header once, then the rows; a run of identical rows is written once with `` [×N]``
+    (only consecutive ones, so the row order stays the tool's)."""
     sep = choose_separator(table)
     if sep is None:
         return None
-    return "\n".join(sep.join(row) for row in table) + "\n"
+    out = [sep.join(table[0])]
+    prev, run = None, 0
+    for row in table[1:] + [None]:
+        line = None if row is None else sep.join(row)
+        if line == prev:
+            run += 1
+            continue
+        if prev is not None:
+            out.append(prev if run == 1 else f"{prev} [×{run}]")
+        prev, run = line, 1
+    return "\n".join(out) + "\n"
 
 
-def split_rendered(text: str) -> list[list[str]]:
-    """Cells back from ``render_table`` output: tab-separated if any line holds a tab."""
+def split_rendered(text: str, ncols: int) -> list[list[str]]:
+    """Cells back from ``render_table`` output (repeated rows expanded in place)."""
     lines = text.rstrip("\n").split("\n")
     sep = "\t" if any("\t" in line for line in lines) else " "
-    return [line.split(sep) for line in lines]
+    table = [lines[0].split(sep, ncols - 1)]
+    for line in lines[1:]:
+        m = _REPEAT.match(line)
+        n = 1
+        if m:
+            line, n = m.group(1), int(m.group(2))
+        table.extend([line.split(sep, ncols - 1)] * n)
+    return table
+
+
+def compact_tables(text: str, min_rows: int = 1, tabbed: bool = False) -> str | None:
+    """Every blank-line-separated block of ``text`` must be a table; each is compacted, else None."""
+    out = []
+    for block in text.strip("\n").split("\n\n"):
+        lines = block.split("\n")
+        table = parse_lines(lines, min_rows, tabbed=tabbed and "\t" in lines[0])
+        rendered = None if table is None else render_table(table)
+        if rendered is None:
+            return None
+        out.append(rendered.rstrip("\n"))
+    return "\n\n".join(out) + "\n"
 
 
 def compress_table(request) -> str | None:
-    table = parse_table(request.text)
-    if table is None:
+    return compact_table_text(request.text)
+
+
+def compact_table_text(text: str) -> str | None:
+    """An output that starts with a table (the rule under a ``pip list`` header dropped);
+    later blank-line-separated blocks are compacted when they are tables too (``kubectl get
+    all``), else kept as they are (pip's upgrade notice)."""
+    blocks = text.strip("\n").split("\n\n")
+    out = []
+    for i, block in enumerate(blocks):
+        table = parse_table(block)
+        rendered = None if table is None else render_table(table)
+        if rendered is None and i == 0:
+            return None
+        out.append(block.strip("\n") if rendered is None else rendered.rstrip("\n"))
+    result = "\n\n".join(b for b in out if b) + "\n"
+    if len(result) >= len(text):
         return None
-    out = render_table(table)
-    if out is None or len(out) >= len(request.text):
-        return None
-    return out
+    return result

@@ -14,7 +14,6 @@ from ..lazyre import lazy
 # "├── ", "└─┬ " (npm), "|-- ", "`-- "; prefixes of "│ ", "│   ", spaces (U+00A0 too)
 _TREE_LINE = lazy("^((?:[│|][ \xa0]*|[ \xa0])*?)((?:├|└)─[─┬┐][ \xa0]|[|`]-- )(.+)$")
 _PIPDEPTREE_OLD = lazy(r"^( +)- (.+)$")
-_RULE = lazy(r"^-+(?: +-+)+$")
 
 
 def parse_tree(text: str):
@@ -94,26 +93,10 @@ def _render(node: list, depth: int, out: list[str], seen: dict) -> None:
 
 
 def compress_pip_list(text: str) -> str | None:
-    from .aligned_table import parse_table, render_table
+    """``pip list``: the core's aligned table (the rule under the header dropped, any notice kept)."""
+    from .aligned_table import compact_table_text
 
-    lines = text.split("\n")
-    body: list[str] = []
-    rest: list[str] = []
-    for i, line in enumerate(lines):
-        if not line.strip():
-            rest = lines[i:]
-            break
-        if i == 1 and _RULE.match(line):
-            continue
-        body.append(line)
-    table = parse_table("\n".join(body))
-    if table is None:
-        return None
-    out = render_table(table)
-    if out is None:
-        return None
-    tail = "\n".join(x for x in rest if x.strip())
-    return out + (tail + "\n" if tail else "")
+    return compact_table_text(text)
 
 
 def compress_deptree(request) -> str | None:

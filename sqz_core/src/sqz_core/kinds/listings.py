@@ -1,8 +1,8 @@
 """File listings: ``ls -l``, ``find``, ``tree``, ``du``.
 
-``ls -l`` keeps names, sizes, the file type (``dir/``, ``link -> target``, ``exe*``) and drops
-permission, owner and date columns unless the command asked for them (``-t`` keeps dates,
-``-n`` keeps owners). ``find``, ``tree`` and ``du`` are regrouped by directory so each
+``ls -l`` keeps every entry's permissions (octal), owner, size, date and name with its type
+(``dir/``, ``link -> target``); an owner or date shared by every entry is written once; only
+link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by directory so each
 directory path is written once; every path (and size) can still be read back.
 """
 
@@ -25,63 +25,84 @@ _TREE_SUMMARY = lazy(r"^\d+ director(?:y|ies)(?:, \d+ files?)?$")
 _DU_LINE = lazy(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
 
 
-def _flags(request) -> str:
-    """Short option letters given on the command line (``-la -t`` → ``lat``)."""
-    return "".join(a[1:] for a in request.argv[1:] if a.startswith("-") and not a.startswith("--"))
-
-
 # ---------------------------------------------------------------- ls -l
 
 
 def compress_ls(request) -> str | None:
-    flags = _flags(request)
-    long_opts = [a for a in request.argv[1:] if a.startswith("--")]
-    keep_date = "t" in flags or any(o.startswith(("--full-time", "--time")) for o in long_opts)
-    keep_owner = "n" in flags or "--numeric-uid-gid" in long_opts
-    out: list[str] = []
-    entries = 0
+    """Every entry on one line: octal mode, size, date, name (``dir/``, ``link -> target``).
+    An owner:group or a date that every entry shares is written once in the legend line,
+    else on each line; only the link count and ``total`` go (``sqz expand`` has them)."""
+    rows: list[object] = []              # an entry's match or a verbatim line
+    owners: set[str] = set()
+    dates: set[str] = set()
     for line in request.text.split("\n"):
         if not line.strip():
-            if out and out[-1] != "":
-                out.append("")
+            if rows and rows[-1] != "":
+                rows.append("")
             continue
         if _LS_TOTAL.match(line):
             continue
         m = _LS_ENTRY.match(line)
         if m:
-            entries += 1
-            name, mode = m.group("name"), m.group("mode")
-            if name in (".", ".."):
-                continue
-            out.append(_ls_entry(m, mode, name, keep_date, keep_owner))
-        elif line.endswith(":") and not line.startswith(" "):
-            out.append(line)            # directory header of a multi-directory listing
-        elif _TOOL_ERROR.match(line):
-            out.append(line)
+            owners.add(f"{m.group('owner')}:{m.group('group')}")
+            dates.add(" ".join(m.group("date").split()))
+            rows.append(m)
+        elif (line.endswith(":") and not line.startswith(" ")) or _TOOL_ERROR.match(line):
+            rows.append(line)           # directory header of a multi-directory listing, or an error
         else:
             return None                 # not a long listing we know (other locale, -i, -s …)
-    if not entries:
+    if not owners:
         return None
-    while out and out[-1] == "":
-        out.pop()
+    while rows and rows[-1] == "":
+        rows.pop()
+    entries = sum(not isinstance(r, str) for r in rows)
+    owner = owners.pop() if len(owners) == 1 and entries > 1 else None
+    date = dates.pop() if len(dates) == 1 and entries > 1 else None
+    legend = ("[ls -l as: mode(octal)" + ("" if owner else " owner:group") + " size" + ("" if date else " date")
+              + " name" + (f"; all owned by {owner}" if owner else "") + (f"; all dated {date}" if date else "") + "]")
+    out = [legend]
+    for row in rows:
+        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None))
     return "\n".join(out) + "\n"
 
 
-def _ls_entry(m: re.Match, mode: str, name: str, keep_date: bool, keep_owner: bool) -> str:
+_TYPES = {"-": "", "d": "", "l": ""}
+
+
+def _octal(mode: str) -> str:
+    """``-rwsr-xr-t`` → ``5755``; a type other than file/dir/link stays as a letter (``c666``),
+    an ACL/context mark stays after the digits (``755+``); anything unexpected stays as it is."""
+    perms = mode[1:10]
+    value = special = 0
+    for i, ch in enumerate(perms):
+        bit = 1 << (8 - i)
+        if ch in "rwx":
+            value |= bit
+        elif (ch in "sS" and i in (2, 5)) or (ch in "tT" and i == 8):
+            special |= {2: 4, 5: 2, 8: 1}[i]
+            if ch in "st":
+                value |= bit
+        elif ch != "-":
+            return mode
+    digits = f"{value:03o}" if not special else f"{special}{value:03o}"
+    return _TYPES.get(mode[0], mode[0]) + digits + mode[10:]
+
+
+def _ls_entry(m: re.Match, with_owner: bool, with_date: bool) -> str:
+    mode, name = m.group("mode"), m.group("name")
     kind = mode[0]
     if kind == "d":
-        text = name + "/"
-    elif kind == "l":
-        text = name if " -> " in name else name + "@"
-    elif kind == "-":
-        text = name + ("*" if "x" in mode[1:10] else "") + " " + m.group("size")
-    else:
-        text = f"{name} ({kind} {m.group('size')})"
-    if keep_owner:
-        text += f" {m.group('owner')}:{m.group('group')}"
-    if keep_date:
-        text += " " + " ".join(m.group("date").split())
-    return text
+        name += "/"
+    elif kind == "l" and " -> " not in name:
+        name += "@"
+    parts = [_octal(mode)]
+    if with_owner:
+        parts.append(f"{m.group('owner')}:{m.group('group')}")
+    parts.append("".join(m.group("size").split()))
+    if with_date:
+        parts.append(" ".join(m.group("date").split()))
+    parts.append(name)
+    return " ".join(parts)
 
 
 # ---------------------------------------------------------------- find
@@ -93,8 +114,14 @@ def _join_names(names: list[str], sep: str = " ") -> str | None:
     return sep.join(names)
 
 
+SUMMARY_MIN_PATHS = 100
+PREFIX_MIN_CHARS = 12
+
+
 def compress_find(request) -> str | None:
-    """Paths grouped under their directory: ``dir/: a b c``."""
+    """Paths grouped under their directory: ``dir/: a b c``. A long directory prefix that
+    every path shares is written once (``[paths under /usr/lib/]``); a long listing ends
+    with its counts per extension."""
     groups: dict[str, list[str]] = {}
     order: list[object] = []         # group keys and verbatim lines, in first-seen order
     paths = 0
@@ -116,22 +143,69 @@ def compress_find(request) -> str | None:
     if paths < 3:
         return None
     dirs = set(groups)
-    out: list[str] = []
+    prefix = _shared_prefix(order)
+    cut = len(prefix)
+    out: list[str] = [f"[paths under {prefix}]"] if prefix else []
+    files: list[str] = []
     for item in order:
         if isinstance(item, tuple):
             out.append(item[0])
             continue
-        names = [n + "/" if (f"{item}/{n}" if item else n) in dirs else n for n in groups[item]]
-        if item == "":
+        names = []
+        for n in groups[item]:
+            if (f"{item}/{n}" if item else n) in dirs:
+                names.append(n + "/")
+            else:
+                names.append(n)
+                files.append(n)
+        shown = item[cut:] if cut and item.startswith(prefix) else item
+        if cut and item + "/" == prefix:
+            shown = ""
+        if shown == "":
             out.extend(names)
             continue
         joined = _join_names(names)
         if joined is None:
-            out.append(item + "/:")
+            out.append(shown + "/:")
             out.extend("  " + n for n in names)
         else:
-            out.append(f"{item}/: {joined}")
+            out.append(f"{shown}/: {joined}")
+    if paths >= SUMMARY_MIN_PATHS:
+        listed = set(request.text.split("\n"))
+        out.append(_extension_counts(paths, sum(1 for d in dirs if d in listed), files))
     return "\n".join(out) + "\n"
+
+
+def _shared_prefix(order: list) -> str:
+    """The directory prefix (ending in ``/``) of every group, when there are several groups,
+    no verbatim path lines and the prefix is long enough to be worth writing once."""
+    keys = [k for k in order if not isinstance(k, tuple)]
+    if len(keys) < 2 or len(keys) != len(order):
+        return ""
+    first = min(keys)
+    last = max(keys)
+    n = 0
+    while n < len(first) and n < len(last) and first[n] == last[n]:
+        n += 1
+    common = first[:n]
+    if not (n == len(first) and (len(last) == n or last[n] == "/")):
+        common = common[:common.rfind("/") + 1] if "/" in common else ""
+    else:
+        common += "/"
+    return common if len(common) >= PREFIX_MIN_CHARS else ""
+
+
+def _extension_counts(paths: int, dirs: int, files: list[str]) -> str:
+    counts: dict[str, int] = {}
+    for name in files:
+        dot = name.rfind(".")
+        ext = name[dot:] if dot > 0 else "(none)"
+        counts[ext] = counts.get(ext, 0) + 1
+    top = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    shown = ", ".join(f"{ext} {n}" for ext, n in top[:8])
+    rest = sum(n for _, n in top[8:])
+    return (f"[{paths} paths: {len(files)} files ({shown}{f', other {rest}' if rest else ''}), "
+            f"{dirs} directories with entries; counted by extension]")
 
 
 # ---------------------------------------------------------------- tree
@@ -172,6 +246,18 @@ def compress_tree(request) -> str | None:
     for root in roots:
         _render_tree(root, 0, out)
     out.extend(tail)
+    if nodes >= SUMMARY_MIN_PATHS:
+        leaves: list[str] = []
+        dirs = 0
+        todo = list(roots)
+        while todo:
+            node = todo.pop()
+            if node[1]:
+                dirs += 1
+                todo.extend(node[1])
+            else:
+                leaves.append(node[0])
+        out.append(_extension_counts(nodes + len(roots), dirs, leaves))
     return "\n".join(out) + "\n"
 
 
