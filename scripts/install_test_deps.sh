@@ -22,3 +22,5 @@ bash sqz_integrations/mcp/scripts/install_test_upstreams.sh
 bash sqz_integrations/claude_code/scripts/install_test_agent.sh
 bash sqz_integrations/opencode/scripts/install_test_agent.sh
 bash sqz_integrations/codex/scripts/install_test_agent.sh
+bash sqz_integrations/gemini_cli/scripts/install_test_agent.sh
+bash sqz_integrations/copilot_cli/scripts/install_test_agent.sh
