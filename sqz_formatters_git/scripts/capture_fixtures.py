@@ -102,8 +102,12 @@ def scrub(data: bytes) -> bytes:
 
 
 def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), notes: str = "",
-            near_miss: bool = False) -> bytes:
-    """Run ``cmd`` (``[VAR=val ...] git ...``) in ``repo`` and store output and sidecar."""
+            near_miss: bool = False, raw_facts=None) -> bytes:
+    """Run ``cmd`` (``[VAR=val ...] git ...``) in ``repo`` and store output and sidecar.
+
+    ``raw_facts(text)`` adds facts picked from the raw output itself (see the ``*_facts``
+    helpers below: plain regexes over what git printed, never a formatter).
+    """
     words = cmd.split(" ")
     lang = "C"
     extra = {}
@@ -120,7 +124,11 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     p = subprocess.run(argv, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     raw = scrub(p.stdout)
     text = raw.decode("utf-8", "replace")
-    lost = [f for f in facts if f not in re.sub(r"\x1b\[[0-9;]*m", "", text)]
+    from sqz_core.testing import missing_facts
+
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    facts = list(facts) + (raw_facts(plain) if raw_facts else [])
+    lost = missing_facts(plain, facts)
     if lost:
         _problems.append(f"{family}/{name}: facts not in the raw output: {lost}")
         print(f"!! {family}/{name}: facts not in the raw output: {lost}\n{text}")
@@ -133,6 +141,74 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     (dest / f"{name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     print(f"{family}/{name}: exit {p.returncode}, {len(raw)} bytes")
     return raw
+
+
+# ----------------------------------------------------------------------------- facts from raw output
+
+_RAW_STAT = re.compile(r"^ (\S.*?)\s+\|\s+(\d+)(?: [+-]+)?$")
+_RAW_SUMMARY = re.compile(r"^ \d+ files? changed.*$")
+
+
+def path_count_fact(path: str, count: str) -> list:
+    """A path with its change count: directory, name and count on one line (the layout may change)."""
+    head, sep, name = path.rpartition("/")
+    if not sep or "=>" in path or "{" in path:
+        return [path, count]
+    return [head + "/", name, count]
+
+
+def stat_facts(text: str, every: int = 1) -> list:
+    """Every ``every``-th file line of each diffstat (and its largest one) as path+count, every summary line."""
+    out: list = []
+    block: list = []
+    for line in text.splitlines() + [""]:
+        m = _RAW_STAT.match(line)
+        if m:
+            block.append((m.group(1), m.group(2)))
+            continue
+        if block:
+            picks = block[::every] + [max(block, key=lambda e: int(e[1])), block[-1]]
+            for path, count in dict.fromkeys(picks):
+                out.append(path_count_fact(path, count))
+            block = []
+        if _RAW_SUMMARY.match(line):
+            out.append(line.strip())
+    return out
+
+
+def hunk_facts(text: str) -> list:
+    """Every hunk header, and the first and last changed line of each hunk, as printed."""
+    out: list = []
+    changed: list = []
+    for line in text.splitlines() + ["@@"]:
+        if line.startswith("@@"):
+            if changed:
+                out.extend(dict.fromkeys([changed[0], changed[-1]]))
+            changed = []
+            if line != "@@":
+                out.append(line)
+        elif line[:1] in "+-" and not line.startswith(("+++ ", "--- ")) and line[1:].strip():
+            changed.append(line)
+    return out
+
+
+_RAW_BLAME = re.compile(r"^(\^?[0-9a-f]{7,}) \((.*?) +(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}) +(\d+)\) ?(.*)$")
+
+
+def blame_facts(text: str) -> list:
+    """Each commit with its author and date; the numbered text of the rarer commits' lines and of the last line."""
+    rows = [m.groups() for m in map(_RAW_BLAME.match, text.splitlines()) if m]
+    out: list = []
+    counts: dict = {}
+    for sha, who, date, _, _ in rows:
+        counts[sha] = counts.get(sha, 0) + 1
+        if [sha, who, date] not in out:
+            out.append([sha, who, date])
+    common = max(counts, key=counts.get) if counts else None
+    for sha, _, _, num, body in rows:
+        if (sha != common or (sha, num) == (rows[-1][0], rows[-1][3])) and body.strip():
+            out.append(f"{num}) {body}")
+    return out
 
 
 # ----------------------------------------------------------------------------- repos
@@ -288,15 +364,15 @@ def capture_diffs(repo: Path) -> None:
     capture("diff", "worktree", work, "git diff",
             facts=["@@ -7,7 +7,7 @@ def f1(x):", "@@ -79,7 +79,7 @@ def f19(x):", "-    return x + 2", "+    return x + 2  # two", "+    return x * 20",
                    "+def f25(x, y=0):", "-    return sys.argv[0]", "+    return sys.argv[0] or ''", "src/util.py", "src/app.py"],
-            dropped=["index "])
+            dropped=["index "], raw_facts=hunk_facts)
     capture("diff", "worktree_u12", work, "git diff -U12",
             facts=["-    return x + 2", "+    return x + 2  # two", "+    return x * 20", "-    return x + 20",
-                   "+def f25(x, y=0):", "-def f25(x):", "src/app.py"],
+                   "+def f25(x, y=0):", "-def f25(x):", "src/app.py"], raw_facts=hunk_facts,
             notes="-U12 makes long context runs that the formatter folds")
     capture("diff", "worktree_color", work, "git diff --color=always",
             facts=["-    return x + 2", "+    return x + 2  # two", "+def f25(x, y=0):"], notes="colours forced")
     capture("diff", "stat", work, "git diff --stat",
-            facts=["src/app.py", "src/util.py", "2 files changed, 4 insertions(+), 4 deletions(-)"])
+            facts=["2 files changed, 4 insertions(+), 4 deletions(-)"], raw_facts=stat_facts)
     # staged: add, delete, rename, mode change, binary
     run(work, "add", "-A")
     write(work, "logo.png", "")
@@ -309,30 +385,32 @@ def capture_diffs(repo: Path) -> None:
     capture("diff", "cached", work, "git diff --cached",
             facts=["Binary files /dev/null and b/logo.png differ", "deleted file mode 100644", "rename from docs/usage.md",
                    "rename to docs/USAGE.md", "old mode 100644", "new mode 100755", "new file mode 100644",
-                   "+EXTRA = True", "-    assert f1(1) == 2", "similarity index 100%"])
+                   "+EXTRA = True", "-    assert f1(1) == 2", "similarity index 100%"], raw_facts=hunk_facts)
     capture("diff", "cached_stat", work, "git diff --cached --stat",
-            facts=["logo.png", "tests/test_app.py", "docs/{usage.md => USAGE.md}", "7 files changed"])
+            facts=["logo.png", "tests/test_app.py", "docs/{usage.md => USAGE.md}", "7 files changed"], raw_facts=stat_facts)
     capture("diff", "show", repo, "git show HEAD~1",
             facts=[rev(repo, "HEAD~1"), "Add argv0 helper", "Alice Example", "+import sys", "+def argv0():",
-                   "@@ -1,5 +1,10 @@"])
+                   "@@ -1,5 +1,10 @@"], raw_facts=hunk_facts)
     capture("diff", "show_stat", repo, "git show --stat HEAD",
-            facts=[rev(repo), "Document usage", "Refs: #12", "docs/usage.md", "1 file changed, 1 insertion(+)"])
+            facts=[rev(repo), "Document usage", "Refs: #12", "docs/usage.md", "1 file changed, 1 insertion(+)"],
+            raw_facts=stat_facts)
 
 
 def capture_real(real: Path) -> None:
     head, first = rev(real), rev(real, "HEAD~1")
     capture("diff", "real_stat", real, "git diff --stat HEAD~1 HEAD",
-            facts=["pygments/lexer.py", "pygments/formatters/html.py", "files changed"],
+            facts=["files changed"], raw_facts=stat_facts,
             notes="history imported from Pygments 2.14.0 (Debian) and 2.21.0 (venv) sources on this machine")
     capture("diff", "real_lexer", real, "git diff HEAD~1 HEAD -- pygments/lexer.py",
-            facts=["--- a/pygments/lexer.py", "+++ b/pygments/lexer.py"], dropped=["diff --git a/pygments/lexer.py b/pygments/lexer.py"],
+            facts=["--- a/pygments/lexer.py", "+++ b/pygments/lexer.py"], raw_facts=hunk_facts, dropped=["diff --git a/pygments/lexer.py b/pygments/lexer.py"],
             notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py")
     capture("diff", "real_lexer_u10", real, "git diff -U10 HEAD~1 HEAD -- pygments/lexer.py",
-            facts=["--- a/pygments/lexer.py"], notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py, 10 lines of context")
+            facts=["--- a/pygments/lexer.py"], raw_facts=hunk_facts, notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py, 10 lines of context")
     capture("log", "real_stat", real, "git log --stat",
-            facts=[head, first, "Update Pygments sources to 2.21.0", "Import Pygments 2.14.0 sources", "pygments/lexer.py"])
+            facts=[head, first, "Update Pygments sources to 2.21.0", "Import Pygments 2.14.0 sources"],
+            raw_facts=stat_facts)
     capture("blame", "real_blame", real, "git blame pygments/filter.py",
-            facts=[rev(real, "HEAD", 8), "^" + rev(real, "HEAD~1", 7)],
+            facts=[rev(real, "HEAD", 8), "^" + rev(real, "HEAD~1", 7)], raw_facts=blame_facts,
             notes="blame of a real Pygments source file across the two imported releases")
 
 
@@ -340,7 +418,7 @@ def capture_main_repo() -> None:
     h = subprocess.run(["git", "-C", str(MAIN_REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     subj = subprocess.run(["git", "-C", str(MAIN_REPO), "log", "-1", "--format=%s"], capture_output=True, text=True).stdout.strip()
     capture("log", "sqz_repo_stat", MAIN_REPO, "git log --stat -n 5",
-            facts=[h[:12], subj[:60]], notes="the sqz repository itself (read-only); output changes as its history grows")
+            facts=[h[:12], subj], raw_facts=lambda text: stat_facts(text, every=25), notes="the sqz repository itself (read-only); output changes as its history grows")
 
 
 def capture_log(repo: Path) -> None:
@@ -355,10 +433,12 @@ def capture_log(repo: Path) -> None:
             dropped=["Author: Dev Example <dev@example.org>"])
     capture("log", "oneline", work, "git log --oneline", facts=[x[:7] for x in hashes] + subjects)
     capture("log", "stat", work, "git log --stat -n 3",
-            facts=[x[:12] for x in hashes[:3]] + subjects[:3] + ["README.md", "src/util.py", "main.txt"])
+            facts=[x[:12] for x in hashes[:3]] + subjects[:3] + ["README.md", "src/util.py", "main.txt"],
+            raw_facts=stat_facts)
     capture("log", "patch", work, "git log -p -n 2 HEAD~1",
             facts=[rev(work, "HEAD~1"), rev(work, "HEAD~2")] + ["-    return os.environ.get('HOME')",
-                                                   "+    return os.environ.get('XDG_HOME')", "+main"])
+                                                   "+    return os.environ.get('XDG_HOME')", "+main"],
+            raw_facts=hunk_facts)
     capture("log", "graph", work, "git log --graph --decorate",
             facts=facts12 + ["Merge branch 'feature'", "(HEAD -> main)", "(tag: v0.1.1, tag: v0.1.0, origin/main)"])
     capture("log", "graph_oneline", work, "git log --graph --oneline --all", facts=[x[:7] for x in hashes])
@@ -392,7 +472,7 @@ def capture_log(repo: Path) -> None:
     capture("refs", "reflog", work, "git reflog", facts=[head[:7], "HEAD@{0}", "checkout: moving from feature to main"])
     capture("blame", "util", work, "git blame src/util.py",
             facts=[x[:8] for x in run(work, "log", "--format=%H", "--", "src/util.py").stdout.split()[:2]]
-            + ["def argv0():", "return sys.argv[0]"])
+            + ["def argv0():", "return sys.argv[0]"], raw_facts=blame_facts)
     capture("blame", "porcelain", work, "git blame --porcelain src/util.py", near_miss=True)
     capture("status", "verbose", work, "git status -v", near_miss=True)
 
