@@ -339,15 +339,21 @@ def capture_conflicts(repo: Path) -> None:
     # rebase conflict and cherry-pick conflict
     run(work, "checkout", "-q", "feature")
     capture("ops", "rebase_conflict", work, "git rebase main",
-            facts=["CONFLICT (content): Merge conflict in README.md", "error: could not apply",
-                   "hint: Resolve all conflicts manually"])
+            facts=["CONFLICT (content): Merge conflict in README.md", "CONFLICT (content): Merge conflict in src/util.py",
+                   "error: could not apply", "Feature: rename home variable",
+                   "git rebase --continue", "git rebase --skip", "git rebase --abort"],
+            dropped=["hint: Resolve all conflicts manually", "Auto-merging src/util.py"],
+            notes="git's stock conflict advice (hint: block) is boilerplate: the commands it names are the facts")
     capture("status", "rebase_conflict_en", work, "git status",
             facts=["README.md", "src/util.py", "You are currently rebasing branch 'feature' on"])
     run(work, "rebase", "--abort")
     run(work, "checkout", "-q", "main")
     capture("ops", "cherry_pick_conflict", work, "git cherry-pick feature",
-            facts=["CONFLICT (content): Merge conflict in README.md", "error: could not apply",
-                   "hint: After resolving the conflicts, mark them with"])
+            facts=["CONFLICT (content): Merge conflict in README.md", "CONFLICT (content): Merge conflict in src/util.py",
+                   "error: could not apply", "Feature: rename home variable",
+                   "git cherry-pick --continue", "git cherry-pick --skip", "git cherry-pick --abort"],
+            dropped=["hint: After resolving the conflicts, mark them with", "Auto-merging src/util.py"],
+            notes="git's stock conflict advice (hint: block) is boilerplate: the commands it names are the facts")
     run(work, "cherry-pick", "--abort")
 
 
@@ -517,7 +523,9 @@ def capture_remote(repo: Path, origin: Path) -> None:
     run(other, "push", "-q", "origin", "main")
     capture("remote_ops", "push_rejected", clone, "git push --progress origin main",
             facts=["! [rejected]        main -> main (fetch first)", f"error: failed to push some refs to 'file://{origin}'",
-                   "hint: Updates were rejected because the remote contains work that you do"])
+                   "git pull ..."],
+            dropped=["hint: Updates were rejected because the remote contains work that you do"],
+            notes="git's stock push advice (hint: block) is boilerplate: '(fetch first)' states the cause")
     capture("remote_ops", "pull_conflict", clone, "git pull --no-rebase --progress",
             facts=["CONFLICT (content): Merge conflict in src/util.py",
                    "Automatic merge failed; fix conflicts and then commit the result."])
