@@ -90,7 +90,9 @@ def _stat_dir(path: str) -> str:
 
 
 def group_stat_entries(entries: list[tuple[str, str]]) -> list[str]:
-    """Diffstat entries grouped by directory: ``dir/: name count, name count``.
+    """Diffstat entries grouped by directory: `` dir/: name count, name count``.
+
+    Lines keep git's one-space indent (a log's commit lines stand out against them).
 
     A directory with at least ``GROUP_MIN`` files of the block is written once, where git
     first lists it; other files stay ``path count``. Every path stays on the page (its
@@ -113,9 +115,9 @@ def group_stat_entries(entries: list[tuple[str, str]]) -> list[str]:
                 items[d] = []
             items[d].append(f"{path[len(d):]} {count}")
         else:
-            out.append(f"{path} {count}")
+            out.append(f" {path} {count}")
     for d, i in where.items():
-        out[i] = f"{d}: " + ", ".join(items[d])
+        out[i] = f" {d}: " + ", ".join(items[d])
     return out
 
 
