@@ -90,7 +90,8 @@ def _stat_dir(path: str) -> str:
 
 
 def group_stat_entries(entries: list[tuple[str, str]]) -> list[str]:
-    """Diffstat entries grouped by directory: `` dir/: name count, name count``.
+    """Diffstat entries grouped by directory: `` dir/: name count name count`` (``, `` between
+    pairs when a name has a space or a count is ``Bin …``).
 
     Lines keep git's one-space indent (a log's commit lines stand out against them).
 
@@ -117,7 +118,9 @@ def group_stat_entries(entries: list[tuple[str, str]]) -> list[str]:
         else:
             out.append(f" {path} {count}")
     for d, i in where.items():
-        out[i] = f" {d}: " + ", ".join(items[d])
+        # `name count name count`: unambiguous while names have no space and counts are numbers
+        plain = all(" " not in x.rpartition(" ")[0] and x.rpartition(" ")[2].isdigit() for x in items[d])
+        out[i] = f" {d}: " + (" " if plain else ", ").join(items[d])
     return out
 
 
