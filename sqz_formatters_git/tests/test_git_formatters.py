@@ -164,7 +164,10 @@ def test_fold_counts_add_up_to_the_hunk_header():
                     new -= 1
                 k += 1
             assert (old, new) == (0, 0), (name, head)
-            assert k == len(out) or out[k].startswith(("@@", "--- ", "diff ", "\\")) or re.match(r"^[0-9a-f]{12} ", out[k]), (name, head, out[k])
+            from sqz_formatters_git.git_diff import _EXTENDED
+
+            assert (k == len(out) or out[k].startswith(("@@", "--- ", "diff ", "\\")) or _EXTENDED.match(out[k])
+                    or re.match(r"^[0-9a-f]{12} ", out[k])), (name, head, out[k])
 
 
 def test_diff_headers_shortened_but_special_headers_kept():

@@ -4,7 +4,9 @@ The output is still a unified diff (``--- a/x`` / ``+++ b/x`` then hunks), so a 
 reason about it line by line. Only long runs of unchanged context are folded to a count
 (the line next to a change is kept; a fold hides at least 2 lines and 40
 characters, see ``_fold_context``). The ``diff --git`` and ``index`` lines of a plain modification are
-dropped; mode, rename, copy, new/deleted-file and binary lines are kept verbatim.
+dropped, and so is the ``diff --git`` line of a new, deleted or mode-changed file whose
+``---``/``+++`` lines name it; mode, rename, copy, new/deleted-file and binary lines are kept
+verbatim.
 """
 
 from __future__ import annotations
@@ -154,9 +156,12 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
             files = [lines[i], lines[i + 1]]
             i += 2
         extended = [h for h in header[1:] if not _INDEX.match(h)]
-        if combined or extended or not files:
+        # the `diff --git` line is needed only when ---/+++ do not name the file (no content
+        # change, a rename or copy) or for combined diffs
+        moved = any(h.startswith(("rename ", "copy ")) for h in extended)
+        if combined or moved or not files:
             out.append(header[0])
-            out.extend(extended)
+        out.extend(extended)
         out.extend(files)
         if files and (i >= n or not lines[i].startswith("@@")):
             return None
