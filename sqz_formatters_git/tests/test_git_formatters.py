@@ -311,3 +311,77 @@ def test_errors_kept_when_transfer_fails():
             assert line not in out.splitlines()  # the CONFLICT line names the same path
         elif not re.match(r"^(?:remote: )?(?:Enumerating|Counting|Compressing|Total|Unpacking)", line):
             assert line in out.splitlines(), line
+
+
+# --------------------------------------------------------------------------- diffstat grouping
+
+_RAW_STAT = re.compile(r"^ (\S.*?)\s+\|\s+(\d+|Bin(?: \d+ -> \d+ bytes)?)(?: [+-]+)?$")
+STAT_FIXTURES = ["diff/stat", "diff/cached_stat", "diff/real_stat", "diff/show_stat", "log/stat", "log/real_stat",
+                 "log/sqz_repo_stat"]
+
+
+@pytest.mark.parametrize("name", STAT_FIXTURES)
+def test_every_stat_path_and_count_stays_on_the_page(name):
+    """Each file line of the raw diffstat: its directory and `name count` on one output line, bar graph gone."""
+    fx = fixture(name)
+    out = run(fx).splitlines()
+    raw = [m.groups() for m in map(_RAW_STAT.match, fx.request().text.splitlines()) if m]
+    assert raw
+    for path, count in raw:
+        head, _, base = path.rpartition("/")
+        if any(x.startswith(f" {path} {count}") and x == f" {path} {count}" for x in out):
+            continue  # written whole
+        lines = [x for x in out if x.startswith(f" {head}/: ")]
+        assert any(re.search(rf"(?:: |, | ){re.escape(base)} {re.escape(count)}(?:,? |$)", x) for x in lines), path
+    assert not any(re.search(r"\| +\d+ [+-]+$", x) for x in out)  # the +/- bar graph is dropped
+    summaries = [x for x in fx.request().text.splitlines() if re.match(r"^ \d+ files? changed", x)]
+    assert [x for x in out if re.match(r"^ \d+ files? changed", x)] == summaries
+
+
+def test_a_directory_is_written_once_per_stat_block():
+    out = run(fixture("log/real_stat")).splitlines()
+    assert sum(1 for x in out if x.startswith(" pygments/: ")) == 2  # one per commit
+    assert " pygments/: __init__.py 24 cmdline.py 32 filter.py 5 formatter.py 57 lexer.py 176 style.py 12 token.py 3 util.py 84" in out
+    assert " pygments/formatters/: html.py 202 terminal.py 2" in out
+
+
+def test_stat_groups_use_commas_when_a_name_has_a_space_or_a_count_is_binary():
+    from sqz_formatters_git._common import group_stat_entries
+
+    assert group_stat_entries([("a/x y.txt", "3"), ("a/z.py", "4")]) == [" a/: x y.txt 3, z.py 4"]
+    assert group_stat_entries([("a/logo.png", "Bin 0 -> 12 bytes"), ("a/z.py", "4")]) == [
+        " a/: logo.png Bin 0 -> 12 bytes, z.py 4"]
+    # lone files, top-level files and renames are written whole, in git's order
+    assert group_stat_entries([("README.md", "1"), ("docs/{a.md => b.md}", "0"), ("src/x.py", "2")]) == [
+        " README.md 1", " docs/{a.md => b.md} 0", " src/x.py 2"]
+
+
+# --------------------------------------------------------------------------- stock advice
+
+def test_stock_conflict_advice_becomes_one_line_with_its_commands():
+    out = run(fixture("ops/rebase_conflict")).splitlines()
+    assert not any(x.startswith("hint: ") for x in out)
+    assert "[git advice dropped (4 hint lines): git add/rm <conflicted_files>; git rebase --continue; " \
+           "git rebase --skip; git rebase --abort]" in out
+    assert "error: could not apply b7861da... Feature: rename home variable" in out
+    assert "CONFLICT (content): Merge conflict in src/util.py" in out
+    assert "Auto-merging src/util.py" not in out  # the CONFLICT line names it
+
+
+def test_unknown_hints_and_clean_auto_merges_are_kept():
+    text = ("Auto-merging src/a.py\nAuto-merging src/b.py\nCONFLICT (content): Merge conflict in src/b.py\n"
+            "hint: Waiting for your editor to close the file...\nhint: something only this repo says\n"
+            "Automatic merge failed; fix conflicts and then commit the result.\n")
+    out = git.sqz_format(request=_req(text, "git merge topic", exit_code=1))
+    assert out is not None
+    lines = out.splitlines()
+    assert "Auto-merging src/a.py" in lines and "Auto-merging src/b.py" not in lines
+    assert "hint: Waiting for your editor to close the file..." in lines
+    assert "hint: something only this repo says" in lines
+
+
+def test_rejected_push_keeps_ref_error_and_cause():
+    out = run(fixture("remote_ops/push_rejected")).splitlines()
+    assert " ! [rejected]        main -> main (fetch first)" in out
+    assert any(x.startswith("error: failed to push some refs to ") for x in out)
+    assert out[-1] == "[git advice dropped (5 hint lines): git pull ...; git push --help]"
