@@ -385,3 +385,25 @@ def test_rejected_push_keeps_ref_error_and_cause():
     assert " ! [rejected]        main -> main (fetch first)" in out
     assert any(x.startswith("error: failed to push some refs to ") for x in out)
     assert out[-1] == "[git advice dropped (5 hint lines): git pull ...; git push --help]"
+
+
+# --------------------------------------------------------------------------- recovery through the pipeline
+
+@pytest.mark.parametrize("name", ["log/sqz_repo_stat", "diff/real_lexer_u10", "ops/rebase_conflict",
+                                  "remote_ops/push_rejected", "blame/real_blame"])
+def test_lossy_git_results_expand_to_the_exact_bytes(name, tmp_path):
+    from sqz_core.expand import resolve
+    from sqz_core.pipeline import compress
+    from sqz_core.plugins import load_index
+    from sqz_core.store import Store
+
+    fx = fixture(name)
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    try:
+        res = compress(fx.raw, command=fx.command, store=store, session="t", index=load_index())
+        assert res.plugin == "git", (res.outcome, res.plugin)
+        ref = re.search(r"sqz expand ([0-9a-f]{8,})", res.output.decode())
+        assert ref, res.output[-300:]
+        assert resolve(store, ref.group(1)) == fx.raw
+    finally:
+        store.close()
