@@ -8,7 +8,8 @@ and writes ``tests/fixtures/<family>/NAME.txt`` (stdout and stderr as printed, m
 
 Facts are computed from git plumbing (``rev-parse``) and from the names this script chose,
 never from a formatter. Needs the locales de_DE, fr_FR, es_ES, it_IT, pt_PT
-(``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py``.
+(``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py`` (everything)
+or ``python scripts/capture_fixtures.py advice`` (only ``capture_advice_shapes``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ OUT = PACK / "tests" / "fixtures"
 NEAR = PACK / "tests" / "near_miss"
 MAIN_REPO = PACK.parent  # the sqz repository itself, read only
 
+GITCONFIG = ("[user]\n\tname = Dev Example\n\temail = dev@example.org\n[init]\n\tdefaultBranch = main\n"
+             "[pull]\n\trebase = false\n[core]\n\tpager = cat\n")
 SCRUB_NOTE = "registry host names and index paths, if any, replaced with pkgs.example.org"
 
 _clock = [0]
@@ -609,13 +612,75 @@ def capture_near_misses(repo: Path) -> None:
             notes="Korean is a locale git ships but the status table does not cover: expected None")
 
 
+def capture_advice_shapes() -> None:
+    """Stock advice and stat shapes with no other fixture: a non-fast-forward and a tag push
+    rejected, a revert that conflicts, a diffstat whose names have spaces and a binary file.
+
+    Runs on its own repositories with its own clock, so its outputs do not depend on the
+    other families (``python scripts/capture_fixtures.py advice`` re-captures only these).
+    """
+    _clock[0] = 500
+    origin = new_repo("advice_origin.git", bare=True)
+    a = new_repo("advice_a")
+    write(a, "notes/plan.txt", "one\ntwo\nthree\n")
+    commit_all(a, "Start the plan")
+    run(a, "remote", "add", "origin", str(origin))
+    run(a, "push", "-q", "-u", "origin", "main")
+    b = ROOT / "advice_b"
+    if b.exists():
+        shutil.rmtree(b)
+    run(ROOT, "clone", "-q", str(origin), "advice_b")
+    write(a, "notes/plan.txt", "one\ntwo (a)\nthree\n")
+    commit_all(a, "Plan: step two by a")
+    run(a, "push", "-q", "origin", "main")
+    write(b, "notes/todo.txt", "todo\n")
+    commit_all(b, "Add a todo list", who="bob")
+    run(b, "fetch", "-q", "origin")
+    capture("remote_ops", "push_rejected_nonff", b, "git push origin main",
+            facts=["! [rejected]        main -> main (non-fast-forward)",
+                   f"error: failed to push some refs to '{origin}'", "git pull ..."],
+            dropped=["hint: Updates were rejected because the tip of your current branch is behind"],
+            notes="git's stock push advice (hint: block) is boilerplate: '(non-fast-forward)' states the cause")
+    run(a, "tag", "v1", "HEAD~1")
+    run(a, "push", "-q", "origin", "v1")
+    run(b, "tag", "v1")
+    capture("remote_ops", "push_tag_exists", b, "git push origin v1",
+            facts=["! [rejected]        v1 -> v1 (already exists)", f"error: failed to push some refs to '{origin}'",
+                   "hint: Updates were rejected because the tag already exists in the remote."],
+            notes="a one-line stock hint is kept (a marker would cost as much): nothing to drop")
+    # a revert that conflicts: the line it would restore was changed again later
+    first = rev(a, "HEAD", 7)
+    write(a, "notes/plan.txt", "one\ntwo (a, again)\nthree\n")
+    commit_all(a, "Plan: step two again")
+    capture("ops", "revert_conflict", a, f"git revert --no-edit {first}",
+            facts=["CONFLICT (content): Merge conflict in notes/plan.txt", f"error: could not revert {first}",
+                   "Plan: step two by a", "git revert --continue", "git revert --abort"],
+            dropped=["hint: After resolving the conflicts, mark them with", "Auto-merging notes/plan.txt"],
+            notes="git's stock conflict advice (hint: block) is boilerplate: the commands it names are the facts")
+    run(a, "revert", "--abort")
+    # names with spaces and a binary file in one directory: the grouped stat keeps commas
+    write(a, "docs/user guide.md", "# Guide\n\nRead me.\n")
+    write(a, "docs/faq.md", "# FAQ\n")
+    (a / "docs" / "logo.png").write_bytes(bytes(range(256)) * 2)
+    write(a, "docs/release notes.md", "# 1.0\n- first\n")
+    commit_all(a, "Docs: guide, FAQ, release notes and logo")
+    capture("log", "stat_spaces", a, "git log --stat -n 2", raw_facts=stat_facts,
+            facts=[rev(a), rev(a, "HEAD~1"), "Docs: guide, FAQ, release notes and logo", "Plan: step two again",
+                   ["docs/", "logo.png", "Bin 0 -> 512 bytes"]])
+
+
 def main() -> None:
+    if sys.argv[1:] == ["advice"]:
+        (ROOT / "home").mkdir(parents=True, exist_ok=True)
+        (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
+        capture_advice_shapes()
+        if _problems:
+            raise SystemExit("\n".join(_problems))
+        return
     if ROOT.exists():
         shutil.rmtree(ROOT)
     (ROOT / "home").mkdir(parents=True)
-    (ROOT / "home" / ".gitconfig").write_text(
-        "[user]\n\tname = Dev Example\n\temail = dev@example.org\n[init]\n\tdefaultBranch = main\n"
-        "[pull]\n\trebase = false\n[core]\n\tpager = cat\n")
+    (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
     for d in (OUT, NEAR):
         if d.exists():
             for f in list(d.rglob("*.txt")) + list(d.rglob("*.json")):
@@ -630,6 +695,7 @@ def main() -> None:
     capture_near_misses(repo)
     capture_real(build_realpkg())
     capture_main_repo()
+    capture_advice_shapes()
     if _problems:
         raise SystemExit("\n".join(_problems))
 

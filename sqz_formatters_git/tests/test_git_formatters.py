@@ -35,7 +35,7 @@ EXPECTED_NONE = {
     "refs/tag", "status/short", "status/short_branch", "status/porcelain_v1", "status/conflict_short",
     "ops/add_missing", "ops/checkout_blocked", "ops/checkout_new_branch", "ops/cherry_pick",
     "ops/commit", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
-    "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged",
+    "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_tag_exists",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
@@ -80,8 +80,9 @@ def test_failure_lines_survive_verbatim(fx):
         if line in BOILERPLATE:
             j = i
             while j < len(lines) and lines[j].startswith("hint: "):
-                advice.add(j)
                 j += 1
+            if j - i >= 2:
+                advice.update(range(i, j))
     needed = [line for k, line in enumerate(lines) if MUST_SURVIVE.match(line) and k not in advice]
     for line in needed:
         assert line in out.splitlines(), line
@@ -317,7 +318,7 @@ def test_errors_kept_when_transfer_fails():
 
 _RAW_STAT = re.compile(r"^ (\S.*?)\s+\|\s+(\d+|Bin(?: \d+ -> \d+ bytes)?)(?: [+-]+)?$")
 STAT_FIXTURES = ["diff/stat", "diff/cached_stat", "diff/real_stat", "diff/show_stat", "log/stat", "log/real_stat",
-                 "log/sqz_repo_stat"]
+                 "log/sqz_repo_stat", "log/stat_spaces"]
 
 
 @pytest.mark.parametrize("name", STAT_FIXTURES)

@@ -1,6 +1,6 @@
 """git's stock advice paragraphs (``hint: …`` blocks) and redundant ``Auto-merging`` lines.
 
-A block of consecutive ``hint:`` lines is dropped only when its first line is one of git's
+A block of two or more ``hint:`` lines is dropped only when its first line is one of git's
 own advice texts listed in ``BOILERPLATE`` (conflict resolution after rebase/cherry-pick/revert,
 rejected pushes): those say the same thing on every run. One line stays in its place,
 with the commands the advice names, so the next step is still on the page; the exact text
@@ -38,6 +38,10 @@ def drop_stock_advice(lines: list[str]) -> list[str]:
         j = i
         while j < n and lines[j].startswith("hint: "):
             j += 1
+        if j - i < 2:  # a one-line hint costs no more than the marker would
+            out.extend(lines[i:j])
+            i = j
+            continue
         quoted = list(dict.fromkeys(_QUOTED_GIT.findall(" ".join(x[6:] for x in lines[i:j]))))
         # `before "git rebase"` names the command itself: keep only the forms with arguments
         commands = [c for c in quoted if not any(o != c and o.startswith(c + " ") for o in quoted)]
