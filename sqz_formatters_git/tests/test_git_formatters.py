@@ -355,6 +355,10 @@ def test_stat_groups_use_commas_when_a_name_has_a_space_or_a_count_is_binary():
     # lone files, top-level files and renames are written whole, in git's order
     assert group_stat_entries([("README.md", "1"), ("docs/{a.md => b.md}", "0"), ("src/x.py", "2")]) == [
         " README.md 1", " docs/{a.md => b.md} 0", " src/x.py 2"]
+    # quoted paths and paths git cut to `.../name` (directory unknown) are never grouped
+    assert group_stat_entries([('"d/caf\\303\\251.md"', "1"), ('"d/\\tab.md"', "2")]) == [
+        ' "d/caf\\303\\251.md" 1', ' "d/\\tab.md" 2']
+    assert group_stat_entries([(".../a.py", "1"), (".../b.py", "2")]) == [" .../a.py 1", " .../b.py 2"]
 
 
 # --------------------------------------------------------------------------- stock advice

@@ -84,8 +84,10 @@ GROUP_MIN = 2  # a directory is written once when it holds this many files of on
 def _stat_dir(path: str) -> str:
     """The directory a diffstat path is grouped under (with its slash), or "" for none."""
     head, sep, name = path.rpartition("/")
-    if not sep or not head or not name or "=>" in path or "{" in path:
-        return ""  # top-level file, rename (``{a => b}``), or an odd path: written whole
+    if not sep or not head or head == "..." or not name or "=>" in path or "{" in path or path.startswith('"'):
+        # top-level file, rename (``{a => b}``), a quoted path, or one git cut to ``.../name``
+        # (its directory unknown): written whole
+        return ""
     return head + "/"
 
 
