@@ -72,17 +72,12 @@ def test_failure_lines_survive_verbatim(fx):
     text = fx.request().text
     if out is None:
         return  # passed through unchanged
-    from sqz_formatters_git._advice import BOILERPLATE
+    from sqz_formatters_git._advice import stock_block
 
     lines = text.splitlines()
     advice = set()
-    for i, line in enumerate(lines):
-        if line in BOILERPLATE:
-            j = i
-            while j < len(lines) and lines[j].startswith("hint: "):
-                j += 1
-            if j - i >= 2:
-                advice.update(range(i, j))
+    for i in range(len(lines)):
+        advice.update(range(i, stock_block(lines, i)))
     needed = [line for k, line in enumerate(lines) if MUST_SURVIVE.match(line) and k not in advice]
     for line in needed:
         assert line in out.splitlines(), line
@@ -383,6 +378,17 @@ def test_unknown_hints_and_clean_auto_merges_are_kept():
     assert "Auto-merging src/a.py" in lines and "Auto-merging src/b.py" not in lines
     assert "hint: Waiting for your editor to close the file..." in lines
     assert "hint: something only this repo says" in lines
+
+
+def test_stock_advice_with_other_wording_is_kept():
+    """A block that starts like git's stock advice but says more (or another version's words) stays."""
+    lines = fixture("ops/rebase_conflict").request().text.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.startswith("hint: To abort"))
+    changed = lines[:k + 1] + ["hint: Disable this message with \"git config advice.mergeConflict false\""] + lines[k + 1:]
+    out = git.sqz_format(request=_req("\n".join(changed) + "\n", "git rebase main", exit_code=1))
+    assert out is not None  # still shorter: Auto-merging of a conflicted path goes
+    assert "[git advice dropped" not in out
+    assert all(x in out.splitlines() for x in changed if x.startswith("hint: "))
 
 
 def test_rejected_push_keeps_ref_error_and_cause():
