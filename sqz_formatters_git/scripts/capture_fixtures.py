@@ -190,8 +190,8 @@ def hunk_facts(text: str) -> list:
             changed = []
             if line != "@@":
                 out.append(line)
-        elif line[:1] in "+-" and not line.startswith(("+++ ", "--- ")) and line[1:].strip():
-            changed.append(line)
+        elif line[:1] in "+-" and not line.startswith(("+++ ", "--- ")) and len(line.strip()) > 5:
+            changed.append(line)  # (a line of 5 characters or fewer states nothing on its own)
     return out
 
 
@@ -209,7 +209,7 @@ def blame_facts(text: str) -> list:
             out.append([sha, who, date])
     common = max(counts, key=counts.get) if counts else None
     for sha, _, _, num, body in rows:
-        if (sha != common or (sha, num) == (rows[-1][0], rows[-1][3])) and body.strip():
+        if (sha != common or (sha, num) == (rows[-1][0], rows[-1][3])) and len(body.strip()) > 3:
             out.append(f"{num}) {body}")
     return out
 
