@@ -440,7 +440,8 @@ def capture_log(repo: Path) -> None:
     capture("log", "default", work, "git log",
             facts=facts12 + ["Alice Example", "Bob Example", "Refs: #12"],
             dropped=["Author: Dev Example <dev@example.org>"])
-    capture("log", "oneline", work, "git log --oneline", facts=[x[:7] for x in hashes] + subjects)
+    pairs7 = [[h[:7], subj] for h, subj in zip(hashes, subjects)]  # each short hash with its subject, one line
+    capture("log", "oneline", work, "git log --oneline", facts=[x[:7] for x in hashes] + subjects + pairs7)
     capture("log", "stat", work, "git log --stat -n 3",
             facts=[x[:12] for x in hashes[:3]] + subjects[:3] + ["README.md", "src/util.py", "main.txt"],
             raw_facts=stat_facts)
@@ -450,7 +451,7 @@ def capture_log(repo: Path) -> None:
             raw_facts=hunk_facts)
     capture("log", "graph", work, "git log --graph --decorate",
             facts=facts12 + ["Merge branch 'feature'", "(HEAD -> main)", "(tag: v0.1.1, tag: v0.1.0, origin/main)"])
-    capture("log", "graph_oneline", work, "git log --graph --oneline --all", facts=[x[:7] for x in hashes])
+    capture("log", "graph_oneline", work, "git log --graph --oneline --all", facts=[x[:7] for x in hashes] + pairs7)
     capture("log", "fuller", work, "git log --format=fuller -n 2", facts=[x[:12] for x in hashes[:2]] + subjects[:2])
     capture("log", "custom_format", work, "git log --format=%h|%an|%ad|%s", near_miss=True)
     capture("log", "color", work, "git log --color=always -n 3", facts=[x[:12] for x in hashes[:3]] + subjects[:3],
