@@ -8,7 +8,8 @@ and writes ``tests/fixtures/<family>/NAME.txt`` (stdout and stderr as printed, m
 
 Facts are computed from git plumbing (``rev-parse``) and from the names this script chose,
 never from a formatter. Needs the locales de_DE, fr_FR, es_ES, it_IT, pt_PT
-(``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py``.
+(``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py`` (everything)
+or ``python scripts/capture_fixtures.py advice`` (only ``capture_advice_shapes``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ OUT = PACK / "tests" / "fixtures"
 NEAR = PACK / "tests" / "near_miss"
 MAIN_REPO = PACK.parent  # the sqz repository itself, read only
 
+GITCONFIG = ("[user]\n\tname = Dev Example\n\temail = dev@example.org\n[init]\n\tdefaultBranch = main\n"
+             "[pull]\n\trebase = false\n[core]\n\tpager = cat\n")
 SCRUB_NOTE = "registry host names and index paths, if any, replaced with pkgs.example.org"
 
 _clock = [0]
@@ -102,8 +105,12 @@ def scrub(data: bytes) -> bytes:
 
 
 def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), notes: str = "",
-            near_miss: bool = False) -> bytes:
-    """Run ``cmd`` (``[VAR=val ...] git ...``) in ``repo`` and store output and sidecar."""
+            near_miss: bool = False, raw_facts=None) -> bytes:
+    """Run ``cmd`` (``[VAR=val ...] git ...``) in ``repo`` and store output and sidecar.
+
+    ``raw_facts(text)`` adds facts picked from the raw output itself (see the ``*_facts``
+    helpers below: plain regexes over what git printed, never a formatter).
+    """
     words = cmd.split(" ")
     lang = "C"
     extra = {}
@@ -120,7 +127,11 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     p = subprocess.run(argv, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     raw = scrub(p.stdout)
     text = raw.decode("utf-8", "replace")
-    lost = [f for f in facts if f not in re.sub(r"\x1b\[[0-9;]*m", "", text)]
+    from sqz_core.testing import missing_facts
+
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    facts = list(facts) + (raw_facts(plain) if raw_facts else [])
+    lost = missing_facts(plain, facts)
     if lost:
         _problems.append(f"{family}/{name}: facts not in the raw output: {lost}")
         print(f"!! {family}/{name}: facts not in the raw output: {lost}\n{text}")
@@ -133,6 +144,74 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     (dest / f"{name}.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
     print(f"{family}/{name}: exit {p.returncode}, {len(raw)} bytes")
     return raw
+
+
+# ----------------------------------------------------------------------------- facts from raw output
+
+_RAW_STAT = re.compile(r"^ (\S.*?)\s+\|\s+(\d+)(?: [+-]+)?$")
+_RAW_SUMMARY = re.compile(r"^ \d+ files? changed.*$")
+
+
+def path_count_fact(path: str, count: str) -> list:
+    """A path with its change count: directory, name and count on one line (the layout may change)."""
+    head, sep, name = path.rpartition("/")
+    if not sep or "=>" in path or "{" in path:
+        return [path, count]
+    return [head + "/", name, count]
+
+
+def stat_facts(text: str, every: int = 1) -> list:
+    """Every ``every``-th file line of each diffstat (and its largest one) as path+count, every summary line."""
+    out: list = []
+    block: list = []
+    for line in text.splitlines() + [""]:
+        m = _RAW_STAT.match(line)
+        if m:
+            block.append((m.group(1), m.group(2)))
+            continue
+        if block:
+            picks = block[::every] + [max(block, key=lambda e: int(e[1])), block[-1]]
+            for path, count in dict.fromkeys(picks):
+                out.append(path_count_fact(path, count))
+            block = []
+        if _RAW_SUMMARY.match(line):
+            out.append(line.strip())
+    return out
+
+
+def hunk_facts(text: str) -> list:
+    """Every hunk header, and the first and last changed line of each hunk, as printed."""
+    out: list = []
+    changed: list = []
+    for line in text.splitlines() + ["@@"]:
+        if line.startswith("@@"):
+            if changed:
+                out.extend(dict.fromkeys([changed[0], changed[-1]]))
+            changed = []
+            if line != "@@":
+                out.append(line)
+        elif line[:1] in "+-" and not line.startswith(("+++ ", "--- ")) and len(line.strip()) > 5:
+            changed.append(line)  # (a line of 5 characters or fewer states nothing on its own)
+    return out
+
+
+_RAW_BLAME = re.compile(r"^(\^?[0-9a-f]{7,}) \((.*?) +(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d{4}) +(\d+)\) ?(.*)$")
+
+
+def blame_facts(text: str) -> list:
+    """Each commit with its author and date; the numbered text of the rarer commits' lines and of the last line."""
+    rows = [m.groups() for m in map(_RAW_BLAME.match, text.splitlines()) if m]
+    out: list = []
+    counts: dict = {}
+    for sha, who, date, _, _ in rows:
+        counts[sha] = counts.get(sha, 0) + 1
+        if [sha, who, date] not in out:
+            out.append([sha, who, date])
+    common = max(counts, key=counts.get) if counts else None
+    for sha, _, _, num, body in rows:
+        if (sha != common or (sha, num) == (rows[-1][0], rows[-1][3])) and len(body.strip()) > 3:
+            out.append(f"{num}) {body}")
+    return out
 
 
 # ----------------------------------------------------------------------------- repos
@@ -263,15 +342,21 @@ def capture_conflicts(repo: Path) -> None:
     # rebase conflict and cherry-pick conflict
     run(work, "checkout", "-q", "feature")
     capture("ops", "rebase_conflict", work, "git rebase main",
-            facts=["CONFLICT (content): Merge conflict in README.md", "error: could not apply",
-                   "hint: Resolve all conflicts manually"])
+            facts=["CONFLICT (content): Merge conflict in README.md", "CONFLICT (content): Merge conflict in src/util.py",
+                   "error: could not apply", "Feature: rename home variable",
+                   "git rebase --continue", "git rebase --skip", "git rebase --abort"],
+            dropped=["hint: Resolve all conflicts manually", "Auto-merging src/util.py"],
+            notes="git's stock conflict advice (hint: block) is boilerplate: the commands it names are the facts")
     capture("status", "rebase_conflict_en", work, "git status",
             facts=["README.md", "src/util.py", "You are currently rebasing branch 'feature' on"])
     run(work, "rebase", "--abort")
     run(work, "checkout", "-q", "main")
     capture("ops", "cherry_pick_conflict", work, "git cherry-pick feature",
-            facts=["CONFLICT (content): Merge conflict in README.md", "error: could not apply",
-                   "hint: After resolving the conflicts, mark them with"])
+            facts=["CONFLICT (content): Merge conflict in README.md", "CONFLICT (content): Merge conflict in src/util.py",
+                   "error: could not apply", "Feature: rename home variable",
+                   "git cherry-pick --continue", "git cherry-pick --skip", "git cherry-pick --abort"],
+            dropped=["hint: After resolving the conflicts, mark them with", "Auto-merging src/util.py"],
+            notes="git's stock conflict advice (hint: block) is boilerplate: the commands it names are the facts")
     run(work, "cherry-pick", "--abort")
 
 
@@ -288,15 +373,15 @@ def capture_diffs(repo: Path) -> None:
     capture("diff", "worktree", work, "git diff",
             facts=["@@ -7,7 +7,7 @@ def f1(x):", "@@ -79,7 +79,7 @@ def f19(x):", "-    return x + 2", "+    return x + 2  # two", "+    return x * 20",
                    "+def f25(x, y=0):", "-    return sys.argv[0]", "+    return sys.argv[0] or ''", "src/util.py", "src/app.py"],
-            dropped=["index "])
+            dropped=["index "], raw_facts=hunk_facts)
     capture("diff", "worktree_u12", work, "git diff -U12",
             facts=["-    return x + 2", "+    return x + 2  # two", "+    return x * 20", "-    return x + 20",
-                   "+def f25(x, y=0):", "-def f25(x):", "src/app.py"],
+                   "+def f25(x, y=0):", "-def f25(x):", "src/app.py"], raw_facts=hunk_facts,
             notes="-U12 makes long context runs that the formatter folds")
     capture("diff", "worktree_color", work, "git diff --color=always",
             facts=["-    return x + 2", "+    return x + 2  # two", "+def f25(x, y=0):"], notes="colours forced")
     capture("diff", "stat", work, "git diff --stat",
-            facts=["src/app.py", "src/util.py", "2 files changed, 4 insertions(+), 4 deletions(-)"])
+            facts=["2 files changed, 4 insertions(+), 4 deletions(-)"], raw_facts=stat_facts)
     # staged: add, delete, rename, mode change, binary
     run(work, "add", "-A")
     write(work, "logo.png", "")
@@ -309,30 +394,32 @@ def capture_diffs(repo: Path) -> None:
     capture("diff", "cached", work, "git diff --cached",
             facts=["Binary files /dev/null and b/logo.png differ", "deleted file mode 100644", "rename from docs/usage.md",
                    "rename to docs/USAGE.md", "old mode 100644", "new mode 100755", "new file mode 100644",
-                   "+EXTRA = True", "-    assert f1(1) == 2", "similarity index 100%"])
+                   "+EXTRA = True", "-    assert f1(1) == 2", "similarity index 100%"], raw_facts=hunk_facts)
     capture("diff", "cached_stat", work, "git diff --cached --stat",
-            facts=["logo.png", "tests/test_app.py", "docs/{usage.md => USAGE.md}", "7 files changed"])
+            facts=["logo.png", "tests/test_app.py", "docs/{usage.md => USAGE.md}", "7 files changed"], raw_facts=stat_facts)
     capture("diff", "show", repo, "git show HEAD~1",
             facts=[rev(repo, "HEAD~1"), "Add argv0 helper", "Alice Example", "+import sys", "+def argv0():",
-                   "@@ -1,5 +1,10 @@"])
+                   "@@ -1,5 +1,10 @@"], raw_facts=hunk_facts)
     capture("diff", "show_stat", repo, "git show --stat HEAD",
-            facts=[rev(repo), "Document usage", "Refs: #12", "docs/usage.md", "1 file changed, 1 insertion(+)"])
+            facts=[rev(repo), "Document usage", "Refs: #12", "docs/usage.md", "1 file changed, 1 insertion(+)"],
+            raw_facts=stat_facts)
 
 
 def capture_real(real: Path) -> None:
     head, first = rev(real), rev(real, "HEAD~1")
     capture("diff", "real_stat", real, "git diff --stat HEAD~1 HEAD",
-            facts=["pygments/lexer.py", "pygments/formatters/html.py", "files changed"],
+            facts=["files changed"], raw_facts=stat_facts,
             notes="history imported from Pygments 2.14.0 (Debian) and 2.21.0 (venv) sources on this machine")
     capture("diff", "real_lexer", real, "git diff HEAD~1 HEAD -- pygments/lexer.py",
-            facts=["--- a/pygments/lexer.py", "+++ b/pygments/lexer.py"], dropped=["diff --git a/pygments/lexer.py b/pygments/lexer.py"],
+            facts=["--- a/pygments/lexer.py", "+++ b/pygments/lexer.py"], raw_facts=hunk_facts, dropped=["diff --git a/pygments/lexer.py b/pygments/lexer.py"],
             notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py")
     capture("diff", "real_lexer_u10", real, "git diff -U10 HEAD~1 HEAD -- pygments/lexer.py",
-            facts=["--- a/pygments/lexer.py"], notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py, 10 lines of context")
+            facts=["--- a/pygments/lexer.py"], raw_facts=hunk_facts, notes="real diff between Pygments 2.14.0 and 2.21.0 lexer.py, 10 lines of context")
     capture("log", "real_stat", real, "git log --stat",
-            facts=[head, first, "Update Pygments sources to 2.21.0", "Import Pygments 2.14.0 sources", "pygments/lexer.py"])
+            facts=[head, first, "Update Pygments sources to 2.21.0", "Import Pygments 2.14.0 sources"],
+            raw_facts=stat_facts)
     capture("blame", "real_blame", real, "git blame pygments/filter.py",
-            facts=[rev(real, "HEAD", 8), "^" + rev(real, "HEAD~1", 7)],
+            facts=[rev(real, "HEAD", 8), "^" + rev(real, "HEAD~1", 7)], raw_facts=blame_facts,
             notes="blame of a real Pygments source file across the two imported releases")
 
 
@@ -340,7 +427,7 @@ def capture_main_repo() -> None:
     h = subprocess.run(["git", "-C", str(MAIN_REPO), "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
     subj = subprocess.run(["git", "-C", str(MAIN_REPO), "log", "-1", "--format=%s"], capture_output=True, text=True).stdout.strip()
     capture("log", "sqz_repo_stat", MAIN_REPO, "git log --stat -n 5",
-            facts=[h[:12], subj[:60]], notes="the sqz repository itself (read-only); output changes as its history grows")
+            facts=[h[:12], subj], raw_facts=lambda text: stat_facts(text, every=25), notes="the sqz repository itself (read-only); output changes as its history grows")
 
 
 def capture_log(repo: Path) -> None:
@@ -353,15 +440,18 @@ def capture_log(repo: Path) -> None:
     capture("log", "default", work, "git log",
             facts=facts12 + ["Alice Example", "Bob Example", "Refs: #12"],
             dropped=["Author: Dev Example <dev@example.org>"])
-    capture("log", "oneline", work, "git log --oneline", facts=[x[:7] for x in hashes] + subjects)
+    pairs7 = [[h[:7], subj] for h, subj in zip(hashes, subjects)]  # each short hash with its subject, one line
+    capture("log", "oneline", work, "git log --oneline", facts=[x[:7] for x in hashes] + subjects + pairs7)
     capture("log", "stat", work, "git log --stat -n 3",
-            facts=[x[:12] for x in hashes[:3]] + subjects[:3] + ["README.md", "src/util.py", "main.txt"])
+            facts=[x[:12] for x in hashes[:3]] + subjects[:3] + ["README.md", "src/util.py", "main.txt"],
+            raw_facts=stat_facts)
     capture("log", "patch", work, "git log -p -n 2 HEAD~1",
             facts=[rev(work, "HEAD~1"), rev(work, "HEAD~2")] + ["-    return os.environ.get('HOME')",
-                                                   "+    return os.environ.get('XDG_HOME')", "+main"])
+                                                   "+    return os.environ.get('XDG_HOME')", "+main"],
+            raw_facts=hunk_facts)
     capture("log", "graph", work, "git log --graph --decorate",
             facts=facts12 + ["Merge branch 'feature'", "(HEAD -> main)", "(tag: v0.1.1, tag: v0.1.0, origin/main)"])
-    capture("log", "graph_oneline", work, "git log --graph --oneline --all", facts=[x[:7] for x in hashes])
+    capture("log", "graph_oneline", work, "git log --graph --oneline --all", facts=[x[:7] for x in hashes] + pairs7)
     capture("log", "fuller", work, "git log --format=fuller -n 2", facts=[x[:12] for x in hashes[:2]] + subjects[:2])
     capture("log", "custom_format", work, "git log --format=%h|%an|%ad|%s", near_miss=True)
     capture("log", "color", work, "git log --color=always -n 3", facts=[x[:12] for x in hashes[:3]] + subjects[:3],
@@ -392,7 +482,7 @@ def capture_log(repo: Path) -> None:
     capture("refs", "reflog", work, "git reflog", facts=[head[:7], "HEAD@{0}", "checkout: moving from feature to main"])
     capture("blame", "util", work, "git blame src/util.py",
             facts=[x[:8] for x in run(work, "log", "--format=%H", "--", "src/util.py").stdout.split()[:2]]
-            + ["def argv0():", "return sys.argv[0]"])
+            + ["def argv0():", "return sys.argv[0]"], raw_facts=blame_facts)
     capture("blame", "porcelain", work, "git blame --porcelain src/util.py", near_miss=True)
     capture("status", "verbose", work, "git status -v", near_miss=True)
 
@@ -437,7 +527,9 @@ def capture_remote(repo: Path, origin: Path) -> None:
     run(other, "push", "-q", "origin", "main")
     capture("remote_ops", "push_rejected", clone, "git push --progress origin main",
             facts=["! [rejected]        main -> main (fetch first)", f"error: failed to push some refs to 'file://{origin}'",
-                   "hint: Updates were rejected because the remote contains work that you do"])
+                   "git pull ..."],
+            dropped=["hint: Updates were rejected because the remote contains work that you do"],
+            notes="git's stock push advice (hint: block) is boilerplate: '(fetch first)' states the cause")
     capture("remote_ops", "pull_conflict", clone, "git pull --no-rebase --progress",
             facts=["CONFLICT (content): Merge conflict in src/util.py",
                    "Automatic merge failed; fix conflicts and then commit the result."])
@@ -521,13 +613,75 @@ def capture_near_misses(repo: Path) -> None:
             notes="Korean is a locale git ships but the status table does not cover: expected None")
 
 
+def capture_advice_shapes() -> None:
+    """Stock advice and stat shapes with no other fixture: a non-fast-forward and a tag push
+    rejected, a revert that conflicts, a diffstat whose names have spaces and a binary file.
+
+    Runs on its own repositories with its own clock, so its outputs do not depend on the
+    other families (``python scripts/capture_fixtures.py advice`` re-captures only these).
+    """
+    _clock[0] = 500
+    origin = new_repo("advice_origin.git", bare=True)
+    a = new_repo("advice_a")
+    write(a, "notes/plan.txt", "one\ntwo\nthree\n")
+    commit_all(a, "Start the plan")
+    run(a, "remote", "add", "origin", str(origin))
+    run(a, "push", "-q", "-u", "origin", "main")
+    b = ROOT / "advice_b"
+    if b.exists():
+        shutil.rmtree(b)
+    run(ROOT, "clone", "-q", str(origin), "advice_b")
+    write(a, "notes/plan.txt", "one\ntwo (a)\nthree\n")
+    commit_all(a, "Plan: step two by a")
+    run(a, "push", "-q", "origin", "main")
+    write(b, "notes/todo.txt", "todo\n")
+    commit_all(b, "Add a todo list", who="bob")
+    run(b, "fetch", "-q", "origin")
+    capture("remote_ops", "push_rejected_nonff", b, "git push origin main",
+            facts=["! [rejected]        main -> main (non-fast-forward)",
+                   f"error: failed to push some refs to '{origin}'", "git pull ..."],
+            dropped=["hint: Updates were rejected because the tip of your current branch is behind"],
+            notes="git's stock push advice (hint: block) is boilerplate: '(non-fast-forward)' states the cause")
+    run(a, "tag", "v1", "HEAD~1")
+    run(a, "push", "-q", "origin", "v1")
+    run(b, "tag", "v1")
+    capture("remote_ops", "push_tag_exists", b, "git push origin v1",
+            facts=["! [rejected]        v1 -> v1 (already exists)", f"error: failed to push some refs to '{origin}'",
+                   "hint: Updates were rejected because the tag already exists in the remote."],
+            notes="a one-line stock hint is kept (a marker would cost as much): nothing to drop")
+    # a revert that conflicts: the line it would restore was changed again later
+    first = rev(a, "HEAD", 7)
+    write(a, "notes/plan.txt", "one\ntwo (a, again)\nthree\n")
+    commit_all(a, "Plan: step two again")
+    capture("ops", "revert_conflict", a, f"git revert --no-edit {first}",
+            facts=["CONFLICT (content): Merge conflict in notes/plan.txt", f"error: could not revert {first}",
+                   "Plan: step two by a", "git revert --continue", "git revert --abort"],
+            dropped=["hint: After resolving the conflicts, mark them with", "Auto-merging notes/plan.txt"],
+            notes="git's stock conflict advice (hint: block) is boilerplate: the commands it names are the facts")
+    run(a, "revert", "--abort")
+    # names with spaces and a binary file in one directory: the grouped stat keeps commas
+    write(a, "docs/user guide.md", "# Guide\n\nRead me.\n")
+    write(a, "docs/faq.md", "# FAQ\n")
+    (a / "docs" / "logo.png").write_bytes(bytes(range(256)) * 2)
+    write(a, "docs/release notes.md", "# 1.0\n- first\n")
+    commit_all(a, "Docs: guide, FAQ, release notes and logo")
+    capture("log", "stat_spaces", a, "git log --stat -n 2", raw_facts=stat_facts,
+            facts=[rev(a), rev(a, "HEAD~1"), "Docs: guide, FAQ, release notes and logo", "Plan: step two again",
+                   ["docs/", "logo.png", "Bin 0 -> 512 bytes"]])
+
+
 def main() -> None:
+    if sys.argv[1:] == ["advice"]:
+        (ROOT / "home").mkdir(parents=True, exist_ok=True)
+        (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
+        capture_advice_shapes()
+        if _problems:
+            raise SystemExit("\n".join(_problems))
+        return
     if ROOT.exists():
         shutil.rmtree(ROOT)
     (ROOT / "home").mkdir(parents=True)
-    (ROOT / "home" / ".gitconfig").write_text(
-        "[user]\n\tname = Dev Example\n\temail = dev@example.org\n[init]\n\tdefaultBranch = main\n"
-        "[pull]\n\trebase = false\n[core]\n\tpager = cat\n")
+    (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
     for d in (OUT, NEAR):
         if d.exists():
             for f in list(d.rglob("*.txt")) + list(d.rglob("*.json")):
@@ -542,6 +696,7 @@ def main() -> None:
     capture_near_misses(repo)
     capture_real(build_realpkg())
     capture_main_repo()
+    capture_advice_shapes()
     if _problems:
         raise SystemExit("\n".join(_problems))
 

@@ -34,11 +34,11 @@ EXPECTED_NONE = {
     "log/oneline", "log/graph_oneline", "refs/stash_list", "refs/reflog", "refs/branch", "refs/branch_all",
     "refs/tag", "status/short", "status/short_branch", "status/porcelain_v1", "status/conflict_short",
     "ops/add_missing", "ops/checkout_blocked", "ops/checkout_new_branch", "ops/cherry_pick",
-    "ops/cherry_pick_conflict", "ops/commit", "ops/merge_conflict",
-    "ops/rebase_conflict", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
-    "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_rejected",
+    "ops/commit", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
+    "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_tag_exists",
 }
-# Lines that must always survive verbatim: failures, conflicts, rejections, hints.
+# Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
+# goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
 MUST_SURVIVE = re.compile(r"^(?:fatal|error|hint|warning): |^CONFLICT |^ ! \[|^Aborting$|^Automatic merge failed"
                           r"|^Could not apply |^Your branch |^You have unmerged paths")
 
@@ -72,9 +72,17 @@ def test_failure_lines_survive_verbatim(fx):
     text = fx.request().text
     if out is None:
         return  # passed through unchanged
-    needed = [line for line in text.splitlines() if MUST_SURVIVE.match(line)]
+    from sqz_formatters_git._advice import stock_block
+
+    lines = text.splitlines()
+    advice = set()
+    for i in range(len(lines)):
+        advice.update(range(i, stock_block(lines, i)))
+    needed = [line for k, line in enumerate(lines) if MUST_SURVIVE.match(line) and k not in advice]
     for line in needed:
         assert line in out.splitlines(), line
+    if advice:
+        assert any(x.startswith("[git advice dropped (") for x in out.splitlines())
 
 
 @pytest.mark.parametrize("fx", [f for f in FIXTURES if fid(f) not in EXPECTED_NONE], ids=fid)
@@ -116,14 +124,46 @@ def test_every_change_line_and_hunk_header_kept_in_order(fx):
     assert _patch_lines(out) == _patch_lines(fx.request().text)
 
 
-def test_context_folding_only_on_long_runs():
-    short = run(fixture("diff/worktree"))
-    assert "unchanged lines]" not in short  # -U3: no run is long enough to fold
-    long = run(fixture("diff/worktree_u12"))
-    assert "[10 unchanged lines]" in long
-    lines = long.splitlines()
-    i = lines.index("+    return x * 20")
-    assert lines[i + 1:i + 3] == [" ", " "] and lines[i + 3] == "[14 unchanged lines]"  # 2 kept next to the change (blank source lines are " " context lines)
+def test_context_folding_keeps_the_line_next_to_each_change():
+    # -U3 on a file with blank lines between functions: the runs are blank lines plus one
+    # code line each, too short to fold
+    assert "unchanged lines]" not in run(fixture("diff/worktree"))
+    long = run(fixture("diff/worktree_u12")).splitlines()
+    j = long.index("+    return x * 20")
+    assert long[j + 1:j + 4] == [" ", " ", " def f21(x):"]  # blank lines ride along with the anchor line
+    assert long[j + 4] == "[12 unchanged lines]"
+    i = long.index("-    return x + 2")
+    assert long[i - 2:i] == ["[8 unchanged lines]", " def f2(x):"]
+    real = run(fixture("diff/real_lexer")).splitlines()
+    assert sum(1 for x in real if re.fullmatch(r"\[\d+ unchanged lines\]", x)) >= 5
+
+
+def test_fold_counts_add_up_to_the_hunk_header():
+    """Kept context + folded counts + -/+ lines = both sides of every hunk header, exactly."""
+    for name in ("diff/real_lexer", "diff/real_lexer_u10", "diff/worktree_u12", "diff/cached", "log/patch"):
+        out = run(fixture(name)).splitlines()
+        for a, head in enumerate(out):
+            m = re.match(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@", head)
+            if not m:
+                continue
+            old, new = int(m.group(1) or 1), int(m.group(2) or 1)
+            k = a + 1
+            while old > 0 or new > 0:
+                x = out[k]
+                f = re.fullmatch(r"\[(\d+) unchanged lines\]", x)
+                n = int(f.group(1)) if f else 1
+                if f or x == "" or x.startswith(" "):
+                    old, new = old - n, new - n
+                elif x.startswith("-"):
+                    old -= 1
+                elif x.startswith("+"):
+                    new -= 1
+                k += 1
+            assert (old, new) == (0, 0), (name, head)
+            from sqz_formatters_git.git_diff import _EXTENDED
+
+            assert (k == len(out) or out[k].startswith(("@@", "--- ", "diff ", "\\")) or _EXTENDED.match(out[k])
+                    or re.match(r"^[0-9a-f]{12} ", out[k])), (name, head, out[k])
 
 
 def test_diff_headers_shortened_but_special_headers_kept():
@@ -263,5 +303,118 @@ def test_errors_kept_when_transfer_fails():
     fx = fixture("remote_ops/pull_conflict")
     out = run(fx)
     for line in fx.request().text.splitlines():
-        if not re.match(r"^(?:remote: )?(?:Enumerating|Counting|Compressing|Total|Unpacking)", line):
+        if line == "Auto-merging src/util.py":
+            assert line not in out.splitlines()  # the CONFLICT line names the same path
+        elif not re.match(r"^(?:remote: )?(?:Enumerating|Counting|Compressing|Total|Unpacking)", line):
             assert line in out.splitlines(), line
+
+
+# --------------------------------------------------------------------------- diffstat grouping
+
+_RAW_STAT = re.compile(r"^ (\S.*?)\s+\|\s+(\d+|Bin(?: \d+ -> \d+ bytes)?)(?: [+-]+)?$")
+STAT_FIXTURES = ["diff/stat", "diff/cached_stat", "diff/real_stat", "diff/show_stat", "log/stat", "log/real_stat",
+                 "log/sqz_repo_stat", "log/stat_spaces"]
+
+
+@pytest.mark.parametrize("name", STAT_FIXTURES)
+def test_every_stat_path_and_count_stays_on_the_page(name):
+    """Each file line of the raw diffstat: its directory and `name count` on one output line, bar graph gone."""
+    fx = fixture(name)
+    out = run(fx).splitlines()
+    raw = [m.groups() for m in map(_RAW_STAT.match, fx.request().text.splitlines()) if m]
+    assert raw
+    for path, count in raw:
+        head, _, base = path.rpartition("/")
+        if any(x.startswith(f" {path} {count}") and x == f" {path} {count}" for x in out):
+            continue  # written whole
+        lines = [x for x in out if x.startswith(f" {head}/: ")]
+        assert any(re.search(rf"(?:: |, | ){re.escape(base)} {re.escape(count)}(?:,? |$)", x) for x in lines), path
+    assert not any(re.search(r"\| +\d+ [+-]+$", x) for x in out)  # the +/- bar graph is dropped
+    summaries = [x for x in fx.request().text.splitlines() if re.match(r"^ \d+ files? changed", x)]
+    assert [x for x in out if re.match(r"^ \d+ files? changed", x)] == summaries
+
+
+def test_a_directory_is_written_once_per_stat_block():
+    out = run(fixture("log/real_stat")).splitlines()
+    assert sum(1 for x in out if x.startswith(" pygments/: ")) == 2  # one per commit
+    assert " pygments/: __init__.py 24 cmdline.py 32 filter.py 5 formatter.py 57 lexer.py 176 style.py 12 token.py 3 util.py 84" in out
+    assert " pygments/formatters/: html.py 202 terminal.py 2" in out
+
+
+def test_stat_groups_use_commas_when_a_name_has_a_space_or_a_count_is_binary():
+    from sqz_formatters_git._common import group_stat_entries
+
+    assert group_stat_entries([("a/x y.txt", "3"), ("a/z.py", "4")]) == [" a/: x y.txt 3, z.py 4"]
+    assert group_stat_entries([("a/logo.png", "Bin 0 -> 12 bytes"), ("a/z.py", "4")]) == [
+        " a/: logo.png Bin 0 -> 12 bytes, z.py 4"]
+    # lone files, top-level files and renames are written whole, in git's order
+    assert group_stat_entries([("README.md", "1"), ("docs/{a.md => b.md}", "0"), ("src/x.py", "2")]) == [
+        " README.md 1", " docs/{a.md => b.md} 0", " src/x.py 2"]
+    # quoted paths and paths git cut to `.../name` (directory unknown) are never grouped
+    assert group_stat_entries([('"d/caf\\303\\251.md"', "1"), ('"d/\\tab.md"', "2")]) == [
+        ' "d/caf\\303\\251.md" 1', ' "d/\\tab.md" 2']
+    assert group_stat_entries([(".../a.py", "1"), (".../b.py", "2")]) == [" .../a.py 1", " .../b.py 2"]
+
+
+# --------------------------------------------------------------------------- stock advice
+
+def test_stock_conflict_advice_becomes_one_line_with_its_commands():
+    out = run(fixture("ops/rebase_conflict")).splitlines()
+    assert not any(x.startswith("hint: ") for x in out)
+    assert "[git advice dropped (4 hint lines): git add/rm <conflicted_files>; git rebase --continue; " \
+           "git rebase --skip; git rebase --abort]" in out
+    assert "error: could not apply b7861da... Feature: rename home variable" in out
+    assert "CONFLICT (content): Merge conflict in src/util.py" in out
+    assert "Auto-merging src/util.py" not in out  # the CONFLICT line names it
+
+
+def test_unknown_hints_and_clean_auto_merges_are_kept():
+    text = ("Auto-merging src/a.py\nAuto-merging src/b.py\nCONFLICT (content): Merge conflict in src/b.py\n"
+            "hint: Waiting for your editor to close the file...\nhint: something only this repo says\n"
+            "Automatic merge failed; fix conflicts and then commit the result.\n")
+    out = git.sqz_format(request=_req(text, "git merge topic", exit_code=1))
+    assert out is not None
+    lines = out.splitlines()
+    assert "Auto-merging src/a.py" in lines and "Auto-merging src/b.py" not in lines
+    assert "hint: Waiting for your editor to close the file..." in lines
+    assert "hint: something only this repo says" in lines
+
+
+def test_stock_advice_with_other_wording_is_kept():
+    """A block that starts like git's stock advice but says more (or another version's words) stays."""
+    lines = fixture("ops/rebase_conflict").request().text.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.startswith("hint: To abort"))
+    changed = lines[:k + 1] + ["hint: Disable this message with \"git config advice.mergeConflict false\""] + lines[k + 1:]
+    out = git.sqz_format(request=_req("\n".join(changed) + "\n", "git rebase main", exit_code=1))
+    assert out is not None  # still shorter: Auto-merging of a conflicted path goes
+    assert "[git advice dropped" not in out
+    assert all(x in out.splitlines() for x in changed if x.startswith("hint: "))
+
+
+def test_rejected_push_keeps_ref_error_and_cause():
+    out = run(fixture("remote_ops/push_rejected")).splitlines()
+    assert " ! [rejected]        main -> main (fetch first)" in out
+    assert any(x.startswith("error: failed to push some refs to ") for x in out)
+    assert out[-1] == "[git advice dropped (5 hint lines): git pull ...; git push --help]"
+
+
+# --------------------------------------------------------------------------- recovery through the pipeline
+
+@pytest.mark.parametrize("name", ["log/sqz_repo_stat", "diff/real_lexer_u10", "ops/rebase_conflict",
+                                  "remote_ops/push_rejected", "blame/real_blame"])
+def test_lossy_git_results_expand_to_the_exact_bytes(name, tmp_path):
+    from sqz_core.expand import resolve
+    from sqz_core.pipeline import compress
+    from sqz_core.plugins import load_index
+    from sqz_core.store import Store
+
+    fx = fixture(name)
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    try:
+        res = compress(fx.raw, command=fx.command, store=store, session="t", index=load_index())
+        assert res.plugin == "git", (res.outcome, res.plugin)
+        ref = re.search(r"sqz expand ([0-9a-f]{8,})", res.output.decode())
+        assert ref, res.output[-300:]
+        assert resolve(store, ref.group(1)) == fx.raw
+    finally:
+        store.close()

@@ -67,19 +67,86 @@ def compact_stat_line(line: str) -> str:
     return line
 
 
+def _stat_entry(line: str) -> tuple[str, str] | None:
+    """(path, count or ``Bin …``) of a diffstat file line, or None."""
+    m = _STAT_LINE.match(line)
+    if m:
+        return m.group("path"), m.group("count")
+    m = _STAT_BIN.match(line)
+    if m:
+        return m.group("path"), m.group("bin")
+    return None
+
+
+GROUP_MIN = 2  # a directory is written once when it holds this many files of one stat block
+
+
+def _stat_dir(path: str) -> str:
+    """The directory a diffstat path is grouped under (with its slash), or "" for none."""
+    head, sep, name = path.rpartition("/")
+    if not sep or not head or head == "..." or not name or "=>" in path or "{" in path or path.startswith('"'):
+        # top-level file, rename (``{a => b}``), a quoted path, or one git cut to ``.../name``
+        # (its directory unknown): written whole
+        return ""
+    return head + "/"
+
+
+def group_stat_entries(entries: list[tuple[str, str]]) -> list[str]:
+    """Diffstat entries grouped by directory: `` dir/: name count name count`` (``, `` between
+    pairs when a name has a space or a count is ``Bin …``).
+
+    Lines keep git's one-space indent (a log's commit lines stand out against them).
+
+    A directory with at least ``GROUP_MIN`` files of the block is written once, where git
+    first lists it; other files stay ``path count``. Every path stays on the page (its
+    directory and name on one line) with its count; renames and top-level files are
+    written whole.
+    """
+    sizes: dict[str, int] = {}
+    for path, _ in entries:
+        d = _stat_dir(path)
+        sizes[d] = sizes.get(d, 0) + 1
+    out: list[str] = []
+    where: dict[str, int] = {}
+    items: dict[str, list[str]] = {}
+    for path, count in entries:
+        d = _stat_dir(path)
+        if d and sizes[d] >= GROUP_MIN:
+            if d not in where:
+                where[d] = len(out)
+                out.append("")
+                items[d] = []
+            items[d].append(f"{path[len(d):]} {count}")
+        else:
+            out.append(f" {path} {count}")
+    for d, i in where.items():
+        # `name count name count`: unambiguous while names have no space and counts are numbers
+        plain = all(" " not in x.rpartition(" ")[0] and x.rpartition(" ")[2].isdigit() for x in items[d])
+        out[i] = f" {d}: " + (" " if plain else ", ").join(items[d])
+    return out
+
+
 def compact_stat_block(lines: list[str]) -> list[str] | None:
-    """A whole ``--stat`` block (file lines, summary, mode lines) compacted, or None if it is not one."""
+    """A whole ``--stat`` block (file lines, summary, mode lines) compacted, or None if it is not one.
+
+    File lines are grouped by directory (:func:`group_stat_entries`); the summary and mode
+    lines follow verbatim.
+    """
     if not lines or not any(is_stat_summary(x) for x in lines):
         return None
-    out = []
+    entries: list[tuple[str, str]] = []
+    rest: list[str] = []
     for line in lines:
-        if is_stat_line(line):
-            out.append(compact_stat_line(line))
+        entry = _stat_entry(line)
+        if entry is not None:
+            if rest:
+                return None  # file lines after the summary: not one block
+            entries.append(entry)
         elif is_stat_summary(line) or is_mode_line(line):
-            out.append(line)
+            rest.append(line)
         else:
             return None
-    return out
+    return group_stat_entries(entries) + rest
 
 
 def short_date(value: str) -> str:

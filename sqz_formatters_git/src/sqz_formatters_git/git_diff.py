@@ -2,9 +2,11 @@
 
 The output is still a unified diff (``--- a/x`` / ``+++ b/x`` then hunks), so a reader can
 reason about it line by line. Only long runs of unchanged context are folded to a count
-(more than 6 between two changes, or more than 4 at a hunk edge: the 2 lines next to a
-change are kept). The ``diff --git`` and ``index`` lines of a plain modification are
-dropped; mode, rename, copy, new/deleted-file and binary lines are kept verbatim.
+(the line next to a change is kept; a fold hides at least 2 lines and 40
+characters, see ``_fold_context``). The ``diff --git`` and ``index`` lines of a plain modification are
+dropped, and so is the ``diff --git`` line of a new, deleted or mode-changed file whose
+``---``/``+++`` lines name it; mode, rename, copy, new/deleted-file and binary lines are kept
+verbatim.
 """
 
 from __future__ import annotations
@@ -25,40 +27,58 @@ _EXTENDED = re.compile(
 _INDEX = re.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d{6})?$")
 _NO_NEWLINE = "\\ No newline at end of file"
 
-KEEP_NEAR_CHANGE = 2     # context lines kept next to a change
-FOLD_BETWEEN = 7         # fold a run between two changes from this length on (keeps 2 + 2)
-FOLD_EDGE = 5            # fold a run at a hunk's start or end from this length on (keeps 2)
+KEEP_NEAR_CHANGE = 1     # context lines kept next to a change
+MIN_FOLDED = 2           # a fold hides at least this many lines ...
+MIN_FOLDED_CHARS = 40    # ... and at least this much text (a marker costs about as much as a short line)
+
+
+def _marker(n: int) -> str:
+    return f"[{n} unchanged lines]"
+
+
+def _anchor(run: list[str], width: int) -> list[str]:
+    """The context lines kept next to a change: ``KEEP_NEAR_CHANGE`` lines, blank ones not counting."""
+    kept = 0
+    for i, line in enumerate(run):
+        if line[width:].strip():
+            kept += 1
+            if kept == KEEP_NEAR_CHANGE:
+                return run[:i + 1]
+    return run
 
 
 def _fold_context(body: list[str], width: int) -> list[str]:
-    """Fold long runs of context lines in one hunk body; +/- lines are never touched."""
+    """Fold runs of context lines in one hunk body; +/- lines are never touched.
+
+    The line next to each change is kept (with the blank lines before it); the rest of a run becomes ``[N unchanged lines]``
+    when that hides at least ``MIN_FOLDED`` lines and ``MIN_FOLDED_CHARS`` characters. The
+    hunk header's line numbers still place every kept line.
+    """
     def is_context(line: str) -> bool:
-        return line == "" or (line[:width].strip() == "" and len(line) >= width) or line == _NO_NEWLINE
+        return line == "" or (line[:width].strip() == "" and len(line) >= width)
 
     out: list[str] = []
     i, n = 0, len(body)
     while i < n:
-        if not is_context(body[i]) or body[i] == _NO_NEWLINE:
+        if not is_context(body[i]):
             out.append(body[i])
             i += 1
             continue
         j = i
-        while j < n and is_context(body[j]) and body[j] != _NO_NEWLINE:
+        while j < n and is_context(body[j]):
             j += 1
         run = body[i:j]
         at_start, at_end = i == 0, j == n
         if at_start and at_end:
-            out.extend(run)
-        elif at_start and len(run) >= FOLD_EDGE:
-            out.append(f"[{len(run) - KEEP_NEAR_CHANGE} unchanged lines]")
-            out.extend(run[-KEEP_NEAR_CHANGE:])
-        elif at_end and len(run) >= FOLD_EDGE:
-            out.extend(run[:KEEP_NEAR_CHANGE])
-            out.append(f"[{len(run) - KEEP_NEAR_CHANGE} unchanged lines]")
-        elif not at_start and not at_end and len(run) >= FOLD_BETWEEN:
-            out.extend(run[:KEEP_NEAR_CHANGE])
-            out.append(f"[{len(run) - 2 * KEEP_NEAR_CHANGE} unchanged lines]")
-            out.extend(run[-KEEP_NEAR_CHANGE:])
+            head, tail = run, []  # no change in this hunk (combined diffs): nothing to anchor to
+        else:
+            head = [] if at_start else _anchor(run, width)
+            tail = [] if at_end else _anchor(run[::-1], width)[::-1]
+        folded = run[len(head):len(run) - len(tail)]
+        if len(folded) >= MIN_FOLDED and sum(len(x) for x in folded) >= MIN_FOLDED_CHARS:
+            out.extend(head)
+            out.append(_marker(len(folded)))
+            out.extend(tail)
         else:
             out.extend(run)
         i = j
@@ -136,9 +156,12 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
             files = [lines[i], lines[i + 1]]
             i += 2
         extended = [h for h in header[1:] if not _INDEX.match(h)]
-        if combined or extended or not files:
+        # the `diff --git` line is needed only when ---/+++ do not name the file (no content
+        # change, a rename or copy) or for combined diffs
+        moved = any(h.startswith(("rename ", "copy ")) for h in extended)
+        if combined or moved or not files:
             out.append(header[0])
-            out.extend(extended)
+        out.extend(extended)
         out.extend(files)
         if files and (i >= n or not lines[i].startswith("@@")):
             return None

@@ -88,7 +88,7 @@ def _format_commit(block: list[str]) -> list[str] | None:
         return None
     message: list[str] = []
     while i < len(block) and (block[i] == "" or block[i].startswith("    ")):
-        if block[i]:
+        if block[i].strip():
             message.append(block[i][4:])
         i += 1
     rest = block[i:]

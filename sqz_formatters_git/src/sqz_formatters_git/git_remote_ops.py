@@ -2,14 +2,16 @@
 
 Object-transfer progress (``Counting objects``, ``Receiving objects``, ``remote: Total …``)
 is dropped with a count; ref updates (``* [new branch]``, ``abc..def  main -> origin/main``),
-rejections, ``error:``/``fatal:``/``hint:`` lines, conflicts and every other line are kept
-verbatim; a pull's diffstat loses its bar graph. Nothing dropped → None.
+rejections, ``error:``/``fatal:`` lines, conflicts and every other line are kept verbatim;
+git's stock advice after a rejected push becomes one line naming its commands (``_advice``);
+``Auto-merging X`` goes when X conflicts; a pull's diffstat loses its bar graph. Nothing dropped → None.
 """
 
 from __future__ import annotations
 
 import re
 
+from ._advice import drop_redundant_auto_merging, drop_stock_advice
 from ._common import compact_stat_line, is_stat_line, is_stat_summary
 
 _PROGRESS = re.compile(
@@ -41,7 +43,7 @@ def drop_progress(lines: list[str]) -> tuple[list[str], int]:
 def format_transfer(request) -> str | None:
     """Network verbs: keep every non-progress line, count the progress lines."""
     lines = request.text.splitlines()
-    out, dropped = drop_progress(lines)
+    out, dropped = drop_progress(drop_redundant_auto_merging(drop_stock_advice(lines)))
     if dropped == 0 and out == lines:
         return None
     if dropped:
