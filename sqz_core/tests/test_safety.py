@@ -125,3 +125,47 @@ def test_safe_output_loses_only_its_colour_codes():
     assert result.outcome == "safe"
     assert result.output.decode() == strip_escapes(fx.text)
     assert "\x1b" not in result.output.decode()
+
+
+def _log_fixture(name):
+    from sqz_core.testing import load_fixture
+
+    return load_fixture(Path(__file__).parent / "fixtures" / "kinds" / "log" / f"{name}.json")
+
+
+def test_a_trace_in_a_log_is_protected_up_to_its_exception_line():
+    """A real logging.exception log has no blank lines: protection ends with the trace, not the log."""
+    from sqz_core.safety import paragraphs_holding
+
+    text = _log_fixture("app_worker_traces").text
+    lines = text.split("\n")
+    held = paragraphs_holding(lines, classify(text).spans)
+    assert len(held) == 6
+    for a, b in held:
+        assert lines[a] == "Traceback (most recent call last):"
+        assert lines[b] in ("KeyError: 'payload'", "ValueError: invalid literal for int() with base 10: '12kb'")
+
+
+def test_a_log_with_repeated_tracebacks_is_compressed_around_one_verbatim_copy():
+    fx = _log_fixture("app_worker_traces")
+    result = compress(fx.raw, command=fx.command, store=None)
+    out = result.output.decode()
+    assert result.outcome == "safe"
+    assert missing_facts(out, fx.facts) == []
+    first = fx.text.index("Traceback")
+    block = fx.text[first:fx.text.index("KeyError: 'payload'\n") + len("KeyError: 'payload'\n")]
+    assert block in out and out.count(block) == 1
+    for k in range(2, 6):  # the four later copies: one counted line each, where they were
+        assert f"[sqz: the same 5-line stack trace as above, copy {k} of 5]" in out
+        assert f"will retry (attempt {k})\n[sqz: the same 5-line stack trace as above, copy {k} of 5]\n" in out
+    assert out.count("GET /healthz 200") <= 30  # of 120: the INFO records around the traces are folded
+    assert keeps_paragraphs(fx.text, out, classify(fx.text).spans)
+    assert len(out) < len(fx.text) // 2
+
+
+def test_fold_repeated_traces_keeps_different_traces_and_single_ones():
+    from sqz_core.safety import fold_repeated_traces
+
+    text = FIXTURES["python_traceback"].text
+    assert fold_repeated_traces(text, classify(text).spans) == text
+    assert fold_repeated_traces(text, ()) == text

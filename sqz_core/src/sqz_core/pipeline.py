@@ -210,16 +210,22 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             return r
 
     formatted = plugin = None
+    if is_safe and not is_file:
+        from .safety import fold_repeated_traces
+
+        req.text = fold_repeated_traces(cleaned, verdict.spans)  # the first copy of each stays verbatim
     if not is_file:
         req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
         plugin, formatted = call_first(implementations("sqz_format", records), request=req)
         if formatted is not None and not isinstance(formatted, str):
             formatted = plugin = None
+    if is_safe and formatted is not None and _reports_traces(records, plugin, verdict):
+        is_safe = False  # a test runner's failure report: its formatter keeps every frame location and message
 
     if is_safe:
         # Compress around the sensitive paragraphs only when they survive verbatim:
         # first the formatter's summary, then the generic folding of repeats.
-        for candidate, by in ((formatted, plugin), (fold_repeats(cleaned), None)):
+        for candidate, by in ((formatted, plugin), (fold_repeats(req.text), None)):
             if candidate is None or candidate == cleaned or not _keeps(cleaned, candidate, verdict.spans):
                 continue
             if text.endswith("\n") and not candidate.endswith("\n"):
@@ -293,6 +299,23 @@ def head_and_tail(text: str, digest: str) -> str | None:
     dropped = len(lines) - HEAD_LINES - TAIL_LINES
     note = f"[sqz: context pressure: {dropped} lines omitted here; `sqz expand {digest[:16]}` prints the full output]"
     return "\n".join(lines[:HEAD_LINES] + [note] + lines[-TAIL_LINES:])
+
+
+_TRACE_REASONS = frozenset(("python-traceback", "jvm-stacktrace", "js-stacktrace", "go-goroutine", "rust-backtrace"))
+
+
+def _reports_traces(records: list[dict], plugin: str | None, verdict) -> bool:
+    """True when only stack traces made ``verdict`` safe and the formatter that answered declares
+    ``reports_traces = True``: a test runner's pack, whose traces are part of a failure report it
+    renders faithfully (every failing test, message and ``file:line``), recoverable with expand."""
+    if plugin is None or verdict.secret or not verdict.reason:
+        return False
+    if not set(verdict.reason.split(",")) <= _TRACE_REASONS:
+        return False
+    from .plugins import load_plugin
+
+    rec = next((r for r in records if r["name"] == plugin), None)
+    return rec is not None and getattr(load_plugin(rec), "reports_traces", False) is True
 
 
 def _keeps(original: str, candidate: str, spans) -> bool:
