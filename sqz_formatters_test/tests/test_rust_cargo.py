@@ -10,10 +10,41 @@ run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=10))
 
 
-def test_backtraces_kept_whole():
+def test_backtraces_keep_every_frame_once():
+    """RUST_BACKTRACE=1: each frame (name and location) is shown once; a later backtrace names the
+    runtime frames it shares with an earlier one by number instead of repeating them."""
     fx = fixture("test_backtrace")
     out = run(fx)
-    assert_whole(out, fx.request().text, "stack backtrace:")
+    text = fx.request().text
+    frames = set()
+    lines = text.splitlines()
+    for k, line in enumerate(lines):
+        if formatter._FRAME.match(line):
+            frames.add((line.split(": ", 1)[1], lines[k + 1].strip()))
+    for name, at in frames:  # every distinct frame is on the page, its location on the next line
+        assert any(x.endswith(": " + name) and y.strip() == at
+                   for x, y in zip(out.splitlines(), out.splitlines()[1:])), name
+    assert out.count("stack backtrace:") == 3
+    assert out.count("core::panicking::panic_fmt") == 1
+    assert "   [0-1: the same frames as above]" in out and "   [7-8: the same frames as above]" in out
+    assert out.count("note: Some details are omitted") == 1
+    assert "test table::case_007 ... ok" not in out and "test tests::wrong_sum ... FAILED" not in out
+    assert len(out) < len(text) // 2
+
+
+def test_a_backtrace_in_a_test_report_is_compressed_by_the_pipeline(tmp_path):
+    """The core leaves a test report's traces to this formatter (reports_traces): stored, recoverable."""
+    from sqz_core.pipeline import compress
+    from sqz_core.safety import classify
+    from sqz_core.store import Store
+
+    fx = fixture("test_backtrace")
+    assert classify(fx.request().text).level == "safe"
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store, session="s")
+    assert result.outcome == "compressed" and result.plugin == "cargo"
+    assert result.output.decode().startswith(run(fx))
+    assert store.get_blob(result.digest) == fx.raw  # `sqz expand` gives the run back byte for byte
 
 
 def test_nextest_panics_kept_whole():

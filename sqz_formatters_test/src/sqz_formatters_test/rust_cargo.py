@@ -21,6 +21,9 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import count_phrase, join_output
 
 commands = ("cargo", "cargo-nextest")
+# a panic's backtrace inside a failing test's section is part of the report: rendered here, each
+# frame kept once (name and location), recoverable with `sqz expand` (see the core's safety routing)
+reports_traces = True
 
 _VERBS = {"build": "build", "b": "build", "check": "check", "c": "check", "clippy": "clippy",
           "test": "test", "t": "test", "nextest": "nextest"}
@@ -122,16 +125,23 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
     recognised = False
     open_runs = 0            # `running N tests` blocks still waiting for their `test result:`
     in_failure_output = False
+    seen_frames: set[tuple[str, str]] = set()
+    seen_notes: set[str] = set()
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         if in_failure_output:
-            # Inside `---- name stdout ----` sections every line is the test's own output: keep whole.
-            if line == "failures:" or _TEST_RESULT.match(line):
+            # Inside `---- name stdout ----` sections every line is the test's own output: keep it,
+            # but for backtrace frames already shown and libtest's hints said once already.
+            if line == "failures:" or _TEST_RESULT.match(line) or _FAILURE_HEAD.match(line):
                 in_failure_output = False
             else:
-                out.append(line)
-                i += 1
+                j = i + 1
+                while j < n and lines[j] != "failures:" and not _TEST_RESULT.match(lines[j]) \
+                        and not _FAILURE_HEAD.match(lines[j]):
+                    j += 1
+                out.extend(compact_failure_output(lines[i:j], seen_frames, seen_notes, progress))
+                i = j
                 continue
         m = _PROGRESS.match(line)
         if m:
@@ -176,6 +186,8 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             in_failure_output = True
             out.append(line)
             i += 1
+            while i < n and not lines[i].strip():
+                i += 1  # the blank line libtest prints under the header
             continue
         if _NEXTEST_NOISE.match(line) and verb == "nextest":
             word = line.split()[0]
@@ -203,9 +215,83 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
         return None
     if open_runs and not any(l.startswith("error") for l in out):
         return None  # a test binary's output was cut before its result line: truncated
+    out = drop_duplicate_failure_lines(out)
+    if progress and progress_slot is None:
+        progress_slot = len(out)
+        out.append("")
     if progress_slot is not None:
         out[progress_slot] = f"[dropped: {count_phrase(progress)}]"
     return out
+
+
+_FRAME = re.compile(r"^ {2,}(?P<no>\d+): (?P<name>\S.*)$")
+_FRAME_AT = re.compile(r"^ {6,}at (?P<loc>\S.*)$")
+_HINT = re.compile(r"^note: (run with `RUST_BACKTRACE=|Some details are omitted, run with `RUST_BACKTRACE=full`)")
+
+
+def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, progress: dict) -> list[str]:
+    """One failing test's output: every line kept but backtrace frames (name and ``at`` location)
+    already shown in an earlier backtrace of this run, and a libtest hint already printed.
+
+    A run of dropped frames becomes one line naming their numbers, so the order stays readable.
+    """
+    out: list[str] = []
+    skipped: list[str] = []
+
+    def flush() -> None:
+        if skipped:
+            nos = skipped[0] if len(skipped) == 1 else f"{skipped[0]}-{skipped[-1]}"
+            out.append(f"   [{nos}: {'the same frame' if len(skipped) == 1 else 'the same frames'} as above]")
+            skipped.clear()
+
+    i = 0
+    while i < len(body):
+        line = body[i]
+        m = _FRAME.match(line)
+        if m:
+            at = _FRAME_AT.match(body[i + 1]) if i + 1 < len(body) else None
+            key = (m.group("name"), at.group("loc") if at else "")
+            if key in seen_frames:
+                skipped.append(m.group("no"))
+            else:
+                flush()
+                seen_frames.add(key)
+                out.append(line)
+                if at:
+                    out.append(body[i + 1])
+            i += 2 if at else 1
+            continue
+        flush()
+        if _HINT.match(line):
+            if line in seen_notes:
+                progress["repeated note"] = progress.get("repeated note", 0) + 1
+                i += 1
+                continue
+            seen_notes.add(line)
+        out.append(line)
+        i += 1
+    flush()
+    return out
+
+
+def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
+    """Without ``test NAME ... FAILED`` progress lines and the ``failures:`` header before the
+    sections, when NAME has its own ``---- NAME stdout ----`` section and is listed again under
+    the closing ``failures:``."""
+    heads = {m.group(1) for m in map(_FAILURE_NAME.match, out) if m}
+    keep: list[str] = []
+    for k, line in enumerate(out):
+        m = _TEST_FAILED.match(line)
+        if m and m.group(1) in heads:
+            continue
+        if line == "failures:" and any(_FAILURE_HEAD.match(x) for x in out[k + 1:k + 3]):
+            continue
+        keep.append(line)
+    return keep
+
+
+_FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
+_TEST_FAILED = re.compile(r"^test (.+) \.\.\. FAILED$")
 
 
 @hookimpl
