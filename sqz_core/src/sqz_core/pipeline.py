@@ -185,7 +185,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         if level != "default" and mode == "auto":
             req.mode = "aggressive"
 
-    dedup_ok = (store is not None and not is_safe and not no_cache and len(raw) >= MIN_REF_BYTES
+    # a test runner's failure report: its formatter renders the traces in it (stored, recoverable)
+    reporter = _trace_reporter(records, verdict) if is_safe else None
+    dedup_ok = (store is not None and (not is_safe or reporter) and not no_cache and len(raw) >= MIN_REF_BYTES
                 and os.environ.get("SQZ_NO_DEDUP") != "1")
     if dedup_ok:
         plugin, ref = call_first(implementations("sqz_dedup", records), request=req, digest=digest,
@@ -219,8 +221,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         plugin, formatted = call_first(implementations("sqz_format", records), request=req)
         if formatted is not None and not isinstance(formatted, str):
             formatted = plugin = None
-    if is_safe and formatted is not None and _reports_traces(records, plugin, verdict):
-        is_safe = False  # a test runner's failure report: its formatter keeps every frame location and message
+    if is_safe and formatted is not None and plugin == reporter:
+        is_safe = False  # its formatter keeps every failing test, message and frame location
 
     if is_safe:
         # Compress around the sensitive paragraphs only when they survive verbatim:
@@ -304,18 +306,18 @@ def head_and_tail(text: str, digest: str) -> str | None:
 _TRACE_REASONS = frozenset(("python-traceback", "jvm-stacktrace", "js-stacktrace", "go-goroutine", "rust-backtrace"))
 
 
-def _reports_traces(records: list[dict], plugin: str | None, verdict) -> bool:
-    """True when only stack traces made ``verdict`` safe and the formatter that answered declares
-    ``reports_traces = True``: a test runner's pack, whose traces are part of a failure report it
-    renders faithfully (every failing test, message and ``file:line``), recoverable with expand."""
-    if plugin is None or verdict.secret or not verdict.reason:
-        return False
-    if not set(verdict.reason.split(",")) <= _TRACE_REASONS:
-        return False
+def _trace_reporter(records: list[dict], verdict) -> str | None:
+    """The formatter that renders the stack traces of this output itself, when only stack traces
+    made ``verdict`` safe: a test runner's pack declaring ``reports_traces = True``, whose traces
+    are part of a failure report it renders faithfully (every failing test, message, ``file:line``)."""
+    if verdict.secret or not verdict.reason or not set(verdict.reason.split(",")) <= _TRACE_REASONS:
+        return None
     from .plugins import load_plugin
 
-    rec = next((r for r in records if r["name"] == plugin), None)
-    return rec is not None and getattr(load_plugin(rec), "reports_traces", False) is True
+    for rec in records:
+        if rec["name"] != "builtin" and getattr(load_plugin(rec), "reports_traces", False) is True:
+            return rec["name"]
+    return None
 
 
 def _keeps(original: str, candidate: str, spans) -> bool:
