@@ -13,9 +13,21 @@ globals().update(suite.standard_tests(at_least=7))
 
 
 @pytest.mark.parametrize("name", ["test_fail", "test_verbose_fail"])
-def test_panic_paragraph_kept_whole(name):
+def test_panic_keeps_the_programs_frames_and_names_the_runtimes(name):
     fx = fixture(name)
-    assert_whole(run(fx), fx.request().text, "goroutine ")
+    out = run(fx)
+    text = fx.request().text
+    lines = text.splitlines()
+    start = next(k for k, x in enumerate(lines) if x.startswith("panic: "))
+    for k in range(start, start + 3):  # the panic message, verbatim
+        assert lines[k] in out.splitlines()
+    for k, line in enumerate(lines):  # every frame of the program: function and file:line, together
+        if line.startswith("example.com/calc."):
+            assert f"{line}\n{lines[k + 1]}\n" in out
+    assert "\t[3 Go runtime frames: testing.tRunner.func1.2(), testing.tRunner.func1(), panic()]" in out
+    assert "\t[2 Go runtime frames: testing.tRunner(), created by testing.(*T).Run]" in out
+    assert "/usr/lib/go-1.19/src/testing/testing.go" not in out
+    assert "=== RUN   TestWords" not in out and "--- PASS: TestWords " not in out
 
 
 def test_build_failure_is_not_a_pass():
