@@ -32,8 +32,10 @@ def test_failure_traces_kept_line_for_line(name):
     for k, line in enumerate(lines):
         if line.startswith("\tat "):
             traces += 1
-            assert "\n".join(lines[k - 2:k + 1]) in out  # `[ERROR] test(Class) … <<< FAILURE!`, exception, frame
+            assert "\n".join(lines[k - 1:k + 1]) in out  # the exception line and its frame
+            assert lines[k - 2].split("  Time elapsed")[0] in out.splitlines()[out.splitlines().index(lines[k - 1]) - 1]
     assert traces == 5
+    assert "[ERROR] wrongSum(demo.CalcTest) <<< FAILURE!" in out and "Time elapsed" not in out
     assert "Scanning for projects" not in out and "T E S T S" not in out
     assert "Compiling 2 source files" not in out
 

@@ -64,6 +64,9 @@ _BUILDING = re.compile(r"^Building [\w.-]+ [\w.-]+ +\[\d+/\d+\]$")
 _REACTOR_ORDER = re.compile(r"^Reactor Build Order:$|^\S+ +\[(?:pom|jar|war|ear|ejb|rar|maven-plugin|bundle)\]$")
 _CLASS_RESULT = re.compile(r"^Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: (\d+), "
                            r"Time elapsed: [\d.,]+ s(?:ec)?( <<< FAILURE!)? -{1,2} in [\w.$]+$")
+_TEST_TIME = re.compile(r"^(\S+\([\w.$]+\)) +Time elapsed: [\d.,]+ s(?:ec)? +( <<< (?:FAILURE|ERROR)!)$")
+_CLASS_TIME = re.compile(r"^(Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+), Time elapsed: [\d.,]+ s(?:ec)?"
+                         r"( <<< FAILURE! -{1,2} in [\w.$]+)$")
 _SUMMARY = re.compile(r"^Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+$")
 _BUILD = re.compile(r"^BUILD (SUCCESS|FAILURE)$")
 _HELP = re.compile(
@@ -151,6 +154,10 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
                 continue
             if in_compile_failure and body.strip() in seen_compiler:
                 drops.add("repeated compiler messages")
+                continue
+            t = _TEST_TIME.match(body) or _CLASS_TIME.match(body)
+            if t:  # a failing test or class: its outcome and counts without the timing
+                out.append(f"[{level}] {t.group(1)}{t.group(2)}")
                 continue
             if _FAILED_GOAL.match(body):
                 in_compile_failure = bool(_COMPILE_FAILED.match(body))
