@@ -40,3 +40,4 @@ def test_failure_blocks_keep_titles_frames_statements_and_messages():
     assert out.count('line 30, in test_upper') == 1 and "  [the same frame as above]" in kept
     assert "=" * 70 not in out and "-" * 70 not in out and "^^^^" not in out and "~~^~~" not in out
     assert "- C\n+ A" in out and "- B\n+ A" in out
+    assert "Traceback (most recent call last):" not in out  # each title already says so

@@ -2,7 +2,8 @@
 
 Every ``FAIL:``/``ERROR:`` title, ``File "…", line N, in f`` frame with the statement it names,
 exception line and message continuation (diffs, subtest parameters) stays, with the ``Ran N
-tests`` line and the status. Dropped: the ``====``/``----`` rules, caret lines under a
+tests`` line and the status. Dropped: the ``====``/``----`` rules, the ``Traceback (most
+recent call last):`` line right under a block's title, caret lines under a
 statement (``^^^^``, ``~~^~~``) and, in a block whose frames repeat an earlier block's (one
 subtest failing for several parameters), those frames, replaced by one line.
 """
@@ -25,6 +26,8 @@ _DOTS = re.compile(r"^[.FEsxu]+$")
 _VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _FRAME = re.compile(r'^  File "[^"]*", line \d+')
+_TITLE = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): \S")
+_TRACEBACK = "Traceback (most recent call last):"
 _RULE = "=" * 70
 _DASH = "-" * 70
 
@@ -38,6 +41,9 @@ def compact_blocks(lines: list[str]) -> list[str]:
         line = lines[i]
         if line in (_RULE, _DASH) or _CARETS.match(line):
             i += 1
+            continue
+        if line == _TRACEBACK and out and _TITLE.match(out[-1]):
+            i += 1  # the block's title says a test failed; its frames follow
             continue
         if _FRAME.match(line):
             j = i
