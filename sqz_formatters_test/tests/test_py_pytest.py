@@ -120,14 +120,26 @@ def test_r():
 '''
 
 
-def test_python_traceback_keeps_failure_sections_verbatim(tmp_path):
-    # sqz_core's safety routing keeps a stack trace only inside its paragraph, verbatim (rules included)
+def test_python_traceback_in_captured_output_is_kept_and_the_report_compacted(tmp_path):
+    # the traceback a test printed stays whole; the report around it is compacted like any other
+    # (the pack renders the traces of its report: pytest declares reports_traces)
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+
     (tmp_path / "test_t.py").write_text(TRACEBACK_ON_STDERR)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "test_t.py"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "Traceback (most recent call last):" in proc.stdout, proc.stdout
     text = proc.stdout + proc.stderr
     out = ask(text, "pytest test_t.py", 1)
-    failures = text[text.index("=" * 35 + " FAILURES"):]
-    assert failures in out
+    lines = text.splitlines()
+    start = lines.index("Traceback (most recent call last):")
+    end = next(k for k in range(start, len(lines)) if lines[k].startswith("ValueError: boom"))
+    assert "\n".join(lines[start:end + 1]) in out  # the printed traceback, verbatim
+    assert "E       ValueError: boom" in out and "test_t.py:5: ValueError" in out
     assert "platform" not in out and "test_t.py F" not in out
+    assert "_ _ _" not in out and "=" * 20 not in out
+    assert formatter.reports_traces is True
+    result = compress((text).encode(), command="pytest test_t.py", store=Store.open(str(tmp_path / "db.sqlite")),
+                      session="s")
+    assert result.outcome == "compressed" and result.plugin == "pytest"
