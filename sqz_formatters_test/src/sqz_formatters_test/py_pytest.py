@@ -172,6 +172,36 @@ def _compact_frame(frame: list[str]) -> list[str]:
     return out
 
 
+_NATIVE_FRAME = re.compile(r'^  File "[^"]+", line \d+, in \S')
+
+
+def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
+    """``--tb=native`` tracebacks: a frame (``File …, line N, in f`` and its statement) already shown
+    earlier in the section is dropped; each run of them becomes one counted line."""
+    out: list[str] = []
+    skipped = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _NATIVE_FRAME.match(line):
+            stmt = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].startswith("    ") else None
+            key = (line, stmt or "")
+            step = 2 if stmt is not None else 1
+            if key in seen:
+                skipped += 1
+                i += step
+                continue
+            seen.add(key)
+        if skipped:
+            out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+            skipped = 0
+        out.append(line)
+        i += 1
+    if skipped:
+        out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+    return out
+
+
 def compact_failures(body: list[str]) -> list[str]:
     """A FAILURES/ERRORS section without source context, separators, padding or repeated frames.
 
@@ -183,10 +213,11 @@ def compact_failures(body: list[str]) -> list[str]:
     frame: list[str] = []
     last: list[str] | None = None
     repeats = 0
+    seen_native: set[tuple[str, str]] = set()
 
     def flush() -> None:
         nonlocal frame, last, repeats
-        kept = _compact_frame(frame)
+        kept = _fold_native_frames(_compact_frame(frame), seen_native)
         frame = []
         if not kept:
             return
