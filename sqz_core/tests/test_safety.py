@@ -169,3 +169,22 @@ def test_fold_repeated_traces_keeps_different_traces_and_single_ones():
     text = FIXTURES["python_traceback"].text
     assert fold_repeated_traces(text, classify(text).spans) == text
     assert fold_repeated_traces(text, ()) == text
+
+
+def test_a_java_log_with_repeated_exceptions_keeps_one_whole_trace():
+    """java.util.logging: each SEVERE record's trace (exception, frames, Caused by, "... 2 more") is
+    protected as it stands; the four later identical copies fold and the INFO records around fold."""
+    fx = _log_fixture("java_worker_traces")
+    verdict = classify(fx.text)
+    lines = fx.text.split("\n")
+    spans = [s for s in verdict.spans]
+    assert len(spans) == 5 and all(s[2] == "trace" for s in spans)
+    for a, b, _ in spans:
+        assert lines[a] == "java.lang.IllegalStateException: bad payload in job 7"
+        assert lines[b] == "\t... 2 more"
+    out = compress(fx.raw, command=fx.command, store=None).output.decode()
+    block = "\n".join(lines[spans[0][0]:spans[0][1] + 1])
+    assert out.count(block) == 1
+    assert out.count("[sqz: the same 10-line stack trace as above, copy") == 4
+    assert missing_facts(out, fx.facts) == []
+    assert len(out) < len(fx.text) // 3
