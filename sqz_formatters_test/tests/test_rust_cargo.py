@@ -10,26 +10,33 @@ run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=10))
 
 
-def test_backtraces_keep_every_frame_once():
-    """RUST_BACKTRACE=1: each frame (name and location) is shown once; a later backtrace names the
-    runtime frames it shares with an earlier one by number instead of repeating them."""
+def test_backtraces_keep_the_programs_frames_and_name_the_standard_librarys():
+    """RUST_BACKTRACE=1: each program frame is shown once with its location; runs of standard-library
+    frames (located under /rustc/<commit>/) become one line naming them, or `the same frames as above`."""
     fx = fixture("test_backtrace")
     out = run(fx)
     text = fx.request().text
-    frames = set()
     lines = text.splitlines()
+    kept = out.splitlines()
+    std_names = set()
     for k, line in enumerate(lines):
-        if formatter._FRAME.match(line):
-            frames.add((line.split(": ", 1)[1], lines[k + 1].strip()))
-    for name, at in frames:  # every distinct frame is on the page, its location on the next line
-        assert any(x.endswith(": " + name) and y.strip() == at
-                   for x, y in zip(out.splitlines(), out.splitlines()[1:])), name
+        m = formatter._FRAME.match(line)
+        if not m:
+            continue
+        at = lines[k + 1].strip()
+        if at.startswith("at ./src/"):  # the program's frame: name and location, together
+            assert any(x.endswith(": " + m.group("name")) and y.strip() == at for x, y in zip(kept, kept[1:])), line
+        else:
+            assert at.startswith("at /rustc/")
+            std_names.add(m.group("name"))
+    for name in std_names:  # every standard-library frame is named once
+        assert out.count(name) == 1, name
+    assert "/rustc/" not in out
     assert out.count("stack backtrace:") == 3
-    assert out.count("core::panicking::panic_fmt") == 1
-    assert "   [0-1: the same frames as above]" in out and "   [7-8: the same frames as above]" in out
+    assert "   [7-8: the same frames as above]" in kept and "   [6-7: the same frames as above]" in kept
     assert out.count("note: Some details are omitted") == 1
     assert "test table::case_007 ... ok" not in out and "test tests::wrong_sum ... FAILED" not in out
-    assert len(out) < len(text) // 2
+    assert len(out) < len(text) // 3
 
 
 def test_a_backtrace_in_a_test_report_is_compressed_by_the_pipeline(tmp_path):

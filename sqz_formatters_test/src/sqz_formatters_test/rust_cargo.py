@@ -7,7 +7,10 @@ the ``test result:`` counts and the compiler's errors and warnings with their lo
 What is dropped: cargo's progress lines (counted), passing/ignored test lines and
 ``running N tests`` (the ``test result:`` line that follows carries the counts),
 nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around a
-failure, and the source snippets of *warnings* (the header, ``-->`` location, inline
+failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
+listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
+locations (runs of its frames are named on one line) and program frames shown by an earlier
+backtrace, and the source snippets of *warnings* (the header, ``-->`` location, inline
 ``help:`` and ``= note:`` lines stay). Errors, failure sections and everything the
 formatter does not recognise are kept verbatim.
 """
@@ -21,8 +24,9 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import count_phrase, join_output
 
 commands = ("cargo", "cargo-nextest")
-# a panic's backtrace inside a failing test's section is part of the report: rendered here, each
-# frame kept once (name and location), recoverable with `sqz expand` (see the core's safety routing)
+# a panic's backtrace inside a failing test's section is part of the report: rendered here (the
+# program's frames once each with their location, the standard library's named), recoverable with
+# `sqz expand` (see the core's safety routing)
 reports_traces = True
 
 _VERBS = {"build": "build", "b": "build", "check": "check", "c": "check", "clippy": "clippy",
@@ -229,20 +233,37 @@ _FRAME_AT = re.compile(r"^ {6,}at (?P<loc>\S.*)$")
 _HINT = re.compile(r"^note: (run with `RUST_BACKTRACE=|Some details are omitted, run with `RUST_BACKTRACE=full`)")
 
 
-def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, progress: dict) -> list[str]:
-    """One failing test's output: every line kept but backtrace frames (name and ``at`` location)
-    already shown in an earlier backtrace of this run, and a libtest hint already printed.
+_STD_FRAME = re.compile(r"^(?:std|core|alloc|test|__rustc)::|^<fn\(\)|^<(?:std|core|alloc)::")
 
-    A run of dropped frames becomes one line naming their numbers, so the order stays readable.
+
+def _std_frame(name: str, loc: str) -> bool:
+    """A frame of the Rust standard library or test harness: located under ``/rustc/<commit>/``, or
+    unlocated with a ``std::``/``core::``/``alloc::``/``test::`` name."""
+    return loc.startswith("/rustc/") if loc else bool(_STD_FRAME.match(name))
+
+
+def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, progress: dict) -> list[str]:
+    """One failing test's output: every line kept but backtrace frames of the Rust standard library,
+    the program's frames already shown in an earlier backtrace of this run, and a libtest hint
+    already printed.
+
+    A run of standard-library frames becomes one line with their numbers and names (or ``the same
+    frames as above`` when all were named before); the program's frames stay with their location.
     """
     out: list[str] = []
-    skipped: list[str] = []
+    run: list[tuple[str, str, bool]] = []  # (frame number, name, shown before)
 
     def flush() -> None:
-        if skipped:
-            nos = skipped[0] if len(skipped) == 1 else f"{skipped[0]}-{skipped[-1]}"
-            out.append(f"   [{nos}: {'the same frame' if len(skipped) == 1 else 'the same frames'} as above]")
-            skipped.clear()
+        if not run:
+            return
+        nos = run[0][0] if len(run) == 1 else f"{run[0][0]}-{run[-1][0]}"
+        fresh = [name for _, name, seen in run if not seen]
+        if fresh:
+            out.append(f"   [{nos}: Rust standard library: {', '.join(fresh)}"
+                       + (", and frames shown above]" if len(fresh) < len(run) else "]"))
+        else:
+            out.append(f"   [{nos}: {'the same frame' if len(run) == 1 else 'the same frames'} as above]")
+        run.clear()
 
     i = 0
     while i < len(body):
@@ -250,9 +271,11 @@ def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, p
         m = _FRAME.match(line)
         if m:
             at = _FRAME_AT.match(body[i + 1]) if i + 1 < len(body) else None
-            key = (m.group("name"), at.group("loc") if at else "")
-            if key in seen_frames:
-                skipped.append(m.group("no"))
+            loc = at.group("loc") if at else ""
+            key = (m.group("name"), loc)
+            if key in seen_frames or _std_frame(m.group("name"), loc):
+                run.append((m.group("no"), m.group("name"), key in seen_frames))
+                seen_frames.add(key)
             else:
                 flush()
                 seen_frames.add(key)
