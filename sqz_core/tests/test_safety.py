@@ -188,3 +188,25 @@ def test_a_java_log_with_repeated_exceptions_keeps_one_whole_trace():
     assert out.count("[sqz: the same 10-line stack trace as above, copy") == 4
     assert missing_facts(out, fx.facts) == []
     assert len(out) < len(fx.text) // 3
+
+
+def test_a_rust_backtrace_is_protected_from_its_panic_line():
+    text = FIXTURES["rust_backtrace"].text
+    lines = text.split("\n")
+    spans = [s for s in classify(text).spans if lines[s[0]].startswith("thread '")]
+    assert spans and " panicked at " in lines[spans[0][0]]
+    assert lines[spans[0][0] + 1].strip()  # the panic message is inside the protected block
+
+
+def test_an_exception_messages_indented_lines_are_protected_with_it():
+    """A real interpreter run: the exception's message continues on indented lines."""
+    import subprocess
+    import sys
+
+    code = "import sys\nprint('before', flush=True)\nraise ValueError('2 errors\\n  name: required\\n  age: not an int')"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    text = proc.stdout + proc.stderr + "after: worker restarted\n"
+    lines = text.split("\n")
+    (a, b, kind), = classify(text).spans
+    assert lines[a] == "Traceback (most recent call last):" and kind == "trace"
+    assert lines[b] == "  age: not an int" and lines[b + 1] == "after: worker restarted"

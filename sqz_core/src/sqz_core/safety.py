@@ -146,6 +146,7 @@ def _go_func(line: str) -> bool:
     return dot > 0 and token.find("(", dot + 2) > 0
 
 _RUST_LOC = lazy(r"^\s+at \S+:\d+(:\d+)?\s*$")
+_MESSAGE_LINES = 20  # how far a trace's message may run past its exception line, or above its backtrace
 
 
 def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
@@ -157,6 +158,9 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
             end = _frames_after(lines, i, _PY_FRAME, allow=(_PY_CODE,))
             if end + 1 < len(lines) and lines[end + 1].strip():
                 end += 1  # the exception line
+                limit = min(len(lines) - 1, end + _MESSAGE_LINES)
+                while end < limit and lines[end + 1][:1] in (" ", "\t") and lines[end + 1].strip():
+                    end += 1  # its message's indented continuation lines
             spans.append((i, end, "python-traceback"))
     if _AT_LINE.search(text):
         i = 0
@@ -191,7 +195,14 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
         i = line_of(m.start())
         if i + 1 < len(lines) and _RUST_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _RUST_FRAME, allow=(_RUST_LOC,))
-            spans.append((i, end, "rust-backtrace"))
+            start = i
+            for k in range(i - 1, max(-1, i - 1 - _MESSAGE_LINES), -1):  # the panic line and its message
+                if not lines[k].strip():
+                    break
+                if lines[k].startswith("thread '") and " panicked at " in lines[k]:
+                    start = k
+                    break
+            spans.append((start, end, "rust-backtrace"))
     return spans
 
 
