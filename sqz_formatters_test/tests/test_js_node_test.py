@@ -34,5 +34,5 @@ def test_spec_folds_node_internal_frames_and_the_repeated_failure_details():
             assert line in kept or line.strip() in (x.strip() for x in kept), line
     assert "node:internal/test_runner/test:796:25" not in out
     assert "        [6 frames in node:async_hooks, node:internal/test_runner/test] {" in kept
-    assert out.count("  (details as in the report above)") == 2
+    assert out.count("  (details as in the report above)") == 3
     assert out.count("operator: 'strictEqual'") == 1
