@@ -9,7 +9,7 @@ suite = FormatterSuite(formatter, "node")
 ask = suite.ask
 globals().update(suite.standard_tests(
     complete={'green_spec', 'green_tap', 'red_spec', 'red_tap'},
-    ratios={'red_tap': 0.68, 'green_tap': 0.11, 'green_spec': 0.23, 'red_spec': 0.4}))
+    ratios={'red_tap': 0.5, 'green_tap': 0.11, 'green_spec': 0.23, 'red_spec': 0.4}))
 
 
 def test_near_miss_not_the_test_runner():

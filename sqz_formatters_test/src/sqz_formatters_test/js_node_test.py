@@ -1,8 +1,9 @@
 """node --test: drop passing tests (TAP records or spec ticks); keep failures whole.
 
 TAP (the default reporter when not on a terminal): passing ``# Subtest`` records with
-their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay
-verbatim, as do skips, todos and the ``# tests``/``# pass``/``# fail`` counts.
+their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay (but for
+node's own frames, counted as below), as do skips, todos and the ``# tests``/``# pass``/
+``# fail`` counts.
 Spec reporter: ``✔`` lines go; runs of stack frames inside node itself (``node:internal/…``,
 ``node:async_hooks``) become one counted line naming those modules; under ``✖ failing tests:``
 each entry keeps its ``test at file:line:col`` and ``✖`` lines, and its details when they
@@ -76,13 +77,13 @@ def compact_tap(lines: list[str]) -> list[str] | None:
         if _PLAN.match(line) or line == "TAP version 13":
             drop[i] = True
         i += 1
-    out = [x for k, x in enumerate(lines) if not drop[k]]
+    out = fold_node_frames([x for k, x in enumerate(lines) if not drop[k]])
     if passed:
         out.insert(0, f"(+ {plural(passed, 'passing test')} not listed)")
     return out
 
 
-_NODE_FRAME = re.compile(r"^(?P<ind>\s+)at (?:async )?(?:\S+ \()?(?P<mod>node:[\w/]+)(?::\d+)*\)?(?P<brace> \{)?$")
+_NODE_FRAME = re.compile(r"^(?P<ind>\s+)(?:at )?(?:async )?(?:\S+ \()?(?P<mod>node:[\w/]+)(?::\d+)*\)?(?P<brace> \{)?$")
 _FAILING = "✖ failing tests:"
 _TEST_AT = re.compile(r"^test at \S+:\d+:\d+$")
 
