@@ -210,3 +210,44 @@ def test_an_exception_messages_indented_lines_are_protected_with_it():
     (a, b, kind), = classify(text).spans
     assert lines[a] == "Traceback (most recent call last):" and kind == "trace"
     assert lines[b] == "  age: not an int" and lines[b + 1] == "after: worker restarted"
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_TRACES = [
+    # copies of two real tracebacks from the worker log fixture (an identical pair must fold)
+    "Traceback (most recent call last):\n  File \"<string>\", line 19, in <module>\n"
+    "  File \"<string>\", line 10, in handle\n  File \"<string>\", line 7, in parse\nKeyError: 'payload'",
+    "Traceback (most recent call last):\n  File \"<string>\", line 24, in <module>\n"
+    "  File \"<string>\", line 13, in size\nValueError: invalid literal for int() with base 10: '12kb'",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 1), st.from_regex(r"INFO worker: GET /healthz 200 [0-9]ms", fullmatch=True)),
+                min_size=1, max_size=30))
+def test_fold_repeated_traces_keeps_each_first_copy_and_every_other_line(items):
+    from sqz_core.safety import fold_repeated_traces
+
+    text = "\n".join(_TRACES[x] if isinstance(x, int) else x for x in items) + "\n"
+    verdict = classify(text)
+    spans = verdict.spans if verdict else ()
+    out = fold_repeated_traces(text, spans)
+    expected_lines = []
+    seen = set()
+    counts = {k: sum(1 for x in items if x == k) for k in (0, 1)}
+    copies = {0: 0, 1: 0}
+    for x in items:
+        if isinstance(x, int):
+            copies[x] += 1
+            if x in seen:
+                expected_lines.append(f"[sqz: the same {_TRACES[x].count(chr(10)) + 1}-line stack trace as above, "
+                                      f"copy {copies[x]} of {counts[x]}]")
+            else:
+                seen.add(x)
+                expected_lines.extend(_TRACES[x].split("\n"))
+        else:
+            expected_lines.append(x)
+    assert out == "\n".join(expected_lines) + "\n"
+    assert keeps_paragraphs(text, out, spans)
