@@ -63,3 +63,25 @@ def test_other_verbs_and_shapes_are_not_ours():
     text = fixture("test_verbose_green").request().text
     for cmd in ("go run .", "go mod tidy", "go test -bench=. ./...", "go test -list . ./..."):
         assert ask(text, cmd, 0) is None
+
+
+def test_timeout_dump_names_every_goroutine_and_shows_each_stack_once():
+    """`go test -timeout` (a real deadlock): every goroutine id and state survives, a stack repeated
+    by idle workers is shown once, the program's frames keep their locations."""
+    import re as _re
+
+    fx = fixture("test_timeout")
+    text, out = fx.request().text, run(fx)
+    heads = _re.findall(r"^goroutine (\d+) \[([^\]]+)\]:$", text, _re.M)
+    assert len(heads) >= 10
+    for gid, state in heads:
+        assert (f"goroutine {gid} [{state}]:" in out
+                or _re.search(rf"^goroutines? (\d+, )*{gid}(, \d+)* \[{_re.escape(state)}\]: the same stack as goroutine \d+$",
+                              out, _re.M)), gid
+    for line in text.splitlines():
+        if "/tmp/sqz-capture/gopool/" in line or line.startswith("example.com/pool."):
+            assert line in out.splitlines(), line
+    assert out.count("example.com/pool.(*Pool).work(") == 2  # one stack per pool (their pointers differ)
+    assert "/usr/lib/go-1.19/src/" not in out
+    assert "FAIL\texample.com/pool\t" in out and "panic: test timed out after 5s" in out
+    assert len(out) < len(text) * 0.4

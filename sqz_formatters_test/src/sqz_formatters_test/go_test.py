@@ -103,7 +103,24 @@ def _runtime_frame(func: str, file: str) -> bool:
     if p is None:
         return False
     pkg = p.group("pkg")
-    return pkg != "main" and "." not in pkg.split("/", 1)[0] and file[m.end():].startswith(pkg + "/")
+    top = file[m.end():].split("/", 1)[0]  # the std directory the file is in (linkname'd code: sync → runtime)
+    return pkg != "main" and "." not in pkg.split("/", 1)[0] and "." not in top
+
+
+def _func_name(line: str) -> str:
+    """``testing.(*M).startAlarm.func1()`` → ``testing.(*M).startAlarm.func1``: the function line
+    without its final argument list (balanced from the end, so receivers like ``(*T)`` stay)."""
+    if line.startswith("created by ") or not line.endswith(")"):
+        return line
+    depth = 0
+    for k in range(len(line) - 1, -1, -1):
+        if line[k] == ")":
+            depth += 1
+        elif line[k] == "(":
+            depth -= 1
+            if depth == 0:
+                return line[:k]
+    return line
 
 
 def fold_runtime_frames(block: list[str]) -> list[str]:
@@ -123,13 +140,53 @@ def fold_runtime_frames(block: list[str]) -> list[str]:
         line = block[i]
         at = _FRAME_FILE.match(block[i + 1]) if i + 1 < len(block) else None
         if at and line and not line[0].isspace() and _runtime_frame(line, at.group("file")):
-            run.append(line if line.startswith("created by ") else line.split("(", 1)[0] + "()")
+            run.append(line if line.startswith("created by ") else _func_name(line) + "()")
             i += 2
             continue
         flush()
         out.append(line)
         i += 1
     flush()
+    return out
+
+
+_GOROUTINE = re.compile(r"^goroutine (?P<id>\d+) \[(?P<state>[^\]]+)\]:$")
+
+
+def fold_identical_goroutines(lines: list[str]) -> list[str]:
+    """A goroutine dump (a panic, a test timeout) without stacks repeated word for word: a goroutine
+    whose frames (argument values included) equal an earlier one's is named on one line with the
+    others like it that follow, ``goroutines 20, 22, 23 [chan receive]: the same stack as goroutine 19``."""
+    out: list[str] = []
+    first: dict[tuple, str] = {}
+    i = 0
+    while i < len(lines):
+        m = _GOROUTINE.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and not _GOROUTINE.match(lines[j]) and (
+                lines[j].startswith("\t") or not _PKG_FAIL.match(lines[j]) and not _BARE.match(lines[j])):
+            j += 1
+        key = (m.group("state"), tuple(lines[i + 1:j]))
+        if key in first and j > i + 1:
+            tail = f" [{m.group('state')}]: the same stack as goroutine {first[key]}"
+            k = len(out) - 1
+            while k >= 0 and not out[k].strip():
+                k -= 1
+            if k >= 0 and out[k].startswith("goroutine") and out[k].endswith(tail) and " [" in out[k]:
+                ids = out[k][:-len(tail)].split(" ", 1)[1]
+                del out[k:]
+                out.append(f"goroutines {ids}, {m.group('id')}{tail}")
+            else:
+                out.append(f"goroutine {m.group('id')}{tail}")
+            i = j
+            continue
+        first.setdefault(key, m.group("id"))
+        out.extend(lines[i:j])
+        i = j
     return out
 
 
@@ -195,6 +252,7 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])
+    out = fold_identical_goroutines(out)
     if last_pkg_result < 0 or last_test_line > last_pkg_result:
         return None                     # no package result, or tests ran after the last one: cut short
     if exit_code not in (None, 0) and not any(_FAIL.match(l) or _PKG_FAIL.match(l) or l == "FAIL" for l in out):
