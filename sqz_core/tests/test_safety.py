@@ -125,3 +125,129 @@ def test_safe_output_loses_only_its_colour_codes():
     assert result.outcome == "safe"
     assert result.output.decode() == strip_escapes(fx.text)
     assert "\x1b" not in result.output.decode()
+
+
+def _log_fixture(name):
+    from sqz_core.testing import load_fixture
+
+    return load_fixture(Path(__file__).parent / "fixtures" / "kinds" / "log" / f"{name}.json")
+
+
+def test_a_trace_in_a_log_is_protected_up_to_its_exception_line():
+    """A real logging.exception log has no blank lines: protection ends with the trace, not the log."""
+    from sqz_core.safety import paragraphs_holding
+
+    text = _log_fixture("app_worker_traces").text
+    lines = text.split("\n")
+    held = paragraphs_holding(lines, classify(text).spans)
+    assert len(held) == 6
+    for a, b in held:
+        assert lines[a] == "Traceback (most recent call last):"
+        assert lines[b] in ("KeyError: 'payload'", "ValueError: invalid literal for int() with base 10: '12kb'")
+
+
+def test_a_log_with_repeated_tracebacks_is_compressed_around_one_verbatim_copy():
+    fx = _log_fixture("app_worker_traces")
+    result = compress(fx.raw, command=fx.command, store=None)
+    out = result.output.decode()
+    assert result.outcome == "safe"
+    assert missing_facts(out, fx.facts) == []
+    first = fx.text.index("Traceback")
+    block = fx.text[first:fx.text.index("KeyError: 'payload'\n") + len("KeyError: 'payload'\n")]
+    assert block in out and out.count(block) == 1
+    for k in range(2, 6):  # the four later copies: one counted line each, where they were
+        assert f"[sqz: the same 5-line stack trace as above, copy {k} of 5]" in out
+        assert f"will retry (attempt {k})\n[sqz: the same 5-line stack trace as above, copy {k} of 5]\n" in out
+    assert out.count("GET /healthz 200") <= 30  # of 120: the INFO records around the traces are folded
+    assert keeps_paragraphs(fx.text, out, classify(fx.text).spans)
+    assert len(out) < len(fx.text) // 2
+
+
+def test_fold_repeated_traces_keeps_different_traces_and_single_ones():
+    from sqz_core.safety import fold_repeated_traces
+
+    text = FIXTURES["python_traceback"].text
+    assert fold_repeated_traces(text, classify(text).spans) == text
+    assert fold_repeated_traces(text, ()) == text
+
+
+def test_a_java_log_with_repeated_exceptions_keeps_one_whole_trace():
+    """java.util.logging: each SEVERE record's trace (exception, frames, Caused by, "... 2 more") is
+    protected as it stands; the four later identical copies fold and the INFO records around fold."""
+    fx = _log_fixture("java_worker_traces")
+    verdict = classify(fx.text)
+    lines = fx.text.split("\n")
+    spans = [s for s in verdict.spans]
+    assert len(spans) == 5 and all(s[2] == "trace" for s in spans)
+    for a, b, _ in spans:
+        assert lines[a] == "java.lang.IllegalStateException: bad payload in job 7"
+        assert lines[b] == "\t... 2 more"
+    out = compress(fx.raw, command=fx.command, store=None).output.decode()
+    block = "\n".join(lines[spans[0][0]:spans[0][1] + 1])
+    assert out.count(block) == 1
+    assert out.count("[sqz: the same 10-line stack trace as above, copy") == 4
+    assert missing_facts(out, fx.facts) == []
+    assert len(out) < len(fx.text) // 3
+
+
+def test_a_rust_backtrace_is_protected_from_its_panic_line():
+    text = FIXTURES["rust_backtrace"].text
+    lines = text.split("\n")
+    spans = [s for s in classify(text).spans if lines[s[0]].startswith("thread '")]
+    assert spans and " panicked at " in lines[spans[0][0]]
+    assert lines[spans[0][0] + 1].strip()  # the panic message is inside the protected block
+
+
+def test_an_exception_messages_indented_lines_are_protected_with_it():
+    """A real interpreter run: the exception's message continues on indented lines."""
+    import subprocess
+    import sys
+
+    code = "import sys\nprint('before', flush=True)\nraise ValueError('2 errors\\n  name: required\\n  age: not an int')"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    text = proc.stdout + proc.stderr + "after: worker restarted\n"
+    lines = text.split("\n")
+    (a, b, kind), = classify(text).spans
+    assert lines[a] == "Traceback (most recent call last):" and kind == "trace"
+    assert lines[b] == "  age: not an int" and lines[b + 1] == "after: worker restarted"
+
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+_TRACES = [
+    # copies of two real tracebacks from the worker log fixture (an identical pair must fold)
+    "Traceback (most recent call last):\n  File \"<string>\", line 19, in <module>\n"
+    "  File \"<string>\", line 10, in handle\n  File \"<string>\", line 7, in parse\nKeyError: 'payload'",
+    "Traceback (most recent call last):\n  File \"<string>\", line 24, in <module>\n"
+    "  File \"<string>\", line 13, in size\nValueError: invalid literal for int() with base 10: '12kb'",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.one_of(st.integers(0, 1), st.from_regex(r"INFO worker: GET /healthz 200 [0-9]ms", fullmatch=True)),
+                min_size=1, max_size=30))
+def test_fold_repeated_traces_keeps_each_first_copy_and_every_other_line(items):
+    from sqz_core.safety import fold_repeated_traces
+
+    text = "\n".join(_TRACES[x] if isinstance(x, int) else x for x in items) + "\n"
+    verdict = classify(text)
+    spans = verdict.spans if verdict else ()
+    out = fold_repeated_traces(text, spans)
+    expected_lines = []
+    seen = set()
+    counts = {k: sum(1 for x in items if x == k) for k in (0, 1)}
+    copies = {0: 0, 1: 0}
+    for x in items:
+        if isinstance(x, int):
+            copies[x] += 1
+            if x in seen:
+                expected_lines.append(f"[sqz: the same {_TRACES[x].count(chr(10)) + 1}-line stack trace as above, "
+                                      f"copy {copies[x]} of {counts[x]}]")
+            else:
+                seen.add(x)
+                expected_lines.extend(_TRACES[x].split("\n"))
+        else:
+            expected_lines.append(x)
+    assert out == "\n".join(expected_lines) + "\n"
+    assert keeps_paragraphs(text, out, spans)

@@ -14,6 +14,7 @@ A family whose tool is missing is skipped with a message; nothing is invented.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import sys
@@ -22,6 +23,8 @@ from pathlib import Path
 from sqz_core.testing import redact_registries
 
 from _capture_common import run_families, run_merged, save_checked, substitute, tool_env, write_project
+
+ONLY = set(filter(None, os.environ.get("SQZ_CAPTURE_ONLY", "").split(",")))  # re-capture just these names
 
 # Random temp dirs that would make every capture differ.
 _RANDOM_TMP = [
@@ -55,6 +58,8 @@ def capture(family: str, name: str, cwd: Path, cmd: str, facts: list[str], *, pr
             dropped: list[str] = (), notes: str = "", env: dict | None = None,
             expect_exit: int | None = None) -> None:
     """Run ``cmd`` in ``cwd`` and save its output and sidecar as fixtures/<family>/<name>."""
+    if ONLY and name not in ONLY:
+        return
     raw, code = run(cmd, cwd, env)
     shown = cmd
     for k, v in (env or {}).items():
@@ -815,7 +820,89 @@ def capture_go() -> None:
     ])
 
 
-FAMILIES = {"cargo": capture_cargo, "c": capture_c, "go": capture_go}
+_GO_POOL_MOD = "module example.com/pool\n\ngo 1.19\n"
+_GO_POOL = """package pool
+
+import "sync"
+
+// Pool runs jobs on a fixed number of workers.
+type Pool struct {
+	jobs chan int
+	done []int
+	mu   sync.Mutex
+	wg   sync.WaitGroup
+}
+
+// New starts the workers.
+func New(workers int) *Pool {
+	p := &Pool{jobs: make(chan int)}
+	for i := 0; i < workers; i++ {
+		p.wg.Add(1)
+		go p.work()
+	}
+	return p
+}
+
+func (p *Pool) work() {
+	defer p.wg.Done()
+	for j := range p.jobs {
+		p.mu.Lock()
+		p.done = append(p.done, j)
+		p.mu.Unlock()
+	}
+}
+
+// Submit hands a job to a worker.
+func (p *Pool) Submit(j int) { p.jobs <- j }
+
+// Wait waits for the workers to finish; the bug: nobody closes the jobs channel.
+func (p *Pool) Wait() []int {
+	p.wg.Wait()
+	return p.done
+}
+"""
+_GO_POOL_TEST = """package pool
+
+import "testing"
+
+func TestSubmit(t *testing.T) {
+	p := New(2)
+	p.Submit(1)
+}
+
+func TestPoolDrains(t *testing.T) {
+	p := New(8)
+	for i := 0; i < 3; i++ {
+		p.Submit(i)
+	}
+	if got := len(p.Wait()); got != 3 {
+		t.Fatalf("done %d jobs, want 3", got)
+	}
+}
+"""
+
+
+def capture_go_timeout() -> None:
+    """A test that deadlocks: `go test -timeout` panics and dumps every goroutine (8 idle workers)."""
+    if not shutil.which("go"):
+        print("go missing: go timeout fixture skipped")
+        return
+    go_v = version("go version")
+    env = {"GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local", "CGO_ENABLED": "0"}
+    proj = write_project("gopool", {"go.mod": _GO_POOL_MOD, "pool.go": _GO_POOL, "pool_test.go": _GO_POOL_TEST})
+    capture("go", "test_timeout", proj, "go test -timeout 5s ./...", env=env, produced_by=go_v, expect_exit=1,
+            facts=["panic: test timed out after 5s", "FAIL\texample.com/pool\t",
+                   "example.com/pool.TestPoolDrains(", "/tmp/sqz-capture/gopool/pool_test.go:15 +0x",
+                   "example.com/pool.(*Pool).Wait(...)", "/tmp/sqz-capture/gopool/pool.go:37",
+                   "example.com/pool.(*Pool).work(", "/tmp/sqz-capture/gopool/pool.go:25 +0x",
+                   "created by example.com/pool.New", "[semacquire]:"],
+            dropped=["/usr/lib/go-1.19/src/testing/testing.go:1446 +0x10b"],
+            notes="A worker pool whose jobs channel is never closed: TestPoolDrains waits forever, the test "
+                  "binary's alarm panics and prints every goroutine (the test's, the waiting Wait and the "
+                  "8 + 2 idle workers).")
+
+
+FAMILIES = {"cargo": capture_cargo, "c": capture_c, "go": capture_go, "go_timeout": capture_go_timeout}
 
 
 def main(argv: list[str]) -> int:

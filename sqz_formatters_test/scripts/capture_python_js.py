@@ -16,7 +16,8 @@ nox, ruff, mypy, uv) and npm packages in /tmp/sqz-pyjs-tools/js (jest, vitest 3
 
 Registry host names and index paths are replaced by ``pkgs.example.org``.
 
-Usage: python scripts/capture_python_js.py [family ...]
+Usage: [SQZ_CAPTURE_ONLY=name,...] python scripts/capture_python_js.py [family ...]
+(``SQZ_CAPTURE_ONLY`` re-captures just the named fixtures of those families.)
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ TOOLS = TOOLBOX / "pm"
 _URL_HOST = re.compile(r"https?://[A-Za-z0-9.-]+")
 _INDEX_PATH = re.compile(r"(file://)?/opt/[A-Za-z0-9_.-]+")
 _PACKAGE_MANAGERS = frozenset({"pip", "npm"})
+ONLY = set(filter(None, os.environ.get("SQZ_CAPTURE_ONLY", "").split(",")))
 
 
 def scrub(data: bytes, family: str) -> bytes:
@@ -79,6 +81,8 @@ def version(cmd: str) -> str:
 def record(family: str, name: str, cmd: str, cwd: Path, produced_by: str, notes: str = "",
            shown: str | None = None, env: dict | None = None) -> None:
     """Run ``cmd`` in ``cwd`` and store the fixture ``family/name`` (sidecar facts are kept)."""
+    if ONLY and name not in ONLY:
+        return
     out, rc = run(cmd, cwd, env)
     out = scrub(out, family)
     side = FIXTURES / family / f"{name}.json"
@@ -95,11 +99,13 @@ def record(family: str, name: str, cmd: str, cwd: Path, produced_by: str, notes:
     print(f"{family}/{name}: exit {rc}, {len(out)} bytes")
 
 
-def ensure_tools() -> None:
+def ensure_tools(families: set) -> None:
     if not (VENV / "bin" / "pytest").exists():
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
         subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", "pytest", "pytest-xdist", "tox", "nox",
                         "ruff", "mypy", "uv"], check=True, stderr=subprocess.DEVNULL)
+    if not families & {"npm", "node", "jest", "vitest", "tsc", "eslint"}:
+        return
     if not (NODE_MODULES / "node_modules" / ".bin" / "jest").exists():
         NODE_MODULES.mkdir(parents=True, exist_ok=True)
         subprocess.run("npm init -y >/dev/null && npm install --save-dev jest vitest@3 vite@6 typescript "
@@ -427,9 +433,59 @@ print(add(1, 2))
 }
 
 
+# A worker's tests: the code under test logs each caught exception with its traceback (captured
+# stderr), and the tests then fail on the same error, so tracebacks sit inside pytest's report.
+PY_TB = {
+    "tb/worker.py": '''import json
+import logging
+
+log = logging.getLogger("worker")
+
+
+def parse(body):
+    return json.loads(body)["payload"]
+
+
+def handle(body):
+    try:
+        return parse(body)
+    except KeyError:
+        log.exception("job failed, will retry")
+        raise
+
+
+def size(header):
+    return int(header)
+''',
+    "tb/test_worker.py": '''import logging
+import sys
+
+import pytest
+
+from worker import handle, size
+
+logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+
+@pytest.mark.parametrize("n", range(40))
+def test_handle_ok(n):
+    assert handle('{"payload": %d}' % n) == n
+
+
+@pytest.mark.parametrize("attempt", [1, 2, 3])
+def test_handle_missing_payload(attempt):
+    assert handle('{"id": 7}') == 7
+
+
+def test_size():
+    assert size("12kb") == 12
+''',
+}
+
+
 def capture_python(families: set) -> None:
     py = ROOT / "py"
-    write_tree(py, {**PY_RED, **PY_GREEN, **PY_COLLECT, **UT_RED, **UT_GREEN, **UT_IMPORT,
+    write_tree(py, {**PY_RED, **PY_GREEN, **PY_COLLECT, **UT_RED, **UT_GREEN, **UT_IMPORT, **PY_TB,
                     "tox.ini": TOX_INI, "noxfile.py": NOXFILE, **RUFF_SRC, **MYPY_SRC})
     pv = version("pytest --version") + "; Python " + version("python -c 'import platform;print(platform.python_version())'")
     if "pytest" in families:
@@ -451,6 +507,11 @@ def capture_python(families: set) -> None:
         record("pytest", "collect_error", "pytest collect", py, pv)
         record("pytest", "python_m_pytest_green", "python -m pytest -q green/test_more.py", py, pv)
         record("pytest", "no_tests", "pytest -k nomatch green", py, pv)
+        record("pytest", "red_logged_traceback", "pytest tb", py, pv,
+               notes="the code under test logs each caught exception with logging.exception: tracebacks in "
+                     "the captured stderr of failing tests")
+        record("pytest", "red_tb_native", "pytest --tb=native tb", py, pv,
+               notes="--tb=native: each failure is a Python traceback")
     if "unittest" in families:
         record("unittest", "red_default", "python -m unittest discover -s ut_red -t .", py, pv.split("; ")[1])
         record("unittest", "red_verbose", "python -m unittest discover -v -s ut_red -t .", py, pv.split("; ")[1])
@@ -736,11 +797,12 @@ def capture_npm(node: str) -> None:
 
 def main(argv: list[str]) -> int:
     ROOT.mkdir(parents=True, exist_ok=True)
-    ensure_tools()
     families = set(argv) or {"pytest", "unittest", "tox", "pip", "ruff", "mypy",
                              "npm", "node", "jest", "vitest", "tsc", "eslint"}
+    ensure_tools(families)
     capture_python(families)
-    capture_js(families)
+    if families & {"npm", "node", "jest", "vitest", "tsc", "eslint"}:
+        capture_js(families)
     return 0
 
 

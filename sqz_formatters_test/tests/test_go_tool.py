@@ -13,9 +13,21 @@ globals().update(suite.standard_tests(at_least=7))
 
 
 @pytest.mark.parametrize("name", ["test_fail", "test_verbose_fail"])
-def test_panic_paragraph_kept_whole(name):
+def test_panic_keeps_the_programs_frames_and_names_the_runtimes(name):
     fx = fixture(name)
-    assert_whole(run(fx), fx.request().text, "goroutine ")
+    out = run(fx)
+    text = fx.request().text
+    lines = text.splitlines()
+    start = next(k for k, x in enumerate(lines) if x.startswith("panic: "))
+    for k in range(start, start + 3):  # the panic message, verbatim
+        assert lines[k] in out.splitlines()
+    for k, line in enumerate(lines):  # every frame of the program: function and file:line, together
+        if line.startswith("example.com/calc."):
+            assert f"{line}\n{lines[k + 1]}\n" in out
+    assert "\t[3 Go runtime frames: testing.tRunner.func1.2(), testing.tRunner.func1(), panic()]" in out
+    assert "\t[2 Go runtime frames: testing.tRunner(), created by testing.(*T).Run]" in out
+    assert "/usr/lib/go-1.19/src/testing/testing.go" not in out
+    assert "=== RUN   TestWords" not in out and "--- PASS: TestWords " not in out
 
 
 def test_build_failure_is_not_a_pass():
@@ -51,3 +63,25 @@ def test_other_verbs_and_shapes_are_not_ours():
     text = fixture("test_verbose_green").request().text
     for cmd in ("go run .", "go mod tidy", "go test -bench=. ./...", "go test -list . ./..."):
         assert ask(text, cmd, 0) is None
+
+
+def test_timeout_dump_names_every_goroutine_and_shows_each_stack_once():
+    """`go test -timeout` (a real deadlock): every goroutine id and state survives, a stack repeated
+    by idle workers is shown once, the program's frames keep their locations."""
+    import re as _re
+
+    fx = fixture("test_timeout")
+    text, out = fx.request().text, run(fx)
+    heads = _re.findall(r"^goroutine (\d+) \[([^\]]+)\]:$", text, _re.M)
+    assert len(heads) >= 10
+    for gid, state in heads:
+        assert (f"goroutine {gid} [{state}]:" in out
+                or _re.search(rf"^goroutines? (\d+, )*{gid}(, \d+)* \[{_re.escape(state)}\]: the same stack as goroutine \d+$",
+                              out, _re.M)), gid
+    for line in text.splitlines():
+        if "/tmp/sqz-capture/gopool/" in line or line.startswith("example.com/pool."):
+            assert line in out.splitlines(), line
+    assert out.count("example.com/pool.(*Pool).work(") == 2  # one stack per pool (their pointers differ)
+    assert "/usr/lib/go-1.19/src/" not in out
+    assert "FAIL\texample.com/pool\t" in out and "panic: test timed out after 5s" in out
+    assert len(out) < len(text) * 0.4

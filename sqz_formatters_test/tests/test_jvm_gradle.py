@@ -12,13 +12,21 @@ run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=7, big=0))
 
 
-def test_full_exception_traces_kept_whole():
+def test_full_exception_traces_kept_line_for_line():
+    """Each failing test's header, exception and every frame stay together; the JDK's
+    SecurityManager warning printed inside a trace's paragraph goes."""
     fx = fixture("test_fail_full")
     text, out = fx.request().text, run(fx)
-    paras = [p.strip("\n") for p in text.split("\n\n") if "        at " in p]
-    assert len(paras) == 5
-    for p in paras:
-        assert p in out, p
+    traces = []
+    for p in text.split("\n\n"):
+        lines = [x for x in p.split("\n") if x.strip()]
+        if any(x.startswith("        at ") for x in lines):
+            block = [x for x in lines if " FAILED" in x or x.startswith("    ")]
+            traces.append("\n".join(block))
+    assert len(traces) == 5
+    for t in traces:
+        assert t in out, t
+    assert "setSecurityManager" not in out
 
 
 def test_failed_tests_and_locations_kept():

@@ -22,14 +22,22 @@ def test_every_error_line_with_a_location_is_kept():
 
 
 @pytest.mark.parametrize("name", ["test_fail", "test_fail_quiet", "reactor_fail"])
-def test_failure_traces_kept_whole(name):
-    """Every blank-line paragraph holding a stack frame survives verbatim (the core's safety rule)."""
+def test_failure_traces_kept_line_for_line(name):
+    """Every failing test's header, exception line and frames survive together, in order; the
+    build chatter Surefire prints above the first failure (no blank line between) goes."""
     fx = fixture(name)
     text, out = fx.request().text, run(fx)
-    paras = [p.strip("\n") for p in text.split("\n\n") if "\tat " in p]
-    assert len(paras) == 5
-    for p in paras:
-        assert p in out, p
+    lines = text.splitlines()
+    traces = 0
+    for k, line in enumerate(lines):
+        if line.startswith("\tat "):
+            traces += 1
+            assert "\n".join(lines[k - 1:k + 1]) in out  # the exception line and its frame
+            assert lines[k - 2].split("  Time elapsed")[0] in out.splitlines()[out.splitlines().index(lines[k - 1]) - 1]
+    assert traces == 5
+    assert "[ERROR] wrongSum(demo.CalcTest) <<< FAILURE!" in out and "Time elapsed" not in out
+    assert "Scanning for projects" not in out and "T E S T S" not in out
+    assert "Compiling 2 source files" not in out
 
 
 def test_green_run_is_terse():

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from fmt_test_suite import FormatterSuite, cut_tail, other, text_of
+from sqz_core.testing import missing_facts
 from sqz_formatters_test import py_pytest as formatter
 
 suite = FormatterSuite(formatter, "pytest")
@@ -120,14 +121,64 @@ def test_r():
 '''
 
 
-def test_python_traceback_keeps_failure_sections_verbatim(tmp_path):
-    # sqz_core's safety routing keeps a stack trace only inside its paragraph, verbatim (rules included)
+def test_python_traceback_in_captured_output_is_kept_and_the_report_compacted(tmp_path):
+    # the traceback a test printed stays whole; the report around it is compacted like any other
+    # (the pack renders the traces of its report: pytest declares reports_traces)
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+
     (tmp_path / "test_t.py").write_text(TRACEBACK_ON_STDERR)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-o", "addopts=", "test_t.py"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1 and "Traceback (most recent call last):" in proc.stdout, proc.stdout
     text = proc.stdout + proc.stderr
     out = ask(text, "pytest test_t.py", 1)
-    failures = text[text.index("=" * 35 + " FAILURES"):]
-    assert failures in out
+    lines = text.splitlines()
+    start = lines.index("Traceback (most recent call last):")
+    end = next(k for k in range(start, len(lines)) if lines[k].startswith("ValueError: boom"))
+    assert "\n".join(lines[start:end + 1]) in out  # the printed traceback, verbatim
+    assert "E       ValueError: boom" in out and "test_t.py:5: ValueError" in out
     assert "platform" not in out and "test_t.py F" not in out
+    assert "_ _ _" not in out and "=" * 20 not in out
+    assert formatter.reports_traces is True
+    result = compress((text).encode(), command="pytest test_t.py", store=Store.open(str(tmp_path / "db.sqlite")),
+                      session="s")
+    assert result.outcome == "compressed" and result.plugin == "pytest"
+
+
+def test_native_tracebacks_show_each_frame_once():
+    """--tb=native (pytest 9 prints its own and pluggy's frames): every distinct frame once, with
+    its statement; a frame seen earlier in the section becomes part of one counted line."""
+    fx = other("pytest", "red_tb_native")
+    text, out = fx.request().text, run(fx)
+    frames = {line for line in text.splitlines() if formatter._NATIVE_FRAME.match(line)}
+    kept = out.splitlines()
+    # every distinct frame of the FAILURES section (captured logs apart) appears exactly once
+    report = out[:out.index("-- Captured log call --")] + out[out.index("_ test_size _"):]
+    for line in frames:
+        assert line in kept, line
+        if "/tb/worker.py\", line 13" not in line and "/tb/worker.py\", line 8" not in line:
+            assert report.count(line + "\n") == 1, line
+    assert "  [19 frames already shown above]" in kept
+    assert "ValueError: invalid literal for int() with base 10: '12kb'" in kept
+    assert len(out) < len(text) // 2
+
+
+def test_a_logged_traceback_inside_the_report_is_compressed_by_the_pipeline(tmp_path):
+    """Tracebacks in captured logs no longer hold the report verbatim: identical copies fold to one
+    (the first, verbatim) and the rest is compacted, stored and recoverable."""
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+
+    fx = other("pytest", "red_logged_traceback")
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store, session="s")
+    out = result.output.decode()
+    assert result.outcome == "compressed" and result.plugin == "pytest"
+    lines = fx.text.splitlines()
+    start = lines.index("Traceback (most recent call last):")
+    block = "\n".join(lines[start:start + 8])
+    assert block.endswith("KeyError: 'payload'") and out.count(block) == 1
+    assert out.count("[sqz: the same 8-line stack trace as above") == 2
+    assert missing_facts(out, fx.facts) == []
+    assert store.get_blob(result.digest) == fx.raw

@@ -10,10 +10,48 @@ run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=10))
 
 
-def test_backtraces_kept_whole():
+def test_backtraces_keep_the_programs_frames_and_name_the_standard_librarys():
+    """RUST_BACKTRACE=1: each program frame is shown once with its location; runs of standard-library
+    frames (located under /rustc/<commit>/) become one line naming them, or `the same frames as above`."""
     fx = fixture("test_backtrace")
     out = run(fx)
-    assert_whole(out, fx.request().text, "stack backtrace:")
+    text = fx.request().text
+    lines = text.splitlines()
+    kept = out.splitlines()
+    std_names = set()
+    for k, line in enumerate(lines):
+        m = formatter._FRAME.match(line)
+        if not m:
+            continue
+        at = lines[k + 1].strip()
+        if at.startswith("at ./src/"):  # the program's frame: name and location, together
+            assert any(x.endswith(": " + m.group("name")) and y.strip() == at for x, y in zip(kept, kept[1:])), line
+        else:
+            assert at.startswith("at /rustc/")
+            std_names.add(m.group("name"))
+    for name in std_names:  # every standard-library frame is named once
+        assert out.count(name) == 1, name
+    assert "/rustc/" not in out
+    assert out.count("stack backtrace:") == 3
+    assert "   [7-8: the same frames as above]" in kept and "   [6-7: the same frames as above]" in kept
+    assert out.count("note: Some details are omitted") == 1
+    assert "test table::case_007 ... ok" not in out and "test tests::wrong_sum ... FAILED" not in out
+    assert len(out) < len(text) // 3
+
+
+def test_a_backtrace_in_a_test_report_is_compressed_by_the_pipeline(tmp_path):
+    """The core leaves a test report's traces to this formatter (reports_traces): stored, recoverable."""
+    from sqz_core.pipeline import compress
+    from sqz_core.safety import classify
+    from sqz_core.store import Store
+
+    fx = fixture("test_backtrace")
+    assert classify(fx.request().text).level == "safe"
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store, session="s")
+    assert result.outcome == "compressed" and result.plugin == "cargo"
+    assert result.output.decode().startswith(run(fx))
+    assert store.get_blob(result.digest) == fx.raw  # `sqz expand` gives the run back byte for byte
 
 
 def test_nextest_panics_kept_whole():

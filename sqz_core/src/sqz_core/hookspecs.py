@@ -52,7 +52,14 @@ def sqz_classify_safety(request: FormatRequest) -> Safety | None:
     All answers are collected and the most restrictive wins (``"safe"`` over
     ``"default"`` over ``"aggressive"``). Return None for no opinion. Safe content
     (stack traces with frames, PEM blocks, credential lines, SQL DDL, secret tokens)
-    reaches the model unchanged and is never cached.
+    reaches the model unchanged and is never cached. A stack trace is protected as it
+    stands (header or exception line through its last frame), not the text around it,
+    and identical later copies of it fold to one counted line each.
+
+    A formatter module that sets ``reports_traces = True`` (a test runner's pack) renders
+    the stack traces of its tool's failure report itself: when only stack traces made the
+    output safe and that formatter answers, its result is used, stored and recoverable
+    with ``sqz expand`` like any other.
     """
 
 

@@ -89,6 +89,10 @@ _DDL = lazy(
 )
 
 
+# the third item of a span that is a stack trace: kept as it stands, not widened to its paragraph
+TRACE = "trace"
+
+
 def _line_of(text: str, pos: int) -> int:
     return text.count("\n", 0, pos)
 
@@ -142,6 +146,7 @@ def _go_func(line: str) -> bool:
     return dot > 0 and token.find("(", dot + 2) > 0
 
 _RUST_LOC = lazy(r"^\s+at \S+:\d+(:\d+)?\s*$")
+_MESSAGE_LINES = 20  # how far a trace's message may run past its exception line, or above its backtrace
 
 
 def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
@@ -153,6 +158,9 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
             end = _frames_after(lines, i, _PY_FRAME, allow=(_PY_CODE,))
             if end + 1 < len(lines) and lines[end + 1].strip():
                 end += 1  # the exception line
+                limit = min(len(lines) - 1, end + _MESSAGE_LINES)
+                while end < limit and lines[end + 1][:1] in (" ", "\t") and lines[end + 1].strip():
+                    end += 1  # its message's indented continuation lines
             spans.append((i, end, "python-traceback"))
     if _AT_LINE.search(text):
         i = 0
@@ -187,7 +195,14 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
         i = line_of(m.start())
         if i + 1 < len(lines) and _RUST_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _RUST_FRAME, allow=(_RUST_LOC,))
-            spans.append((i, end, "rust-backtrace"))
+            start = i
+            for k in range(i - 1, max(-1, i - 1 - _MESSAGE_LINES), -1):  # the panic line and its message
+                if not lines[k].strip():
+                    break
+                if lines[k].startswith("thread '") and " panicked at " in lines[k]:
+                    start = k
+                    break
+            spans.append((start, end, "rust-backtrace"))
     return spans
 
 
@@ -245,7 +260,7 @@ def classify(text: str) -> Safety | None:
         if lines is None:
             lines = text.split("\n")
         for a, b, why in _stack_spans(text, lines):
-            spans.append((a, b))
+            spans.append((a, b, TRACE))  # protected as it stands: the rest of a log stays compressible
             reasons.append(why)
     maybe_ddl = any(v in lowered for v in _DDL_VERBS) and any(o in lowered for o in _DDL_OBJECTS)
     line_of = _line_counter(text)
@@ -270,6 +285,8 @@ def _blankish(line: str) -> bool:
 def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:
     """The paragraphs (delimited by blank or tag-only lines) that contain each span, as inclusive line ranges.
 
+    A trace span ``(first, last, TRACE)`` is its own block: a stack trace ends with its last frame
+    (or its exception line), and a log rarely has the blank line a paragraph needs.
     Paragraph bounds are computed once for all lines, so many spans in one long paragraph stay linear.
     """
     spans = list(spans)
@@ -286,10 +303,11 @@ def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:
         if not blank[i + 1]:
             down[i] = down[i + 1]
     out = []
-    for a, b in spans:
+    for span in spans:
+        a, b = span[0], span[1]
         a = max(0, min(a, n - 1))
         b = max(a, min(b, n - 1))
-        out.append((up[a], down[b]))
+        out.append((a, b) if len(span) > 2 and span[2] == TRACE else (up[a], down[b]))
     return sorted(set(out))
 
 
@@ -301,3 +319,41 @@ def keeps_paragraphs(original: str, candidate: str, spans) -> bool:
         if block not in candidate:
             return False
     return True
+
+
+def fold_repeated_traces(text: str, spans) -> str:
+    """Later copies of a stack trace identical to an earlier one, each replaced by one counted line.
+
+    The first copy stays verbatim (it is what ``keeps_paragraphs`` checks); a log that raises the
+    same exception on every retry reads as one trace and where it recurred.
+    """
+    traces = sorted({(s[0], s[1]) for s in spans if len(s) > 2 and s[2] == TRACE})
+    if len(traces) < 2:
+        return text
+    lines = text.split("\n")
+    seen: dict[tuple[str, ...], int] = {}
+    total: dict[tuple[str, ...], int] = {}
+    blocks = []
+    last = -1
+    for a, b in traces:
+        if a <= last or b >= len(lines):
+            continue  # overlapping spans: leave them alone
+        key = tuple(lines[a:b + 1])
+        total[key] = total.get(key, 0) + 1
+        blocks.append((a, b, key))
+        last = b
+    if all(n == 1 for n in total.values()):
+        return text
+    out: list[str] = []
+    pos = 0
+    for a, b, key in blocks:
+        if total[key] == 1:
+            continue
+        seen[key] = seen.get(key, 0) + 1
+        if seen[key] == 1:
+            continue
+        out.extend(lines[pos:a])
+        out.append(f"[sqz: the same {b - a + 1}-line stack trace as above, copy {seen[key]} of {total[key]}]")
+        pos = b + 1
+    out.extend(lines[pos:])
+    return "\n".join(out)

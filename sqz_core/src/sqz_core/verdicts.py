@@ -15,8 +15,9 @@ class Safety:
     reason  a short label for stats and the stderr note (``"python-traceback"``).
     spans   for ``"safe"``: the ``(first, last)`` 0-based inclusive line ranges that
             are sensitive. A formatter's summary may be used around them only if it
-            keeps every line of the paragraphs holding them. Empty means the whole
-            output is sensitive.
+            keeps every line of the paragraphs holding them; a span
+            ``(first, last, "trace")`` (a stack trace) is held as it stands, not
+            widened to its paragraph. Empty means the whole output is sensitive.
     secret  True when the content holds a credential or key: then nothing of the
             output is compressed or stored, formatter or not.
     """

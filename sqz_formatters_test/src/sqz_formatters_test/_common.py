@@ -6,8 +6,6 @@ replace known noise with a short counted line.
 
 from __future__ import annotations
 
-import re
-
 # ---------------------------------------------------------------- result lines
 
 
@@ -93,25 +91,3 @@ def words_after_options(argv: tuple[str, ...], value_options: frozenset) -> list
             continue
         words.append(word)
     return words
-
-
-# ---------------------------------------------------------------- paragraphs
-
-_JVM_FRAME = re.compile(r"^\s+at [\w$.<>/]+\([^()]*\)\s*$")
-
-
-def trace_paragraph_lines(lines: list[str]) -> set[int]:
-    """Indexes of every line in a blank-line-delimited paragraph that holds a JVM stack frame.
-
-    Such paragraphs are kept verbatim and whole (the core only accepts a summary that keeps
-    them), even when they also hold lines that would otherwise be dropped.
-    """
-    keep: set[int] = set()
-    start = 0
-    n = len(lines)
-    for i in range(n + 1):
-        if i == n or not lines[i].strip():
-            if any(_JVM_FRAME.match(lines[j]) for j in range(start, i)):
-                keep.update(range(start, i))
-            start = i + 1
-    return keep

@@ -2,7 +2,8 @@
 
 Why: ``go test -v ./...`` prints ``=== RUN``/``--- PASS`` for every test and subtest;
 the agent needs each ``--- FAIL:`` line with the log lines under it (file:line and
-message), panics with their whole goroutine trace, build failures and the per-package
+message), panics with their goroutine trace (the program's frames verbatim, runs of Go runtime
+frames named on one line), build failures and the per-package
 ``ok``/``FAIL`` lines. ``-json`` is rendered as the same plain text: the output of
 failed tests and of the packages themselves, nothing of tests that passed.
 
@@ -83,6 +84,112 @@ def render_go_json(text: str) -> str | None:
     return "\n".join(out)
 
 
+_FRAME_FILE = re.compile(r"^\t(?P<file>/\S+\.go):\d+(?: \+0x[0-9a-f]+)?$")
+_FUNC_PKG = re.compile(r"^(?:created by )?(?P<pkg>[\w./-]*?)\.(?:\(|\w)")
+# the Go toolchain's own sources: GOROOT is .../go/src, /usr/lib/go-1.19/src, ~/sdk/go1.22.0/src,
+# or a toolchain module golang.org/toolchain@…/src
+_GOROOT_SRC = re.compile(r"/(?:go[\w.-]*|golang\.org/toolchain@[^/]+)/src/")
+
+
+def _runtime_frame(func: str, file: str) -> bool:
+    """A frame of the Go runtime or standard library (``testing.tRunner``, ``panic``, ``runtime.gopark``):
+    a package path without a dot in its first element, in a file under the toolchain's ``src``."""
+    m = _GOROOT_SRC.search(file)
+    if m is None:
+        return False
+    if func.startswith("panic(") or func.startswith("panic({"):
+        return True
+    p = _FUNC_PKG.match(func)
+    if p is None:
+        return False
+    pkg = p.group("pkg")
+    top = file[m.end():].split("/", 1)[0]  # the std directory the file is in (linkname'd code: sync → runtime)
+    return pkg != "main" and "." not in pkg.split("/", 1)[0] and "." not in top
+
+
+def _func_name(line: str) -> str:
+    """``testing.(*M).startAlarm.func1()`` → ``testing.(*M).startAlarm.func1``: the function line
+    without its final argument list (balanced from the end, so receivers like ``(*T)`` stay)."""
+    if line.startswith("created by ") or not line.endswith(")"):
+        return line
+    depth = 0
+    for k in range(len(line) - 1, -1, -1):
+        if line[k] == ")":
+            depth += 1
+        elif line[k] == "(":
+            depth -= 1
+            if depth == 0:
+                return line[:k]
+    return line
+
+
+def fold_runtime_frames(block: list[str]) -> list[str]:
+    """A panic's lines with each run of Go runtime/standard-library frames (function line and
+    ``\tfile:line`` line) replaced by one line naming their functions; the program's frames,
+    the panic message and the goroutine headers stay verbatim."""
+    out: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            out.append(f"\t[{len(run)} Go runtime frame{'s' if len(run) > 1 else ''}: {', '.join(run)}]")
+            run.clear()
+
+    i = 0
+    while i < len(block):
+        line = block[i]
+        at = _FRAME_FILE.match(block[i + 1]) if i + 1 < len(block) else None
+        if at and line and not line[0].isspace() and _runtime_frame(line, at.group("file")):
+            run.append(line if line.startswith("created by ") else _func_name(line) + "()")
+            i += 2
+            continue
+        flush()
+        out.append(line)
+        i += 1
+    flush()
+    return out
+
+
+_GOROUTINE = re.compile(r"^goroutine (?P<id>\d+) \[(?P<state>[^\]]+)\]:$")
+
+
+def fold_identical_goroutines(lines: list[str]) -> list[str]:
+    """A goroutine dump (a panic, a test timeout) without stacks repeated word for word: a goroutine
+    whose frames (argument values included) equal an earlier one's is named on one line with the
+    others like it that follow, ``goroutines 20, 22, 23 [chan receive]: the same stack as goroutine 19``."""
+    out: list[str] = []
+    first: dict[tuple, str] = {}
+    i = 0
+    while i < len(lines):
+        m = _GOROUTINE.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        j = i + 1
+        while j < len(lines) and lines[j].strip() and not _GOROUTINE.match(lines[j]) and (
+                lines[j].startswith("\t") or not _PKG_FAIL.match(lines[j]) and not _BARE.match(lines[j])):
+            j += 1
+        key = (m.group("state"), tuple(lines[i + 1:j]))
+        if key in first and j > i + 1:
+            tail = f" [{m.group('state')}]: the same stack as goroutine {first[key]}"
+            k = len(out) - 1
+            while k >= 0 and not out[k].strip():
+                k -= 1
+            if k >= 0 and out[k].startswith("goroutine") and out[k].endswith(tail) and " [" in out[k]:
+                ids = out[k][:-len(tail)].split(" ", 1)[1]
+                del out[k:]
+                out.append(f"goroutines {ids}, {m.group('id')}{tail}")
+            else:
+                out.append(f"goroutine {m.group('id')}{tail}")
+            i = j
+            continue
+        first.setdefault(key, m.group("id"))
+        out.extend(lines[i:j])
+        i = j
+    return out
+
+
 def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | None:
     """The compact rendering of a ``go test`` run, or None."""
     if json_mode:
@@ -96,20 +203,23 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
     last_pkg_result = -1
     last_test_line = -1
     in_panic = False
+    frames_from = -1
     for i, line in enumerate(lines):
         if in_panic:
             # A panic's paragraph (goroutine trace and whatever follows it up to the next
-            # blank line) stays whole: the core only accepts summaries that keep it.
-            if not line.strip():
+            # blank line) stays but for the Go runtime's own frames, named on one line.
+            # It ends at a blank line, a package result or the next test's line.
+            ends = (not line.strip() or _PKG_FAIL.match(line) or _PKG_OK.match(line) or _PKG_NOTESTS.match(line)
+                    or _EVENT.match(line) or _PASS.match(line) or _FAIL.match(line) or _SKIP.match(line))
+            if ends:
                 in_panic = False
+                out[frames_from:] = fold_runtime_frames(out[frames_from:])
             else:
-                if _PKG_FAIL.match(line) or _PKG_OK.match(line) or _PKG_NOTESTS.match(line):
-                    last_pkg_result = i
-                elif _EVENT.match(line) or _PASS.match(line) or _FAIL.match(line):
-                    last_test_line = i
                 out.append(line)
                 continue
         if _PANIC.match(line):
+            if not in_panic:
+                frames_from = len(out)
             in_panic = True
             out.append(line)
             continue
@@ -140,6 +250,9 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
         if _BARE.match(line) and line == "PASS":
             continue                    # the package's `ok` line follows
         out.append(line)
+    if in_panic:
+        out[frames_from:] = fold_runtime_frames(out[frames_from:])
+    out = fold_identical_goroutines(out)
     if last_pkg_result < 0 or last_test_line > last_pkg_result:
         return None                     # no package result, or tests ran after the last one: cut short
     if exit_code not in (None, 0) and not any(_FAIL.match(l) or _PKG_FAIL.match(l) or l == "FAIL" for l in out):

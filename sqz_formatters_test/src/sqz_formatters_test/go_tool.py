@@ -9,6 +9,9 @@ from __future__ import annotations
 from sqz_core import FormatRequest, hookimpl
 
 commands = ("go",)
+# a panic inside `go test` is part of the failure report: rendered by go_test (the program's frames
+# verbatim, the runtime's named), recoverable with `sqz expand` (see the core's safety routing)
+reports_traces = True
 
 # Options of `go test`/`go build` that take a separate value (so the value is not the verb).
 _VALUED = frozenset({"-C"})

@@ -1,7 +1,9 @@
 """jest: drop PASS suite lines and passing-test ticks; keep FAIL blocks and the summary.
 
-Every ``●`` failure block (message, diff, code frame, ``at`` stack lines) is kept
-verbatim, as are suites that failed to run and console output jest prints.
+Every ``●`` failure block keeps its title, message, diff, the ``>`` line of its code
+frame (the failing statement) and every ``at`` stack line; the code frame's other
+echoed source lines and its caret line go. Suites that failed to run and console
+output jest prints are kept.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, plural, shorter_or_none
 
 commands = ("jest",)
+# a stack in a failure block is part of jest's report: every `at` line is kept (see the core's safety routing)
+reports_traces = True
 
 _SUITES = re.compile(r"^Test Suites: (?:\d+ \w+(?:, )?)+$")
 _TESTS = re.compile(r"^Tests: +(?:\d+ \w+(?:, )?)+$")
 _PASS_SUITE = re.compile(r"^PASS \S.*$")
 _PASS_TICK = re.compile(r"^\s+[✓√] \S.*$")
+_FRAME_CONTEXT = re.compile(r"^ +\d+ \|(?: |$)")      # `      9 |   });`: echoed source around the failing line
+_CARET = re.compile(r"^ +\| *\^+\s*$")             # `        |     ^`
 _DROP_TAIL = re.compile(r"^(?:Snapshots: +0 total|Time: +[\d.]+ ?m?s.*|Ran all test suites.*)$")
 
 
@@ -37,7 +43,7 @@ def compact_jest(lines: list[str]) -> list[str] | None:
             suites += 1
         elif _PASS_TICK.match(line):
             ticks += 1
-        elif _DROP_TAIL.match(line):
+        elif _DROP_TAIL.match(line) or _FRAME_CONTEXT.match(line) or _CARET.match(line):
             continue
         else:
             out.append(line)

@@ -1,9 +1,13 @@
 """node --test: drop passing tests (TAP records or spec ticks); keep failures whole.
 
 TAP (the default reporter when not on a terminal): passing ``# Subtest`` records with
-their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay
-verbatim, as do skips, todos and the ``# tests``/``# pass``/``# fail`` counts.
-Spec reporter: ``✔`` lines go; everything else stays.
+their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay (but for
+node's own frames, counted as below), as do skips, todos and the ``# tests``/``# pass``/
+``# fail`` counts.
+Spec reporter: ``✔`` lines go; runs of stack frames inside node itself (``node:internal/…``,
+``node:async_hooks``) become one counted line naming those modules; under ``✖ failing tests:``
+each entry keeps its ``test at file:line:col`` and ``✖`` lines, and its details when they
+are not the ones the report above already showed. Everything else stays.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, plural, shorter_or_none
 
 commands = ("node",)
+# a stack in a failing test's report is part of it: its program frames are kept (see the core's safety routing)
+reports_traces = True
 
 _TAP_COUNT = re.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$")
 _SPEC_COUNT = re.compile(r"^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) [\d.]+$")
@@ -71,18 +77,86 @@ def compact_tap(lines: list[str]) -> list[str] | None:
         if _PLAN.match(line) or line == "TAP version 13":
             drop[i] = True
         i += 1
-    out = [x for k, x in enumerate(lines) if not drop[k]]
+    out = fold_node_frames([x for k, x in enumerate(lines) if not drop[k]])
     if passed:
         out.insert(0, f"(+ {plural(passed, 'passing test')} not listed)")
     return out
 
 
+_NODE_FRAME = re.compile(r"^(?P<ind>\s+)(?:at )?(?:async )?(?:\S+ \()?(?P<mod>node:[\w/]+)(?::\d+)*\)?(?P<brace> \{)?$")
+_FAILING = "✖ failing tests:"
+_TEST_AT = re.compile(r"^test at \S+:\d+:\d+$")
+
+
+def fold_node_frames(lines: list[str]) -> list[str]:
+    """Each run of frames inside node itself as one line: how many and in which node modules."""
+    out: list[str] = []
+    run: list[re.Match] = []
+
+    def flush() -> None:
+        if run:
+            mods = ", ".join(dict.fromkeys(m.group("mod") for m in run))
+            what = "frame" if len(run) == 1 else "frames"
+            out.append(f"{run[0].group('ind')}[{len(run)} {what} in {mods}]{run[-1].group('brace') or ''}")
+            run.clear()
+
+    for line in lines:
+        m = _NODE_FRAME.match(line)
+        if m and (not run or m.group("ind") == run[0].group("ind")) and not (run and run[-1].group("brace")):
+            run.append(m)
+            continue
+        flush()
+        if m:
+            run.append(m)
+            continue
+        out.append(line)
+    flush()
+    return out
+
+
+def fold_failing_summary(lines: list[str]) -> list[str]:
+    """Under ``✖ failing tests:``, an entry's details shown word for word in the report above go."""
+    try:
+        cut = lines.index(_FAILING)
+    except ValueError:
+        return lines
+    shown = "\n" + "\n".join(x.strip() for x in lines[:cut] if x.strip()) + "\n"
+    out = lines[:cut + 1]
+    entry: list[str] = []
+
+    def flush() -> None:
+        if not entry:
+            return
+        head = [x for x in entry[:2] if _TEST_AT.match(x) or x.startswith("✖ ")]
+        body = entry[len(head):]
+        text = "\n".join(x.strip() for x in body if x.strip())
+        if head and text and "\n" + text + "\n" in shown:
+            out.extend(head)
+            out.append("  (details as in the report above)")
+            out.append("")
+        else:
+            out.extend(entry)
+        entry.clear()
+
+    for line in lines[cut + 1:]:
+        if _TEST_AT.match(line):
+            flush()
+        if entry or _TEST_AT.match(line):
+            entry.append(line)
+        else:
+            out.append(line)
+    flush()
+    return out
+
+
 def compact_spec(lines: list[str]) -> list[str] | None:
-    """Node's spec output without ``✔`` lines; None when the ``ℹ fail`` count is missing."""
+    """Node's spec output without ``✔`` lines, node's own frames folded and the failing-tests
+    summary without details already shown; None when the ``ℹ fail`` count is missing."""
     if not any(x.startswith("ℹ fail ") for x in lines):
         return None
     out = [x for x in lines if not _SPEC_PASS.match(x)]
     passed = len(lines) - len(out)
+    out = fold_node_frames(fold_failing_summary(out))
     if passed:
         out.insert(0, f"(+ {plural(passed, 'passing test')} not listed)")
     return out

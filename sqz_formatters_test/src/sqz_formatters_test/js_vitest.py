@@ -1,7 +1,10 @@
 """vitest run: drop passing files and ticks; keep failed files, failure sections and counts.
 
-The ``Failed Suites``/``Failed Tests`` sections (errors, diffs, code frames, stack
-lines) are kept verbatim; the clock line ``Start at`` is dropped.
+In the ``Failed Suites``/``Failed Tests`` sections every ``FAIL`` header, error and
+``Caused by:`` line, expected/received diff and ``❯ file:line:col`` location is kept; the
+echoed source of a code frame goes but for the line the caret points at, and so do the
+caret line and the ``⎯⎯[1/4]⎯`` separators (section titles lose their padding). The clock
+line ``Start at`` is dropped.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, plural, shorter_or_none
 
 commands = ("vitest",)
+# a stack in a failed test's report is part of it: its ❯/at locations are kept (see the core's safety routing)
+reports_traces = True
 
 _FILES = re.compile(r"^ Test Files  (?:\d+ \w+(?: \| )?)+ \(\d+\)$")
 _TESTS = re.compile(r"^      Tests  (?:\d+ \w+(?: \| )?)+ \(\d+\)$")
@@ -21,6 +26,9 @@ _PASS_FILE = re.compile(r"^ [✓√] \S+ \(\d+ tests?(?: \| \d+ skipped)?\) \d+m
 _PASS_TICK = re.compile(r"^ +[✓√] \S.*?(?: \d+m?s)?$")
 _START = re.compile(r"^   Start at  \d\d:\d\d:\d\d$")
 _SECTION = re.compile(r"^⎯+ Failed (?:Suites|Tests) \d+ ⎯+$|^⎯+ Unhandled Errors ⎯+$")
+_SEPARATOR = re.compile(r"^⎯+\[\d+/\d+\]⎯+$")
+_FRAME_LINE = re.compile(r"^ {3,}\d+\|(?: |$)")        # `     12|     expect(…)`: echoed source
+_CARET = re.compile(r"^ {3,}\| *\^+\s*$")         # `       |     ^`: points at the line above
 
 
 def is_vitest_output(lines: list[str]) -> bool:
@@ -35,12 +43,18 @@ def compact_vitest(lines: list[str]) -> list[str] | None:
     out: list[str] = []
     files = ticks = 0
     in_report = False
-    for line in lines:
+    for k, line in enumerate(lines):
         if _SECTION.match(line):
             in_report = True
+            out.append("⎯ " + line.strip("⎯ ") + " ⎯")
+            continue
         if _FILES.match(line):
             in_report = False
         if in_report:
+            if _SEPARATOR.match(line) or _CARET.match(line):
+                continue
+            if _FRAME_LINE.match(line) and not (k + 1 < len(lines) and _CARET.match(lines[k + 1])):
+                continue
             out.append(line)
         elif _RUN.match(line) or _START.match(line):
             continue

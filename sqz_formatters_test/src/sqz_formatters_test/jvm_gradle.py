@@ -11,8 +11,8 @@ What is dropped (counted in one ``[dropped: …]`` line): passing task lines (a 
 FAILED stays), status-bar frames, ``PASSED`` test events, the daemon start-up notice,
 the ``java -version`` banner Debian's launcher prints first, the JDK's four-line
 SecurityManager deprecation warning that Gradle < 7 triggers on Java 17+, and the
-``* Try:``/``* Get more help`` trailer. Everything else is kept verbatim, and so is every
-blank-line paragraph that holds a stack trace.
+``* Try:``/``* Get more help`` trailer. Everything else is kept verbatim, stack traces line
+for line (exception, every frame, ``Caused by:``, ``... N more``).
 """
 
 from __future__ import annotations
@@ -21,9 +21,12 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import DropCounter, has_option, join_output, trace_paragraph_lines, words_after_options
+from ._common import DropCounter, has_option, join_output, words_after_options
 
 commands = ("gradle", "gradlew")
+# a failing test's stack trace is part of Gradle's report: kept here line for line while the noise
+# around it goes, the whole log recoverable with `sqz expand` (see the core's safety routing)
+reports_traces = True
 
 _TASKS = frozenset({
     "build", "assemble", "check", "test", "clean", "classes", "testClasses", "compileJava", "compileTestJava",
@@ -82,15 +85,10 @@ def format_gradle(lines: list[str], quiet: bool) -> list[str] | None:
     finished = False
     in_try = False
     head = True              # still in the lines before Gradle's own first line
-    protected = trace_paragraph_lines(lines)
     i = 0
     while i < len(lines):
         line = lines[i]
         i += 1
-        if i - 1 in protected:
-            head = False
-            out.append(line)     # a stack trace's paragraph: verbatim, whole
-            continue
         if head and _JAVA_BANNER.match(line):
             drops.add("java -version banner lines")
             continue

@@ -11,10 +11,8 @@ the ``Failed to execute goal`` line and the reactor summary.
 What is dropped (counted in one ``[dropped: …]`` line): the lines named above, the
 timing footer (``Total time``/``Finished at``), and the second copy of compiler errors
 that Maven repeats under ``Failed to execute goal … Compilation failure``. Every line
-the formatter does not know is kept verbatim (test output, unknown ``[INFO]`` lines), and
-so is every blank-line paragraph holding a stack trace, noise included: Surefire prints
-no blank line between the build log and the first failure, so that paragraph reaches
-back to the top of the log.
+the formatter does not know is kept verbatim (test output, unknown ``[INFO]`` lines, stack
+traces: exception line, every frame, ``Caused by:`` and ``... N more``).
 """
 
 from __future__ import annotations
@@ -23,9 +21,12 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import DropCounter, has_option, join_output, trace_paragraph_lines, words_after_options
+from ._common import DropCounter, has_option, join_output, words_after_options
 
 commands = ("mvn", "mvnw")
+# a test's stack trace is part of Surefire's failure report: kept here line for line while the build
+# chatter around it goes, the whole log recoverable with `sqz expand` (see the core's safety routing)
+reports_traces = True
 
 _PHASES = frozenset({
     "clean", "validate", "initialize", "generate-sources", "process-sources", "generate-resources",
@@ -58,8 +59,14 @@ _INFO_NOISE = re.compile(
     r"Changes detected - recompiling the module!|Compiling \d+ source files? to .*|T E S T S|Results:|"
     r"Total time: .*|Finished at: .*)$")
 _RUNNING = re.compile(r"^Running [\w.$]+$")
+# a module's start and the reactor's build order (the reactor summary names each module with its outcome)
+_BUILDING = re.compile(r"^Building [\w.-]+ [\w.-]+ +\[\d+/\d+\]$")
+_REACTOR_ORDER = re.compile(r"^Reactor Build Order:$|^\S+ +\[(?:pom|jar|war|ear|ejb|rar|maven-plugin|bundle)\]$")
 _CLASS_RESULT = re.compile(r"^Tests run: \d+, Failures: (\d+), Errors: (\d+), Skipped: (\d+), "
                            r"Time elapsed: [\d.,]+ s(?:ec)?( <<< FAILURE!)? -{1,2} in [\w.$]+$")
+_TEST_TIME = re.compile(r"^(\S+\([\w.$]+\)) +Time elapsed: [\d.,]+ s(?:ec)? +( <<< (?:FAILURE|ERROR)!)$")
+_CLASS_TIME = re.compile(r"^(Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+), Time elapsed: [\d.,]+ s(?:ec)?"
+                         r"( <<< FAILURE! -{1,2} in [\w.$]+)$")
 _SUMMARY = re.compile(r"^Tests run: \d+, Failures: \d+, Errors: \d+, Skipped: \d+$")
 _BUILD = re.compile(r"^BUILD (SUCCESS|FAILURE)$")
 _HELP = re.compile(
@@ -92,12 +99,7 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
     after_progress = False
     build_line = False
     levels = 0
-    protected = trace_paragraph_lines(lines)
-    for index, line in enumerate(lines):
-        if index in protected:
-            levels += line.startswith(("[INFO]", "[ERROR]", "[WARNING]"))
-            out.append(line)    # a stack trace's paragraph: verbatim, whole
-            continue
+    for line in lines:
         if _PROGRESS.match(line):
             drops.add("download/progress lines")
             after_progress = True
@@ -137,7 +139,7 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
             if _INFO_NOISE.match(body.strip()):
                 drops.add("[INFO] progress lines")
                 continue
-            if _RUNNING.match(body):
+            if _RUNNING.match(body) or _BUILDING.match(body) or _REACTOR_ORDER.match(body):
                 drops.add("[INFO] progress lines")
                 continue
             cm = _CLASS_RESULT.match(body)
@@ -152,6 +154,10 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
                 continue
             if in_compile_failure and body.strip() in seen_compiler:
                 drops.add("repeated compiler messages")
+                continue
+            t = _TEST_TIME.match(body) or _CLASS_TIME.match(body)
+            if t:  # a failing test or class: its outcome and counts without the timing
+                out.append(f"[{level}] {t.group(1)}{t.group(2)}")
                 continue
             if _FAILED_GOAL.match(body):
                 in_compile_failure = bool(_COMPILE_FAILED.match(body))

@@ -17,6 +17,9 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, plural, shorter_or_none
 
 commands = ("pytest", "py.test")
+# a traceback in the FAILURES section or in a test's captured output is part of the report: rendered
+# here (frames and exception lines kept, captured output whole), see the core's safety routing
+reports_traces = True
 
 _OUTCOME_WORDS = r"(?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun|subtests? \w+)"
 _FINAL = re.compile(
@@ -39,7 +42,6 @@ _WARN_COUNT = re.compile(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
 _BANNER = re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$")
 _FRAME_SEP = re.compile(r"^(?:_ )+_?\s*$")
 _CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
-_PY_TRACEBACK = re.compile(r"^\s*Traceback \(most recent call last\):\s*$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 
 
@@ -170,6 +172,36 @@ def _compact_frame(frame: list[str]) -> list[str]:
     return out
 
 
+_NATIVE_FRAME = re.compile(r'^  File "[^"]+", line \d+, in \S')
+
+
+def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
+    """``--tb=native`` tracebacks: a frame (``File …, line N, in f`` and its statement) already shown
+    earlier in the section is dropped; each run of them becomes one counted line."""
+    out: list[str] = []
+    skipped = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _NATIVE_FRAME.match(line):
+            stmt = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].startswith("    ") else None
+            key = (line, stmt or "")
+            step = 2 if stmt is not None else 1
+            if key in seen:
+                skipped += 1
+                i += step
+                continue
+            seen.add(key)
+        if skipped:
+            out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+            skipped = 0
+        out.append(line)
+        i += 1
+    if skipped:
+        out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+    return out
+
+
 def compact_failures(body: list[str]) -> list[str]:
     """A FAILURES/ERRORS section without source context, separators, padding or repeated frames.
 
@@ -181,10 +213,11 @@ def compact_failures(body: list[str]) -> list[str]:
     frame: list[str] = []
     last: list[str] | None = None
     repeats = 0
+    seen_native: set[tuple[str, str]] = set()
 
     def flush() -> None:
         nonlocal frame, last, repeats
-        kept = _compact_frame(frame)
+        kept = _fold_native_frames(_compact_frame(frame), seen_native)
         frame = []
         if not kept:
             return
@@ -243,7 +276,6 @@ def sqz_format(request: FormatRequest) -> str | None:
     interrupted = any(line.startswith("!!!") for line in lines)
     if request.exit_code not in (None, 0) and not (red or interrupted or request.exit_code == 5):
         return None  # non-zero status the summary does not explain
-    protected = any(_PY_TRACEBACK.match(line) for line in lines)
     head, sections = _split_sections(lines[:final])
     out = compact_header(head)
     for title, rule, sbody in sections:
@@ -260,16 +292,13 @@ def sqz_format(request: FormatRequest) -> str | None:
             out.append(rule)
             if any(x.strip() for x in sbody):
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
-        elif title in ("FAILURES", "ERRORS") and not protected:
+        elif title in ("FAILURES", "ERRORS"):
             out.append(rule)
             out.extend(compact_failures(sbody))
         else:
             out.append(rule)
             out.extend(sbody)
-    if protected:  # the pipeline passes a stack trace through only inside its paragraph, verbatim
-        out.append(summary)
-    else:
-        out = [_rule(x) for x in out]
-        out.append(summary.strip("= "))
+    out = [_rule(x) for x in out]
+    out.append(summary.strip("= "))
     out.extend(lines[final + 1:])
     return shorter_or_none(join_output(out), request.text)

@@ -13,6 +13,9 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, plural, shorter_or_none
 
 commands = ("tox", "nox")
+# the traces of an embedded pytest run are rendered by the pytest formatter, other output stays
+# verbatim (see the core's safety routing)
+reports_traces = True
 
 _TOX_STEP = re.compile(r"^(?P<env>[\w.-]+): (?P<kind>install_deps|install_package|install_package_deps|"
                        r"packaging backend|\.pkg|commands_pre\[\d+\]|commands\[\d+\]|commands_post\[\d+\]|"

@@ -1,4 +1,12 @@
-"""python -m unittest: drop progress dots and ``... ok`` lines; keep every FAIL/ERROR block whole."""
+"""python -m unittest: drop progress dots and ``... ok`` lines; keep what each FAIL/ERROR block says.
+
+Every ``FAIL:``/``ERROR:`` title, ``File "…", line N, in f`` frame with the statement it names,
+exception line and message continuation (diffs, subtest parameters) stays, with the ``Ran N
+tests`` line and the status. Dropped: the ``====``/``----`` rules, the ``Traceback (most
+recent call last):`` line right under a block's title, caret lines under a
+statement (``^^^^``, ``~~^~~``) and, in a block whose frames repeat an earlier block's (one
+subtest failing for several parameters), those frames, replaced by one line.
+"""
 
 from __future__ import annotations
 
@@ -9,13 +17,50 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, shorter_or_none
 
 commands = ("unittest",)
+# the tracebacks are the failure report itself: rendered here frame by frame (see the core's safety routing)
+reports_traces = True
 
 _RAN = re.compile(r"^Ran \d+ tests? in \d+(?:\.\d+)?s$")
 _STATUS = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \((?:\w+=\d+(?:, )?)+\))?$")
 _DOTS = re.compile(r"^[.FEsxu]+$")
 _VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
+_CARETS = re.compile(r"^\s+[\^~]+\s*$")
+_FRAME = re.compile(r'^  File "[^"]*", line \d+')
+_TITLE = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): \S")
+_TRACEBACK = "Traceback (most recent call last):"
 _RULE = "=" * 70
 _DASH = "-" * 70
+
+
+def compact_blocks(lines: list[str]) -> list[str]:
+    """FAIL/ERROR blocks without rules and carets; frames already shown by an earlier block folded."""
+    out: list[str] = []
+    seen: set[tuple[str, ...]] = set()
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if line in (_RULE, _DASH) or _CARETS.match(line):
+            i += 1
+            continue
+        if line == _TRACEBACK and out and _TITLE.match(out[-1]):
+            i += 1  # the block's title says a test failed; its frames follow
+            continue
+        if _FRAME.match(line):
+            j = i
+            while j < len(lines) and (_FRAME.match(lines[j]) or (lines[j].startswith("    ") and lines[j].strip())):
+                j += 1
+            frames = tuple(x for x in lines[i:j] if not _CARETS.match(x))
+            if frames in seen:
+                n = sum(1 for x in frames if _FRAME.match(x))
+                out.append(f"  [the same {n} frames as above]" if n > 1 else "  [the same frame as above]")
+            else:
+                seen.add(frames)
+                out.extend(frames)
+            i = j
+            continue
+        out.append(line)
+        i += 1
+    return out
 
 
 def compact_unittest(lines: list[str]) -> list[str] | None:
@@ -39,7 +84,7 @@ def compact_unittest(lines: list[str]) -> list[str] | None:
     if passed:
         out.append(f"(+ {passed} passed)")
     if first_rule < ran - 1:
-        out.extend(lines[first_rule:ran - 1])
+        out.extend(compact_blocks(lines[first_rule:ran - 1]))
     out.append(lines[ran])
     out.extend(tail)
     return out

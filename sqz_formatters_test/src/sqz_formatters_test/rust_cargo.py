@@ -7,7 +7,10 @@ the ``test result:`` counts and the compiler's errors and warnings with their lo
 What is dropped: cargo's progress lines (counted), passing/ignored test lines and
 ``running N tests`` (the ``test result:`` line that follows carries the counts),
 nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around a
-failure, and the source snippets of *warnings* (the header, ``-->`` location, inline
+failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
+listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
+locations (runs of its frames are named on one line) and program frames shown by an earlier
+backtrace, and the source snippets of *warnings* (the header, ``-->`` location, inline
 ``help:`` and ``= note:`` lines stay). Errors, failure sections and everything the
 formatter does not recognise are kept verbatim.
 """
@@ -22,6 +25,10 @@ from ._common import count_phrase, join_output
 from .rust_diag import compress_error
 
 commands = ("cargo", "cargo-nextest")
+# a panic's backtrace inside a failing test's section is part of the report: rendered here (the
+# program's frames once each with their location, the standard library's named), recoverable with
+# `sqz expand` (see the core's safety routing)
+reports_traces = True
 
 _VERBS = {"build": "build", "b": "build", "check": "check", "c": "check", "clippy": "clippy",
           "test": "test", "t": "test", "nextest": "nextest"}
@@ -123,16 +130,23 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
     recognised = False
     open_runs = 0            # `running N tests` blocks still waiting for their `test result:`
     in_failure_output = False
+    seen_frames: set[tuple[str, str]] = set()
+    seen_notes: set[str] = set()
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         if in_failure_output:
-            # Inside `---- name stdout ----` sections every line is the test's own output: keep whole.
-            if line == "failures:" or _TEST_RESULT.match(line):
+            # Inside `---- name stdout ----` sections every line is the test's own output: keep it,
+            # but for backtrace frames already shown and libtest's hints said once already.
+            if line == "failures:" or _TEST_RESULT.match(line) or _FAILURE_HEAD.match(line):
                 in_failure_output = False
             else:
-                out.append(line)
-                i += 1
+                j = i + 1
+                while j < n and lines[j] != "failures:" and not _TEST_RESULT.match(lines[j]) \
+                        and not _FAILURE_HEAD.match(lines[j]):
+                    j += 1
+                out.extend(compact_failure_output(lines[i:j], seen_frames, seen_notes, progress))
+                i = j
                 continue
         m = _PROGRESS.match(line)
         if m:
@@ -179,6 +193,8 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             in_failure_output = True
             out.append(line)
             i += 1
+            while i < n and not lines[i].strip():
+                i += 1  # the blank line libtest prints under the header
             continue
         if _NEXTEST_NOISE.match(line) and verb == "nextest":
             word = line.split()[0]
@@ -206,9 +222,102 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
         return None
     if open_runs and not any(l.startswith("error") for l in out):
         return None  # a test binary's output was cut before its result line: truncated
+    out = drop_duplicate_failure_lines(out)
+    if progress and progress_slot is None:
+        progress_slot = len(out)
+        out.append("")
     if progress_slot is not None:
         out[progress_slot] = f"[dropped: {count_phrase(progress)}]"
     return out
+
+
+_FRAME = re.compile(r"^ {2,}(?P<no>\d+): (?P<name>\S.*)$")
+_FRAME_AT = re.compile(r"^ {6,}at (?P<loc>\S.*)$")
+_HINT = re.compile(r"^note: (run with `RUST_BACKTRACE=|Some details are omitted, run with `RUST_BACKTRACE=full`)")
+
+
+_STD_FRAME = re.compile(r"^(?:std|core|alloc|test|__rustc)::|^<fn\(\)|^<(?:std|core|alloc)::")
+
+
+def _std_frame(name: str, loc: str) -> bool:
+    """A frame of the Rust standard library or test harness: located under ``/rustc/<commit>/``, or
+    unlocated with a ``std::``/``core::``/``alloc::``/``test::`` name."""
+    return loc.startswith("/rustc/") if loc else bool(_STD_FRAME.match(name))
+
+
+def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, progress: dict) -> list[str]:
+    """One failing test's output: every line kept but backtrace frames of the Rust standard library,
+    the program's frames already shown in an earlier backtrace of this run, and a libtest hint
+    already printed.
+
+    A run of standard-library frames becomes one line with their numbers and names (or ``the same
+    frames as above`` when all were named before); the program's frames stay with their location.
+    """
+    out: list[str] = []
+    run: list[tuple[str, str, bool]] = []  # (frame number, name, shown before)
+
+    def flush() -> None:
+        if not run:
+            return
+        nos = run[0][0] if len(run) == 1 else f"{run[0][0]}-{run[-1][0]}"
+        fresh = [name for _, name, seen in run if not seen]
+        if fresh:
+            out.append(f"   [{nos}: Rust standard library: {', '.join(fresh)}"
+                       + (", and frames shown above]" if len(fresh) < len(run) else "]"))
+        else:
+            out.append(f"   [{nos}: {'the same frame' if len(run) == 1 else 'the same frames'} as above]")
+        run.clear()
+
+    i = 0
+    while i < len(body):
+        line = body[i]
+        m = _FRAME.match(line)
+        if m:
+            at = _FRAME_AT.match(body[i + 1]) if i + 1 < len(body) else None
+            loc = at.group("loc") if at else ""
+            key = (m.group("name"), loc)
+            if key in seen_frames or _std_frame(m.group("name"), loc):
+                run.append((m.group("no"), m.group("name"), key in seen_frames))
+                seen_frames.add(key)
+            else:
+                flush()
+                seen_frames.add(key)
+                out.append(line)
+                if at:
+                    out.append(body[i + 1])
+            i += 2 if at else 1
+            continue
+        flush()
+        if _HINT.match(line):
+            if line in seen_notes:
+                progress["repeated note"] = progress.get("repeated note", 0) + 1
+                i += 1
+                continue
+            seen_notes.add(line)
+        out.append(line)
+        i += 1
+    flush()
+    return out
+
+
+def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
+    """Without ``test NAME ... FAILED`` progress lines and the ``failures:`` header before the
+    sections, when NAME has its own ``---- NAME stdout ----`` section and is listed again under
+    the closing ``failures:``."""
+    heads = {m.group(1) for m in map(_FAILURE_NAME.match, out) if m}
+    keep: list[str] = []
+    for k, line in enumerate(out):
+        m = _TEST_FAILED.match(line)
+        if m and m.group(1) in heads:
+            continue
+        if line == "failures:" and any(_FAILURE_HEAD.match(x) for x in out[k + 1:k + 3]):
+            continue
+        keep.append(line)
+    return keep
+
+
+_FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
+_TEST_FAILED = re.compile(r"^test (.+) \.\.\. FAILED$")
 
 
 @hookimpl
