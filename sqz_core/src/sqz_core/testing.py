@@ -107,8 +107,9 @@ def fact_kept(output: str, fact, *, _lines: list[str] | None = None) -> bool:
       for a statement whose parts a formatter may put in another order or layout;
     - ``{"under": HEADER, "line": PARTS}``: PARTS (a string or a list, as above) on one line
       that either holds HEADER too or sits, indented, under a line that holds it (its
-      nearest less-indented line above): a diagnostic with its file when a formatter
-      prints each path once over its diagnostics (``src/main.c`` / ``  10:5: error: …``).
+      nearest less-indented line above; ``tree``'s box-drawing characters count as
+      indentation): a diagnostic with its file when a formatter prints each path once over
+      its diagnostics (``src/main.c`` / ``  10:5: error: …``), a file in its directory.
     """
     if isinstance(fact, dict):
         return _under_kept(output, fact["under"], fact["line"])
@@ -119,6 +120,9 @@ def fact_kept(output: str, fact, *, _lines: list[str] | None = None) -> bool:
     return any(all(p in line for p in parts) for line in lines)
 
 
+_INDENT_CHARS = " \t\xa0│├└─┬┼"  # `tree` draws its nesting with box-drawing characters
+
+
 def _under_kept(output: str, header: str, line_parts) -> bool:
     parts = [_squeeze(p) for p in ([line_parts] if isinstance(line_parts, str) else line_parts)]
     header = _squeeze(header)
@@ -126,7 +130,7 @@ def _under_kept(output: str, header: str, line_parts) -> bool:
     for raw in output.splitlines():
         if not raw.strip():
             continue
-        indent = len(raw) - len(raw.lstrip(" \t"))
+        indent = len(raw) - len(raw.lstrip(_INDENT_CHARS))
         while stack and stack[-1][0] >= indent:
             stack.pop()
         line = _squeeze(raw)
