@@ -212,7 +212,7 @@ class Daemon:
             return [b"error: unknown verb"]
         cwd = os.fsdecode(fields[6])
         opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False,
-                "no_abbrev": False, "agent": None}
+                "no_abbrev": False, "agent": None, "exit_nonce": None}
         kv = fields[7].split(b"\0") if fields[7] else []
         for k, v in zip(kv[::2], kv[1::2]):
             key = k.decode()

@@ -44,6 +44,8 @@ def _parse(args: list[str], allow_rest: bool):
         i += 1
     if opts["mode"] not in _MODES:
         return NOT_MINE
+    # the wrapper's per-call nonce (``exitmarker.wrap_command``): only compress reads a trailer
+    opts["exit_nonce"] = os.environ.get("SQZ_EXIT_NONCE") or None
     return opts, []
 
 
@@ -103,13 +105,15 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
         try:
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
                               session=opts["session"], store=store, no_cache=opts["no_cache"], index=index,
-                              abbreviate=False if opts.get("no_abbrev") else None)
+                              abbreviate=False if opts.get("no_abbrev") else None,
+                              exit_nonce=opts.get("exit_nonce"))
         except StoreError as exc:
             opts["store_failed"] = True
             sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
                               session=opts["session"], store=None, no_cache=True, index=index,
-                              abbreviate=False if opts.get("no_abbrev") else None)
+                              abbreviate=False if opts.get("no_abbrev") else None,
+                              exit_nonce=opts.get("exit_nonce"))
             store_for_stats = None
         else:
             store_for_stats = store
@@ -133,7 +137,7 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
         opts["store_failed"] = True
         from .exitmarker import split_trailer
 
-        raw, status = split_trailer(data)
+        raw, status = split_trailer(data, opts.get("exit_nonce"))
         sys.stderr.write(f"sqz: internal error ({type(exc).__name__}: {exc}); output sent unchanged\n")
         return Result(raw, "error", exit_code=status)
     finally:

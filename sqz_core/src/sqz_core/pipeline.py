@@ -1,6 +1,6 @@
 """The compression pipeline: one tool output in, what the model should see out.
 
-1. exit trailer stripped (the wrapped command's status is kept);
+1. exit trailer stripped when it carries the call's nonce (the wrapped command's status is kept);
 2. empty, binary, invalid UTF-8 or oversized input passes through byte-exact;
 3. safety routing: secrets pass through untouched; stack traces and DDL pass
    through unless a formatter's summary keeps every line of their paragraphs;
@@ -117,14 +117,15 @@ def _safe_passthrough(raw: bytes, text: str, exit_code, reason: str, family, est
 
 def compress(data: bytes, *, command: str | None = None, tool: str | None = None, mode: str = "auto",
              session: str | None = None, store=None, no_cache: bool = False, index: dict | None = None,
-             formatters: bool = True, abbreviate: bool | None = None) -> Result:
+             formatters: bool = True, abbreviate: bool | None = None, exit_nonce: str | None = None) -> Result:
     """Run the pipeline on ``data`` (raw bytes as the command printed them).
 
     ``store`` is a ``sqz_core.store.Store`` or None (no dedup, no lossy stages: nothing
     could be recovered). ``no_cache`` disables refs for this call (neither emitted
     nor recorded); originals of lossy results are still kept for ``expand``.
     ``formatters=False`` skips per-command plugins (to measure the generic stages).
-    ``abbreviate`` None follows ``SQZ_NO_ABBREV``.
+    ``abbreviate`` None follows ``SQZ_NO_ABBREV``. ``exit_nonce``: the wrapper's per-call
+    nonce; only a trailer carrying it is stripped (``exitmarker``).
 
     Pressure (tokens served to the session in a sliding window, ``sessions.pressure``):
     ``high`` switches to aggressive mode (smaller savings accepted, abbreviation
@@ -135,7 +136,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     from .plugins import builtin_record, call_all, call_first, for_program, implementations, load_index
     from .verdicts import most_restrictive
 
-    raw, exit_code = split_trailer(data)
+    raw, exit_code = split_trailer(data, exit_nonce)
     if not raw:
         return _passthrough(raw, "empty", exit_code)
     if len(raw) > _max_bytes():
