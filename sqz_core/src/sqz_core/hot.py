@@ -55,14 +55,23 @@ def _quiet() -> bool:
 
 def _open_store():
     """The configured store, or None after one clear line on stderr (compression goes on without dedup)."""
-    from .store import StoreError
+    from .store import StoreBusy, StoreError
     from .stores import open_store
 
     try:
-        return open_store()
+        return open_store(hot=True)
+    except StoreBusy:
+        _busy_note()
+        return None
     except StoreError as exc:
         sys.stderr.write(f"sqz: store unavailable ({exc}); compressing without dedup or expand\n")
         return None
+
+
+def _busy_note() -> None:
+    """A held write lock is a passing state, not a failure: one quiet line (none with SQZ_QUIET)."""
+    if not _quiet():
+        sys.stderr.write("sqz: store busy (another process holds its write lock); sent without caching\n")
 
 
 def _note(result) -> None:
@@ -96,7 +105,7 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
     ``index``; a store error then sets ``opts["store_failed"]`` so it reopens the store.
     """
     from .pipeline import Result, compress
-    from .store import StoreError
+    from .store import StoreBusy, StoreError
 
     own = store is NOT_MINE
     if own:
@@ -109,7 +118,10 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
                               exit_nonce=opts.get("exit_nonce"))
         except StoreError as exc:
             opts["store_failed"] = True
-            sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
+            if isinstance(exc, StoreBusy):
+                _busy_note()
+            else:
+                sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
                               session=opts["session"], store=None, no_cache=True, index=index,
                               abbreviate=False if opts.get("no_abbrev") else None,

@@ -107,6 +107,22 @@ class StoreError(Exception):
     """The store cannot be used; callers degrade to compression without dedup."""
 
 
+class StoreBusy(StoreError):
+    """Another process holds the write lock longer than the hot path may wait."""
+
+
+# How long a hook call waits for another process's write lock (``SQZ_BUSY_TIMEOUT_MS``): past it,
+# the call goes on without the store, so a held lock costs an agent's command this much, not seconds.
+HOT_BUSY_MS = 60
+
+
+def hot_busy_ms() -> int:
+    try:
+        return max(0, min(int(os.environ.get("SQZ_BUSY_TIMEOUT_MS", HOT_BUSY_MS)), 60_000))
+    except ValueError:
+        return HOT_BUSY_MS
+
+
 def _scrub(command: str | None) -> str | None:
     """The command line as the store keeps it: secret spans replaced by ``***``."""
     if not command:
@@ -116,14 +132,18 @@ def _scrub(command: str | None) -> str | None:
     return scrub_command(command)
 
 
+def _is_busy(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
 def _retrying(fn, attempts: int = 6):
     delay = 0.02
     for i in range(attempts):
         try:
             return fn()
         except sqlite3.OperationalError as exc:
-            msg = str(exc).lower()
-            if ("locked" not in msg and "busy" not in msg) or i == attempts - 1:
+            if not _is_busy(exc) or i == attempts - 1:
                 raise
             time.sleep(delay)
             delay *= 2
@@ -132,13 +152,24 @@ def _retrying(fn, attempts: int = 6):
 class Store:
     """A handle on the SQLite store. Use ``Store.open()``; every method may raise ``StoreError``."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, hot: bool = False) -> None:
         self.conn = conn
         self.path = path
+        # hot: one bounded wait, no retries, and after a busy answer every later use fails at once
+        self.hot = hot
+        self.busy = False
+        self.attempts = 1 if hot else 6
 
     # -- opening ------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str, timeout: float = 5.0) -> Store:
+    def open(cls, path: str, timeout: float = 5.0, *, hot: bool = False) -> Store:
+        """Open (creating it private) the database at ``path``.
+
+        ``hot``: for a hook call, which must not stall the agent: the wait for another
+        process's write lock is ``hot_busy_ms()`` once, then ``StoreBusy``.
+        """
+        if hot:
+            timeout = hot_busy_ms() / 1000
         try:
             fresh = not os.path.exists(path)
             if fresh:
@@ -153,10 +184,14 @@ class Store:
             # WAL with synchronous=NORMAL: a commit does not wait for fsync; the database stays
             # consistent on a crash (only the last calls' rows may be lost on power failure)
             conn.execute("PRAGMA synchronous = NORMAL")
-            store = cls(conn, path)
+            store = cls(conn, path, hot)
             store._ensure_schema()
             return store
+        except StoreError:
+            raise
         except (sqlite3.Error, OSError) as exc:
+            if hot and isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise StoreBusy(f"{path}: {exc}") from exc
             raise StoreError(f"{path}: {exc}") from exc
 
     def _ensure_schema(self) -> None:
@@ -187,7 +222,19 @@ class Store:
                 self.conn.execute("ROLLBACK")
                 raise
 
-        _retrying(migrate)
+        self._retry(migrate)
+
+    def _retry(self, fn):
+        """``fn()`` with the busy policy of this handle (see ``open``); sqlite errors pass through."""
+        if self.busy:
+            raise StoreBusy("database is locked by another process")
+        try:
+            return _retrying(fn, self.attempts)
+        except sqlite3.OperationalError as exc:
+            if self.hot and _is_busy(exc):
+                self.busy = True
+                raise StoreBusy(str(exc)) from exc
+            raise
 
     def close(self) -> None:
         try:
@@ -198,13 +245,13 @@ class Store:
     # -- helpers ---------------------------------------------------------------------
     def _write(self, sql: str, params=()) -> None:
         try:
-            _retrying(lambda: self.conn.execute(sql, params))
+            self._retry(lambda: self.conn.execute(sql, params))
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
     def _read(self, sql: str, params=()) -> list:
         try:
-            return _retrying(lambda: self.conn.execute(sql, params).fetchall())
+            return self._retry(lambda: self.conn.execute(sql, params).fetchall())
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
@@ -277,7 +324,7 @@ class Store:
             self.conn.executemany("INSERT OR IGNORE INTO sketches(session, value, hash) VALUES (?,?,?)",
                                   [(session, v, digest) for v in values])
         try:
-            _retrying(run)
+            self._retry(run)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
@@ -381,7 +428,7 @@ class Store:
                 self.conn.execute("ROLLBACK")
                 raise
         try:
-            return _retrying(run)
+            return self._retry(run)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
