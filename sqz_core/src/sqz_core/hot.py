@@ -90,6 +90,8 @@ def _note(result) -> None:
         msg = f"sqz: ~{result.est_in}→{result.est_out} tokens (-{pct}%, estimate){via}"
     elif result.outcome == "safe" and result.reason:
         msg = f"sqz: sent unchanged ({result.reason}; never cached)"
+    elif result.outcome == "timeout":
+        msg = f"sqz: sent unchanged ({result.reason}; SQZ_TIME_BUDGET_MS sets it)"
     else:
         return
     try:

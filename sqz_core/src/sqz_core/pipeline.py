@@ -10,11 +10,15 @@
 6. generic lossless stages: terminal noise, blank runs, repeated lines/blocks;
 7. the net-win gate: a result that does not save enough goes out as the original.
 A lossy result ends with a line telling how to get the original back.
+
+A per-call time budget (``SQZ_TIME_BUDGET_MS``, default 2000) is checked between stages:
+past it the original goes out unchanged, nothing is stored, and the outcome is ``timeout``.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escapes
 from .exitmarker import split_trailer
@@ -30,6 +34,7 @@ except ImportError:  # pragma: no cover - other Pythons
         from hashlib import sha256
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+DEFAULT_TIME_BUDGET_MS = 2000
 MIN_REF_BYTES = 160  # shorter content is always sent in full
 
 
@@ -42,7 +47,7 @@ class Result:
     def __init__(self, output: bytes, outcome: str, *, exit_code=None, plugin=None, digest=None,
                  est_in: int = 0, est_out: int = 0, reason: str = "", family=None) -> None:
         self.output = output
-        self.outcome = outcome  # compressed | ref | passthrough | gate | safe | binary | empty | huge
+        self.outcome = outcome  # compressed | ref | passthrough | gate | safe | binary | empty | huge | timeout
         self.plugin = plugin
         self.exit_code = exit_code
         self.digest = digest
@@ -80,6 +85,24 @@ def _max_bytes() -> int:
         return int(os.environ.get("SQZ_MAX_BYTES", DEFAULT_MAX_BYTES))
     except ValueError:
         return DEFAULT_MAX_BYTES
+
+
+def time_budget() -> float:
+    """Seconds a call may spend before the original is sent instead (``SQZ_TIME_BUDGET_MS``; 0: no limit)."""
+    try:
+        ms = int(os.environ.get("SQZ_TIME_BUDGET_MS", DEFAULT_TIME_BUDGET_MS))
+    except ValueError:
+        ms = DEFAULT_TIME_BUDGET_MS
+    return ms / 1000 if ms > 0 else float("inf")
+
+
+def _over_budget(raw: bytes, exit_code, deadline: float, family=None, est_in: int = 0) -> Result | None:
+    """The original, unchanged and unstored, when the call is past its deadline; else None."""
+    if time.monotonic() <= deadline:
+        return None
+    r = Result(raw, "timeout", exit_code=exit_code, reason=f"over the {time_budget():g} s time budget",
+               family=family, est_in=est_in, est_out=est_in)
+    return r
 
 
 def min_saving(est_in: int, mode: str) -> int:
@@ -136,6 +159,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     from .plugins import builtin_record, call_all, call_first, for_program, implementations, load_index
     from .verdicts import most_restrictive
 
+    deadline = time.monotonic() + time_budget()
     raw, exit_code = split_trailer(data, exit_nonce)
     if not raw:
         return _passthrough(raw, "empty", exit_code)
@@ -152,6 +176,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     req = FormatRequest(cleaned, command, tool=tool, exit_code=exit_code,
                         mode="aggressive" if mode == "aggressive" else "default")
     family = req.program or (tool.lower() if tool else None)
+    if (late := _over_budget(raw, exit_code, deadline, family)) is not None:
+        return late
     if mode == "safe":
         r = _passthrough(raw, "safe", exit_code, reason="--mode safe", family=family)
         r.est_in = r.est_out = estimate(text)
@@ -171,6 +197,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     est_in = estimate(text)
     if verdict is not None and verdict.level == "safe" and verdict.secret:
         return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
+    if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+        return late
     if verdict is not None and verdict.level == "aggressive" and mode == "auto":
         req.mode = "aggressive"
     is_safe = verdict is not None and verdict.level == "safe"
@@ -192,6 +220,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         plugin, ref = call_first(implementations("sqz_dedup", records), request=req, digest=digest,
                                  session=session, store=store, data=raw)
         ref_out = None if ref is None else ref.encode("utf-8")
+        if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+            return late
         # the same gate as any other result: shorter in bytes and a net win in tokens
         if ref_out is not None and len(ref_out) < len(raw) and net_win(est_in, estimate(ref), req.mode):
             outcome = "ref" if ref.startswith("§ref:") and ":L" not in ref.split("§", 2)[1] else (
@@ -216,6 +246,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         plugin, formatted = call_first(implementations("sqz_format", records), request=req)
         if formatted is not None and not isinstance(formatted, str):
             formatted = plugin = None
+        if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+            return late
 
     if is_safe:
         # Compress around the sensitive paragraphs only when they survive verbatim:
@@ -259,6 +291,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         candidate += recovery_line(digest)
 
     est_out = estimate(candidate)
+    if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+        return late
     result: Result
     if not net_win(est_in, est_out, req.mode) or len(candidate) >= len(text):
         result = Result(raw, "gate" if candidate != text else "passthrough", exit_code=exit_code,
