@@ -132,6 +132,19 @@ def _scrub(command: str | None) -> str | None:
     return scrub_command(command)
 
 
+def holds_secret(data: bytes) -> bool:
+    """What the pipeline refuses to store: a secret in the raw text or in what the terminal showed."""
+    from .cleanup import clean_terminal
+    from .safety import classify
+
+    text = data.decode("utf-8", "replace")
+    for candidate in {text, clean_terminal(text)}:
+        verdict = classify(candidate)
+        if verdict is not None and verdict.secret:
+            return True
+    return False
+
+
 def _is_busy(exc: Exception) -> bool:
     msg = str(exc).lower()
     return "locked" in msg or "busy" in msg
@@ -471,6 +484,70 @@ class Store:
                                       "hash NOT IN (SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
                                       "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)", ()))
         return self._transaction(steps)
+
+    # -- secrets an older sqz stored (sqz doctor --purge-secrets) ---------------------------------
+    def purge_secrets(self) -> dict:
+        """Delete stored content and index rows a secret detector flags; scrub stored command lines.
+
+        Versions before the secret detectors kept ``.env`` files, headers with tokens, URLs with
+        passwords… and unscrubbed ``--cmd`` lines. Flagged blobs go with their index rows, served
+        marks, sketches and pins (stats rows stay, without their hashes); commands are rewritten
+        by ``secrets.scrub_command``. Deleted pages are overwritten (``secure_delete``), the
+        full-text index is rebuilt and the file vacuumed and checkpointed, so no copy of a
+        secret stays in the database, its WAL or free pages. Counts per kind.
+        """
+        from .secrets import scrub_command
+
+        try:
+            self.conn.execute("PRAGMA secure_delete = ON")
+            fts = self.has_fts()
+            flagged: set[str] = set()
+            scanned = 0
+            cur = self.conn.execute("SELECT hash, data FROM blobs")
+            while rows := cur.fetchmany(64):
+                for digest, data in rows:
+                    scanned += 1
+                    if holds_secret(bytes(data)):
+                        flagged.add(digest)
+            recall_rows: list[int] = []
+            if fts:
+                cur = self.conn.execute("SELECT rowid, hash, body FROM recall")
+                while rows := cur.fetchmany(64):
+                    recall_rows += [rowid for rowid, digest, body in rows
+                                    if digest in flagged or holds_secret((body or "").encode("utf-8", "replace"))]
+            updates = []
+            tables = [("calls", "id"), ("blobs", "hash")] + ([("recall", "rowid")] if fts else [])
+            for table, key in tables:
+                for k, command in self.conn.execute(f"SELECT {key}, command FROM {table} WHERE command IS NOT NULL"
+                                                    ).fetchall():
+                    clean = scrub_command(command)
+                    if clean != command:
+                        updates.append((f"UPDATE {table} SET command = ? WHERE {key} = ?", (clean, k)))
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
+        steps = []
+        for digest in sorted(flagged):
+            steps += [("blobs", "DELETE FROM blobs WHERE hash = ?", (digest,)),
+                      ("served", "DELETE FROM served WHERE hash = ? OR output_hash = ?", (digest, digest)),
+                      ("sketches", "DELETE FROM sketches WHERE hash = ?", (digest,)),
+                      ("pins", "DELETE FROM pins WHERE hash = ?", (digest,)),
+                      ("token_counts", "DELETE FROM token_counts WHERE hash = ?", (digest,)),
+                      ("calls_in", "UPDATE calls SET input_hash = NULL WHERE input_hash = ?", (digest,)),
+                      ("calls_out", "UPDATE calls SET output_hash = NULL WHERE output_hash = ?", (digest,))]
+        steps += [("recall", "DELETE FROM recall WHERE rowid = ?", (rowid,)) for rowid in recall_rows]
+        steps += [("commands", sql, params) for sql, params in updates]
+        done = self._transaction(steps) if steps else {}
+        if steps:
+            try:
+                if fts:  # FTS5 keeps deleted rows' terms in old segments until the index is rebuilt
+                    self.conn.execute("INSERT INTO recall(recall) VALUES ('rebuild')")
+                    self.conn.execute("INSERT INTO recall(recall) VALUES ('optimize')")
+                self.conn.execute("VACUUM")
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                raise StoreError(f"secrets deleted, but the file could not be compacted: {exc}") from exc
+        return {"scanned": scanned, "blobs": done.get("blobs", 0), "recall": done.get("recall", 0),
+                "commands": done.get("commands", 0)}
 
     def vacuum(self) -> bool:
         """Give freed pages back to the file system; False when another process holds the database."""
