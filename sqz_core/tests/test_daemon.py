@@ -425,3 +425,31 @@ def test_a_frame_costs_what_arrives_not_what_it_declares():
     a.close()
     b.close()
 
+
+
+# -- `sqz daemon stop` tells what happened to the process ----------------------------------------------
+def test_stop_waits_until_the_process_is_gone(env):
+    pid = env.start()
+    r = env.sqz("daemon", "stop")
+    assert r.returncode == 0 and r.stdout.decode() == f"sqz daemon: stopped (pid {pid})\n"
+    assert not _alive(pid)  # already gone when stop returns: no waiting needed here
+    assert not env.sock.exists() and not env.pidfile.exists()
+
+
+def test_stop_of_a_daemon_that_does_not_exit_kills_it_and_says_so(env):
+    """A daemon that cannot answer nor exit (stopped with SIGSTOP, as a process stuck in a long call)."""
+    pid = env.start()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        t = time.monotonic()
+        r = env.sqz("daemon", "stop", "--wait", "1")
+        took = time.monotonic() - t
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    out = r.stdout.decode()
+    assert r.returncode == 0 and out.startswith(f"sqz daemon: killed (pid {pid}): it did not exit within 1 s"), out
+    assert not _alive(pid)
+    assert not env.sock.exists() and not env.pidfile.exists()
+    assert took < TIMEOUT - 5  # the stop request's 2 s timeout, 1 s of waiting, the kill
+    assert env.sqz("daemon", "status").returncode == 1

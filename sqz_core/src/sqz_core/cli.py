@@ -475,11 +475,17 @@ def daemon_start(
 
 
 @daemon_app.command("stop")
-def daemon_stop():
-    """Stop the daemon and remove its socket and pid file (also those a killed daemon left)."""
+def daemon_stop(
+    wait: float = typer.Option(5.0, "--wait", min=0.0,
+                               help="Seconds to wait for the daemon to exit before it is killed (SIGKILL)."),
+):
+    """Stop the daemon, wait until its process is gone (killing it if it does not exit) and say which happened.
+
+    Also removes the socket and pid file a killed daemon left. Exit 1 if the process is still running.
+    """
     from .daemon import stop
 
-    raise typer.Exit(stop(echo=typer.echo))
+    raise typer.Exit(stop(echo=typer.echo, timeout=wait))
 
 
 @daemon_app.command("status")
