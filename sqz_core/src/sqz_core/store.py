@@ -394,6 +394,23 @@ class Store:
                     (time.time(), session, _scrub(command), family, plugin, outcome, bytes_in, bytes_out,
                      est_in, est_out, input_hash, output_hash, agent, cwd))
 
+    def origins(self, digests: list[str]) -> dict[str, set]:
+        """Where each stored entry came from: the ``cwd`` of the calls that stored or served it
+        (a working directory, or the file or directory an MCP tool read). Entries no call
+        names are absent; a call without a recorded ``cwd`` contributes None."""
+        out: dict[str, set] = {}
+        wanted = list(dict.fromkeys(digests))
+        for i in range(0, len(wanted), 200):
+            chunk = wanted[i:i + 200]
+            marks = ",".join("?" * len(chunk))
+            for in_h, out_h, cwd in self._read(
+                    f"SELECT input_hash, output_hash, cwd FROM calls WHERE input_hash IN ({marks}) "
+                    f"OR output_hash IN ({marks})", (*chunk, *chunk)):
+                for h in (in_h, out_h):
+                    if h in chunk:
+                        out.setdefault(h, set()).add(cwd)
+        return out
+
     def calls(self, since: float = 0.0) -> list[tuple]:
         """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
         input_hash, output_hash, agent, cwd)`` since ``since``, oldest first."""
