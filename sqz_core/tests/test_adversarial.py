@@ -226,6 +226,7 @@ def test_timeout_is_recorded_in_stats_and_said_once(monkeypatch, tmp_path, capsy
     from sqz_core.store import Store
 
     monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "db.sqlite"))
+    monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "cache"))  # its own plugin index
     monkeypatch.delenv("SQZ_STORE_URL", raising=False)
     monkeypatch.delenv("SQZ_QUIET", raising=False)
     monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "50")

@@ -73,7 +73,7 @@ def test_doctor_purges_what_an_old_version_stored(tmp_path):
     seeded = _seed_like_an_old_version(path)
     before = _at_rest(path)
     assert sum(s.encode() in before for s in seeded["secrets"]) == len(seeded["secrets"])  # the seed is real
-    env = dict(os.environ, SQZ_DB_PATH=path, SQZ_DAEMON="0")
+    env = dict(os.environ, SQZ_DB_PATH=path, SQZ_DAEMON="0", SQZ_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("SQZ_STORE_URL", None)
     r = _sqz("doctor", "--purge-secrets", env=env)
     assert r.returncode == 0, r.stderr.decode()
@@ -112,7 +112,7 @@ def test_report_scrubs_commands_and_is_private(tmp_path):
     page = tmp_path / "report.html"
     page.write_text("old report\n")
     os.chmod(page, 0o644)
-    env = dict(os.environ, SQZ_DB_PATH=path, SQZ_DAEMON="0")
+    env = dict(os.environ, SQZ_DB_PATH=path, SQZ_DAEMON="0", SQZ_CACHE_DIR=str(tmp_path / "cache"))
     env.pop("SQZ_STORE_URL", None)
     r = _sqz("report", "--html", str(page), "--model", "claude-sonnet-4", env=env)
     text = page.read_text()

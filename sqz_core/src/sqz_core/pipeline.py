@@ -228,16 +228,17 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
                 "slice" if ref.startswith("§ref:") else "delta")
             r = Result(ref_out, outcome, exit_code=exit_code, plugin=plugin, digest=digest,
                        est_in=est_in, est_out=estimate(ref), family=family)
-            store.put_blob(digest, raw, command)
-            r.stored = True
             r.output_digest = digest_of(r.output)
-            store.put_blob(r.output_digest, r.output, None)
-            # the model now holds this content (in full, as a slice of it, or as base + delta)
-            store.mark_served(session, digest, output_hash=None, is_file=is_file and outcome != "slice")
-            if is_file and outcome == "delta":
-                from .dedup import sketch
+            with _batch(store):
+                store.put_blob(digest, raw, command)
+                store.put_blob(r.output_digest, r.output, None)
+                # the model now holds this content (in full, as a slice of it, or as base + delta)
+                store.mark_served(session, digest, output_hash=None, is_file=is_file and outcome != "slice")
+                if is_file and outcome == "delta":
+                    from .dedup import sketch
 
-                store.add_sketch(session, digest, sketch(raw))
+                    store.add_sketch(session, digest, sketch(raw))
+            r.stored = True
             return r
 
     formatted = plugin = None
@@ -302,19 +303,31 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
                         plugin=plugin if lossy else None, digest=digest, est_in=est_in, est_out=est_out,
                         family=family)
     if store is not None:
-        store.put_blob(digest, raw, command)
-        result.stored = True
         if result.output != raw:
             result.output_digest = digest_of(result.output)
-            store.put_blob(result.output_digest, result.output, None)
-        if not no_cache and len(raw) >= MIN_REF_BYTES:
-            store.mark_served(session, digest, output_hash=result.output_digest, is_file=is_file)
-            if is_file:
-                from .dedup import sketch
+        with _batch(store):  # one wait for the write lock per call, not one per row
+            store.put_blob(digest, raw, command)
+            if result.output_digest is not None:
+                store.put_blob(result.output_digest, result.output, None)
+            if not no_cache and len(raw) >= MIN_REF_BYTES:
+                store.mark_served(session, digest, output_hash=result.output_digest, is_file=is_file)
+                if is_file:
+                    from .dedup import sketch
 
-                store.add_sketch(session, digest, sketch(raw))
-        store.index_text(digest, text, command or tool, session)
+                    store.add_sketch(session, digest, sketch(raw))
+            store.index_text(digest, text, command or tool, session)
+        result.stored = True
     return result
+
+
+def _batch(store):
+    """The store's write transaction (``Store.batch``), or nothing for a backend without one."""
+    batch = getattr(store, "batch", None)
+    if batch is None:
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return batch()
 
 
 HEAD_LINES, TAIL_LINES, CUT_MIN_LINES = 120, 80, 400

@@ -171,6 +171,7 @@ class Store:
         # hot: one bounded wait, no retries, and after a busy answer every later use fails at once
         self.hot = hot
         self.busy = False
+        self.busy_ms = 5000
         self.attempts = 1 if hot else 6
 
     # -- opening ------------------------------------------------------------------
@@ -198,6 +199,7 @@ class Store:
             # consistent on a crash (only the last calls' rows may be lost on power failure)
             conn.execute("PRAGMA synchronous = NORMAL")
             store = cls(conn, path, hot)
+            store.busy_ms = int(timeout * 1000)
             store._ensure_schema()
             return store
         except StoreError:
@@ -235,7 +237,14 @@ class Store:
                 self.conn.execute("ROLLBACK")
                 raise
 
-        self._retry(migrate)
+        # a one-time step (new file, new version): worth waiting for, even on the hot path
+        hot, self.hot, self.attempts = self.hot, False, 6
+        self.conn.execute("PRAGMA busy_timeout = 5000")
+        try:
+            self._retry(migrate)
+        finally:
+            self.hot, self.attempts = hot, (1 if hot else 6)
+            self.conn.execute(f"PRAGMA busy_timeout = {self.busy_ms}")
 
     def _retry(self, fn):
         """``fn()`` with the busy policy of this handle (see ``open``); sqlite errors pass through."""
@@ -248,6 +257,38 @@ class Store:
                 self.busy = True
                 raise StoreBusy(str(exc)) from exc
             raise
+
+    def batch(self):
+        """One write transaction around several writes (one wait for the lock instead of one per write).
+
+        ``with store.batch(): …``; committed at the end, rolled back on an exception.
+        """
+        from contextlib import contextmanager
+
+        @contextmanager
+        def run():
+            try:
+                self._retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
+            except sqlite3.Error as exc:
+                raise StoreError(str(exc)) from exc
+            try:
+                yield self
+            except BaseException:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise StoreError(str(exc)) from exc
+
+        return run()
 
     def close(self) -> None:
         try:
