@@ -436,3 +436,23 @@ def test_explicit_root_stays_allowed_next_to_client_roots(proj, tmp_path):
 
     notes, lib = run_sdk(SQZ_MCP + ["--root", str(extra)], body, cwd=str(tmp_path), list_roots_callback=list_roots)
     assert notes == ["# Notes\n\nneedle one\n"] and lib == ["from --root\n"]
+
+
+def test_a_catastrophic_regex_is_a_tool_error_and_never_freezes_the_server(proj):
+    """`(a|aa)+$` on a line of 40 a's backtracks exponentially: under Python's re it held the
+    interpreter lock for good, so even a ping went unanswered. Now other requests are answered
+    while it runs, and it ends as a tool error after its time limit."""
+    from sqz_mcp.file_tools import REGEX_SECONDS
+
+    (proj / "slow.txt").write_text("a" * 40 + "!\n")
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        t0 = time.monotonic()
+        p.send(call_msg(2, "sqz_grep", {"pattern": "(a|aa)+$", "regex": True, "path": "slow.txt"}))
+        time.sleep(0.3)
+        assert p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}, timeout=3)["result"] == {}
+        reply, _ = p.recv_until(lambda m: m.get("id") == 2, timeout=REGEX_SECONDS + 10)
+        assert reply["result"]["isError"] and "ran over" in reply["result"]["content"][0]["text"]
+        assert time.monotonic() - t0 < REGEX_SECONDS + 10
+        res = p.request(call_msg(4, "sqz_grep", {"pattern": "needle (o|t)ne", "regex": True}), timeout=10)
+        assert "notes.md:3:needle one" in res["result"]["content"][0]["text"]
