@@ -227,3 +227,13 @@ def test_a_delta_must_pass_the_net_win_gate(store):
     body = "\n".join(_render_delta(old.decode().split("\n"), new.decode().split("\n")))
     assert len(body.encode()) > len(new) and not net_win(estimate(new.decode()), estimate(body), "default")
     assert resolve(store, digest_of(new)[:16]) == new
+
+
+def test_run_never_strips_a_trailer(tmp_path):
+    """`sqz run` knows the status itself: a command printing this call's trailer keeps its bytes."""
+    fake = "last line\n__SQZ_EXIT__=" + NONCE + ":9\n"
+    env = dict(os.environ, SQZ_QUIET="1", SQZ_DAEMON="0", SQZ_DB_PATH=str(tmp_path / "db.sqlite"),
+               SQZ_EXIT_NONCE=NONCE)
+    r = subprocess.run([sys.executable, "-m", "sqz_core", "run", "--", sys.executable, "-c",
+                        f"import sys; sys.stdout.write({fake!r})"], capture_output=True, env=env)
+    assert (r.returncode, r.stdout) == (0, fake.encode())

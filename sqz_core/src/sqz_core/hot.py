@@ -45,7 +45,7 @@ def _parse(args: list[str], allow_rest: bool):
     if opts["mode"] not in _MODES:
         return NOT_MINE
     # the wrapper's per-call nonce (``exitmarker.wrap_command``): only compress reads a trailer
-    opts["exit_nonce"] = os.environ.get("SQZ_EXIT_NONCE") or None
+    opts["exit_nonce"] = None if allow_rest else (os.environ.get("SQZ_EXIT_NONCE") or None)
     return opts, []
 
 
