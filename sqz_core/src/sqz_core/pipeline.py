@@ -100,9 +100,8 @@ def _over_budget(raw: bytes, exit_code, deadline: float, family=None, est_in: in
     """The original, unchanged and unstored, when the call is past its deadline; else None."""
     if time.monotonic() <= deadline:
         return None
-    r = Result(raw, "timeout", exit_code=exit_code, reason=f"over the {time_budget():g} s time budget",
-               family=family, est_in=est_in, est_out=est_in)
-    return r
+    return Result(raw, "timeout", exit_code=exit_code, reason=f"over the {time_budget():g} s time budget",
+                  family=family, est_in=est_in, est_out=est_in)
 
 
 def min_saving(est_in: int, mode: str) -> int:
