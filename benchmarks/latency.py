@@ -7,7 +7,13 @@ document; repeated to reach the size, cut on a line boundary), and compressed wi
 every call does the full work). Reports p50/p99 per input, plus `sqz --version`
 (process start-up floor) and a bare `python -c pass` for reference.
 
-    python benchmarks/latency.py [--runs 30] [--json] [--kind pytest] [--daemon]
+Worst-case rows ("worst …") time adversarial inputs that once took seconds to minutes:
+a blank run after a credential-like line, a 200,000-space line, cursor-move escapes
+asking for huge widths, a 1 MB single token, JSON nested 100,000 deep and a million
+short lines. They run with fewer repetitions; the per-call time budget
+(``SQZ_TIME_BUDGET_MS``, 2 s) caps what any of them can cost.
+
+    python benchmarks/latency.py [--runs 30] [--json] [--kind pytest] [--daemon] [--worst]
 
 ``--daemon`` runs the same cases with `sqz daemon start` for the run (its own socket directory).
 """
@@ -63,6 +69,19 @@ def sample_inputs(kinds: list[str] | None = None) -> dict[str, tuple[bytes, str]
     return out
 
 
+def worst_inputs() -> dict[str, tuple[bytes, str]]:
+    """Adversarial inputs (built here: their shape is the point, not any tool's wording)."""
+    bomb = b"".join(b"\x1b[1A\x1b[%dC%s" % (n, t) for n, t in ((100000, b"x"), (10 ** 9, b"y"), (99999999, b"\r")))
+    return {
+        "worst blank run 40k": (b"token refreshed\n" + b"\n" * 40000 + b"end\n", "cat app.log"),
+        "worst space run 200KB": (b" " * 200000 + b"x\n", "python -c 'print(...)'"),
+        "worst cursor escapes": (b"a\n" + bomb * 8 + b"\n", "cat tty.log"),
+        "worst token 1MB": (b"token=" + b"a" * (1 << 20) + b"\n", "cat token.txt"),
+        "worst JSON 100k deep": (b"[" * 100000 + b"]" * 100000 + b"\n", "cat deep.json"),
+        "worst 1M short lines": (b"a\n" * 1_000_000, "cat lines.txt"),
+    }
+
+
 def timed(cmd: list[str], data: bytes | None, env: dict, runs: int) -> list[float]:
     times = []
     for _ in range(runs):
@@ -83,6 +102,7 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--kind", action="append", choices=sorted(SOURCES), help="only these inputs (repeatable)")
     ap.add_argument("--daemon", action="store_true", help="with a warm daemon started for the run")
+    ap.add_argument("--worst", action="store_true", help="only the worst-case (adversarial) rows")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp(prefix="sqz-latency-")
     env = dict(os.environ, SQZ_DB_PATH=os.path.join(tmp, "db.sqlite"), SQZ_CACHE_DIR=os.path.join(tmp, "cache"),
@@ -100,9 +120,11 @@ def main() -> int:
     rows = []
     rows.append(("python -c pass", timed([sys.executable, "-c", "pass"], None, env, args.runs)))
     rows.append(("sqz --version", timed(sqz + ["--version"], None, env, args.runs)))
-    for label, (data, command) in sample_inputs(args.kind).items():
+    for label, (data, command) in ({} if args.worst else sample_inputs(args.kind)).items():
         runs = args.runs if len(data) < 500_000 else max(5, args.runs // 3)
         rows.append((f"compress {label}", timed(sqz + ["compress", "--cmd", command], data, env, runs)))
+    for label, (data, command) in ({} if args.kind else worst_inputs()).items():
+        rows.append((label, timed(sqz + ["compress", "--cmd", command], data, env, max(3, args.runs // 6))))
     if args.daemon:
         subprocess.run(sqz + ["daemon", "stop"], env=env, stdout=subprocess.DEVNULL, check=False)
     shutil.rmtree(tmp, ignore_errors=True)
@@ -111,9 +133,9 @@ def main() -> int:
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        print(f"{'case':<26}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}")
+        print(f"{'case':<28}{'p50 ms':>9}{'p99 ms':>9}{'mean ms':>9}")
         for r in result:
-            print(f"{r['case']:<26}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}")
+            print(f"{r['case']:<28}{r['p50_ms']:>9}{r['p99_ms']:>9}{r['mean_ms']:>9}")
     return 0
 
 

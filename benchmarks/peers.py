@@ -236,6 +236,7 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
     sys.path.insert(0, str(HERE))
     import quality
     from sqz_core.cleanup import clean_terminal
+    from sqz_core.exitmarker import new_nonce, trailer
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
     from sqz_core.store import Store
@@ -261,10 +262,12 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
             if filter_text and filter_text not in f"{family}/{fx.name}":
                 continue
             text = fx.raw.decode("utf-8", "replace")
-            data = fx.raw + (f"\n__SQZ_EXIT__={fx.meta['exit_code']}\n".encode()
+            nonce = new_nonce()
+            data = fx.raw + (trailer(fx.meta['exit_code'], nonce)
                              if fx.meta.get("exit_code") is not None else b"")
             t = time.perf_counter()
-            res = compress(data, command=fx.command, store=store, session=f"peers:{family}/{fx.name}", index=index)
+            res = compress(data, command=fx.command, store=store, session=f"peers:{family}/{fx.name}", index=index,
+                           exit_nonce=nonce)
             sqz_ms = (time.perf_counter() - t) * 1000
             outs = {"sqz": res.output.decode("utf-8", "replace")}
             ms = {"sqz": sqz_ms}

@@ -78,6 +78,7 @@ def category_of(family: str, command: str | None) -> str:
 
 def run(filter_text: str | None = None) -> list[dict]:
     from sqz_core.cleanup import clean_terminal
+    from sqz_core.exitmarker import new_nonce, trailer
     from sqz_core.expand import resolve
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
@@ -97,13 +98,13 @@ def run(filter_text: str | None = None) -> list[dict]:
             family = family_of(root, fx.path)
             if filter_text and filter_text not in f"{family}/{fx.name}":
                 continue
-            data = fx.raw + (f"\n__SQZ_EXIT__={fx.meta['exit_code']}\n".encode()
+            nonce = new_nonce()
+            data = fx.raw + (trailer(fx.meta['exit_code'], nonce)
                              if fx.meta.get("exit_code") is not None else b"")
             session = f"bench:{family}/{fx.name}"
-            res = compress(data, command=fx.command, store=store, session=session, index=index)
+            res = compress(data, command=fx.command, store=store, session=session, index=index, exit_nonce=nonce)
             generic = compress(data, command=fx.command, store=generic_store, session=session + ":g",
-                               formatters=False,
-                               no_cache=True)
+                               formatters=False, no_cache=True, exit_nonce=nonce)
             out = res.output.decode("utf-8", "replace")
             text = fx.raw.decode("utf-8", "replace")
             t_in, counter = count(text)
@@ -112,7 +113,7 @@ def run(filter_text: str | None = None) -> list[dict]:
             t_gen, _ = count(generic.output.decode("utf-8", "replace"))
             lost = missing_facts(out, fx.facts)
             lost_gen = missing_facts(generic.output.decode("utf-8", "replace"), fx.facts)
-            again = compress(data, command=fx.command, store=store, session=session, index=index)
+            again = compress(data, command=fx.command, store=store, session=session, index=index, exit_nonce=nonce)
             if again.outcome == "ref":
                 token = again.output.decode().split()[0]
                 ref = "ok" if resolve(store, token) == fx.raw else "MISMATCH"

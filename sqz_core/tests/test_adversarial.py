@@ -178,3 +178,82 @@ def test_jwt_candidates_in_one_run():
     verdict = safety.classify("ok\n" + text + "\nBearer " + jwt + "\n")
     assert verdict is not None and verdict.secret and verdict.spans == ((2, 2),)
     assert safety.classify("x-eyJ-" + jwt).secret
+
+
+# --- the per-call time budget ------------------------------------------------------------
+# Every stage is linear now, so no real input is slow enough to reach the budget here: a stage
+# made slow on purpose (a sleep) stands for whatever input or plugin a future stage misjudges.
+
+def _slow(seconds, fn):
+    def slow(*args, **kwargs):
+        time.sleep(seconds)
+        return fn(*args, **kwargs)
+    return slow
+
+
+SLOW_INPUT = "".join(f"worker {i % 3}: waiting for the lock on the build directory\n" for i in range(300)).encode()
+
+
+def test_past_the_time_budget_the_original_goes_out_unchanged(monkeypatch, tmp_path):
+    from sqz_core import pipeline
+    from sqz_core.store import Store
+
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    assert compress(SLOW_INPUT, store=store, session="a").output != SLOW_INPUT  # normally compressed
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "100")
+    monkeypatch.setattr(pipeline, "fold_repeats", _slow(0.3, pipeline.fold_repeats))
+    data = SLOW_INPUT + b"and one new line\n"
+    result = compress(data, store=store, session="b")
+    assert (result.outcome, result.output) == ("timeout", data)
+    assert "time budget" in result.reason
+    assert store.get_blob(pipeline.digest_of(data)) is None  # nothing stored for a call that gave up
+    store.close()
+
+
+def test_a_slow_formatter_is_cut_by_the_budget_too(monkeypatch):
+    from sqz_core import pipeline, plugins
+
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "100")
+    monkeypatch.setattr(plugins, "call_first", _slow(0.15, plugins.call_first))
+    start = time.perf_counter()
+    result = compress(SLOW_INPUT, command="make", store=None)
+    assert (result.outcome, result.output) == ("timeout", SLOW_INPUT)
+    assert time.perf_counter() - start < 1.0  # checked between stages: it stops at the next check
+
+
+def test_timeout_is_recorded_in_stats_and_said_once(monkeypatch, tmp_path, capsys):
+    from sqz_core import hot, pipeline
+    from sqz_core.store import Store
+
+    monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "db.sqlite"))
+    monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "cache"))  # its own plugin index
+    monkeypatch.delenv("SQZ_STORE_URL", raising=False)
+    monkeypatch.delenv("SQZ_QUIET", raising=False)
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "50")
+    monkeypatch.setattr(pipeline, "fold_repeats", _slow(0.2, pipeline.fold_repeats))
+    opts = hot._parse(["--cmd", "make"], allow_rest=False)[0]
+    result = hot.compress_bytes(SLOW_INPUT, opts)
+    hot._note(result)
+    assert result.output == SLOW_INPUT
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["sqz: sent unchanged (over the 0.05 s time budget; SQZ_TIME_BUDGET_MS sets it)"]
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    assert [row[5] for row in store.calls()] == ["timeout"]
+    store.close()
+
+
+def test_time_budget_setting():
+    import os
+
+    from sqz_core.pipeline import DEFAULT_TIME_BUDGET_MS, time_budget
+
+    old = os.environ.pop("SQZ_TIME_BUDGET_MS", None)
+    try:
+        assert time_budget() == DEFAULT_TIME_BUDGET_MS / 1000 == 2.0
+        for value, expected in (("250", 0.25), ("0", float("inf")), ("nonsense", 2.0)):
+            os.environ["SQZ_TIME_BUDGET_MS"] = value
+            assert time_budget() == expected
+    finally:
+        os.environ.pop("SQZ_TIME_BUDGET_MS", None)
+        if old is not None:
+            os.environ["SQZ_TIME_BUDGET_MS"] = old

@@ -118,7 +118,7 @@ RUNNER = textwrap.dedent('''
     for root in sys.argv[1:]:
         for fx in iter_fixtures(root):
             status = fx.meta.get("exit_code")
-            trailer = b"\\n__SQZ_EXIT__=%d\\n" % status if isinstance(status, int) else b""
+            trailer = b"\\n__SQZ_EXIT__=0123abcd4567ef89:%d\\n" % status if isinstance(status, int) else b""
             cases.append((fx.raw + trailer, fx.command))
     out = []
     for data, command in cases:
@@ -142,7 +142,8 @@ def _fixture_roots() -> list[str]:
 
 def _run_all(env: Env, db: str, **extra) -> dict:
     r = subprocess.run([sys.executable, "-c", RUNNER, *_fixture_roots()], capture_output=True, timeout=120,
-                       env=dict(env, SQZ_DB_PATH=str(env.tmp / db), SQZ_SESSION="fixtures", **extra), cwd=env.work)
+                       env=dict(env, SQZ_DB_PATH=str(env.tmp / db), SQZ_SESSION="fixtures",
+                                SQZ_EXIT_NONCE="0123abcd4567ef89", **extra), cwd=env.work)
     assert r.returncode == 0, r.stderr.decode()[-2000:]
     return json.loads(r.stdout)
 
@@ -165,14 +166,15 @@ def test_fixtures_give_identical_stdout_stderr_and_status(env):
 def test_cli_compress_and_run_match_in_process(env):
     env.start()
     git_log = (ROOT / "sqz_formatters_git/tests/fixtures/log/sqz_repo_stat.txt").read_bytes()
-    cases = [(["compress", "--cmd", "git log --stat"], git_log + b"\n__SQZ_EXIT__=1\n"),
+    cases = [(["compress", "--cmd", "git log --stat"], git_log + b"\n__SQZ_EXIT__=0123abcd4567ef89:1\n"),
              (["compress", "--cmd", "make", "--no-abbrev"], REPEATS),
              (["compress", "--mode", "safe", "--cmd", "cat x"], REPEATS),
              (["run", "--", sys.executable, "-c", "print('same thing\\n' * 80, end=''); raise SystemExit(4)"], None)]
     for args, data in cases:
         for _ in range(2):
-            a = env.sqz(*args, data=data, SQZ_DAEMON="0", SQZ_DB_PATH=str(env.tmp / "a.sqlite"))
-            b = env.sqz(*args, data=data, SQZ_DB_PATH=str(env.tmp / "b.sqlite"))
+            a = env.sqz(*args, data=data, SQZ_DAEMON="0", SQZ_DB_PATH=str(env.tmp / "a.sqlite"),
+                        SQZ_EXIT_NONCE="0123abcd4567ef89")
+            b = env.sqz(*args, data=data, SQZ_DB_PATH=str(env.tmp / "b.sqlite"), SQZ_EXIT_NONCE="0123abcd4567ef89")
             assert (a.stdout, a.stderr, a.returncode) == (b.stdout, b.stderr, b.returncode), args
     assert env.served() == 2 * len(cases)
 
@@ -423,3 +425,31 @@ def test_a_frame_costs_what_arrives_not_what_it_declares():
     a.close()
     b.close()
 
+
+
+# -- `sqz daemon stop` tells what happened to the process ----------------------------------------------
+def test_stop_waits_until_the_process_is_gone(env):
+    pid = env.start()
+    r = env.sqz("daemon", "stop")
+    assert r.returncode == 0 and r.stdout.decode() == f"sqz daemon: stopped (pid {pid})\n"
+    assert not _alive(pid)  # already gone when stop returns: no waiting needed here
+    assert not env.sock.exists() and not env.pidfile.exists()
+
+
+def test_stop_of_a_daemon_that_does_not_exit_kills_it_and_says_so(env):
+    """A daemon that cannot answer nor exit (stopped with SIGSTOP, as a process stuck in a long call)."""
+    pid = env.start()
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        t = time.monotonic()
+        r = env.sqz("daemon", "stop", "--wait", "1")
+        took = time.monotonic() - t
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+    out = r.stdout.decode()
+    assert r.returncode == 0 and out.startswith(f"sqz daemon: killed (pid {pid}): it did not exit within 1 s"), out
+    assert not _alive(pid)
+    assert not env.sock.exists() and not env.pidfile.exists()
+    assert took < TIMEOUT - 5  # the stop request's 2 s timeout, 1 s of waiting, the kill
+    assert env.sqz("daemon", "status").returncode == 1

@@ -1,10 +1,12 @@
 """The pipeline's guarantees: exit status, passthrough of bad input, refs, the gate, file content."""
 
+import os
 import subprocess
+import sys
 
 import pytest
 
-from sqz_core.exitmarker import split_trailer, wrap_command
+from sqz_core.exitmarker import split_trailer, trailer, wrap_command
 from sqz_core.expand import ExpandError, resolve
 from sqz_core.pipeline import compress, digest_of
 from sqz_core.store import Store
@@ -21,26 +23,60 @@ def real_output(*cmd: str) -> bytes:
     return subprocess.run(list(cmd), capture_output=True, check=True).stdout
 
 
+NONCE = "0123abcd4567ef89"
+
+
 def test_exit_trailer_is_stripped_exactly():
-    assert split_trailer(b"out\n\n__SQZ_EXIT__=3\n") == (b"out\n", 3)
-    assert split_trailer(b"no newline at end\n__SQZ_EXIT__=0\n") == (b"no newline at end", 0)
-    assert split_trailer(b"plain output\n") == (b"plain output\n", None)
-    assert split_trailer(b"__SQZ_EXIT__=1 in the middle\nmore\n") == (b"__SQZ_EXIT__=1 in the middle\nmore\n", None)
+    assert split_trailer(b"out\n\n__SQZ_EXIT__=%s:3\n" % NONCE.encode(), NONCE) == (b"out\n", 3)
+    assert split_trailer(b"no newline at end" + trailer(0, NONCE), NONCE) == (b"no newline at end", 0)
+    assert split_trailer(b"plain output\n", NONCE) == (b"plain output\n", None)
+    data = b"__SQZ_EXIT__=%s:1 in the middle\nmore\n" % NONCE.encode()
+    assert split_trailer(data, NONCE) == (data, None)
+
+
+@pytest.mark.parametrize("data", [
+    b"a log of an earlier call\n__SQZ_EXIT__=7\n",  # the old, unauthenticated form
+    b"guessed\n__SQZ_EXIT__=ffffffffffffffff:7\n",  # another call's nonce
+    b"last line __SQZ_EXIT__=0123abcd4567ef89:7\n",  # no newline before it: not our printf's shape
+])
+def test_a_trailer_without_this_calls_nonce_changes_nothing(data, store):
+    for nonce in (None, NONCE):
+        assert split_trailer(data, nonce) == (data, None)
+        result = compress(data, store=store, exit_nonce=nonce)
+        assert result.exit_code is None and result.output == data
+
+
+def test_only_the_real_trailer_is_stripped_after_a_fake_one(store):
+    fake = b"output that ends like a wrapped call\n__SQZ_EXIT__=7\n"
+    result = compress(fake + trailer(3, NONCE), store=store, exit_nonce=NONCE)
+    assert result.exit_code == 3 and result.output == fake
+
+
+def test_plain_pipe_ending_in_a_trailer_keeps_status_and_bytes(tmp_path):
+    """``printf '…__SQZ_EXIT__=7\n' | sqz compress``: status 0, every byte out."""
+    data = b"line one\nline two\n__SQZ_EXIT__=7\n"
+    env = dict(os.environ, SQZ_QUIET="1", SQZ_DAEMON="0", SQZ_DB_PATH=str(tmp_path / "db.sqlite"))
+    env.pop("SQZ_EXIT_NONCE", None)
+    r = subprocess.run([sys.executable, "-m", "sqz_core", "compress"], input=data, capture_output=True, env=env)
+    assert (r.returncode, r.stdout) == (0, data)
+    shell = wrap_command("printf 'line one\\n__SQZ_EXIT__=7\\n'; exit 4", f"{sys.executable} -m sqz_core compress")
+    r = subprocess.run(["bash", "-c", shell], capture_output=True, env=env)
+    assert (r.returncode, r.stdout) == (4, b"line one\n__SQZ_EXIT__=7\n")
 
 
 @pytest.mark.parametrize("command,status", [("echo hi; exit 7", 7), ("printf 'no newline'", 0),
                                             ("echo out; echo err >&2; false", 1), ("true", 0)])
 def test_wrapped_command_carries_status_and_output(command, status):
-    shell = wrap_command(command, "cat")
+    shell = wrap_command(command, "cat", NONCE)
     raw = subprocess.run(["bash", "-c", shell], capture_output=True, check=False).stdout
     direct = subprocess.run(["bash", "-c", "( " + command + "\n) 2>&1"], capture_output=True, check=False).stdout
-    assert split_trailer(raw) == (direct, status)
+    assert split_trailer(raw, NONCE) == (direct, status)
 
 
 def test_wrapped_heredoc_and_comment_keep_meaning():
     command = "cat <<'EOF'\nline one\nEOF\n# a trailing comment"
-    raw = subprocess.run(["bash", "-c", wrap_command(command, "cat")], capture_output=True, check=False).stdout
-    assert split_trailer(raw) == (b"line one\n", 0)
+    raw = subprocess.run(["bash", "-c", wrap_command(command, "cat", NONCE)], capture_output=True, check=False).stdout
+    assert split_trailer(raw, NONCE) == (b"line one\n", 0)
 
 
 @pytest.mark.parametrize("data,outcome", [
@@ -64,7 +100,7 @@ def test_huge_input_passes_through(monkeypatch, store):
 
 def test_exit_status_survives_every_outcome(store):
     for data in (b"", b"\xff\xfe", b"short\n", b"repeated\n" * 50):
-        result = compress(data + b"\n__SQZ_EXIT__=42\n", store=store)
+        result = compress(data + trailer(42, NONCE), store=store, exit_nonce=NONCE)
         assert result.exit_code == 42
 
 
@@ -191,3 +227,13 @@ def test_a_delta_must_pass_the_net_win_gate(store):
     body = "\n".join(_render_delta(old.decode().split("\n"), new.decode().split("\n")))
     assert len(body.encode()) > len(new) and not net_win(estimate(new.decode()), estimate(body), "default")
     assert resolve(store, digest_of(new)[:16]) == new
+
+
+def test_run_never_strips_a_trailer(tmp_path):
+    """`sqz run` knows the status itself: a command printing this call's trailer keeps its bytes."""
+    fake = "last line\n__SQZ_EXIT__=" + NONCE + ":9\n"
+    env = dict(os.environ, SQZ_QUIET="1", SQZ_DAEMON="0", SQZ_DB_PATH=str(tmp_path / "db.sqlite"),
+               SQZ_EXIT_NONCE=NONCE)
+    r = subprocess.run([sys.executable, "-m", "sqz_core", "run", "--", sys.executable, "-c",
+                        f"import sys; sys.stdout.write({fake!r})"], capture_output=True, env=env)
+    assert (r.returncode, r.stdout) == (0, fake.encode())

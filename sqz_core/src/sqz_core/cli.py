@@ -258,15 +258,14 @@ def report(
     prices: Optional[str] = typer.Option(None, "--prices", help="A price table YAML."),
 ):
     """Write an HTML report: tables and charts inline (SVG), no script and nothing fetched; viewable offline."""
-    from .report import html_report
+    from .report import html_report, write_private
 
     summary = _summary(days, project, False, "command")
     by_agent = _summary(days, project, False, "agent")["groups"]
     cost = _cost(summary, model, turns, prices)
     page = html_report(summary, cost, by_agent=by_agent)
     try:
-        with open(html_file, "w", encoding="utf-8") as fh:
-            fh.write(page)
+        write_private(html_file, page)  # it names commands and projects: not for other users
     except OSError as exc:
         typer.echo(f"sqz report: cannot write {html_file}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1)
@@ -476,11 +475,17 @@ def daemon_start(
 
 
 @daemon_app.command("stop")
-def daemon_stop():
-    """Stop the daemon and remove its socket and pid file (also those a killed daemon left)."""
+def daemon_stop(
+    wait: float = typer.Option(5.0, "--wait", min=0.0,
+                               help="Seconds to wait for the daemon to exit before it is killed (SIGKILL)."),
+):
+    """Stop the daemon, wait until its process is gone (killing it if it does not exit) and say which happened.
+
+    Also removes the socket and pid file a killed daemon left. Exit 1 if the process is still running.
+    """
     from .daemon import stop
 
-    raise typer.Exit(stop(echo=typer.echo))
+    raise typer.Exit(stop(echo=typer.echo, timeout=wait))
 
 
 @daemon_app.command("status")
@@ -723,15 +728,43 @@ def uninstall(
 def doctor(
     only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to check."),
     project: bool = typer.Option(False, "--project", help="Check project-level config."),
+    purge_secrets: bool = typer.Option(False, "--purge-secrets",
+                                       help="Scan the store for secrets an older sqz kept (outputs, the search "
+                                            "index, command lines); delete or scrub them and say how many."),
 ):
     """Check agents (detected, configured, tier, last hook), the database and the plugin index.
 
     Exit 0 healthy, 1 problems (each with the command that fixes it), 2 broken database.
+    Older versions stored outputs holding secrets and unscrubbed commands:
+    `sqz doctor --purge-secrets` removes them.
     """
+    if purge_secrets:
+        raise typer.Exit(_purge_secrets())
     from .setup_cmds import make_ctx, run_doctor
 
     ctx = make_ctx(scope="project" if project else "global")
     raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
+
+
+def _purge_secrets() -> int:
+    from .store import StoreError
+    from .stores import describe
+
+    store = _store_or_exit()
+    try:
+        purge = getattr(store, "purge_secrets", None)
+        if purge is None:
+            typer.echo(f"sqz doctor: this store ({describe()}) cannot be scanned for secrets", err=True)
+            return 1
+        done = purge()
+    except StoreError as exc:
+        typer.echo(f"sqz doctor: purge failed ({exc})", err=True)
+        return 1
+    finally:
+        store.close()
+    typer.echo(f"secrets: scanned {done['scanned']} stored outputs in {describe()}; deleted {done['blobs']} "
+               f"holding a secret and {done['recall']} search-index rows; scrubbed {done['commands']} command lines")
+    return 0
 # --- end init / uninstall / doctor ---
 
 

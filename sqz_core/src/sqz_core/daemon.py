@@ -212,7 +212,7 @@ class Daemon:
             return [b"error: unknown verb"]
         cwd = os.fsdecode(fields[6])
         opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False,
-                "no_abbrev": False, "agent": None}
+                "no_abbrev": False, "agent": None, "exit_nonce": None}
         kv = fields[7].split(b"\0") if fields[7] else []
         for k, v in zip(kv[::2], kv[1::2]):
             key = k.decode()
@@ -495,34 +495,85 @@ def start(idle_minutes: float = IDLE_MINUTES, foreground: bool = False, echo=pri
     return 1
 
 
-def stop(echo=print, timeout: float = 5.0) -> int:
+def _identity(pid: int) -> str | None:
+    """The process's start time (Linux ``/proc/PID/stat``), so a pid reused meanwhile is never signalled."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
+def _still(pid: int, ident: str | None) -> bool:
+    """``pid`` is alive and still the process we looked at first."""
+    return _alive(pid) and (ident is None or _identity(pid) == ident)
+
+
+def _wait_exit(pid: int, ident: str | None, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the process to exit; True once it is gone."""
+    deadline = time.monotonic() + seconds
+    while _still(pid, ident):
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def stop(echo=print, timeout: float = 5.0, kill_wait: float = 3.0) -> int:
+    """Ask the daemon to stop, wait for its process to exit, SIGKILL it after ``timeout`` s; say what happened.
+
+    A daemon busy inside a long call, or stuck exiting, answers the stop request (or not) but
+    lives on: what counts is the process, so this waits on the pid that held the pid file's
+    lock when we started, and reports "stopped", "killed" or "still running" (exit 1).
+    """
     import signal as _signal
 
     d, sock, pid_path, _log_path = _paths()
     pid = _pid()
+    ours = pid is not None and _alive(pid) and _locked()  # the lock holder is the daemon this pid file names
+    ident = _identity(pid) if ours else None
     asked = request(b"stop") not in (None, "mismatch")
-    if not asked and _alive(pid) and _locked():
+    how = "asked"
+    if not asked and ours:
         try:
             os.kill(pid, _signal.SIGTERM)
-            asked = True
-        except OSError:
+            asked, how = True, "SIGTERM"
+        except ProcessLookupError:
             pass
-    deadline = time.monotonic() + timeout
-    while asked and _alive(pid) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if asked and _alive(pid) and _locked():
+        except PermissionError as exc:
+            echo(f"sqz daemon: cannot signal pid {pid} ({exc.strerror})")
+            return 1
+    killed = False
+    gone = _wait_exit(pid, ident, timeout) if ours else True
+    if not gone:
         try:
             os.kill(pid, _signal.SIGKILL)
-        except OSError:
+            killed = True
+        except ProcessLookupError:
             pass
-    if not _locked():  # nobody serves: remove what a killed daemon left behind
+        except PermissionError as exc:
+            echo(f"sqz daemon: pid {pid} did not exit within {timeout:g} s and cannot be killed ({exc.strerror})")
+            return 1
+        gone = _wait_exit(pid, ident, kill_wait)
+    if gone and not _locked():  # nobody serves: remove what a killed daemon left behind
         for path in (sock, pid_path):
             try:
                 os.unlink(path)
             except OSError:
                 pass
+    if not gone:
+        echo(f"sqz daemon: pid {pid} is still running {kill_wait:g} s after SIGKILL")
+        return 1
+    if killed:
+        echo(f"sqz daemon: killed (pid {pid}): it did not exit within {timeout:g} s of being "
+             + ("asked to stop" if how == "asked" else "sent SIGTERM (the stop request got no answer)"))
+        return 0
+    if asked and ours:
+        echo(f"sqz daemon: stopped (pid {pid})" + (", by SIGTERM: the stop request got no answer"
+                                                    if how == "SIGTERM" else ""))
+        return 0
     if asked:
-        echo(f"sqz daemon: stopped (pid {pid})")
+        echo("sqz daemon: asked to stop (no pid file to wait on)")
         return 0
     echo("sqz daemon: not running")
     return 0

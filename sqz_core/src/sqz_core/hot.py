@@ -44,6 +44,8 @@ def _parse(args: list[str], allow_rest: bool):
         i += 1
     if opts["mode"] not in _MODES:
         return NOT_MINE
+    # the wrapper's per-call nonce (``exitmarker.wrap_command``): only compress reads a trailer
+    opts["exit_nonce"] = None if allow_rest else (os.environ.get("SQZ_EXIT_NONCE") or None)
     return opts, []
 
 
@@ -53,14 +55,23 @@ def _quiet() -> bool:
 
 def _open_store():
     """The configured store, or None after one clear line on stderr (compression goes on without dedup)."""
-    from .store import StoreError
+    from .store import StoreBusy, StoreError
     from .stores import open_store
 
     try:
-        return open_store()
+        return open_store(hot=True)
+    except StoreBusy:
+        _busy_note()
+        return None
     except StoreError as exc:
         sys.stderr.write(f"sqz: store unavailable ({exc}); compressing without dedup or expand\n")
         return None
+
+
+def _busy_note() -> None:
+    """A held write lock is a passing state, not a failure: one quiet line (none with SQZ_QUIET)."""
+    if not _quiet():
+        sys.stderr.write("sqz: store busy (another process holds its write lock); sent without caching\n")
 
 
 def _note(result) -> None:
@@ -79,6 +90,8 @@ def _note(result) -> None:
         msg = f"sqz: ~{result.est_in}→{result.est_out} tokens (-{pct}%, estimate){via}"
     elif result.outcome == "safe" and result.reason:
         msg = f"sqz: sent unchanged ({result.reason}; never cached)"
+    elif result.outcome == "timeout":
+        msg = f"sqz: sent unchanged ({result.reason}; SQZ_TIME_BUDGET_MS sets it)"
     else:
         return
     try:
@@ -94,7 +107,7 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
     ``index``; a store error then sets ``opts["store_failed"]`` so it reopens the store.
     """
     from .pipeline import Result, compress
-    from .store import StoreError
+    from .store import StoreBusy, StoreError
 
     own = store is NOT_MINE
     if own:
@@ -103,13 +116,18 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
         try:
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
                               session=opts["session"], store=store, no_cache=opts["no_cache"], index=index,
-                              abbreviate=False if opts.get("no_abbrev") else None)
+                              abbreviate=False if opts.get("no_abbrev") else None,
+                              exit_nonce=opts.get("exit_nonce"))
         except StoreError as exc:
             opts["store_failed"] = True
-            sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
+            if isinstance(exc, StoreBusy):
+                _busy_note()
+            else:
+                sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
             result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
                               session=opts["session"], store=None, no_cache=True, index=index,
-                              abbreviate=False if opts.get("no_abbrev") else None)
+                              abbreviate=False if opts.get("no_abbrev") else None,
+                              exit_nonce=opts.get("exit_nonce"))
             store_for_stats = None
         else:
             store_for_stats = store
@@ -133,7 +151,7 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
         opts["store_failed"] = True
         from .exitmarker import split_trailer
 
-        raw, status = split_trailer(data)
+        raw, status = split_trailer(data, opts.get("exit_nonce"))
         sys.stderr.write(f"sqz: internal error ({type(exc).__name__}: {exc}); output sent unchanged\n")
         return Result(raw, "error", exit_code=status)
     finally:

@@ -1,6 +1,6 @@
 """The compression pipeline: one tool output in, what the model should see out.
 
-1. exit trailer stripped (the wrapped command's status is kept);
+1. exit trailer stripped when it carries the call's nonce (the wrapped command's status is kept);
 2. empty, binary, invalid UTF-8 or oversized input passes through byte-exact;
 3. safety routing: secrets pass through untouched; stack traces and DDL pass
    through unless a formatter's summary keeps every line of their paragraphs;
@@ -10,11 +10,15 @@
 6. generic lossless stages: terminal noise, blank runs, repeated lines/blocks;
 7. the net-win gate: a result that does not save enough goes out as the original.
 A lossy result ends with a line telling how to get the original back.
+
+A per-call time budget (``SQZ_TIME_BUDGET_MS``, default 2000) is checked between stages:
+past it the original goes out unchanged, nothing is stored, and the outcome is ``timeout``.
 """
 
 from __future__ import annotations
 
 import os
+import time
 
 from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escapes
 from .exitmarker import split_trailer
@@ -30,6 +34,7 @@ except ImportError:  # pragma: no cover - other Pythons
         from hashlib import sha256
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
+DEFAULT_TIME_BUDGET_MS = 2000
 MIN_REF_BYTES = 160  # shorter content is always sent in full
 
 
@@ -42,7 +47,7 @@ class Result:
     def __init__(self, output: bytes, outcome: str, *, exit_code=None, plugin=None, digest=None,
                  est_in: int = 0, est_out: int = 0, reason: str = "", family=None) -> None:
         self.output = output
-        self.outcome = outcome  # compressed | ref | passthrough | gate | safe | binary | empty | huge
+        self.outcome = outcome  # compressed | ref | passthrough | gate | safe | binary | empty | huge | timeout
         self.plugin = plugin
         self.exit_code = exit_code
         self.digest = digest
@@ -82,6 +87,23 @@ def _max_bytes() -> int:
         return DEFAULT_MAX_BYTES
 
 
+def time_budget() -> float:
+    """Seconds a call may spend before the original is sent instead (``SQZ_TIME_BUDGET_MS``; 0: no limit)."""
+    try:
+        ms = int(os.environ.get("SQZ_TIME_BUDGET_MS", DEFAULT_TIME_BUDGET_MS))
+    except ValueError:
+        ms = DEFAULT_TIME_BUDGET_MS
+    return ms / 1000 if ms > 0 else float("inf")
+
+
+def _over_budget(raw: bytes, exit_code, deadline: float, family=None, est_in: int = 0) -> Result | None:
+    """The original, unchanged and unstored, when the call is past its deadline; else None."""
+    if time.monotonic() <= deadline:
+        return None
+    return Result(raw, "timeout", exit_code=exit_code, reason=f"over the {time_budget():g} s time budget",
+                  family=family, est_in=est_in, est_out=est_in)
+
+
 def min_saving(est_in: int, mode: str) -> int:
     """Tokens a result must save to be used: 10% (5% in aggressive mode), at least 8.
 
@@ -117,14 +139,15 @@ def _safe_passthrough(raw: bytes, text: str, exit_code, reason: str, family, est
 
 def compress(data: bytes, *, command: str | None = None, tool: str | None = None, mode: str = "auto",
              session: str | None = None, store=None, no_cache: bool = False, index: dict | None = None,
-             formatters: bool = True, abbreviate: bool | None = None) -> Result:
+             formatters: bool = True, abbreviate: bool | None = None, exit_nonce: str | None = None) -> Result:
     """Run the pipeline on ``data`` (raw bytes as the command printed them).
 
     ``store`` is a ``sqz_core.store.Store`` or None (no dedup, no lossy stages: nothing
     could be recovered). ``no_cache`` disables refs for this call (neither emitted
     nor recorded); originals of lossy results are still kept for ``expand``.
     ``formatters=False`` skips per-command plugins (to measure the generic stages).
-    ``abbreviate`` None follows ``SQZ_NO_ABBREV``.
+    ``abbreviate`` None follows ``SQZ_NO_ABBREV``. ``exit_nonce``: the wrapper's per-call
+    nonce; only a trailer carrying it is stripped (``exitmarker``).
 
     Pressure (tokens served to the session in a sliding window, ``sessions.pressure``):
     ``high`` switches to aggressive mode (smaller savings accepted, abbreviation
@@ -135,7 +158,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     from .plugins import builtin_record, call_all, call_first, for_program, implementations, load_index
     from .verdicts import most_restrictive
 
-    raw, exit_code = split_trailer(data)
+    deadline = time.monotonic() + time_budget()
+    raw, exit_code = split_trailer(data, exit_nonce)
     if not raw:
         return _passthrough(raw, "empty", exit_code)
     if command and "sqz" in command and _runs_sqz(command):  # sqz's own output (``sqz expand``): never again
@@ -153,6 +177,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     req = FormatRequest(cleaned, command, tool=tool, exit_code=exit_code,
                         mode="aggressive" if mode == "aggressive" else "default")
     family = req.program or (tool.lower() if tool else None)
+    if (late := _over_budget(raw, exit_code, deadline, family)) is not None:
+        return late
     if mode == "safe":
         r = _passthrough(raw, "safe", exit_code, reason="--mode safe", family=family)
         r.est_in = r.est_out = estimate(text)
@@ -172,6 +198,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     est_in = estimate(text)
     if verdict is not None and verdict.level == "safe" and verdict.secret:
         return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
+    if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+        return late
     if verdict is not None and verdict.level == "aggressive" and mode == "auto":
         req.mode = "aggressive"
     is_safe = verdict is not None and verdict.level == "safe"
@@ -195,22 +223,25 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         plugin, ref = call_first(implementations("sqz_dedup", records), request=req, digest=digest,
                                  session=session, store=store, data=raw)
         ref_out = None if ref is None else ref.encode("utf-8")
+        if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+            return late
         # the same gate as any other result: shorter in bytes and a net win in tokens
         if ref_out is not None and len(ref_out) < len(raw) and net_win(est_in, estimate(ref), req.mode):
             outcome = "ref" if ref.startswith("§ref:") and ":L" not in ref.split("§", 2)[1] else (
                 "slice" if ref.startswith("§ref:") else "delta")
             r = Result(ref_out, outcome, exit_code=exit_code, plugin=plugin, digest=digest,
                        est_in=est_in, est_out=estimate(ref), family=family)
-            store.put_blob(digest, raw, command)
-            r.stored = True
             r.output_digest = digest_of(r.output)
-            store.put_blob(r.output_digest, r.output, None)
-            # the model now holds this content (in full, as a slice of it, or as base + delta)
-            _mark_ref(store, session, digest, ref, command or tool, is_file and outcome != "slice")
-            if is_file and outcome == "delta":
-                from .dedup import sketch
+            with _batch(store):
+                store.put_blob(digest, raw, command)
+                store.put_blob(r.output_digest, r.output, None)
+                # the model now holds this content (in full, as a slice of it, or as base + delta)
+                _mark_ref(store, session, digest, ref, command or tool, is_file and outcome != "slice")
+                if is_file and outcome == "delta":
+                    from .dedup import sketch
 
-                store.add_sketch(session, digest, sketch(raw))
+                    store.add_sketch(session, digest, sketch(raw))
+            r.stored = True
             return r
 
     formatted = plugin = None
@@ -223,6 +254,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         plugin, formatted = call_first(implementations("sqz_format", records), request=req)
         if formatted is not None and not isinstance(formatted, str):
             formatted = plugin = None
+        if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+            return late
     if is_safe and formatted is not None and plugin == reporter:
         is_safe = False  # its formatter keeps every failing test, message and frame location
 
@@ -268,6 +301,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         candidate += recovery_line(digest)
 
     est_out = estimate(candidate)
+    if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+        return late
     result: Result
     if not net_win(est_in, est_out, req.mode) or len(candidate) >= len(text):
         result = Result(raw, "gate" if candidate != text else "passthrough", exit_code=exit_code,
@@ -277,19 +312,31 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
                         plugin=plugin if lossy else None, digest=digest, est_in=est_in, est_out=est_out,
                         family=family)
     if store is not None:
-        store.put_blob(digest, raw, command)
-        result.stored = True
         if result.output != raw:
             result.output_digest = digest_of(result.output)
-            store.put_blob(result.output_digest, result.output, None)
-        if not no_cache and len(raw) >= MIN_REF_BYTES:
-            _mark_served(store, session, digest, result, raw, command or tool, is_file)
-            if is_file:
-                from .dedup import sketch
+        with _batch(store):  # one wait for the write lock per call, not one per row
+            store.put_blob(digest, raw, command)
+            if result.output_digest is not None:
+                store.put_blob(result.output_digest, result.output, None)
+            if not no_cache and len(raw) >= MIN_REF_BYTES:
+                _mark_served(store, session, digest, result, raw, command or tool, is_file)
+                if is_file:
+                    from .dedup import sketch
 
-                store.add_sketch(session, digest, sketch(raw))
-        store.index_text(digest, text, command or tool, session)
+                    store.add_sketch(session, digest, sketch(raw))
+            store.index_text(digest, text, command or tool, session)
+        result.stored = True
     return result
+
+
+def _batch(store):
+    """The store's write transaction (``Store.batch``), or nothing for a backend without one."""
+    batch = getattr(store, "batch", None)
+    if batch is None:
+        from contextlib import nullcontext
+
+        return nullcontext()
+    return batch()
 
 
 HEAD_LINES, TAIL_LINES, CUT_MIN_LINES = 120, 80, 400

@@ -8,7 +8,10 @@ offline, from a mail attachment or a CI artefact.
 from __future__ import annotations
 
 import html
+import os
 import time
+
+from .secrets import scrub_command
 
 BAR = "#2b6cb0"     # tokens the model received
 SAVED = "#38a169"   # tokens sqz kept out
@@ -154,7 +157,7 @@ def _table(headers: list[str], rows: list[list], numeric_from: int = 1) -> str:
 def _group_rows(groups: dict) -> list[list]:
     rows = []
     for name, g in sorted(groups.items(), key=lambda kv: -kv[1]["saved"]):
-        rows.append([name, g["calls"], g["tokens_in"], g["tokens_out"], g["saved"], _pct(g["saved"], g["tokens_in"]),
+        rows.append([scrub_command(str(name)), g["calls"], g["tokens_in"], g["tokens_out"], g["saved"], _pct(g["saved"], g["tokens_in"]),
                      g["dedup_hits"], g["bypasses"], g["regrets"]])
     return rows
 
@@ -204,7 +207,8 @@ def html_report(summary: dict, cost: dict | None = None, by_agent: dict | None =
     if r["recent"]:
         out.append(_table(["when", "signal", "command", "answer"],
                           [[time.strftime("%m-%d %H:%M", time.localtime(s["ts"])), s["kind"] +
-                            (" (identical)" if s["identical"] else ""), s["command"] or "-", s["outcome"]]
+                            (" (identical)" if s["identical"] else ""), scrub_command(s["command"]) or "-",
+                            s["outcome"]]
                            for s in r["recent"]], numeric_from=99))
     if cost:
         p = cost["prices_per_million"]
@@ -219,3 +223,16 @@ def html_report(summary: dict, cost: dict | None = None, by_agent: dict | None =
     out.append('<p class="note">Made by <code>sqz report</code>: everything on this page is computed locally '
                "from the sqz store; nothing was sent anywhere.</p></body></html>")
     return "\n".join(out) + "\n"
+
+
+def write_private(path: str, page: str) -> None:
+    """Write ``page`` to ``path`` readable by its owner only (0600, also when the file existed)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fd = -1
+            fh.write(page)
+    finally:
+        if fd >= 0:
+            os.close(fd)

@@ -119,6 +119,11 @@ _CMD_RULES = (
                r"[^\s'\"]+", re.I), r"\1***"),
     ("=", lazy(r"((?<![A-Za-z0-9_])[A-Za-z0-9_]*" + _KEY_NAMES + r"[ \t]*=[ \t]*)[^\s'\";&|]+", re.I), r"\1***"),
     ("hooks.slack.com/", lazy(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/]+"), r"\1***"),
+    # a header or YAML-style pair on a command line: -H "X-Auth-Token: abc", "token: abc"
+    (":", lazy(r"((?:^|(?<=[\s'\"]))[A-Za-z0-9_-]{0,64}" + _KEY_NAMES + r"[ \t]*:[ \t]*)[^\s'\"*$<{]+", re.I),
+     r"\1***"),
+    # a .netrc entry written from the command line: echo "machine h login u password p" >> ~/.netrc
+    ("machine", lazy(r"(\bmachine[ \t]+\S+.{0,200}?\bpassword[ \t]+)[^\s'\"]+", re.I), r"\1***"),
 )
 
 _MYSQL = lazy(r"\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlcheck|mariadb)\b")

@@ -15,6 +15,8 @@ from __future__ import annotations
 import os
 import time
 
+from .secrets import scrub_command
+
 # outcomes where the model saw less than the command printed
 SHORTENED = ("compressed", "ref", "slice", "delta")
 DEDUP = ("ref", "slice", "delta")
@@ -210,8 +212,9 @@ def summarize(store, *, days: float | None = None, counter: str = "cl100k", proj
         "shortened_answers": shortened,
         "rate": round(len(signals) / shortened, 4) if shortened else 0.0,
         "rerun_window_s": RERUN_WINDOW, "expand_window_s": EXPAND_WINDOW,
-        "recent": [{k: s[k] for k in ("kind", "ts", "session", "command", "outcome", "identical")}
-                   for s in signals[-10:]],
+        # commands an older sqz stored unscrubbed never reach a report or a terminal with their secrets
+        "recent": [dict({k: s[k] for k in ("kind", "ts", "session", "outcome", "identical")},
+                        command=scrub_command(s["command"])) for s in signals[-10:]],
     }
     budget_warnings = sum(1 for e in events if e[2] == "budget")
     return {"counter": used, "since": since, "until": now, "project": project, "project_session": wanted,

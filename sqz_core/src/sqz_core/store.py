@@ -107,6 +107,22 @@ class StoreError(Exception):
     """The store cannot be used; callers degrade to compression without dedup."""
 
 
+class StoreBusy(StoreError):
+    """Another process holds the write lock longer than the hot path may wait."""
+
+
+# How long a hook call waits for another process's write lock (``SQZ_BUSY_TIMEOUT_MS``): past it,
+# the call goes on without the store, so a held lock costs an agent's command this much, not seconds.
+HOT_BUSY_MS = 60
+
+
+def hot_busy_ms() -> int:
+    try:
+        return max(0, min(int(os.environ.get("SQZ_BUSY_TIMEOUT_MS", HOT_BUSY_MS)), 60_000))
+    except ValueError:
+        return HOT_BUSY_MS
+
+
 def _scrub(command: str | None) -> str | None:
     """The command line as the store keeps it: secret spans replaced by ``***``."""
     if not command:
@@ -116,14 +132,31 @@ def _scrub(command: str | None) -> str | None:
     return scrub_command(command)
 
 
+def holds_secret(data: bytes) -> bool:
+    """What the pipeline refuses to store: a secret in the raw text or in what the terminal showed."""
+    from .cleanup import clean_terminal
+    from .safety import classify
+
+    text = data.decode("utf-8", "replace")
+    for candidate in {text, clean_terminal(text)}:
+        verdict = classify(candidate)
+        if verdict is not None and verdict.secret:
+            return True
+    return False
+
+
+def _is_busy(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "locked" in msg or "busy" in msg
+
+
 def _retrying(fn, attempts: int = 6):
     delay = 0.02
     for i in range(attempts):
         try:
             return fn()
         except sqlite3.OperationalError as exc:
-            msg = str(exc).lower()
-            if ("locked" not in msg and "busy" not in msg) or i == attempts - 1:
+            if not _is_busy(exc) or i == attempts - 1:
                 raise
             time.sleep(delay)
             delay *= 2
@@ -132,13 +165,25 @@ def _retrying(fn, attempts: int = 6):
 class Store:
     """A handle on the SQLite store. Use ``Store.open()``; every method may raise ``StoreError``."""
 
-    def __init__(self, conn: sqlite3.Connection, path: str) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: str, hot: bool = False) -> None:
         self.conn = conn
         self.path = path
+        # hot: one bounded wait, no retries, and after a busy answer every later use fails at once
+        self.hot = hot
+        self.busy = False
+        self.busy_ms = 5000
+        self.attempts = 1 if hot else 6
 
     # -- opening ------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str, timeout: float = 5.0) -> Store:
+    def open(cls, path: str, timeout: float = 5.0, *, hot: bool = False) -> Store:
+        """Open (creating it private) the database at ``path``.
+
+        ``hot``: for a hook call, which must not stall the agent: the wait for another
+        process's write lock is ``hot_busy_ms()`` once, then ``StoreBusy``.
+        """
+        if hot:
+            timeout = hot_busy_ms() / 1000
         try:
             fresh = not os.path.exists(path)
             if fresh:
@@ -153,10 +198,15 @@ class Store:
             # WAL with synchronous=NORMAL: a commit does not wait for fsync; the database stays
             # consistent on a crash (only the last calls' rows may be lost on power failure)
             conn.execute("PRAGMA synchronous = NORMAL")
-            store = cls(conn, path)
+            store = cls(conn, path, hot)
+            store.busy_ms = int(timeout * 1000)
             store._ensure_schema()
             return store
+        except StoreError:
+            raise
         except (sqlite3.Error, OSError) as exc:
+            if hot and isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                raise StoreBusy(f"{path}: {exc}") from exc
             raise StoreError(f"{path}: {exc}") from exc
 
     def _ensure_schema(self) -> None:
@@ -187,7 +237,58 @@ class Store:
                 self.conn.execute("ROLLBACK")
                 raise
 
-        _retrying(migrate)
+        # a one-time step (new file, new version): worth waiting for, even on the hot path
+        hot, self.hot, self.attempts = self.hot, False, 6
+        self.conn.execute("PRAGMA busy_timeout = 5000")
+        try:
+            self._retry(migrate)
+        finally:
+            self.hot, self.attempts = hot, (1 if hot else 6)
+            self.conn.execute(f"PRAGMA busy_timeout = {self.busy_ms}")
+
+    def _retry(self, fn):
+        """``fn()`` with the busy policy of this handle (see ``open``); sqlite errors pass through."""
+        if self.busy:
+            raise StoreBusy("database is locked by another process")
+        try:
+            return _retrying(fn, self.attempts)
+        except sqlite3.OperationalError as exc:
+            if self.hot and _is_busy(exc):
+                self.busy = True
+                raise StoreBusy(str(exc)) from exc
+            raise
+
+    def batch(self):
+        """One write transaction around several writes (one wait for the lock instead of one per write).
+
+        ``with store.batch(): …``; committed at the end, rolled back on an exception.
+        """
+        from contextlib import contextmanager
+
+        @contextmanager
+        def run():
+            try:
+                self._retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
+            except sqlite3.Error as exc:
+                raise StoreError(str(exc)) from exc
+            try:
+                yield self
+            except BaseException:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise
+            try:
+                self.conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                try:
+                    self.conn.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+                raise StoreError(str(exc)) from exc
+
+        return run()
 
     def close(self) -> None:
         try:
@@ -198,13 +299,13 @@ class Store:
     # -- helpers ---------------------------------------------------------------------
     def _write(self, sql: str, params=()) -> None:
         try:
-            _retrying(lambda: self.conn.execute(sql, params))
+            self._retry(lambda: self.conn.execute(sql, params))
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
     def _read(self, sql: str, params=()) -> list:
         try:
-            return _retrying(lambda: self.conn.execute(sql, params).fetchall())
+            return self._retry(lambda: self.conn.execute(sql, params).fetchall())
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
@@ -277,7 +378,7 @@ class Store:
             self.conn.executemany("INSERT OR IGNORE INTO sketches(session, value, hash) VALUES (?,?,?)",
                                   [(session, v, digest) for v in values])
         try:
-            _retrying(run)
+            self._retry(run)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
@@ -334,6 +435,23 @@ class Store:
                     (time.time(), session, _scrub(command), family, plugin, outcome, bytes_in, bytes_out,
                      est_in, est_out, input_hash, output_hash, agent, cwd))
 
+    def origins(self, digests: list[str]) -> dict[str, set]:
+        """Where each stored entry came from: the ``cwd`` of the calls that stored or served it
+        (a working directory, or the file or directory an MCP tool read). Entries no call
+        names are absent; a call without a recorded ``cwd`` contributes None."""
+        out: dict[str, set] = {}
+        wanted = list(dict.fromkeys(digests))
+        for i in range(0, len(wanted), 200):
+            chunk = wanted[i:i + 200]
+            marks = ",".join("?" * len(chunk))
+            for in_h, out_h, cwd in self._read(
+                    f"SELECT input_hash, output_hash, cwd FROM calls WHERE input_hash IN ({marks}) "
+                    f"OR output_hash IN ({marks})", (*chunk, *chunk)):
+                for h in (in_h, out_h):
+                    if h in chunk:
+                        out.setdefault(h, set()).add(cwd)
+        return out
+
     def calls(self, since: float = 0.0) -> list[tuple]:
         """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
         input_hash, output_hash, agent, cwd)`` since ``since``, oldest first."""
@@ -381,7 +499,7 @@ class Store:
                 self.conn.execute("ROLLBACK")
                 raise
         try:
-            return _retrying(run)
+            return self._retry(run)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
@@ -424,6 +542,70 @@ class Store:
                                       "hash NOT IN (SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
                                       "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)", ()))
         return self._transaction(steps)
+
+    # -- secrets an older sqz stored (sqz doctor --purge-secrets) ---------------------------------
+    def purge_secrets(self) -> dict:
+        """Delete stored content and index rows a secret detector flags; scrub stored command lines.
+
+        Versions before the secret detectors kept ``.env`` files, headers with tokens, URLs with
+        passwords… and unscrubbed ``--cmd`` lines. Flagged blobs go with their index rows, served
+        marks, sketches and pins (stats rows stay, without their hashes); commands are rewritten
+        by ``secrets.scrub_command``. Deleted pages are overwritten (``secure_delete``), the
+        full-text index is rebuilt and the file vacuumed and checkpointed, so no copy of a
+        secret stays in the database, its WAL or free pages. Counts per kind.
+        """
+        from .secrets import scrub_command
+
+        try:
+            self.conn.execute("PRAGMA secure_delete = ON")
+            fts = self.has_fts()
+            flagged: set[str] = set()
+            scanned = 0
+            cur = self.conn.execute("SELECT hash, data FROM blobs")
+            while rows := cur.fetchmany(64):
+                for digest, data in rows:
+                    scanned += 1
+                    if holds_secret(bytes(data)):
+                        flagged.add(digest)
+            recall_rows: list[int] = []
+            if fts:
+                cur = self.conn.execute("SELECT rowid, hash, body FROM recall")
+                while rows := cur.fetchmany(64):
+                    recall_rows += [rowid for rowid, digest, body in rows
+                                    if digest in flagged or holds_secret((body or "").encode("utf-8", "replace"))]
+            updates = []
+            tables = [("calls", "id"), ("blobs", "hash")] + ([("recall", "rowid")] if fts else [])
+            for table, key in tables:
+                for k, command in self.conn.execute(f"SELECT {key}, command FROM {table} WHERE command IS NOT NULL"
+                                                    ).fetchall():
+                    clean = scrub_command(command)
+                    if clean != command:
+                        updates.append((f"UPDATE {table} SET command = ? WHERE {key} = ?", (clean, k)))
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
+        steps = []
+        for digest in sorted(flagged):
+            steps += [("blobs", "DELETE FROM blobs WHERE hash = ?", (digest,)),
+                      ("served", "DELETE FROM served WHERE hash = ? OR output_hash = ?", (digest, digest)),
+                      ("sketches", "DELETE FROM sketches WHERE hash = ?", (digest,)),
+                      ("pins", "DELETE FROM pins WHERE hash = ?", (digest,)),
+                      ("token_counts", "DELETE FROM token_counts WHERE hash = ?", (digest,)),
+                      ("calls_in", "UPDATE calls SET input_hash = NULL WHERE input_hash = ?", (digest,)),
+                      ("calls_out", "UPDATE calls SET output_hash = NULL WHERE output_hash = ?", (digest,))]
+        steps += [("recall", "DELETE FROM recall WHERE rowid = ?", (rowid,)) for rowid in recall_rows]
+        steps += [("commands", sql, params) for sql, params in updates]
+        done = self._transaction(steps) if steps else {}
+        if steps:
+            try:
+                if fts:  # FTS5 keeps deleted rows' terms in old segments until the index is rebuilt
+                    self.conn.execute("INSERT INTO recall(recall) VALUES ('rebuild')")
+                    self.conn.execute("INSERT INTO recall(recall) VALUES ('optimize')")
+                self.conn.execute("VACUUM")
+                self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            except sqlite3.Error as exc:
+                raise StoreError(f"secrets deleted, but the file could not be compacted: {exc}") from exc
+        return {"scanned": scanned, "blobs": done.get("blobs", 0), "recall": done.get("recall", 0),
+                "commands": done.get("commands", 0)}
 
     def vacuum(self) -> bool:
         """Give freed pages back to the file system; False when another process holds the database."""

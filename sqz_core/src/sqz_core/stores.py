@@ -80,15 +80,19 @@ def _sqlite_path(url: str | None) -> str | None:
     return path[2:] if path.startswith("//") else path
 
 
-def open_store():
-    """Open the configured store; raises ``StoreError`` with a one-line reason when it cannot."""
+def open_store(hot: bool = False):
+    """Open the configured store; raises ``StoreError`` with a one-line reason when it cannot.
+
+    ``hot``: a hook call; SQLite then waits for another process's write lock only briefly
+    (``Store.open(hot=True)``).
+    """
     from .store import Store, StoreError
 
     url = store_url()
     if not url or url.startswith("sqlite:"):
         from .paths import db_path
 
-        return Store.open(_sqlite_path(url) or db_path())
+        return Store.open(_sqlite_path(url) or db_path(), hot=hot)
     scheme = url.split(":", 1)[0].lower()
     if scheme == "postgres":
         scheme = "postgresql"

@@ -194,23 +194,38 @@ def test_handle_rejects_malformed_messages(proj):
 
 
 # -- streamable HTTP -------------------------------------------------------------------------------
+class HttpServer(int):
+    """The port, plus the bearer token the server printed and the file it wrote it to."""
+    token: str
+    token_file: str
+
+
 @pytest.fixture()
-def http_server(proj):
+def http_server(proj, tmp_path):
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path / "run"))
     proc = subprocess.Popen(SQZ_MCP + ["--transport", "http", "--port", "0"], cwd=str(proj),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     line = proc.stderr.readline().decode()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/mcp", line)
     assert m, line
-    yield int(m.group(1))
+    line = proc.stderr.readline().decode()
+    t = re.search(r"also in (\S+), mode 0600\): (\S+)$", line)
+    assert t, line
+    server = HttpServer(int(m.group(1)))
+    server.token_file, server.token = t.group(1), t.group(2)
+    yield server
     proc.terminate()
     proc.wait(10)
     proc.stdout.close()
     proc.stderr.close()
+    assert not os.path.exists(server.token_file)  # removed at exit
 
 
-def _post(port, body, headers=None):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def _post(port, body, headers=None, auth=True):
+    conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=10)
     hdrs = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    if auth:
+        hdrs["Authorization"] = f"Bearer {port.token}"
     hdrs.update(headers or {})
     conn.request("POST", "/mcp", body=body if isinstance(body, bytes) else json.dumps(body), headers=hdrs)
     resp = conn.getresponse()
@@ -222,20 +237,70 @@ def _post(port, body, headers=None):
 def test_http_with_the_sdk_client(http_server, proj):
     import anyio
     from mcp import ClientSession
-    from mcp.client.streamable_http import streamable_http_client
+    from mcp.client.streamable_http import create_mcp_http_client, streamable_http_client
 
     async def main():
-        async with streamable_http_client(f"http://127.0.0.1:{http_server}/mcp") as streams:
-            async with ClientSession(streams[0], streams[1]) as s:
-                init = await s.initialize()
-                a = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
-                b = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
-                await s.send_ping()
-                return init, a, b
+        async with create_mcp_http_client(headers={"Authorization": f"Bearer {http_server.token}"}) as client:
+            async with streamable_http_client(f"http://127.0.0.1:{http_server}/mcp", http_client=client) as streams:
+                async with ClientSession(streams[0], streams[1]) as s:
+                    init = await s.initialize()
+                    a = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+                    b = texts(await s.call_tool("sqz_read_file", {"path": "app.py"}))
+                    await s.send_ping()
+                    return init, a, b
 
     init, a, b = anyio.run(main)
     assert init.capabilities.tools.list_changed is False
     assert a == [(proj / "app.py").read_text()] and b[0].startswith("§ref:")
+
+
+def test_http_needs_the_bearer_token(http_server, proj):
+    """Another local user can reach a loopback port: without the token nothing is served."""
+    import stat
+
+    assert stat.S_IMODE(os.stat(http_server.token_file).st_mode) == 0o600
+    with open(http_server.token_file) as fh:
+        assert fh.read().strip() == http_server.token
+    assert len(http_server.token) >= 40
+    read = call_msg(2, "sqz_read_file", {"path": "app.py"})
+    for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": f"Basic {http_server.token}"},
+                    {"Authorization": f"Bearer {http_server.token}x"}):
+        for body in (init_msg(), read):
+            status, hdrs, data = _post(http_server, body, headers, auth=bool(headers))
+            assert status == 401 and hdrs["WWW-Authenticate"].startswith("Bearer"), headers
+            assert b"def handler_" not in data
+    conn = http.client.HTTPConnection("127.0.0.1", int(http_server), timeout=10)
+    conn.request("DELETE", "/mcp", headers={"Mcp-Session-Id": "x"})
+    resp = conn.getresponse()
+    resp.read()
+    resp.close()
+    conn.close()
+    assert resp.status == 401
+    status, headers, _ = _post(http_server, init_msg())
+    assert status == 200
+    status, _, data = _post(http_server, read, {"Mcp-Session-Id": headers["Mcp-Session-Id"]})
+    assert status == 200 and b"def handler_0" in data
+
+
+def test_http_one_slow_request_does_not_block_others(http_server, proj):
+    """Each HTTP request has its own thread: a client that sends half a body stalls only itself."""
+    import socket
+
+    status, headers, _ = _post(http_server, init_msg())
+    sid = headers["Mcp-Session-Id"]
+    stuck = socket.create_connection(("127.0.0.1", int(http_server)), timeout=10)
+    stuck.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + http_server.token.encode()
+                  + b"\r\nMcp-Session-Id: " + sid.encode() + b"\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 1000\r\n\r\n{\"jsonrpc\"")
+    try:
+        t0 = time.monotonic()
+        for i in range(5):
+            status, _, data = _post(http_server, {"jsonrpc": "2.0", "id": 10 + i, "method": "ping"},
+                                    {"Mcp-Session-Id": sid})
+            assert status == 200 and json.loads(data)["result"] == {}
+        assert time.monotonic() - t0 < 5
+    finally:
+        stuck.close()
 
 
 def test_http_raw_rules(http_server):
@@ -257,12 +322,13 @@ def test_http_raw_rules(http_server):
     assert status == 400 and json.loads(data)["error"]["code"] == -32700
     status, headers, data = _post(port, ping, {"Mcp-Session-Id": sid, "Accept": "text/event-stream"})
     assert headers["Content-Type"] == "text/event-stream" and data.startswith(b"event: message\ndata: {")
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.request("GET", "/mcp", headers={"Accept": "text/event-stream", "Mcp-Session-Id": sid})
+    auth = {"Authorization": f"Bearer {port.token}"}
+    conn = http.client.HTTPConnection("127.0.0.1", int(port), timeout=10)
+    conn.request("GET", "/mcp", headers={"Accept": "text/event-stream", "Mcp-Session-Id": sid, **auth})
     resp = conn.getresponse()
     resp.read()
     assert resp.status == 405
-    conn.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid})
+    conn.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid, **auth})
     resp = conn.getresponse()
     resp.read()
     assert resp.status == 200
@@ -370,3 +436,23 @@ def test_explicit_root_stays_allowed_next_to_client_roots(proj, tmp_path):
 
     notes, lib = run_sdk(SQZ_MCP + ["--root", str(extra)], body, cwd=str(tmp_path), list_roots_callback=list_roots)
     assert notes == ["# Notes\n\nneedle one\n"] and lib == ["from --root\n"]
+
+
+def test_a_catastrophic_regex_is_a_tool_error_and_never_freezes_the_server(proj):
+    """`(a|aa)+$` on a line of 40 a's backtracks exponentially: under Python's re it held the
+    interpreter lock for good, so even a ping went unanswered. Now other requests are answered
+    while it runs, and it ends as a tool error after its time limit."""
+    from sqz_mcp.file_tools import REGEX_SECONDS
+
+    (proj / "slow.txt").write_text("a" * 40 + "!\n")
+    with RawProc(SQZ_MCP, cwd=str(proj)) as p:
+        p.initialize()
+        t0 = time.monotonic()
+        p.send(call_msg(2, "sqz_grep", {"pattern": "(a|aa)+$", "regex": True, "path": "slow.txt"}))
+        time.sleep(0.3)
+        assert p.request({"jsonrpc": "2.0", "id": 3, "method": "ping"}, timeout=3)["result"] == {}
+        reply, _ = p.recv_until(lambda m: m.get("id") == 2, timeout=REGEX_SECONDS + 10)
+        assert reply["result"]["isError"] and "ran over" in reply["result"]["content"][0]["text"]
+        assert time.monotonic() - t0 < REGEX_SECONDS + 10
+        res = p.request(call_msg(4, "sqz_grep", {"pattern": "needle (o|t)ne", "regex": True}), timeout=10)
+        assert "notes.md:3:needle one" in res["result"]["content"][0]["text"]

@@ -18,6 +18,9 @@ def _server_parser() -> argparse.ArgumentParser:
     p.add_argument("--transport", choices=("stdio", "http"), default="stdio",
                    help="stdio (default) or streamable HTTP on 127.0.0.1")
     p.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000; 0 picks a free one)")
+    p.add_argument("--token-file", metavar="FILE",
+                   help="HTTP: where to write the bearer token (mode 0600; default "
+                        "$XDG_RUNTIME_DIR/sqz/mcp-http-PORT.token, else the sqz cache directory)")
     p.add_argument("--root", action="append", default=[], metavar="DIR",
                    help="allow reading below DIR too (the working directory is always allowed); repeatable")
     p.add_argument("--project", metavar="DIR",
@@ -82,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.transport == "http":
             from .http_transport import serve_http
 
-            return serve_http(server, port=args.port)
+            return serve_http(server, port=args.port, token_file=args.token_file)
         from .stdio import serve_stdio
 
         return serve_stdio(server, new_session_id("mcp"), stdout=protocol_out)

@@ -59,7 +59,7 @@ class Compressor:
 
     # -- recording ---------------------------------------------------------------------
     def _record(self, session, command, family, plugin, outcome, raw: bytes, out: bytes, est_in, est_out,
-                input_hash=None, output_hash=None) -> None:
+                input_hash=None, output_hash=None, origin=None) -> None:
         store = self._store
         if store is None:
             return
@@ -68,14 +68,18 @@ class Compressor:
         try:
             store.record_call(session=session, command=command, family=family, plugin=plugin, outcome=outcome,
                               bytes_in=len(raw), bytes_out=len(out), est_in=est_in, est_out=est_out,
-                              input_hash=input_hash, output_hash=output_hash)
+                              input_hash=input_hash, output_hash=output_hash, cwd=origin)
         except StoreError:
             pass
 
     # -- the pipeline ------------------------------------------------------------------------
     def compress_text(self, text: str, *, tool: str | None, session: str, command: str | None = None,
-                      file_content: bool = False, family: str | None = None) -> str:
-        """``text`` through the sqz pipeline; file content comes back verbatim unless it became a reference."""
+                      file_content: bool = False, family: str | None = None, origin: str | None = None) -> str:
+        """``text`` through the sqz pipeline; file content comes back verbatim unless it became a reference.
+
+        ``origin``: the real path the text was read from, recorded so recall and expand serve it
+        only to clients whose roots contain it (see ``may_serve``).
+        """
         from sqz_core.pipeline import compress
 
         raw = text.encode("utf-8", "surrogatepass")
@@ -86,10 +90,11 @@ class Compressor:
             if file_content and r.outcome == "compressed" and _only_terminal_cleanup(text, out):
                 out = raw  # the core's terminal clean-up must not touch a file's bytes
             self._record(session, command, family or tool, r.plugin, r.outcome, raw, out, r.est_in, r.est_out,
-                         r.digest if r.stored else None, r.output_digest if out is r.output else None)
+                         r.digest if r.stored else None, r.output_digest if out is r.output else None, origin)
         return out.decode("utf-8", errors="replace")
 
-    def dedup_only(self, text: str, *, tool: str, session: str, command: str | None = None) -> str:
+    def dedup_only(self, text: str, *, tool: str, session: str, command: str | None = None,
+                   origin: str | None = None) -> str:
         """Exact-repeat dedup without any other stage (the lossless grep and listing tools)."""
         from sqz_core.pipeline import MIN_REF_BYTES, digest_of
         from sqz_core.safety import classify
@@ -115,18 +120,38 @@ class Compressor:
                 ref = dedup.exact(store, session, digest, ttl) if ttl > 0 else None
                 if ref is not None and len(ref) < len(text):
                     store.mark_served(session, digest)
-                    self._record(session, command, tool, None, "ref", raw, ref.encode(), est, estimate(ref), digest)
+                    self._record(session, command, tool, None, "ref", raw, ref.encode(), est, estimate(ref), digest,
+                                 origin=origin)
                     return ref
                 store.put_blob(digest, raw, command)
                 store.mark_served(session, digest)
-                self._record(session, command, tool, None, "passthrough", raw, raw, est, est, digest)
+                self._record(session, command, tool, None, "passthrough", raw, raw, est, est, digest, origin=origin)
             except StoreError as exc:
                 log(f"store error, sent in full: {exc}")
         return text
 
-    def expand(self, ref: str) -> bytes:
-        """The original bytes behind ``ref``; raises ``sqz_core.expand.ExpandError`` or ``LookupError``."""
-        from sqz_core.expand import resolve
+    def may_serve(self, store, digests: list[str], session: str, roots) -> set[str]:
+        """Which of ``digests`` this client may see: what this session was served, or content
+        whose recorded origin lies within ``roots``.
+
+        Content without a known origin (stored before origins were recorded, or text a client
+        passed to ``compress``) is refused unless this session was served it: nothing says the
+        caller could read it, and the store holds every project's outputs.
+        """
+        allowed = {d for d in digests if store.last_served(session, d) is not None}
+        rest = [d for d in digests if d not in allowed]
+        if rest and roots is not None:
+            for digest, places in store.origins(rest).items():
+                if any(p and roots.contains(p) for p in places):
+                    allowed.add(digest)
+        return allowed
+
+    def expand(self, ref: str, session: str | None = None, roots=None) -> bytes:
+        """The original bytes behind ``ref``; raises ``sqz_core.expand.ExpandError`` or ``LookupError``.
+
+        With ``session``, only content ``may_serve`` allows (``roots`` None: this session's only).
+        """
+        from sqz_core.expand import parse_ref, resolve, unique_hash
         from sqz_core.store import StoreError
 
         with self.lock:
@@ -134,21 +159,40 @@ class Compressor:
             if store is None:
                 raise LookupError("no store: nothing was cached (--no-cache, or the database could not be opened)")
             try:
-                return resolve(store, normalize_ref(ref))
+                norm = normalize_ref(ref)
+                if session is not None:
+                    prefix, _rng = parse_ref(norm)
+                    digest = unique_hash(store, prefix)
+                    if not self.may_serve(store, [digest], session, roots):
+                        raise LookupError(f"{prefix}: stored from outside this server's roots (or from an unknown "
+                                          "place) and not sent to this session; `sqz expand` in a shell shows it")
+                return resolve(store, norm)
             except StoreError as exc:
                 raise LookupError(f"store error: {exc}") from None
 
-    def recall(self, query: str, limit: int) -> list:
-        """Past outputs matching ``query`` (``sqz_core.sessions.recall``); raises ``LookupError`` if unavailable."""
+    def recall(self, query: str, limit: int, session: str | None = None, roots=None) -> list:
+        """Past outputs matching ``query`` (``sqz_core.sessions.recall``); raises ``LookupError`` if unavailable.
+
+        With ``session``, only hits ``may_serve`` allows.
+        """
         try:
             from sqz_core.sessions import recall
         except ImportError:
             raise LookupError("recall is not available in the installed sqz-core") from None
+        from sqz_core.store import StoreError
+
         with self.lock:
             store = self.store
             if store is None:
                 raise LookupError("no store: nothing was cached (--no-cache, or the database could not be opened)")
-            return list(recall(store, query, limit))
+            try:
+                if session is None:
+                    return list(recall(store, query, limit))
+                hits = list(recall(store, query, min(250, limit * 5)))
+                allowed = self.may_serve(store, [h["hash"] for h in hits], session, roots)
+            except StoreError as exc:
+                raise LookupError(f"store error: {exc}") from None
+            return [h for h in hits if h["hash"] in allowed][:limit]
 
 
 def normalize_ref(ref: str) -> str:

@@ -13,6 +13,7 @@ import errno
 import os
 import re
 import stat
+import time
 
 from .roots import PathRefused
 
@@ -26,6 +27,7 @@ DEFAULT_LIST_ENTRIES = 1000
 SKIP_DIRS = frozenset({".git", "node_modules", "target", "dist", "build", "vendor", "__pycache__"})
 BINARY_SNIFF = 8192
 GREP_FILE_LIMIT = 64 * 1024 * 1024  # larger files are skipped by grep (and counted)
+REGEX_SECONDS = 5.0  # a regex grep's matching time; past it the call is a tool error (catastrophic backtracking)
 
 # ECMA-48 escape sequences: CSI, OSC, DCS/SOS/PM/APC strings, two-byte escapes. Only these
 # are removed from file content; every other byte (form feeds, CRs, trailing blanks) stays.
@@ -207,6 +209,48 @@ def _walk_files(roots, base: str):
                 yield path, path
 
 
+class _TimedRegex:
+    """A user's regular expression under a time limit, matched without holding the GIL.
+
+    Python's ``re`` cannot be interrupted and keeps the interpreter lock for the whole match,
+    so one pattern such as ``(a|aa)+$`` on a long line froze every other request of the
+    server. The ``regex`` module takes a timeout and releases the lock (``concurrent``).
+    """
+
+    def __init__(self, pattern: str, ignore_case: bool) -> None:
+        import regex
+
+        self.error = regex.error
+        self.rx = regex.compile(pattern, regex.IGNORECASE if ignore_case else 0)
+        self.deadline = time.monotonic() + REGEX_SECONDS
+
+    def search(self, text: str):
+        left = self.deadline - time.monotonic()
+        try:
+            if left <= 0:
+                raise TimeoutError
+            return self.rx.search(text, timeout=left, concurrent=True)
+        except TimeoutError:
+            raise ToolError(f"the regular expression ran over {REGEX_SECONDS:g} s (nested repeats such as "
+                            "(a|aa)+ can take exponential time); simplify it or search for a literal") from None
+
+
+def _compile(pattern: str, use_regex: bool, ignore_case: bool):
+    if use_regex:
+        try:
+            timed = _TimedRegex(pattern, ignore_case)
+        except ImportError:  # without the regex module: Python's re, unbounded
+            pass
+        except Exception as exc:  # regex.error
+            raise ToolError(f"invalid regular expression {pattern!r}: {exc}") from None
+        else:
+            return timed
+    try:  # a literal is searched by re in linear time
+        return re.compile(pattern if use_regex else re.escape(pattern), re.IGNORECASE if ignore_case else 0)
+    except re.error as exc:
+        raise ToolError(f"invalid regular expression {pattern!r}: {exc}") from None
+
+
 def grep(roots, base: str, args: dict) -> str:
     """``path:lineno:text`` for each matching line under ``base``, with the caps announced in a header."""
     pattern = args.get("pattern")
@@ -217,10 +261,7 @@ def grep(roots, base: str, args: dict) -> str:
     max_matches = _int_arg(args, "max_matches", DEFAULT_GREP_MATCHES, 1)
     max_bytes = _int_arg(args, "max_bytes", DEFAULT_GREP_BYTES, 1)
     width = _int_arg(args, "max_line_chars", DEFAULT_LINE_CHARS, 20)
-    try:
-        rx = re.compile(pattern if use_regex else re.escape(pattern), flags)
-    except re.error as exc:
-        raise ToolError(f"invalid regular expression {pattern!r}: {exc}") from None
+    rx = _compile(pattern, use_regex, bool(flags))
 
     out: list[str] = []
     size = matches = clipped = files_hit = 0

@@ -7,11 +7,20 @@ an ``Mcp-Session-Id``; later requests must send it (400 without, 404 when unknow
 each session has its own dedup session. GET gets 405 (this server never sends unprompted
 messages); DELETE ends a session. Requests whose ``Origin`` or ``Host`` is not loopback get
 403, against DNS rebinding.
+
+The server listens on loopback only, and every request must carry
+``Authorization: Bearer TOKEN`` (401 otherwise): a loopback port is open to every local
+user, and the tools read the owner's files and store. The token is random per start,
+printed once on stderr and written to a file only its owner can read (``--token-file``;
+default ``$XDG_RUNTIME_DIR/sqz/mcp-http-PORT.token``, else the sqz cache directory), which
+is removed when the server exits.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
+import os
 import secrets
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -61,7 +70,36 @@ class _Sessions:
             return self._ids.pop(sid, None) is not None
 
 
-def make_handler(server, sessions: _Sessions):
+def default_token_file(port: int) -> str:
+    run = os.environ.get("XDG_RUNTIME_DIR")
+    if run:
+        base = os.path.join(run, "sqz")
+    else:
+        from sqz_core.paths import cache_dir
+
+        base = cache_dir()
+    return os.path.join(base, f"mcp-http-{port}.token")
+
+
+def write_token(path: str, token: str) -> None:
+    """``token`` into ``path``, created 0600 (its directory 0700 when we create it); never through a link."""
+    parent = os.path.dirname(path)
+    if parent:
+        os.makedirs(parent, mode=0o700, exist_ok=True)
+    try:
+        os.unlink(path)  # a stale file (or a link someone planted) is replaced, not written through
+    except FileNotFoundError:
+        pass
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.write(fd, (token + "\n").encode("ascii"))
+    finally:
+        os.close(fd)
+
+
+def make_handler(server, sessions: _Sessions, token: str | None = None):
+    expected = f"Bearer {token}".encode("ascii") if token else None
+
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "sqz-mcp"
@@ -85,7 +123,15 @@ def make_handler(server, sessions: _Sessions):
             self._send(status, jsonrpc.encode(jsonrpc.error(None, code, message)), "application/json", headers)
 
         def _guard(self) -> bool:
-            """Path, Origin/Host (DNS rebinding) and protocol-version checks; False when answered."""
+            """Bearer token, path, Origin/Host (DNS rebinding) and protocol-version checks; False when answered."""
+            if expected is not None:
+                given = (self.headers.get("Authorization") or "").strip().encode("utf-8", "replace")
+                if not hmac.compare_digest(given, expected):
+                    self.close_connection = True
+                    self._send_error(401, jsonrpc.INVALID_REQUEST, "Unauthorized: send Authorization: Bearer TOKEN "
+                                     "(printed by sqz-mcp at start, and in its token file)",
+                                     {"WWW-Authenticate": 'Bearer realm="sqz-mcp"'})
+                    return False
             if urlsplit(self.path).path != ENDPOINT:
                 self._send(404, b"not found: the MCP endpoint is /mcp\n", "text/plain")
                 return False
@@ -124,6 +170,7 @@ def make_handler(server, sessions: _Sessions):
             except ValueError:
                 length = -1
             if length < 0 or length > MAX_BODY:
+                self.close_connection = True
                 self._send_error(400 if length < 0 else 413, jsonrpc.INVALID_REQUEST,
                                  "Bad Request: Content-Length required" if length < 0 else "Payload too large")
                 return
@@ -164,15 +211,39 @@ def make_handler(server, sessions: _Sessions):
     return Handler
 
 
-def serve_http(server, host: str = "127.0.0.1", port: int = 3000) -> int:
-    httpd = ThreadingHTTPServer((host, port), make_handler(server, _Sessions()))
+def serve_http(server, host: str = "127.0.0.1", port: int = 3000, token_file: str | None = None) -> int:
+    if host not in ("127.0.0.1", "::1", "localhost"):
+        raise ValueError(f"sqz-mcp serves HTTP on loopback only, not {host!r}")
+    token = secrets.token_urlsafe(32)
+    httpd = ThreadingHTTPServer((host, port), make_handler(server, _Sessions(), token))
     httpd.daemon_threads = True
     real_port = httpd.server_address[1]
+    path = token_file or default_token_file(real_port)
+    try:
+        write_token(path, token)
+    except OSError as exc:
+        log(f"cannot write the token file {path}: {exc.strerror or exc}")
+        httpd.server_close()
+        return 1
     log(f"listening on http://{host}:{real_port}{ENDPOINT}")
+    log(f"bearer token (send Authorization: Bearer TOKEN; also in {path}, mode 0600): {token}")
+    import signal
+
+    def _terminate(*_):
+        raise KeyboardInterrupt  # leave serve_forever, so the token file is removed
+
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread (tests run the server in a thread)
+        pass
     try:
         httpd.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
         httpd.server_close()
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
     return 0

@@ -160,7 +160,8 @@ class Proxy:
         if not isinstance(ref, str):
             return text_result("ref must be a string", is_error=True)
         try:
-            return text_result(self.compressor.expand(ref).decode("utf-8", errors="replace"))
+            # only what this proxy served (it has no roots to judge anything else by)
+            return text_result(self.compressor.expand(ref, session=self.session).decode("utf-8", errors="replace"))
         except (ExpandError, LookupError) as exc:
             return text_result(str(exc), is_error=True)
 

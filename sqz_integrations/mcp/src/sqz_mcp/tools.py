@@ -163,7 +163,8 @@ class ToolBox:
             body = "(empty file)\n" if not header else ""
         else:
             body = self.compressor.compress_text(text, tool="sqz_read_file", session=session,
-                                                 command=_command("sqz_read_file", args), file_content=True)
+                                                 command=_command("sqz_read_file", args), file_content=True,
+                                                 origin=real)
         head = "".join(h + "\n" for h in (header, note) if h)
         return text_result(head + body)
 
@@ -171,13 +172,13 @@ class ToolBox:
         base = self.roots.resolve(_string_arg(args, "path", required=False))
         text = file_tools.grep(self.roots, base, args)
         return text_result(self.compressor.dedup_only(text, tool="sqz_grep", session=session,
-                                                      command=_command("sqz_grep", args)))
+                                                      command=_command("sqz_grep", args), origin=base))
 
     def _sqz_list_dir(self, args: dict, session: str) -> dict:
         base = self.roots.resolve(_string_arg(args, "path", required=False))
         text = file_tools.list_dir(self.roots, base, args)
         return text_result(self.compressor.dedup_only(text, tool="sqz_list_dir", session=session,
-                                                      command=_command("sqz_list_dir", args)))
+                                                      command=_command("sqz_list_dir", args), origin=base))
 
     # -- text tools ---------------------------------------------------------------------------
     def _compress(self, args: dict, session: str) -> dict:
@@ -199,7 +200,7 @@ class ToolBox:
 
         ref = _string_arg(args, "ref")
         try:
-            data = self.compressor.expand(ref)
+            data = self.compressor.expand(ref, session=session, roots=self.roots)
         except (ExpandError, LookupError) as exc:
             return text_result(str(exc), is_error=True)
         return text_result(data.decode("utf-8", errors="replace"))
@@ -208,11 +209,11 @@ class ToolBox:
         query = _string_arg(args, "query")
         limit = file_tools._int_arg(args, "limit", 10, 1)
         try:
-            hits = self.compressor.recall(query, min(limit, 50))
+            hits = self.compressor.recall(query, min(limit, 50), session=session, roots=self.roots)
         except LookupError as exc:
             return text_result(str(exc), is_error=True)
         if not hits:
-            return text_result(f"nothing stored matches {query!r}\n")
+            return text_result(f"nothing stored within this server's roots matches {query!r}\n")
         return text_result(format_recall(hits))
 
 

@@ -74,8 +74,9 @@ def scrub_command(command: str | None) -> str | None:
     verdict = classify(command)
     if (verdict is not None and verdict.secret) or _CRED_ARG.search(command):
         return "[command withheld: it holds a credential]"
-    command = _URL_USERINFO.sub(r"\1***@", command)
-    return command.replace("\x00", "")
+    from sqz_core.secrets import scrub_command as scrub  # and every shape the SQLite store masks
+
+    return scrub(_URL_USERINFO.sub(r"\1***@", command)).replace("\x00", "")
 
 
 DOWN_SECS = 2.0  # after a failed connect, direct calls fail fast for this long (a dead host costs one timeout)
