@@ -25,7 +25,7 @@ from sqz_core.store import StoreError
 
 READS = ("get_blob", "find_hashes", "last_served", "recent_files", "invalidate_session", "sessions", "unpin",
          "is_pinned", "pins", "similar", "has_fts", "search", "tokens_served", "calls", "events", "cached_count",
-         "health", "prune_before", "reset", "vacuum")
+         "health", "prune_before", "reset", "vacuum", "origins", "purge_secrets")
 WRITES = ("put_blob", "mark_served", "pin", "add_sketch", "index_text", "record_call", "record_event", "save_count")
 REPLY_TIMEOUT = 15.0  # seconds; longer than the server's statement timeout
 _HEADER = struct.Struct(">I")
@@ -105,6 +105,12 @@ class PooledStore:
         except OSError:
             pass
         self.sock = None
+
+    def batch(self):
+        """The pipeline's grouped writes: the pool process commits a call's writes together already."""
+        from contextlib import nullcontext
+
+        return nullcontext()
 
     def close(self) -> None:
         """Let the pool commit this call's writes (it spools them if the server is gone); never raises."""

@@ -527,6 +527,63 @@ class PgStore:
         steps.append(("token_counts", self._UNUSED_COUNTS, ()))
         return self._transaction(steps)
 
+    def batch(self):
+        """The pipeline's grouped writes: this store buffers writes and sends them together already."""
+        from contextlib import nullcontext
+
+        return nullcontext()
+
+    def origins(self, digests: list[str]) -> dict[str, set]:
+        """Where each stored entry came from: the ``cwd`` of the calls that stored or served it."""
+        self.flush()
+        out: dict[str, set] = {}
+        wanted = list(dict.fromkeys(digests))
+        for i in range(0, len(wanted), 200):
+            chunk = wanted[i:i + 200]
+            for in_h, out_h, cwd in self._read(
+                    "SELECT input_hash, output_hash, cwd FROM calls WHERE input_hash = ANY(%s) OR output_hash = ANY(%s)",
+                    (chunk, chunk)):
+                for h in (in_h, out_h):
+                    if h in chunk:
+                        out.setdefault(h, set()).add(cwd)
+        return out
+
+    def purge_secrets(self) -> dict:
+        """Delete stored content and recall rows a secret detector flags; scrub stored command lines
+        (what versions before the detectors kept). Counts per kind, as the SQLite store reports them."""
+        from sqz_core.secrets import scrub_command
+        from sqz_core.store import holds_secret
+
+        self.flush()
+        flagged: set[str] = set()
+        hashes = [r[0] for r in self._read("SELECT hash FROM blobs WHERE data IS NOT NULL")]
+        for i in range(0, len(hashes), 64):
+            for digest, data in self._read("SELECT hash, data FROM blobs WHERE hash = ANY(%s)", (hashes[i:i + 64],)):
+                if data is not None and holds_secret(bytes(data)):
+                    flagged.add(digest)
+        recall = [digest for digest, body in self._read("SELECT hash, body FROM recall")
+                  if digest in flagged or holds_secret((body or "").encode("utf-8", "replace"))]
+        steps = []
+        for digest in sorted(flagged):
+            steps += [("blobs", "DELETE FROM blobs WHERE hash = %s", (digest,)),
+                      ("served", "DELETE FROM served WHERE hash = %s OR output_hash = %s", (digest, digest)),
+                      ("sketches", "DELETE FROM sketches WHERE hash = %s", (digest,)),
+                      ("pins", "DELETE FROM pins WHERE hash = %s", (digest,)),
+                      ("token_counts", "DELETE FROM token_counts WHERE hash = %s", (digest,)),
+                      ("calls_in", "UPDATE calls SET input_hash = NULL WHERE input_hash = %s", (digest,)),
+                      ("calls_out", "UPDATE calls SET output_hash = NULL WHERE output_hash = %s", (digest,))]
+        steps += [("recall", "DELETE FROM recall WHERE hash = %s", (digest,)) for digest in recall]
+        for table, key in (("calls", "id"), ("blobs", "hash"), ("recall", "hash")):
+            for k, command in self._read(f"SELECT {key}, command FROM {table} WHERE command IS NOT NULL"):
+                clean = scrub_command(command)
+                if clean != command:
+                    steps.append(("commands", f"UPDATE {table} SET command = %s WHERE {key} = %s", (clean, k)))
+        done = self._transaction(steps) if steps else {}
+        if steps:
+            self.vacuum()
+        return {"scanned": len(hashes), "blobs": done.get("blobs", 0), "recall": done.get("recall", 0),
+                "commands": done.get("commands", 0)}
+
     def vacuum(self) -> bool:
         """Let PostgreSQL reuse the space of deleted rows (plain VACUUM of sqz's tables); False if it cannot."""
         self.flush()
@@ -585,6 +642,9 @@ class HashOnlyStore(PgStore):
 
     def vacuum(self) -> bool:
         return self.local.vacuum() and super().vacuum()
+
+    def purge_secrets(self) -> dict:
+        return _merged(self.local.purge_secrets(), super().purge_secrets())
 
 
 def _merged(a: dict, b: dict) -> dict:
