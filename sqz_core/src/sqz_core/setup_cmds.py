@@ -230,8 +230,8 @@ def _apply_one(text: str | None, action: dict) -> tuple[str | None, str | None]:
         if text == content:
             return text, None
         raise cf.ConfigError("a file with other content already exists there")
-    if kind == "json_array_remove":  # an entry an older sqz wrote that this one replaces
-        return (None if text is None else cf.json_remove_marked(text, action["path"], action["marker"])[0]), None
+    if kind in REMOVALS:  # what an older sqz wrote and this one does not: ``_strip`` removes it
+        return text, None
     base = text or ""
     if kind == "json_array_item":
         return cf.json_add_array_item(base, action["path"], action["item"], action["marker"])
@@ -244,6 +244,150 @@ def _apply_one(text: str | None, action: dict) -> tuple[str | None, str | None]:
     raise cf.ConfigError(f"unknown action {kind!r}")
 
 
+# -- upgrading what an older sqz wrote ----------------------------------------------------------------
+# Action types that only take away: ``json_array_remove`` (array elements an older sqz wrote, by
+# ``marker``), ``md_block_remove`` (an older sqz's sentinel block in a file the user owns).
+REMOVALS = ("json_array_remove", "md_block_remove")
+# sqz started as a program: a path or name ending in ``sqz`` (quoted or not), or ``python -m sqz_core``
+SQZ_CALL = r"""(?:(?<![\w.-])sqz['"]?|-m\s+sqz_core['"]?)\s+"""
+SQZ_FILE_MARKS = ("## sqz: compressed tool output", "sqz init", "sqz-mcp")
+
+
+def with_recognisers(actions: list[dict], ctx: dict) -> list[dict]:
+    """``actions`` with a ``stale`` pattern on each marked array action: an sqz command with any path.
+
+    A marker is the current sqz words plus a verb (``/p/sqz hook precompact``); an older sqz wrote
+    the same verb after another path (``'/old/bin/sqz' hook precompact``, ``sqz hook …`` in a
+    project file): the pattern finds both. A removal's marker is the verb alone.
+    """
+    import re
+
+    words = [w for w in (ctx.get("sqz"), ctx.get("sqz_abs"), "sqz") if w]
+    for a in actions:
+        marker = a.get("marker")
+        if not marker or "stale" in a or a["type"] not in ("json_array_item", "json_array_remove"):
+            continue
+        verb = next((marker[len(w):].strip() for w in words if marker.startswith(w + " ")), marker)
+        a["stale"] = SQZ_CALL + re.escape(verb) + r"(?![\w-])"
+    return actions
+
+
+def _sqz_strings(value, pattern: str) -> bool:
+    import re
+
+    if isinstance(value, str):
+        return re.search(pattern, value) is not None
+    if isinstance(value, dict):
+        return any(_sqz_strings(v, pattern) for v in value.values())
+    if isinstance(value, list):
+        return any(_sqz_strings(v, pattern) for v in value)
+    return False
+
+
+def _ours(action: dict):
+    """Predicate: an array element an sqz (this one or an older one) wrote for ``action``."""
+    from .configfiles import contains_text
+
+    def pred(value) -> bool:
+        if action["type"] == "json_array_item" and contains_text(value, action["marker"]):
+            return True
+        return bool(action.get("stale")) and _sqz_strings(value, action["stale"])
+    return pred
+
+
+def _sqz_server(value) -> bool:
+    """An MCP server entry naming sqz's server (``sqz-mcp`` at any path, or ``python -m sqz_mcp``)."""
+    cmd = value.get("command") if isinstance(value, dict) else None
+    if not isinstance(cmd, str):
+        return False
+    return os.path.basename(cmd.strip("'\"")) == "sqz-mcp" or "-m sqz_mcp" in cmd
+
+
+def _sqz_file(text: str) -> bool:
+    """Whether a file's content carries sqz's mark (an sqz command, the guidance, the server name)."""
+    return any(m in text for m in SQZ_FILE_MARKS) or _sqz_strings(text, SQZ_CALL + r"(?:hook|expand)\b")
+
+
+def stale_reason(text: str | None, action: dict, owned: bool = False) -> str | None:
+    """Why ``text`` holds an older sqz's version of what ``action`` writes; None when current, absent or not sqz's.
+
+    ``owned``: the install manifest records the file as sqz's own. Raises ``ConfigError`` for an invalid file.
+    """
+    from . import configfiles as cf
+
+    if text is None:
+        return None
+    kind = action["type"]
+    if kind == "owned_file":
+        if text != action["content"] and (owned or _sqz_file(text)):
+            return "a file an older sqz wrote"
+        return None
+    if kind in ("json_array_item", "json_array_remove"):
+        if not text.strip():
+            return None
+        node, depth = cf.json_find(cf.parse_jsonc(text), action["path"])
+        if depth != len(action["path"]) or node.kind != "array":
+            return None
+        mine = [cf.to_python(el) for el in node.items if _ours(action)(cf.to_python(el))]
+        if kind == "json_array_remove":
+            return "an entry this sqz no longer installs" if mine else None
+        if len(mine) > 1:
+            return "sqz's entry twice"
+        if mine and mine[0] != action["item"]:
+            return "an entry of an older shape or another sqz path"
+        return None
+    if kind == "json_member":
+        if not text.strip():
+            return None
+        node, depth = cf.json_find(cf.parse_jsonc(text), action["path"])
+        member = node.get(action["key"]) if depth == len(action["path"]) and node.kind == "object" else None
+        value = None if member is None else cf.to_python(member)
+        if value is not None and value != action["value"] and _sqz_server(value):
+            return "a server entry of an older shape or another sqz path"
+        return None
+    if kind == "toml_table":
+        value = cf.toml_table(text, action["table"])
+        if value is not None and value != action["body"] and _sqz_server(value):
+            return "a server table of an older shape or another sqz path"
+        return None
+    if kind in ("md_block", "md_block_remove"):
+        m = cf._BLOCK.search(text)
+        if m is None:
+            return None
+        if kind == "md_block_remove":
+            return "a guidance block this sqz no longer installs"
+        return None if cf.md_block(action["body"]).rstrip("\n") in m.group(0) else "an older guidance block"
+    return None
+
+
+def _strip(text: str, actions: list[dict], recorded: list[dict]) -> str | None:
+    """``text`` without what any sqz wrote for ``actions``: first the snippets the manifest
+    ``recorded`` (byte-exact: the user's own text comes back), then whatever is still recognisable
+    as sqz's (written without a manifest, or edited since). None: an owned file, to be written anew.
+    """
+    from . import configfiles as cf
+
+    for s in reversed(recorded):
+        text = cf.remove_snippet(text, s["snippet"])[0]
+    for a in actions:
+        kind = a["type"]
+        if kind == "owned_file":
+            return None
+        if kind in ("json_array_item", "json_array_remove") and text.strip():
+            text = cf.json_remove_where(text, a["path"], _ours(a))[0]
+        elif kind == "json_member" and text.strip():
+            node, depth = cf.json_find(cf.parse_jsonc(text), a["path"])
+            member = node.get(a["key"]) if depth == len(a["path"]) and node.kind == "object" else None
+            if member is not None and _sqz_server(cf.to_python(member)):
+                text = cf.json_remove_member(text, a["path"], a["key"])[0]
+        elif kind == "toml_table":
+            if _sqz_server(cf.toml_table(text, a["table"])):
+                text = cf.toml_remove_table(text, a["table"])[0]
+        elif kind in ("md_block", "md_block_remove"):
+            text = cf.md_remove_block(text)[0]
+    return text
+
+
 def plan_files(actions: list[dict]) -> dict[str, list[dict]]:
     by_file: dict[str, list[dict]] = {}
     for a in actions:
@@ -251,17 +395,30 @@ def plan_files(actions: list[dict]) -> dict[str, list[dict]]:
     return by_file
 
 
-def simulate(actions: list[dict]) -> list[dict]:
-    """What applying ``actions`` would do, per file, without writing: changes, errors, new text."""
+def simulate(actions: list[dict], manifest: dict | None = None, agent: str | None = None) -> list[dict]:
+    """What applying ``actions`` would do, per file, without writing: changes, errors, new text.
+
+    A file holding what an older sqz wrote (``stale``: the reasons) is first stripped of it
+    (``_strip``, using ``agent``'s snippets recorded in ``manifest``), then configured afresh:
+    the result is what a fresh install makes of the user's own content.
+    """
     from .configfiles import ConfigError, read_text
 
+    files = (manifest or {}).get("files", {})
     out = []
     for path, acts in plan_files(actions).items():
-        rec = {"file": path, "before": None, "after": None, "snippets": [], "error": None, "actions": acts}
+        rec = {"file": path, "before": None, "after": None, "snippets": [], "error": None, "actions": acts,
+               "stale": []}
+        entry = files.get(path, {})
         try:
             text = read_text(path)
             rec["before"] = text
+            owned = agent is not None and entry.get("owned") == agent
+            rec["stale"] = [f"{a.get('what', a['type'])}: {why}" for a in acts
+                            if (why := stale_reason(text, a, owned))]
             cur = text
+            if rec["stale"]:
+                cur = _strip(text, acts, [s for s in entry.get("snippets", []) if s.get("agent") == agent])
             for a in acts:
                 new, snippet = _apply_one(cur, a)
                 if snippet is not None:
@@ -300,21 +457,23 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
             echo(f"{agent}: not detected, skipped (use --only {agent} to configure it anyway)")
             continue
         try:
-            acts = mod.actions(ctx)
+            acts = with_recognisers(mod.actions(ctx), ctx)
         except Exception as exc:
             echo(f"{agent}: cannot plan its configuration ({type(exc).__name__}: {exc})")
             status = 1
             continue
         changed = False
-        for rec in simulate(acts):
+        for rec in simulate(acts, manifest, agent):
             if rec["error"]:
                 echo(f"{agent}: {rec['file']}: left alone: {rec['error']}")
                 status = 1
                 continue
-            if not rec["snippets"]:
+            if not rec["snippets"] and not rec["stale"]:
                 continue
             changed = True
-            what = ", ".join(s["what"] for s in rec["snippets"])
+            what = ", ".join(s["what"] for s in rec["snippets"]) or "removed what an older sqz wrote"
+            if rec["stale"]:
+                what = "upgraded (" + "; ".join(rec["stale"]) + "): " + what
             if dry_run:
                 echo(f"{agent}: would change {rec['file']}: {what}")
                 diff = difflib.unified_diff((rec["before"] or "").splitlines(True), rec["after"].splitlines(True),
@@ -330,6 +489,17 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
             if rec["before"] is None:
                 entry["created"] = True
                 entry["created_dirs"] = _created_dirs(rec["file"])
+            if rec["stale"]:  # the older sqz's snippets went with ``_strip``; the new ones replace them
+                entry["snippets"] = [s for s in entry.get("snippets", []) if s.get("agent") != agent]
+                if entry.get("owned") == agent:
+                    entry.pop("owned")
+            if (rec["stale"] and entry.get("created") and not entry["snippets"] and not rec["snippets"]
+                    and rec["after"] in FILE_SKELETONS):
+                os.remove(rec["file"])  # an older sqz had created it for what this one no longer writes
+                _rmdirs(entry.get("created_dirs", []))
+                save_manifest(manifest)
+                echo(f"{agent}: removed {rec['file']}: {what} (backup: {saved})")
+                continue
             write_text(rec["file"], rec["after"])
             for s in rec["snippets"]:
                 if s["kind"] == "owned_file":
@@ -460,18 +630,24 @@ def agent_status(agent: str, mod, ctx: dict) -> dict:
     rec = {"agent": agent, "tier": getattr(mod, "tier", None), "detected": bool(det.get("detected")),
            "configured": "no", "last_activity": None, "problems": []}
     try:
-        recs = simulate(mod.actions(ctx))
+        recs = simulate(with_recognisers(mod.actions(ctx), ctx), load_manifest(), agent)
     except Exception as exc:
         rec["configured"] = "error"
         rec["problems"].append(f"cannot plan its configuration: {exc}")
         return rec
     errors = [r for r in recs if r["error"]]
+    stale = [r for r in recs if r["stale"]]
     pending = [s for r in recs for s in r["snippets"]]
-    total = sum(len(r["actions"]) for r in recs)
+    total = sum(1 for r in recs for a in r["actions"] if a["type"] not in REMOVALS)
     if errors:
         rec["configured"] = "error"
         for r in errors:
             rec["problems"].append(f"{r['file']}: {r['error']} (fix the file, then run `sqz init --only {agent}`)")
+    elif stale:
+        rec["configured"] = "stale"
+        for r in stale:
+            rec["problems"].append(f"{r['file']}: written by an older sqz ({'; '.join(r['stale'])}); "
+                                   f"`sqz init --only {agent}` upgrades it")
     elif not pending:
         rec["configured"] = "yes"
     elif len(pending) < total:
