@@ -152,3 +152,74 @@ def test_upgrade_without_the_old_manifest(case, integrations, tmp_path, monkeypa
     assert code == 0, lines
     assert {k: _value(k, v, emptied=True) for k, v in site.tree().items()} == expected
     assert _run(setup_cmds.run_init, names, ctx) == (0, [f"{rec['agent']}: already configured"])
+
+
+def test_entries_that_are_not_sqzs_are_left_alone(integrations, tmp_path, monkeypatch):
+    """Look-alikes (another program's ``hook precompact``, a user's own ``sqz`` server, a user's file
+    where sqz would put its own) are never taken for an older sqz's."""
+    site = Site(tmp_path, monkeypatch)
+    user = {
+        "H:.claude/settings.json": json.dumps({"hooks": {
+            "PreCompact": [{"hooks": [{"type": "command", "command": "/usr/local/bin/notsqz hook precompact"}]},
+                           {"hooks": [{"type": "command", "command": "sqz-helper hook precompact"}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "mysqz hook claude-code"}]}]}},
+            indent=2) + "\n",
+        "H:.cursor/mcp.json": '{"mcpServers": {"sqz": {"command": "docker", "args": ["run", "sqz-image"]}}}\n',
+        "H:.copilot/hooks/sqz.json": '{"version": 1, "hooks": {"preToolUse": []}}\n',
+    }
+    site.write(user)
+    ctx = site.ctx("global")
+    names = {n: integrations[n] for n in ("claude-code", "cursor", "copilot-cli")}
+    for agent, mod in names.items():
+        assert setup_cmds.agent_status(agent, mod, ctx)["configured"] != "stale"
+    code, lines = _run(setup_cmds.run_init, names, ctx)
+    assert code == 1 and any("sqz.json: left alone: a file with other content" in line for line in lines), lines
+    after = site.tree()
+    assert after["H:.cursor/mcp.json"] == user["H:.cursor/mcp.json"]
+    assert after["H:.copilot/hooks/sqz.json"] == user["H:.copilot/hooks/sqz.json"]
+    hooks = json.loads(after["H:.claude/settings.json"])["hooks"]
+    assert hooks["PreCompact"][:2] == json.loads(user["H:.claude/settings.json"])["hooks"]["PreCompact"]
+    assert len(hooks["PreCompact"]) == 3 and hooks["PreToolUse"][0]["hooks"][0]["command"] == "mysqz hook claude-code"
+    assert _run(setup_cmds.run_uninstall, names, ctx)[0] == 0
+    assert site.tree() == user
+
+
+def test_a_moved_sqz_is_upgraded_in_place(integrations, tmp_path, monkeypatch):
+    """sqz installed elsewhere (a new venv): init replaces the hook naming the old path, once, and the
+    user's entries around it stay; uninstall gives back the user's file."""
+    site = Site(tmp_path, monkeypatch)
+    user = {"H:.gemini/settings.json": '{\n  "hooks": {\n    "BeforeTool": [\n      {"matcher": "write_file", '
+                                       '"hooks": [{"type": "command", "command": "lint.sh"}]}\n    ]\n  }\n}\n'}
+    site.write(user)
+    names = {"gemini-cli": integrations["gemini-cli"]}
+    monkeypatch.setenv("SQZ_BIN", "/old/venv/bin/sqz")
+    assert _run(setup_cmds.run_init, names, site.ctx("global"))[0] == 0
+    monkeypatch.setenv("SQZ_BIN", SQZ_BIN)
+    ctx = site.ctx("global")
+    assert setup_cmds.agent_status("gemini-cli", names["gemini-cli"], ctx)["configured"] == "stale"
+    assert _run(setup_cmds.run_init, names, ctx)[0] == 0
+    after = site.tree()
+    before_tool = json.loads(after["H:.gemini/settings.json"])["hooks"]["BeforeTool"]
+    assert [e["hooks"][0]["name"] if "name" in e["hooks"][0] else e["hooks"][0]["command"] for e in before_tool] == [
+        "lint.sh", "sqz-rewrite"]
+    assert "/old/venv" not in "".join(after.values()) and SQZ_BIN in after["H:.gemini/settings.json"]
+    assert _run(setup_cmds.run_uninstall, names, ctx)[0] == 0
+    assert site.tree() == user
+
+
+@pytest.mark.parametrize("command, ours", [
+    ("'/opt/sqz tools/sqz' hook precompact", True),
+    ("/home/u/.venv/bin/sqz hook precompact", True),
+    ("sqz hook precompact", True),
+    ("'/usr/bin/python3' -m sqz_core hook precompact", True),
+    ("out=$(\"/x/sqz\" hook precompact 2>/dev/null) && printf '%s' \"$out\"; exit 0", True),
+    ("/usr/local/bin/notsqz hook precompact", False),
+    ("sqz-helper hook precompact", False),
+    ("/opt/sqz/bin/sqz hook precompactor", False),
+    ("/opt/sqz/bin/sqz hook claude-code", False),
+])
+def test_an_sqz_hook_command_is_recognised_whatever_its_path(command, ours):
+    ctx = {"sqz": SQZ_BIN, "sqz_abs": SQZ_BIN}
+    action = setup_cmds.with_recognisers([{"type": "json_array_item", "file": "x", "path": ["hooks", "PreCompact"],
+                                           "item": {}, "marker": f"{SQZ_BIN} hook precompact"}], ctx)[0]
+    assert setup_cmds._ours(action)({"hooks": [{"command": command}]}) is ours
