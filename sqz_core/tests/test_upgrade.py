@@ -150,7 +150,9 @@ def test_upgrade_without_the_old_manifest(case, integrations, tmp_path, monkeypa
     ctx = site.ctx(rec["scope"])
     code, lines = _run(setup_cmds.run_init, names, ctx)
     assert code == 0, lines
-    assert {k: _value(k, v, emptied=True) for k, v in site.tree().items()} == expected
+    # a file the old sqz created for its block alone stays, empty: without the manifest it might be the user's
+    left = {k: v for k, v in site.tree().items() if v or k in expected}
+    assert {k: _value(k, v, emptied=True) for k, v in left.items()} == expected
     assert _run(setup_cmds.run_init, names, ctx) == (0, [f"{rec['agent']}: already configured"])
 
 

@@ -476,8 +476,9 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
                 continue
             changed = True
             what = ", ".join(s["what"] for s in rec["snippets"]) or "removed what an older sqz wrote"
+            verb = "upgraded" if rec["stale"] else "updated"
             if rec["stale"]:
-                what = "upgraded (" + "; ".join(rec["stale"]) + "): " + what
+                what += " (replacing what an older sqz wrote there: " + "; ".join(rec["stale"]) + ")"
             if dry_run:
                 echo(f"{agent}: would change {rec['file']}: {what}")
                 diff = difflib.unified_diff((rec["before"] or "").splitlines(True), rec["after"].splitlines(True),
@@ -502,7 +503,8 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
                 os.remove(rec["file"])  # an older sqz had created it for what this one no longer writes
                 _rmdirs(entry.get("created_dirs", []))
                 save_manifest(manifest)
-                echo(f"{agent}: removed {rec['file']}: {what} (backup: {saved})")
+                echo(f"{agent}: removed {rec['file']} (an older sqz had created it for its {'; '.join(rec['stale'])}; "
+                     f"backup: {saved})")
                 continue
             write_text(rec["file"], rec["after"])
             for s in rec["snippets"]:
@@ -511,7 +513,7 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
                 else:
                     entry["snippets"].append(dict(s, agent=agent))
             save_manifest(manifest)
-            echo(f"{agent}: updated {rec['file']}: {what}" + (f" (backup: {saved})" if saved else " (new file)"))
+            echo(f"{agent}: {verb} {rec['file']}: {what}" + (f" (backup: {saved})" if saved else " (new file)"))
         if not changed and status == 0:
             echo(f"{agent}: already configured")
     if ctx.get("scope") == "project" and not dry_run:
