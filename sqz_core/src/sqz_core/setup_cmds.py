@@ -8,6 +8,12 @@ changed, the inserted text recorded in a manifest — so that a second ``init`` 
 nothing and ``uninstall`` removes exactly those insertions and gives back the original
 bytes. A config file that is invalid before we touch it is left alone, with a message.
 
+What an older sqz wrote (a hook naming another sqz path, an entry of an older shape, a file of
+sqz's own with other content, something this sqz no longer installs) is *stale*: ``init`` takes
+it out (the recorded snippets first, so the user's bytes come back) and configures the file
+afresh, so there is one current entry and ``uninstall`` still restores the user's original;
+``doctor`` reports it. Entries that are not sqz's are never touched.
+
 Off the hot path: may import ``importlib.metadata``, ``difflib``, ``shutil``.
 """
 
