@@ -87,6 +87,23 @@ def _sqz_paths(monkeypatch):
 
 @pytest.mark.parametrize("case", CASES)
 def test_init_upgrades_what_the_previous_sqz_wrote(case, integrations, tmp_path, monkeypatch):
+    _upgrade(case, integrations, tmp_path, monkeypatch)
+
+
+# the transparent integrations changed shape, not only paths: with sqz at the same path as before
+# (the old hook commands contain the current ones), the old entries are still replaced
+SAME_PATH = [c for c in CASES if c.endswith("-global") and c.split("-global")[0] in (
+    "claude-code", "claude-code-empty", "gemini-cli", "copilot-cli", "opencode", "codex", "codex-empty")]
+
+
+@pytest.mark.parametrize("case", SAME_PATH)
+def test_init_upgrades_older_shapes_at_the_same_sqz_path(case, integrations, tmp_path, monkeypatch):
+    monkeypatch.setenv("SQZ_BIN", OLD_SQZ)
+    monkeypatch.setenv("SQZ_MCP_BIN", "/opt/old sqz/bin/sqz-mcp")
+    _upgrade(case, integrations, tmp_path, monkeypatch, same_path=True)
+
+
+def _upgrade(case, integrations, tmp_path, monkeypatch, same_path=False):
     with open(os.path.join(FIXTURES, case + ".json"), encoding="utf-8") as fh:
         rec = json.load(fh)
     names = {rec["agent"]: integrations[rec["agent"]]}
@@ -111,7 +128,7 @@ def test_init_upgrades_what_the_previous_sqz_wrote(case, integrations, tmp_path,
     assert code == 0, lines
     assert any("upgraded" in line for line in lines), lines
     assert site.tree() == expected
-    assert not any(OLD_SQZ in text for text in site.tree().values())
+    assert same_path or not any(OLD_SQZ in text for text in site.tree().values())
     assert setup_cmds.agent_status(rec["agent"], names[rec["agent"]], ctx)["configured"] == "yes"
     assert _run(setup_cmds.run_init, names, ctx) == (0, [f"{rec['agent']}: already configured"])
 
