@@ -235,6 +235,7 @@ def test_a_moved_sqz_is_upgraded_in_place(integrations, tmp_path, monkeypatch):
     ("/usr/local/bin/notsqz hook precompact", False),
     ("sqz-helper hook precompact", False),
     ("/opt/sqz/bin/sqz hook precompactor", False),
+    ("C:\\Tools\\sqz.exe hook precompact", True),
     ("/opt/sqz/bin/sqz hook claude-code", False),
 ])
 def test_an_sqz_hook_command_is_recognised_whatever_its_path(command, ours):
