@@ -109,3 +109,26 @@ def test_markdown_block_is_idempotent_and_removable():
 def test_json_dump_keeps_non_ascii():
     new, _ = json_set_member("{}", [], "k", "naïve — 日本")
     assert "naïve — 日本" in new and json.loads(new)["k"] == "naïve — 日本"
+
+
+def test_removals_give_back_the_text_before_the_insertion():
+    """The fallback removals (no recorded snippet) undo what the insertions added, byte for byte."""
+    from sqz_core.configfiles import (json_remove_member, md_remove_block, md_set_block, toml_add_table,
+                                      toml_remove_table)
+
+    for text in ("Be brief.\n", "Be brief.", ""):
+        added, _ = md_set_block(text, "## sqz\nbody\n")
+        removed, ok = md_remove_block(added)
+        assert ok and removed == (text if text.endswith("\n") or not text else text + "\n")
+    for text in ('{\n  "mcpServers": {\n    "docs": {"command": "d"}\n  }\n}\n', '{\n  "mcpServers": {}\n}\n',
+                 '{\n  // c\n  "mcpServers": {\n    "docs": {"command": "d"}, // keep\n    "x": 1\n  }\n}\n'):
+        added, _ = json_set_member(text, ["mcpServers"], "sqz", {"command": "sqz-mcp", "args": []})
+        removed, ok = json_remove_member(added, ["mcpServers"], "sqz")
+        assert ok and removed == text, (added, removed)
+    first, ok = json_remove_member('{"a": {"sqz": 1, "b": 2}}', ["a"], "sqz")
+    assert ok and first == '{"a": {"b": 2}}'
+    for text in ('model = "o4-mini"\n', 'model = "o4-mini"\n\n[mcp_servers.docs]\ncommand = "d"\n', ""):
+        added, _ = toml_add_table(text, ["mcp_servers", "sqz"], {"command": "sqz-mcp", "args": []})
+        removed, ok = toml_remove_table(added, ["mcp_servers", "sqz"])
+        assert ok and removed == text, (added, removed)
+    assert toml_remove_table('[a]\nx = 1\n', ["mcp_servers", "sqz"]) == ('[a]\nx = 1\n', False)

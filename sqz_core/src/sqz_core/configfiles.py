@@ -25,6 +25,8 @@ import re
 BEGIN = "<!-- sqz:begin (managed by `sqz init`; `sqz uninstall` removes it) -->"
 END = "<!-- sqz:end -->"
 _BLOCK = re.compile(r"\n?<!-- sqz:begin[^\n]*-->\n.*?<!-- sqz:end -->\n?", re.S)
+# the block with the blank line ``md_set_block`` put before it (after a file ending in a newline)
+_BLOCK_ADDED = re.compile(r"(?:(?<=\n)\n)?<!-- sqz:begin[^\n]*-->\n.*?<!-- sqz:end -->\n?", re.S)
 
 
 class ConfigError(Exception):
@@ -35,11 +37,12 @@ class ConfigError(Exception):
 class Node:
     """A parsed JSON value: ``kind`` (object/array/scalar), ``start``/``end`` offsets, children."""
 
-    __slots__ = ("kind", "start", "end", "members", "items", "value")
+    __slots__ = ("kind", "start", "end", "members", "key_starts", "items", "value")
 
     def __init__(self, kind: str, start: int) -> None:
         self.kind, self.start, self.end = kind, start, start
         self.members: list[tuple[str, Node]] = []
+        self.key_starts: list[int] = []  # offset of each member's key (to remove a member)
         self.items: list[Node] = []
         self.value = None
 
@@ -117,6 +120,7 @@ class _Parser:
                 break
             if self.i >= len(self.s) or self.s[self.i] != '"':
                 self.error("expected a key")
+            node.key_starts.append(self.i)
             key = self.string()
             self.ws()
             if self.i >= len(self.s) or self.s[self.i] != ":":
@@ -304,13 +308,18 @@ def json_remove_marked(text: str, path: list[str], marker: str) -> tuple[str, in
     Used when the recorded snippet is no longer present verbatim (the user edited the
     file since). Removes the element and one neighbouring comma; returns (text, count).
     """
+    return json_remove_where(text, path, lambda value: contains_text(value, marker))
+
+
+def json_remove_where(text: str, path: list[str], pred) -> tuple[str, int]:
+    """Delete every element of the array at ``path`` whose value satisfies ``pred``; (text, count)."""
     count = 0
     while True:
         root = parse_jsonc(text)
         node, depth = json_find(root, path)
         if depth != len(path) or node.kind != "array":
             return text, count
-        idx = next((i for i, el in enumerate(node.items) if contains_text(to_python(el), marker)), None)
+        idx = next((i for i, el in enumerate(node.items) if pred(to_python(el))), None)
         if idx is None:
             return text, count
         el = node.items[idx]
@@ -322,6 +331,24 @@ def json_remove_marked(text: str, path: list[str], marker: str) -> tuple[str, in
             start, end = node.start + 1, node.end - 1
         text = text[:start] + text[end:]
         count += 1
+
+
+def json_remove_member(text: str, path: list[str], key: str) -> tuple[str, bool]:
+    """Delete member ``key`` of the object at ``path`` with one neighbouring comma; (text, removed?)."""
+    root = parse_jsonc(text)
+    node, depth = json_find(root, path)
+    if depth != len(path) or node.kind != "object":
+        return text, False
+    idx = next((i for i, (k, _) in enumerate(node.members) if k == key), None)
+    if idx is None:
+        return text, False
+    if idx > 0:
+        start, end = node.members[idx - 1][1].end, node.members[idx][1].end
+    elif len(node.members) > 1:
+        start, end = node.key_starts[0], node.key_starts[1]
+    else:
+        start, end = node.start + 1, node.end - 1
+    return text[:start] + text[end:], True
 
 
 # -- TOML -------------------------------------------------------------------------------------
@@ -380,6 +407,32 @@ def toml_add_table(text: str, table: list[str], body: dict) -> tuple[str, str | 
     return new, snippet
 
 
+def toml_table(text: str, table: list[str]):
+    """The value of table ``[a.b]`` in ``text``, or None when absent."""
+    cur = _toml_loads(text)
+    for key in table:
+        if not isinstance(cur, dict) or key not in cur:
+            return None
+        cur = cur[key]
+    return cur
+
+
+def toml_remove_table(text: str, table: list[str]) -> tuple[str, bool]:
+    """Fallback removal of ``[a.b]``: its header line and the lines up to the next table header."""
+    header = re.compile(r"[ \t]*\[\s*" + r"\s*\.\s*".join(re.escape(_toml_key(k)) for k in table) + r"\s*\][ \t]*(#[^\n]*)?")
+    lines = text.splitlines(True)
+    for i, line in enumerate(lines):
+        if header.fullmatch(line.rstrip("\r\n")):
+            j = i + 1
+            while j < len(lines) and not lines[j].lstrip().startswith("["):
+                j += 1
+            start = i - 1 if i > 0 and not lines[i - 1].strip() else i
+            new = "".join(lines[:start] + lines[j:])
+            _toml_loads(new)
+            return new, True
+    return text, False
+
+
 # -- Markdown blocks ------------------------------------------------------------------------------
 def md_block(body: str) -> str:
     return f"{BEGIN}\n{body.rstrip()}\n{END}\n"
@@ -400,7 +453,7 @@ def md_set_block(text: str, body: str) -> tuple[str, str | None]:
 
 def md_remove_block(text: str) -> tuple[str, bool]:
     """Fallback: drop any sentinel-marked sqz block."""
-    new, n = _BLOCK.subn("\n", text, count=1)
+    new, n = _BLOCK_ADDED.subn("", text, count=1)
     return (new if n else text), bool(n)
 
 

@@ -138,6 +138,9 @@ def actions(ctx: dict) -> list[dict]:
         {"type": "toml_table", "file": os.path.join(base, "config.toml"), "table": ["mcp_servers", "sqz"],
          "body": {"command": ctx["sqz_mcp"], "args": []}, "what": "[mcp_servers.sqz]"},
     ]
+    # an older sqz put advisory guidance in AGENTS.md; the hook replaces it (``sqz init`` removes it)
+    agents = os.path.join(ctx["project"] if ctx.get("scope") == "project" else base, "AGENTS.md")
+    out.append({"type": "md_block_remove", "file": agents, "what": "AGENTS.md guidance block of an older sqz"})
     if ctx.get("scope") != "project":
         out.append({"type": "owned_file", "file": os.path.join(base, "rules", "sqz.rules"),
                     "content": expand_rule(ctx["sqz"]), "what": "rule allowing `sqz expand` (recovery under the sandbox)"})
