@@ -71,9 +71,10 @@ def test_hand_counted_session(db):
 
 
 def test_safe_content_is_counted_apart_as_estimates(db):
-    backtrace = (ROOT / "sqz_formatters_test/tests/fixtures/cargo/test_backtrace.txt").read_bytes()
+    # a program's own panic (a test runner's report is its pack's to render, stored and recoverable)
+    backtrace = (ROOT / "sqz_core/tests/fixtures/safety/rust_backtrace.txt").read_bytes()
     red = PYTEST_RED.read_bytes()
-    r = call(backtrace, "cargo test")
+    r = call(backtrace, "RUST_BACKTRACE=1 ./divide")
     assert r.outcome == "safe" and not r.stored  # never cached: no bytes to count exactly
     forced = call(red, "pytest", mode="safe")
     assert forced.outcome == "safe"

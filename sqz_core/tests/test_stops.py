@@ -110,7 +110,10 @@ def test_compress_stopped_while_reading_flushes_the_input_so_far(env):
 
 
 def test_compress_not_stopped_is_unchanged_by_the_handlers(env):
-    data = b"".join(b"  VITE ready, request %d served\n" % i for i in range(40)) + b"\n__SQZ_EXIT__=3\n"
-    r = subprocess.run(SQZ + ["compress", "--cmd", "npx vite"], input=data, capture_output=True, env=env,
-                       timeout=60)
+    from sqz_core.exitmarker import NONCE_ENV, trailer
+
+    nonce = "0123abcd4567ef89"
+    data = b"".join(b"  VITE ready, request %d served\n" % i for i in range(40)) + trailer(3, nonce)
+    r = subprocess.run(SQZ + ["compress", "--cmd", "npx vite"], input=data, capture_output=True,
+                       env=dict(env, **{NONCE_ENV: nonce}), timeout=60)
     assert r.returncode == 3 and b"request 39 served" in r.stdout and b"stopped" not in r.stderr

@@ -87,7 +87,7 @@ def render_go_json(text: str) -> str | None:
 _FRAME_FILE = re.compile(r"^\t(?P<file>/\S+\.go):\d+(?: \+0x[0-9a-f]+)?$")
 _FUNC_PKG = re.compile(r"^(?:created by )?(?P<pkg>[\w./-]*?)\.(?:\(|\w)")
 # the Go toolchain's own sources: GOROOT is .../go/src, /usr/lib/go-1.19/src, ~/sdk/go1.22.0/src,
-# or a toolchain module golang.org/toolchain@…/src
+# or the Go toolchain module (module path "golang" + ".org/toolchain@…/src")
 _GOROOT_SRC = re.compile(r"/(?:go[\w.-]*|golang\.org/toolchain@[^/]+)/src/")
 
 

@@ -111,10 +111,13 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     from sqz_core.hot import compress_bytes
     from sqz_core.rewrite import sqz_executable
 
-    session = data.get("session_id")
+    from sqz_core.exitmarker import new_nonce, trailer
+
+    session, nonce = data.get("session_id"), new_nonce()
     opts = {"command": command.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",
-            "session": str(session) if session else None, "no_cache": False, "no_abbrev": False, "agent": name}
-    result = compress_bytes(text.encode("utf-8") + b"\n__SQZ_EXIT__=%d\n" % status, opts)
+            "session": str(session) if session else None, "no_cache": False, "no_abbrev": False, "agent": name,
+            "exit_nonce": nonce}
+    result = compress_bytes(text.encode("utf-8") + trailer(status, nonce), opts)
     out = result.output.decode("utf-8", errors="replace")
     if result.outcome == "error" or out == text or len(out) >= len(text):
         return None

@@ -269,16 +269,24 @@ def _js_regex(text: str) -> str:
 
 def policy_toml(sqz: str) -> str:
     """The user-tier policy file letting sqz's own parts of a wrapped command pass (see the module doc)."""
-    from sqz_core.exitmarker import wrap_command
+    from sqz_core.exitmarker import NONCE_ENV, wrap_command
 
-    head, tail = wrap_command("\x00BODY\x00", "\x00TAIL\x00").split("\x00BODY\x00")
-    tail = tail.split("\x00TAIL\x00")[0]  # "\n) 2>&1; printf … } | "
+    probe = "f" * 16  # the wrapper's per-call nonce: 16 hex digits, matched as such
+    head, tail = wrap_command("\x00BODY\x00", "\x00TAIL\x00", nonce=probe).split("\x00BODY\x00")
+    tail = tail.split("\x00TAIL\x00")[0]  # "\n) 2>&1; printf … } | SQZ_EXIT_NONCE=… "
     printf = tail[tail.index("printf"):tail.rindex(";")]
-    env = "(SQZ_QUIET=1 |)"  # no "(…)?": Gemini refuses a quantified group as a possible ReDoS
+
+    def rx(text: str) -> str:
+        return _js_regex(text).replace(probe, "[0-9a-f]{16}")
+
+    # no "(…)?": Gemini refuses a quantified group as a possible ReDoS, so the optional
+    # environment assignments before sqz are spelled out as alternatives
+    nonce_env = f"{NONCE_ENV}=[0-9a-f]{{16}} "
+    env = f"({nonce_env}SQZ_QUIET=1 |{nonce_env}|SQZ_QUIET=1 |)"
     rules = [
         ("the wrapper as a whole: every part of it is checked again on its own",
-         _js_regex(head) + ".*" + _js_regex(tail) + env + _js_regex(sqz + " compress "), True),
-        ("its exit-status trailer, exactly", _js_regex(printf) + '"', False),
+         rx(head) + ".*" + rx(tail) + "(SQZ_QUIET=1 |)" + _js_regex(sqz + " compress "), True),
+        ("its exit-status trailer, exactly", rx(printf) + '"', False),
         ("sqz compress (a filter: stdin to stdout)", env + _js_regex(sqz + " compress") + '(?: |")', False),
         ("sqz expand (prints an output this session was served)", env + _js_regex(sqz + " expand") + '(?: |")',
          False),

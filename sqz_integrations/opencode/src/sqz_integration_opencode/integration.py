@@ -126,13 +126,17 @@ def _post_bash(data: dict) -> str | None:
             return None
     from sqz_core.hot import compress_bytes
 
-    raw = text.encode("utf-8")
+    from sqz_core.exitmarker import new_nonce, trailer
+
+    raw, nonce = text.encode("utf-8"), None
     status = data.get("exit")
     if isinstance(status, int) and not isinstance(status, bool) and 0 <= status <= 255:
-        raw += b"\n__SQZ_EXIT__=%d\n" % status  # the formatters read the status from the trailer
+        nonce = new_nonce()
+        raw += trailer(status, nonce)  # the formatters read the status from this call's trailer
     session = data.get("sessionID")
     opts = {"command": cmd.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",
-            "session": str(session) if session else None, "no_cache": False, "no_abbrev": False, "agent": name}
+            "session": str(session) if session else None, "no_cache": False, "no_abbrev": False, "agent": name,
+            "exit_nonce": nonce}
     result = compress_bytes(raw, opts)
     out = result.output.decode("utf-8", errors="replace")
     if result.outcome == "error" or out == text or len(out) >= len(text):
