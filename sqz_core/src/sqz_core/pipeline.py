@@ -234,10 +234,18 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
                 continue
             if text.endswith("\n") and not candidate.endswith("\n"):
                 candidate += "\n"
+            if by is not None:  # a formatter's summary is lossy: recoverable like any other, or not used
+                if store is None:
+                    continue
+                candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(digest)
             est_out = estimate(candidate)
             if net_win(est_in, est_out, req.mode) and len(candidate) < len(text):
-                return Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by,
-                              est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
+                r = Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by, digest=digest,
+                           est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
+                if by is not None:
+                    store.put_blob(digest, raw, command)
+                    r.stored = True
+                return r
         return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
 
     recoverable = store is not None
