@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -92,8 +93,28 @@ def test_plan_keeps_every_action_line():
         assert line in out
     changed = [l for l in text.split("\n") if l.lstrip().startswith(("~ ", "+ ", "- ", "-/+ "))
                and not l.startswith(("  + create", "  ~ update", "  - destroy", "-/+ destroy"))]
+    shown = out.split("\n")
+    # a block written against the one above keeps each value that differs as "marker key = value"
+    as_above = {l.strip() for l in shown if l.startswith("    [as ")}
     for line in changed:
-        assert line in out.split("\n"), line
+        if line in shown:
+            continue
+        marker, key, value = re.match(r"^\s+([+-]) (\S+?) *= (.*)$", line).groups()
+        assert any(f"{marker} {key} = {value}" in l for l in as_above), line
+    assert 'id = "0b208e44-d1e3-d22c-47e4-c89e19917900", name = "web-04", - name = "web-04"' in out
+    # a changed value ("~") never folds: each server's image update stays a line of its own
+    assert out.count('~ image     = "registry.internal/app:1.4.2" -> "registry.internal/app:1.5.0"') >= 1
+
+
+def test_created_blocks_that_repeat_the_one_above_keep_their_address_and_differing_values():
+    fx = tf("plan_create")
+    text = fx.request().text
+    out = terraform_cli.sqz_format(request=fx.request())
+    for k in range(2, 13):
+        assert f'  # terraform_data.server["web-{k:02}"] will be created' in out
+        assert f'+ name = "web-{k:02}"' in out
+    assert out.count('+ resource "terraform_data" "server" {') == 1
+    assert len(out) < len(text) // 2
 
 
 def test_plan_counts_what_it_drops():
