@@ -117,6 +117,25 @@ def test_created_blocks_that_repeat_the_one_above_keep_their_address_and_differi
     assert len(out) < len(text) // 2
 
 
+def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_rendering(tmp_path):
+    """plan_error (captured with colour): the formatter's rendering plus its recovery line is longer
+    than the colour-free text itself, so the pipeline sends that lossless clean-up, every line kept."""
+    from sqz_core.cleanup import clean_terminal
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+    from sqz_core.tokens import estimate
+
+    fx = tf("plan_error")
+    assert fx.text != clean_terminal(fx.text)
+    rendering = terraform_cli.sqz_format(request=fx.request())
+    assert rendering is not None and estimate(rendering) + 10 > estimate(clean_terminal(fx.text))
+    res = compress(fx.raw, command=fx.command, store=Store.open(str(tmp_path / "db.sqlite")))
+    out = res.output.decode()
+    assert res.outcome == "compressed" and res.plugin is None and "sqz expand" not in out
+    assert [l for l in out.split("\n") if l.strip()] == [l for l in clean_terminal(fx.text).split("\n") if l.strip()]
+    assert missing_facts(out, fx.facts) == []
+
+
 def test_plan_counts_what_it_drops():
     out = terraform_cli.sqz_format(request=tf("plan_changes").request())
     assert out.startswith("[18 'Refreshing state...' lines dropped]")

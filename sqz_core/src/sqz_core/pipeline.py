@@ -276,6 +276,15 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         candidate += recovery_line(digest)
 
     est_out = estimate(candidate)
+    if lossy and not is_file and cleaned != text:
+        # colour/progress removed: the lossless clean-up alone wins when the lossy rendering
+        # plus its recovery line is no shorter (a short output a formatter barely touches)
+        plain = fold_repeats(cleaned)
+        if text.endswith("\n") and not plain.endswith("\n"):
+            plain += "\n"
+        est_plain = estimate(plain)
+        if est_plain <= est_out:
+            candidate, est_out, lossy = plain, est_plain, False
     result: Result
     if not net_win(est_in, est_out, req.mode) or len(candidate) >= len(text):
         result = Result(raw, "gate" if candidate != text else "passthrough", exit_code=exit_code,
