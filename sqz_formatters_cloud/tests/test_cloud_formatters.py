@@ -117,6 +117,22 @@ def test_created_blocks_that_repeat_the_one_above_keep_their_address_and_differi
     assert len(out) < len(text) // 2
 
 
+def test_a_block_whose_changed_value_differs_is_never_written_against_the_one_above():
+    """web-04's update differs from web-03's only in unchanged values: folded. Give web-04 another
+    image (a "~" line) and it is printed in full, its update line as terraform wrote it."""
+    text = tf("plan_changes").request().text
+    out = terraform_cli.sqz_format(request=FormatRequest(text, "terraform plan"))
+    assert '[as terraform_data.server["web-03"] above, but id = ' in out
+    old = '"registry.internal/app:1.4.2" -> "registry.internal/app:1.5.0"'
+    start = text.index('# terraform_data.server["web-04"]')
+    end = text.index(old, start) + len(old)
+    edited = text[:start] + text[start:end].replace("app:1.5.0", "app:1.6.0") + text[end:]
+    out = terraform_cli.sqz_format(request=FormatRequest(edited, "terraform plan"))
+    assert '"registry.internal/app:1.4.2" -> "registry.internal/app:1.6.0"' in out.split("\n")[
+        out.split("\n").index('  # terraform_data.server["web-04"] will be updated in-place') + 4]
+    assert "[as terraform_data.server[\"web-03\"] above, but id = \"0b208e44" not in out
+
+
 def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_rendering(tmp_path):
     """plan_error (captured with colour): the formatter's rendering plus its recovery line is longer
     than the colour-free text itself, so the pipeline sends that lossless clean-up, every line kept."""

@@ -83,8 +83,8 @@ def _block_end(lines: list[str], start: int) -> int | None:
 
 def _differences(ref: list[str], block: list[str]) -> list[str] | None:
     """``[marker] key = value`` for each line of ``block`` whose value differs from ``ref``'s, when
-    the two blocks have the same lines but for at most ``MAX_DIFFERENT`` values, each of a key met
-    once at its indentation and marker, and none with an update marker (``~``, ``-/+``: a changed
+    the two blocks have the same lines but for at most ``MAX_DIFFERENT`` values (and a third of the
+    lines), each of a key met once with its marker in the block, and none with an update marker (``~``, ``-/+``: a changed
     value stays on its own line); else None."""
     if len(ref) != len(block) or ref[0] != block[0]:
         return None
@@ -93,9 +93,10 @@ def _differences(ref: list[str], block: list[str]) -> list[str] | None:
     for a, b in zip(ref, block):
         ma = _VALUE.match(a)
         if ma:
-            if ma.group(1, 2) in keys:
-                return None  # a key met twice at one level: "key = value" would be ambiguous
-            keys.add(ma.group(1, 2))
+            key = (ma.group(1).strip(), ma.group(2))
+            if key in keys:
+                return None  # a key met twice with one marker: "[marker] key = value" would be ambiguous
+            keys.add(key)
         if a == b:
             continue
         mb = _VALUE.match(b)
@@ -104,7 +105,7 @@ def _differences(ref: list[str], block: list[str]) -> list[str] | None:
         if ma.group(1).strip() not in ("", "+", "-") or a.rstrip().endswith(("{", "[")):
             return None
         diffs.append(f"{mb.group(1).lstrip()}{mb.group(2)} = {mb.group(3)}")
-        if len(diffs) > MAX_DIFFERENT:
+        if len(diffs) > min(MAX_DIFFERENT, max(1, len(block) // 3)):
             return None
     return diffs or None
 
