@@ -286,7 +286,7 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
             outs["headroom"], ms["headroom"], note["headroom"] = h["output"], h["ms"], h["action"]
             t_in, t_clean = tok(text), tok(clean_terminal(text))
             row = {"family": family, "fixture": fx.name, "command": fx.command,
-                   "category": quality.category_of(family, fx.command), "doc_sample": is_doc_sample(fx.meta),
+                   "category": quality.category_of(family, fx.command, fx.path.parent.name), "doc_sample": is_doc_sample(fx.meta),
                    "tokens_in": t_in, "tokens_in_clean": t_clean, "facts": len(fx.facts),
                    "facts_in_raw": len(fx.facts) - len(missing_facts(text, fx.facts)),
                    "rtk_filter": flt, "headroom_first_call": h.get("first", False)}

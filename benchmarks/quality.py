@@ -52,8 +52,8 @@ _STRUCTURED = re.compile(r"--json\b|format[= ](json|\d)|-o (json|yaml)\b|\bmetad
 _LISTING = re.compile(r"^(grep|rg|find|ls|tree|du|df|ps|pipdeptree)\b|^(pip list|npm ls|cargo tree)\b")
 
 
-def category_of(family: str, command: str | None) -> str:
-    """Which kind of tool output a fixture is, for the per-category rows."""
+def category_of(family: str, command: str | None, folder: str = "") -> str:
+    """Which kind of tool output a fixture is, for the per-category rows (``folder``: the fixture's own directory)."""
     pack, sub = family.split("/")[0], family.split("/")[-1]
     words = (command or "").split()
     while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):  # LANG=… CGO_ENABLED=… prefixes
@@ -69,7 +69,7 @@ def category_of(family: str, command: str | None) -> str:
         return "structured data"
     if _LISTING.search(cmd):
         return "search/listings"
-    if sub == "safety" or "--verbose" in cmd or "http.server" in cmd:
+    if sub == "safety" or (sub == "kinds" and folder == "log") or "--verbose" in cmd or "http.server" in cmd:
         return "logs"  # crash traces, environment dumps, access and verbose logs
     if pack == "test":
         return "build/compilers"  # compilers, build tools, linters, type checkers, installers
@@ -121,7 +121,7 @@ def run(filter_text: str | None = None) -> list[dict]:
                 ref = again.outcome  # safe content is never cached; tiny content is always sent in full
             rows.append({
                 "family": family, "fixture": fx.name, "command": fx.command, "counter": counter,
-                "category": category_of(family, fx.command),
+                "category": category_of(family, fx.command, fx.path.parent.name),
                 "tokens_in": t_in, "tokens_in_clean": t_clean, "tokens_out": t_out, "tokens_generic": t_gen,
                 "reduction": round(100 * (t_in - t_out) / t_in, 1) if t_in else 0.0,
                 "reduction_generic": round(100 * (t_in - t_gen) / t_in, 1) if t_in else 0.0,

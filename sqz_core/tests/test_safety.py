@@ -146,11 +146,17 @@ def test_a_trace_in_a_log_is_protected_up_to_its_exception_line():
         assert lines[b] in ("KeyError: 'payload'", "ValueError: invalid literal for int() with base 10: '12kb'")
 
 
-def test_a_log_with_repeated_tracebacks_is_compressed_around_one_verbatim_copy():
+def test_a_log_with_repeated_tracebacks_is_compressed_around_one_verbatim_copy(tmp_path):
+    from sqz_core.expand import resolve
+
     fx = _log_fixture("app_worker_traces")
-    result = compress(fx.raw, command=fx.command, store=None)
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store)
     out = result.output.decode()
     assert result.outcome == "safe"
+    # the log kind's folding is lossy: the original is kept and the output says how to get it
+    assert out.endswith(f"expand {result.digest[:16]}]\n")
+    assert resolve(store, result.digest[:16]) == fx.raw
     assert missing_facts(out, fx.facts) == []
     first = fx.text.index("Traceback")
     block = fx.text[first:fx.text.index("KeyError: 'payload'\n") + len("KeyError: 'payload'\n")]
@@ -163,6 +169,14 @@ def test_a_log_with_repeated_tracebacks_is_compressed_around_one_verbatim_copy()
     assert len(out) < len(fx.text) // 2
 
 
+def test_a_formatters_lossy_summary_of_safe_content_needs_a_store():
+    """Without a store nothing could be recovered: only the generic (lossless) folds may apply."""
+    fx = _log_fixture("app_worker_traces")
+    result = compress(fx.raw, command=fx.command, store=None)
+    assert result.outcome == "safe" and result.plugin is None
+    assert "sqz expand" not in result.output.decode()
+
+
 def test_fold_repeated_traces_keeps_different_traces_and_single_ones():
     from sqz_core.safety import fold_repeated_traces
 
@@ -171,7 +185,7 @@ def test_fold_repeated_traces_keeps_different_traces_and_single_ones():
     assert fold_repeated_traces(text, ()) == text
 
 
-def test_a_java_log_with_repeated_exceptions_keeps_one_whole_trace():
+def test_a_java_log_with_repeated_exceptions_keeps_one_whole_trace(tmp_path):
     """java.util.logging: each SEVERE record's trace (exception, frames, Caused by, "... 2 more") is
     protected as it stands; the four later identical copies fold and the INFO records around fold."""
     fx = _log_fixture("java_worker_traces")
@@ -182,7 +196,7 @@ def test_a_java_log_with_repeated_exceptions_keeps_one_whole_trace():
     for a, b, _ in spans:
         assert lines[a] == "java.lang.IllegalStateException: bad payload in job 7"
         assert lines[b] == "\t... 2 more"
-    out = compress(fx.raw, command=fx.command, store=None).output.decode()
+    out = compress(fx.raw, command=fx.command, store=Store.open(str(tmp_path / "db.sqlite"))).output.decode()
     block = "\n".join(lines[spans[0][0]:spans[0][1] + 1])
     assert out.count(block) == 1
     assert out.count("[sqz: the same 10-line stack trace as above, copy") == 4

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -92,8 +93,63 @@ def test_plan_keeps_every_action_line():
         assert line in out
     changed = [l for l in text.split("\n") if l.lstrip().startswith(("~ ", "+ ", "- ", "-/+ "))
                and not l.startswith(("  + create", "  ~ update", "  - destroy", "-/+ destroy"))]
+    shown = out.split("\n")
+    # a block written against the one above keeps each value that differs as "marker key = value"
+    as_above = {l.strip() for l in shown if l.startswith("    [as ")}
     for line in changed:
-        assert line in out.split("\n"), line
+        if line in shown:
+            continue
+        marker, key, value = re.match(r"^\s+([+-]) (\S+?) *= (.*)$", line).groups()
+        assert any(f"{marker} {key} = {value}" in l for l in as_above), line
+    assert 'id = "0b208e44-d1e3-d22c-47e4-c89e19917900", name = "web-04", - name = "web-04"' in out
+    # a changed value ("~") never folds: each server's image update stays a line of its own
+    assert out.count('~ image     = "registry.internal/app:1.4.2" -> "registry.internal/app:1.5.0"') >= 1
+
+
+def test_created_blocks_that_repeat_the_one_above_keep_their_address_and_differing_values():
+    fx = tf("plan_create")
+    text = fx.request().text
+    out = terraform_cli.sqz_format(request=fx.request())
+    for k in range(2, 13):
+        assert f'  # terraform_data.server["web-{k:02}"] will be created' in out
+        assert f'+ name = "web-{k:02}"' in out
+    assert out.count('+ resource "terraform_data" "server" {') == 1
+    assert len(out) < len(text) // 2
+
+
+def test_a_block_whose_changed_value_differs_is_never_written_against_the_one_above():
+    """web-04's update differs from web-03's only in unchanged values: folded. Give web-04 another
+    image (a "~" line) and it is printed in full, its update line as terraform wrote it."""
+    text = tf("plan_changes").request().text
+    out = terraform_cli.sqz_format(request=FormatRequest(text, "terraform plan"))
+    assert '[as terraform_data.server["web-03"] above, but id = ' in out
+    old = '"registry.internal/app:1.4.2" -> "registry.internal/app:1.5.0"'
+    start = text.index('# terraform_data.server["web-04"]')
+    end = text.index(old, start) + len(old)
+    edited = text[:start] + text[start:end].replace("app:1.5.0", "app:1.6.0") + text[end:]
+    out = terraform_cli.sqz_format(request=FormatRequest(edited, "terraform plan"))
+    assert '"registry.internal/app:1.4.2" -> "registry.internal/app:1.6.0"' in out.split("\n")[
+        out.split("\n").index('  # terraform_data.server["web-04"] will be updated in-place') + 4]
+    assert "[as terraform_data.server[\"web-03\"] above, but id = \"0b208e44" not in out
+
+
+def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_rendering(tmp_path):
+    """plan_error (captured with colour): the formatter's rendering plus its recovery line is longer
+    than the colour-free text itself, so the pipeline sends that lossless clean-up, every line kept."""
+    from sqz_core.cleanup import clean_terminal
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+    from sqz_core.tokens import estimate
+
+    fx = tf("plan_error")
+    assert fx.text != clean_terminal(fx.text)
+    rendering = terraform_cli.sqz_format(request=fx.request())
+    assert rendering is not None and estimate(rendering) + 10 > estimate(clean_terminal(fx.text))
+    res = compress(fx.raw, command=fx.command, store=Store.open(str(tmp_path / "db.sqlite")))
+    out = res.output.decode()
+    assert res.outcome == "compressed" and res.plugin is None and "sqz expand" not in out
+    assert [l for l in out.split("\n") if l.strip()] == [l for l in clean_terminal(fx.text).split("\n") if l.strip()]
+    assert missing_facts(out, fx.facts) == []
 
 
 def test_plan_counts_what_it_drops():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fmt_test_suite import FormatterSuite, cut_tail, other, text_of
 from sqz_formatters_test import js_npm as formatter
 
@@ -39,3 +41,24 @@ def test_script_output_goes_to_the_right_formatter():
 
 def test_near_miss_unexplained_exit_status():
     assert ask(text_of("npm", "test_green"), "npm run test:green", 1) is None
+
+
+def test_npm_test_running_jest_renders_its_traces_and_is_recoverable(tmp_path):
+    """`npm test` → jest: the report's stack traces are rendered by the jest formatter through npm
+    (reports_traces), so the output is compressed, stored and ends with its recovery line."""
+    from sqz_core.pipeline import compress
+    from sqz_core.safety import classify
+    from sqz_core.store import Store
+    from sqz_core.testing import load_fixture, missing_facts
+
+    assert formatter.reports_traces is True
+    fx = load_fixture(Path(__file__).parent / "fixtures" / "npm" / "test_jest.json")
+    assert classify(fx.request().text).level == "safe"  # its traces alone would keep it verbatim
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store, session="s")
+    out = result.output.decode()
+    assert result.outcome == "compressed" and result.plugin == "npm"
+    assert out.rstrip("\n").endswith(f"expand {result.digest[:16]}]")
+    assert store.get_blob(result.digest) == fx.raw
+    assert missing_facts(out, fx.facts) == []
+    assert "at Object.toBe (jtests/math.test.js:8:23)" in out

@@ -267,10 +267,18 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
                 continue
             if text.endswith("\n") and not candidate.endswith("\n"):
                 candidate += "\n"
+            if by is not None:  # a formatter's summary is lossy: recoverable like any other, or not used
+                if store is None:
+                    continue
+                candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(digest)
             est_out = estimate(candidate)
             if net_win(est_in, est_out, req.mode) and len(candidate) < len(text):
-                return Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by,
-                              est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
+                r = Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by, digest=digest,
+                           est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
+                if by is not None:
+                    store.put_blob(digest, raw, command)
+                    r.stored = True
+                return r
         return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
 
     recoverable = store is not None
@@ -301,6 +309,15 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         candidate += recovery_line(digest)
 
     est_out = estimate(candidate)
+    if lossy and not is_file and cleaned != text:
+        # colour/progress removed: the lossless clean-up alone wins when the lossy rendering
+        # plus its recovery line is no shorter (a short output a formatter barely touches)
+        plain = fold_repeats(cleaned)
+        if text.endswith("\n") and not plain.endswith("\n"):
+            plain += "\n"
+        est_plain = estimate(plain)
+        if est_plain <= est_out:
+            candidate, est_out, lossy = plain, est_plain, False
     if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
         return late
     result: Result

@@ -3,7 +3,9 @@
 Kept verbatim: each ``# <address> will be …`` line, every attribute line with a
 change marker (``+ - ~ -/+ +/-``), terraform's own ``# (n unchanged … hidden)``
 notes, the ``Plan:`` / ``Apply complete!`` summaries, outputs and every diagnostic
-box (errors, warnings). Dropped with a count: ``Refreshing state...`` lines, the
+box (errors, warnings). A resource block that repeats the one above it but for a few values
+(``server["web-02"]`` after ``server["web-01"]``) is written as its action line and those
+values. Dropped with a count: ``Refreshing state...`` lines, the
 symbol legend, the ``-out`` note, ``Creating...``-style progress whose completion
 line follows, and unchanged multi-line values inside a changed block.
 """
@@ -58,6 +60,82 @@ def fold_unchanged_values(lines: list[str]) -> list[str]:
                 i = j + 1
                 continue
         out.append(line)
+        i += 1
+    return out
+
+
+_ACTION = re.compile(r"^  # (\S.*) (will be \S.*|must be replaced)$")
+_BLOCK_OPEN = re.compile(r"^  (?:\S+ )?(?:resource|data) \"[^\"]+\" \"[^\"]+\" \{$")
+_BLOCK_CLOSE = "    }"
+_VALUE = re.compile(r"^(\s+(?:[+~-] |-/\+ |\+/- |<= )?)(\S+?) *= (.*)$")
+MAX_DIFFERENT = 4   # values that may differ for a block to be written against the one above
+
+
+def _block_end(lines: list[str], start: int) -> int | None:
+    """Index of the ``    }`` closing the resource block opened at ``start``; None if another action comes first."""
+    for j in range(start + 1, len(lines)):
+        if lines[j] == _BLOCK_CLOSE:
+            return j
+        if lines[j].startswith("  # ") or not lines[j].strip():
+            return None
+    return None
+
+
+def _differences(ref: list[str], block: list[str]) -> list[str] | None:
+    """``[marker] key = value`` for each line of ``block`` whose value differs from ``ref``'s, when
+    the two blocks have the same lines but for at most ``MAX_DIFFERENT`` values (and a third of the
+    lines), each of a key met once with its marker in the block, and none with an update marker (``~``, ``-/+``: a changed
+    value stays on its own line); else None."""
+    if len(ref) != len(block) or ref[0] != block[0]:
+        return None
+    diffs: list[str] = []
+    keys: set[tuple[str, str]] = set()
+    for a, b in zip(ref, block):
+        ma = _VALUE.match(a)
+        if ma:
+            key = (ma.group(1).strip(), ma.group(2))
+            if key in keys:
+                return None  # a key met twice with one marker: "[marker] key = value" would be ambiguous
+            keys.add(key)
+        if a == b:
+            continue
+        mb = _VALUE.match(b)
+        if not (ma and mb and ma.group(1) == mb.group(1) and ma.group(2) == mb.group(2)):
+            return None
+        if ma.group(1).strip() not in ("", "+", "-") or a.rstrip().endswith(("{", "[")):
+            return None
+        diffs.append(f"{mb.group(1).lstrip()}{mb.group(2)} = {mb.group(3)}")
+        if len(diffs) > min(MAX_DIFFERENT, max(1, len(block) // 3)):
+            return None
+    return diffs or None
+
+
+def fold_similar_blocks(lines: list[str]) -> list[str]:
+    """A resource block that repeats an earlier block of the same action line for line, but for a
+    few values, is written as its action line plus ``[as ADDRESS above, but k = v, …]``.
+
+    Each block is compared with the first block of its run only, so the values written out are
+    always against a block printed in full (linear: every line is compared once).
+    """
+    out: list[str] = []
+    ref: tuple[str, str, list[str]] | None = None   # (address, action, block lines)
+    i, n = 0, len(lines)
+    while i < n:
+        m = _ACTION.match(lines[i])
+        if m and i + 1 < n and _BLOCK_OPEN.match(lines[i + 1]):
+            end = _block_end(lines, i + 1)
+            if end is not None:
+                block = lines[i + 1:end + 1]
+                diffs = _differences(ref[2], block) if ref and ref[1] == m.group(2) else None
+                if diffs is not None:
+                    out.append(lines[i])
+                    out.append(f"    [as {ref[0]} above, but {', '.join(diffs)}]")
+                else:
+                    ref = (m.group(1), m.group(2), block)
+                    out.extend(lines[i:end + 1])
+                i = end + 1
+                continue
+        out.append(lines[i])
         i += 1
     return out
 
@@ -121,7 +199,7 @@ def format_plan(text: str) -> str | None:
             continue
         out.append(line)
         i += 1
-    out = fold_unchanged_values(out)
+    out = fold_similar_blocks(fold_unchanged_values(out))
     notes = []
     if refreshed:
         notes.append(f"[{refreshed} 'Refreshing state...' lines dropped]")

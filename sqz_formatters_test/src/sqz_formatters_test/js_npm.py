@@ -19,6 +19,9 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, plural, shorter_or_none
 
 commands = ("npm", "pnpm", "yarn", "bun")
+# `npm test` running jest/vitest/node --test: a stack in their failure report is rendered by that
+# runner's formatter, every `at` line kept (see the core's safety routing); anything else returns None
+reports_traces = True
 
 _INSTALL = frozenset({"install", "i", "ci", "add", "update", "up", "upgrade", "remove", "rm", "uninstall", "un"})
 _RUN = frozenset({"test", "t", "tst", "run", "run-script", "rt"})

@@ -94,12 +94,23 @@ def looks_like_json(text: str) -> bool:
 
 
 def compress_json(request) -> str | None:
+    """The pruned document as TOON or as compact JSON, whichever is shorter.
+
+    TOON wins on arrays of uniform rows; deep nesting of small objects (Kubernetes objects,
+    ``cargo metadata``, ``terraform show -json``) costs more as indented TOON than as compact
+    JSON, whose braces merge with the keys into few tokens. Both keep every pruned value.
+    """
     value = parse_document(request.text)
     if value is None:
         return None
+    from ..tokens import estimate
     from .toon import encode
 
-    out = encode(prune(value))
+    pruned = prune(value)
+    out = encode(pruned)
+    compact = json.dumps(pruned, ensure_ascii=False, separators=(",", ":"))
+    if not out or (compact and estimate(compact) < estimate(out)):
+        out = compact
     return out + "\n" if out else None
 
 
