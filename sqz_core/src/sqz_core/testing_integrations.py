@@ -102,3 +102,18 @@ def run_sqz(home, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SQZ_", "XDG_"))}
     env.update(HOME=str(home), PATH="/usr/bin:/bin")
     return subprocess.run([SQZ, *args], capture_output=True, text=True, env=env)
+
+
+def real_git_log(repo) -> str:
+    """Real ``git log --stat -n 5`` output of a six-commit repository made in ``repo`` (an empty folder):
+    subjects ``Add module mod0`` … ``Add module mod5``, one 40-line file each."""
+    env = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.org", "GIT_COMMITTER_NAME": "Dev",
+           "GIT_COMMITTER_EMAIL": "dev@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo),
+           "PATH": "/usr/bin:/bin"}
+    subprocess.run(["git", "init", "-q"], cwd=repo, env=env, check=True)
+    for i in range(6):
+        (repo / f"mod{i}.py").write_text("".join(f"v{j} = {j}\n" for j in range(40)))
+        subprocess.run(["git", "add", "."], cwd=repo, env=env, check=True)
+        subprocess.run(["git", "commit", "-qm", f"Add module mod{i}"], cwd=repo, env=env, check=True)
+    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, env=env, check=True, capture_output=True,
+                          text=True).stdout

@@ -3,7 +3,7 @@
 import json
 import subprocess
 
-from sqz_core.testing_integrations import round_trip
+from sqz_core.testing_integrations import round_trip, real_git_log
 from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_opencode import integration
 
@@ -16,15 +16,7 @@ def post(payload: dict):
 
 
 def git_log(repo) -> str:
-    env = {"GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.org", "GIT_COMMITTER_NAME": "Dev",
-           "GIT_COMMITTER_EMAIL": "dev@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo), "PATH": "/usr/bin:/bin"}
-    subprocess.run(["git", "init", "-q"], cwd=repo, env=env, check=True)
-    for i in range(6):
-        (repo / f"mod{i}.py").write_text("".join(f"v{j} = {j}\n" for j in range(40)))
-        subprocess.run(["git", "add", "."], cwd=repo, env=env, check=True)
-        subprocess.run(["git", "commit", "-qm", f"Add module mod{i}"], cwd=repo, env=env, check=True)
-    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, env=env, check=True, capture_output=True,
-                          text=True).stdout
+    return real_git_log(repo)
 
 
 def test_bash_output_compressed_after_the_run_with_a_runnable_hint(home):
