@@ -436,7 +436,7 @@ def print_footer(s: dict, info: dict) -> None:
     print()
     rf = s["raw_facts"]
     print(f"- facts are checked with sqz_core.testing.missing_facts for every tool (a string as it stands, "
-          f"runs of spaces/tabs as one; or a list of parts on one line); present in the raw input "
+          f"runs of spaces/tabs as one; or a list of parts on one line, or a line under its group header); present in the raw input "
           f"(what passthrough keeps): {rf['in_raw']}/{rf['facts']}")
     print("- reduction raw / clean: against the input as captured / after ANSI, progress and cursor cleanup; "
           "median: per fixture; saving nothing: fixtures whose output is not smaller than the raw input")
