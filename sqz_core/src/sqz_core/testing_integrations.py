@@ -17,8 +17,10 @@ uninstall`` gives back every file byte for byte (files sqz created are removed).
 from __future__ import annotations
 
 import os
+import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -117,3 +119,40 @@ def real_git_log(repo) -> str:
         subprocess.run(["git", "commit", "-qm", f"Add module mod{i}"], cwd=repo, env=env, check=True)
     return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, env=env, check=True, capture_output=True,
                           text=True).stdout
+
+def make_repo(root: Path) -> Path:
+    """A git repository with real commits for the agents' end-to-end tests: ``pkgN: add modI with K
+    functions`` subjects over three folders, then a 120-line ``notes.txt``."""
+    repo = root / "repo"
+    repo.mkdir()
+    env = dict(os.environ, GIT_AUTHOR_NAME="Ada", GIT_AUTHOR_EMAIL="ada@example.org",
+               GIT_COMMITTER_NAME="Ada", GIT_COMMITTER_EMAIL="ada@example.org")
+
+    def git(*a):
+        subprocess.run(["git", "-c", "init.defaultBranch=main", *a], cwd=repo, env=env, check=True,
+                       capture_output=True)
+
+    git("init", "-q")
+    for i in range(7):
+        d = repo / f"pkg{i % 3}"
+        d.mkdir(exist_ok=True)
+        (d / f"mod{i}.py").write_text("".join(f"def f{i}_{j}():\n    return {j}\n" for j in range(40 + i)))
+        git("add", ".")
+        git("commit", "-q", "-m", f"pkg{i % 3}: add mod{i} with {40 + i} functions")
+    (repo / "notes.txt").write_text("".join(f"note {i}: the release checklist item number {i} is done\n"
+                                            for i in range(120)))
+    git("add", ".")
+    git("commit", "-q", "-m", "notes: release checklist")
+    return repo
+
+
+def sqz_shim(root: Path) -> Path:
+    """An ``sqz`` program running this interpreter's ``sqz_core`` (this worktree's code) with the test's env."""
+    shim = root / "bin" / "sqz"
+    shim.parent.mkdir()
+    pp = os.environ.get("PYTHONPATH", "")
+    # SQZ_BIN: the commands sqz writes name this program (as an installed ``sqz`` script names itself)
+    shim.write_text(f"#!/bin/sh\nSQZ_BIN={shlex.quote(str(shim))} PYTHONPATH={shlex.quote(pp)} "
+                    f"exec {shlex.quote(sys.executable)} -m sqz_core \"$@\"\n")
+    shim.chmod(0o755)
+    return shim

@@ -19,6 +19,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
+from sqz_core.testing_integrations import make_repo, sqz_shim
+
 
 HERE = Path(__file__).resolve().parent
 GEMINI = HERE.parent / ".test_agent" / "node_modules" / ".bin" / "gemini"
@@ -79,43 +81,6 @@ def function_responses(contents: list[dict]) -> list[dict]:
 def response_text(fr: dict) -> str:
     r = fr.get("response", {})
     return r.get("output", r.get("error", json.dumps(r))) if isinstance(r, dict) else str(r)
-
-
-def make_repo(root: Path) -> Path:
-    """A git repository with real commits (subjects and paths the facts name)."""
-    repo = root / "repo"
-    repo.mkdir()
-    env = dict(os.environ, GIT_AUTHOR_NAME="Ada", GIT_AUTHOR_EMAIL="ada@example.org",
-               GIT_COMMITTER_NAME="Ada", GIT_COMMITTER_EMAIL="ada@example.org")
-
-    def git(*a):
-        subprocess.run(["git", "-c", "init.defaultBranch=main", *a], cwd=repo, env=env, check=True,
-                       capture_output=True)
-
-    git("init", "-q")
-    for i in range(7):
-        d = repo / f"pkg{i % 3}"
-        d.mkdir(exist_ok=True)
-        (d / f"mod{i}.py").write_text("".join(f"def f{i}_{j}():\n    return {j}\n" for j in range(40 + i)))
-        git("add", ".")
-        git("commit", "-q", "-m", f"pkg{i % 3}: add mod{i} with {40 + i} functions")
-    (repo / "notes.txt").write_text("".join(f"note {i}: the release checklist item number {i} is done\n"
-                                            for i in range(120)))
-    git("add", ".")
-    git("commit", "-q", "-m", "notes: release checklist")
-    return repo
-
-
-def sqz_shim(root: Path) -> Path:
-    """An ``sqz`` program running this interpreter's ``sqz_core`` (this worktree's code) with the test's env."""
-    shim = root / "bin" / "sqz"
-    shim.parent.mkdir()
-    pp = os.environ.get("PYTHONPATH", "")
-    # SQZ_BIN: the commands sqz writes name this program (as an installed ``sqz`` script names itself)
-    shim.write_text(f"#!/bin/sh\nSQZ_BIN={shlex.quote(str(shim))} PYTHONPATH={shlex.quote(pp)} "
-                    f"exec {shlex.quote(sys.executable)} -m sqz_core \"$@\"\n")
-    shim.chmod(0o755)
-    return shim
 
 
 def setup_agent(root: Path, sqz: bool) -> dict:
