@@ -156,3 +156,15 @@ def sqz_shim(root: Path) -> Path:
                     f"exec {shlex.quote(sys.executable)} -m sqz_core \"$@\"\n")
     shim.chmod(0o755)
     return shim
+
+
+def raw_git_log(repo: Path) -> str:
+    """``git log --stat -n 5`` of ``repo`` as git prints it (what the agent's command printed)."""
+    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, capture_output=True, text=True,
+                          check=True).stdout
+
+
+# statements in the raw ``git log --stat -n 5`` of ``make_repo`` (subjects and paths)
+MAKE_REPO_FACTS = ["notes: release checklist", "pkg0: add mod6 with 46 functions", "pkg2: add mod5 with 45 functions",
+                   "pkg1: add mod4 with 44 functions", "pkg0: add mod3 with 43 functions", "pkg0/mod6.py",
+                   "pkg2/mod5.py", "notes.txt"]

@@ -20,7 +20,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from sqz_core.testing_integrations import make_repo, sqz_shim
+from sqz_core.testing_integrations import MAKE_REPO_FACTS, make_repo, raw_git_log, sqz_shim
 
 HERE = Path(__file__).resolve().parent
 COPILOT = HERE.parent / ".test_agent" / "node_modules" / ".bin" / "copilot"
@@ -133,14 +133,6 @@ def require_copilot():
     assert COPILOT.exists(), f"Copilot CLI missing: run {INSTALL} (npm, pinned version) first"
 
 
-def raw_git_log(repo: Path) -> str:
-    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, capture_output=True, text=True,
-                          check=True).stdout
-
-
-FACTS = ["notes: release checklist", "pkg0: add mod6 with 46 functions", "pkg2: add mod5 with 45 functions",
-         "pkg1: add mod4 with 44 functions", "pkg0: add mod3 with 43 functions", "pkg0/mod6.py", "pkg2/mod5.py",
-         "notes.txt"]
 HINT = re.compile(r"sqz expand ([0-9a-f]{8,})")
 READ_REF = re.compile(r"§ref:([0-9a-f]{8,})§")
 LAST_NOTE = "note 119: the release checklist item number 119 is done"
@@ -193,7 +185,7 @@ def test_copilot_cli_end_to_end_with_sqz(tmp_path):
     assert started[0] == "git log --stat -n 5"
     assert "Permission denied" not in log and "not a git repository" not in log, log
     raw = raw_git_log(repo)
-    for fact in FACTS:
+    for fact in MAKE_REPO_FACTS:
         assert fact in log, (fact, log)
     assert HINT.search(log) and len(log) < len(raw) * 0.7 and "Author: Ada <ada@example.org>" not in log
     assert log.rstrip().endswith("completed with exit code 0>")  # Copilot's exit status line is kept

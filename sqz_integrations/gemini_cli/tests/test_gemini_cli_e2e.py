@@ -19,7 +19,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from sqz_core.testing_integrations import make_repo, sqz_shim
+from sqz_core.testing_integrations import MAKE_REPO_FACTS, make_repo, raw_git_log, sqz_shim
 
 
 HERE = Path(__file__).resolve().parent
@@ -118,14 +118,6 @@ def require_gemini():
     assert GEMINI.exists(), f"Gemini CLI missing: run {INSTALL} (npm, pinned version) first"
 
 
-def raw_git_log(repo: Path) -> str:
-    return subprocess.run(["git", "log", "--stat", "-n", "5"], cwd=repo, capture_output=True, text=True,
-                          check=True).stdout
-
-
-FACTS = ["notes: release checklist", "pkg0: add mod6 with 46 functions", "pkg2: add mod5 with 45 functions",
-         "pkg1: add mod4 with 44 functions", "pkg0: add mod3 with 43 functions", "pkg0/mod6.py", "pkg2/mod5.py",
-         "notes.txt"]
 HINT = re.compile(r"sqz expand ([0-9a-f]{8,})")
 
 
@@ -179,7 +171,7 @@ def test_gemini_cli_end_to_end_with_sqz(tmp_path):
     # allowed as without sqz (the user's run_shell_command(git log) rule), in repo/ (dir_path kept)
     assert "denied" not in log and "not a git repository" not in log, log
     raw = raw_git_log(repo)
-    for fact in FACTS:
+    for fact in MAKE_REPO_FACTS:
         assert fact in log, (fact, log)
     m = HINT.search(log)
     assert m, log  # compressed: a ref to the full output ...
