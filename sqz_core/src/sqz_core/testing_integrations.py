@@ -168,3 +168,24 @@ def raw_git_log(repo: Path) -> str:
 MAKE_REPO_FACTS = ["notes: release checklist", "pkg0: add mod6 with 46 functions", "pkg2: add mod5 with 45 functions",
                    "pkg1: add mod4 with 44 functions", "pkg0: add mod3 with 43 functions", "pkg0/mod6.py",
                    "pkg2/mod5.py", "notes.txt"]
+
+
+def make_subject_repo(tmp: Path, env: dict, subjects: list[str]) -> str:
+    """A git repository in ``tmp/repo`` with one commit per subject (``"…: add NAME …"``), each adding a
+    40-function ``NAME.py`` (NAME: the subject's third word); ``env`` is the test's environment."""
+    repo = tmp / "repo"
+    repo.mkdir()
+    genv = dict(env, GIT_AUTHOR_NAME="Dev", GIT_AUTHOR_EMAIL="dev@example.org", GIT_COMMITTER_NAME="Dev",
+                GIT_COMMITTER_EMAIL="dev@example.org")
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=repo, env=genv, check=True, capture_output=True)
+
+    git("init", "-q")
+    for subject in subjects:
+        name = subject.split()[2]
+        (repo / f"{name}.py").write_text("".join(f"def {name}_rule_{j}(text):\n    return text.count({j!r})\n\n"
+                                                 for j in range(40)))
+        git("add", ".")
+        git("commit", "-qm", subject)
+    return str(repo)

@@ -20,6 +20,8 @@ import sys
 
 import pytest
 
+from sqz_core.testing_integrations import make_subject_repo
+
 from cx_scripted_model import ScriptedModel, tool_names, tool_outputs
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -49,22 +51,7 @@ def make_env(tmp) -> dict:
 
 
 def make_repo(tmp, env) -> str:
-    repo = tmp / "repo"
-    repo.mkdir()
-    genv = dict(env, GIT_AUTHOR_NAME="Dev", GIT_AUTHOR_EMAIL="dev@example.org", GIT_COMMITTER_NAME="Dev",
-                GIT_COMMITTER_EMAIL="dev@example.org")
-
-    def git(*args):
-        subprocess.run(["git", *args], cwd=repo, env=genv, check=True, capture_output=True)
-
-    git("init", "-q")
-    for subject in SUBJECTS:
-        name = subject.split()[2]
-        (repo / f"{name}.py").write_text("".join(f"def {name}_rule_{j}(text):\n    return text.count({j!r})\n\n"
-                                                 for j in range(40)))
-        git("add", ".")
-        git("commit", "-qm", subject)
-    return str(repo)
+    return make_subject_repo(tmp, env, SUBJECTS)
 
 
 def write_config(env: dict, base_url: str) -> None:
