@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -161,11 +162,14 @@ def test_recovery_line_starts_on_its_own_line(tmp_path):
     assert names.count(b"\n") >= 400
     r = sqz("compress", "--cmd", "ls -1 /usr/lib/x86_64-linux-gnu", stdin=names, env=env)
     last = names.rsplit(b"\n", 1)[1]
-    assert b"[sqz: full output: sqz expand" in r.stdout
     lines = r.stdout.split(b"\n")
     assert last in lines  # the last name stands alone on its line
-    assert any(line.startswith(b"[sqz: full output: sqz expand ") and line.endswith(b"]") for line in lines)
-    digest = r.stdout.split(b"sqz expand ")[-1].split(b"]")[0].decode()
+    assert lines[-1] == b"" and re.fullmatch(rb"\[sqz expand [0-9a-f]{12}\]", lines[-2]), lines[-3:]
+    note = [line for line in lines if line.startswith(b"[sqz: ") and b"lines omitted here" in line]
+    omitted = len(names.split(b"\n")) - 200  # 120 first and 80 last lines kept
+    assert note == [f"[sqz: {omitted} lines omitted here (context pressure); the last line's command prints all]"
+                    .encode()]
+    digest = lines[-2][len(b"[sqz expand "):-1].decode()
     assert sqz("expand", digest, env=env).stdout == names
 
 

@@ -37,9 +37,12 @@ LISTING = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, check=T
 
 
 def _recovery_command(stdout: bytes) -> str:
-    lines = [x for x in stdout.decode().splitlines() if x.startswith("[sqz: full output: ")]
-    assert len(lines) == 1, stdout[-500:]
-    return lines[0][len("[sqz: full output: "):-1]
+    """The command of the recovery line ``[<sqz> expand ID]``, which must be the last line."""
+    lines = stdout.decode().splitlines()
+    found = [x for x in lines if runnable.RECOVERY_LINE.match(x)]
+    assert len(found) == 1 and lines[-1] == found[0], stdout[-500:]
+    assert found[0].startswith("[") and found[0].endswith("]") and " expand " in found[0]
+    return found[0][1:-1]
 
 
 def test_off_path_the_hint_is_the_absolute_path_and_runs(tmp_path):
@@ -161,3 +164,53 @@ def test_through_the_daemon_the_callers_path_decides(tmp_path):
     finally:
         subprocess.run(sqz + ["daemon", "stop"], env=env, capture_output=True, timeout=30)
         shutil.rmtree(short, ignore_errors=True)
+
+
+@pytest.mark.parametrize("line, sqz, ref_id", [
+    ("[sqz expand 0123456789ab]", "sqz", "0123456789ab"),
+    ("[sqz expand 0123456789abcde]", "sqz", "0123456789abcde"),  # more digits after a shared prefix
+    ("[/home/u/.venv/bin/sqz expand 0123456789ab]", "/home/u/.venv/bin/sqz", "0123456789ab"),
+    ("['/opt/sqz tools/sqz' expand 0123456789ab]", "'/opt/sqz tools/sqz'", "0123456789ab"),
+    ("['/it'\"'\"'s/sqz' expand 0123456789ab]", "'/it'\"'\"'s/sqz'", "0123456789ab"),
+    ("['/py env/python3' -m sqz_core expand 0123456789ab]", "'/py env/python3' -m sqz_core", "0123456789ab"),
+    ("[/usr/bin/python3 -m sqz_core expand 0123456789ab]", "/usr/bin/python3 -m sqz_core", "0123456789ab"),
+    ("[C:\\Tools\\sqz.exe expand 0123456789ab]", "C:\\Tools\\sqz.exe", "0123456789ab"),
+    ("[sqz: full output: sqz expand 1f939f1edc17819a]", "sqz", "1f939f1edc17819a"),  # the older form
+    ("[sqz: full output: '/opt/sqz tools/sqz' expand 1f939f1edc17819a]", "'/opt/sqz tools/sqz'", "1f939f1edc17819a"),
+])
+def test_the_recovery_line_parses_in_every_form(line, sqz, ref_id):
+    m = runnable.RECOVERY_LINE.match(line)
+    assert m and (m.group("sqz"), m.group("id")) == (sqz, ref_id)
+    assert runnable.find_recovery(f"output\nmore\n{line}\n") == (sqz, ref_id)
+    from sqz_core.expand import parse_ref
+
+    assert parse_ref(line) == (ref_id, None)  # pasted whole to `sqz expand`, it still works
+
+
+@pytest.mark.parametrize("text", [
+    "[sqz expand 0123abcd]",                      # too few digits for an id sqz prints
+    "[foo expand 0123456789ab]",                  # not sqz
+    "see [sqz expand 0123456789ab]",              # not a line of its own
+    "[sqz expand 0123456789ab] trailing",
+    "[x\nsqz expand 0123456789ab]",               # never across lines
+    "[sqz expand 0123456789AG]",
+])
+def test_look_alikes_are_not_a_recovery_line(text):
+    assert runnable.find_recovery(text) is None
+
+
+def test_recovery_text_uses_the_runnable_words(fresh, monkeypatch):
+    monkeypatch.setenv("SQZ_BIN", "/opt/sqz tools/sqz")
+    line = runnable.recovery_text("0123456789ab")
+    assert line == "['/opt/sqz tools/sqz' expand 0123456789ab]"
+    assert runnable.find_recovery(line) == ("'/opt/sqz tools/sqz'", "0123456789ab")
+
+
+def test_the_recovery_pattern_is_linear():
+    """A long line that nearly matches (``[`` … many words ending near ``sqz``): no quadratic search."""
+    import time
+
+    text = ("[" + "sq " * 200_000 + "expand 0123\n") * 3
+    start = time.perf_counter()
+    assert runnable.find_recovery(text) is None
+    assert time.perf_counter() - start < 1.0

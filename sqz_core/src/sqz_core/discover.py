@@ -14,7 +14,15 @@ from __future__ import annotations
 import json
 import os
 
-SQZ_MARKS = ("§ref:", "[sqz: full output: ")  # the recovery line names sqz by path when it is off PATH
+SQZ_MARKS = ("§ref:", "§delta:")  # sqz's references; its recovery line is found by ``is_sqz_output``
+
+
+def is_sqz_output(text: str) -> bool:
+    """Whether ``text`` already went through sqz: a reference, or a recovery line in either form
+    (``[sqz expand ID]`` now, ``[sqz: full output: sqz expand H]`` in older transcripts)."""
+    from .runnable import RECOVERY_LINE
+
+    return any(mark in text for mark in SQZ_MARKS) or RECOVERY_LINE.search(text) is not None
 
 
 def default_dir() -> str:
@@ -113,7 +121,7 @@ def discover(root: str, *, counter: str = "cl100k") -> dict:
                 bad_lines += bad
                 for r in results:
                     text = r["text"]
-                    if any(mark in text for mark in SQZ_MARKS):
+                    if is_sqz_output(text):
                         total["already_sqz"] += 1
                         continue
                     data = text.encode("utf-8", "surrogatepass")

@@ -1,4 +1,5 @@
-"""``sqz expand``: from a reference (``§ref:HASH§``, ``HASH``, a unique hex prefix) to the original bytes."""
+"""``sqz expand``: from a reference (``§ref:HASH§``, ``HASH``, a unique hex prefix, a whole recovery
+line ``[sqz expand ID]``) to the original bytes; ``short_id``: the id a recovery line prints."""
 
 from __future__ import annotations
 
@@ -13,6 +14,12 @@ class ExpandError(Exception):
 
 def parse_ref(ref: str) -> tuple[str, tuple[int, int] | None]:
     """``(hex prefix, line range or None)`` from any accepted spelling of a reference."""
+    if ref.lstrip().startswith("["):  # the whole recovery line, pasted as the argument
+        from .runnable import RECOVERY_LINE
+
+        line = RECOVERY_LINE.match(ref.strip())
+        if line:
+            return line.group("id"), None
     m = _REF.match(ref)
     if not m:
         raise ExpandError(f"{ref!r} is not a reference (expected §ref:HEX§, HEX or HEX:L10-20, at least 4 hex digits)")
@@ -33,6 +40,36 @@ def unique_hash(store, prefix: str) -> str:
     if len(matches) > 1:
         raise ExpandError(f"{prefix!r} matches more than one stored output; give more hex digits")
     return matches[0]
+
+
+ID_DIGITS = 12  # hex digits of a recovery line's id: 48 bits, ~5 cl100k tokens
+
+
+def short_id(store, digest: str, digits: int = ID_DIGITS) -> str:
+    """The shortest prefix of ``digest``, at least ``digits`` long, that no other stored hash starts with.
+
+    ``sqz expand`` then never answers "ambiguous" for an id sqz printed (as long as the
+    store holds no newer hash with that prefix). One indexed query; more digits, and one
+    more query, only in the rare case of a shared prefix.
+    """
+    digest = digest.lower()
+    n = min(digits, len(digest))
+    while n < len(digest):
+        others = [h for h in store.find_hashes(digest[:n], limit=4) if h != digest]
+        if not others:
+            break
+        n = max(n + 1, max(_shared(digest, h) for h in others) + 1)
+    return digest[:n]
+
+
+def _shared(a: str, b: str) -> int:
+    """Length of the common prefix of ``a`` and ``b``."""
+    i = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        i += 1
+    return i
 
 
 def resolve(store, ref: str) -> bytes:

@@ -115,8 +115,16 @@ def min_saving(est_in: int, mode: str) -> int:
     return max(8, int(est_in * frac))
 
 
-def recovery_line(digest: str) -> str:
-    return f"[sqz: full output: {_expand_hint(digest)}]\n"  # a command the agent's shell can run
+def recovery_line(digest: str, store) -> str:
+    """``[<sqz> expand ID]``: the last line of a lossy result, a command the agent's shell can run.
+
+    ID is the shortest prefix of ``digest`` (12 hex digits or more) unique in ``store`` now,
+    so ``sqz expand ID`` never answers "ambiguous" (``runnable.RECOVERY_LINE`` parses it).
+    """
+    from .expand import short_id
+    from .runnable import recovery_text
+
+    return recovery_text(short_id(store, digest)) + "\n"
 
 
 def net_win(est_in: int, est_out: int, mode: str) -> bool:
@@ -270,7 +278,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             if by is not None:  # a formatter's summary is lossy: recoverable like any other, or not used
                 if store is None:
                     continue
-                candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(digest)
+                candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(digest, store)
             est_out = estimate(candidate)
             if net_win(est_in, est_out, req.mode) and len(candidate) < len(text):
                 r = Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by, digest=digest,
@@ -288,7 +296,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     else:
         candidate = fold_repeats(formatted if lossy else cleaned)
         if level == "critical" and recoverable and formatted is None and not looks_like_diff(candidate):
-            cut = head_and_tail(candidate, digest)
+            cut = head_and_tail(candidate)
             if cut is not None:
                 candidate, lossy = cut, True
         if abbreviate is None:
@@ -306,7 +314,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if lossy:
         if candidate and not candidate.endswith("\n"):
             candidate += "\n"  # the recovery line on its own line, even after a last line without newline
-        candidate += recovery_line(digest)
+        candidate += recovery_line(digest, store)
 
     est_out = estimate(candidate)
     if lossy and not is_file and cleaned != text:
@@ -359,13 +367,14 @@ def _batch(store):
 HEAD_LINES, TAIL_LINES, CUT_MIN_LINES = 120, 80, 400
 
 
-def head_and_tail(text: str, digest: str) -> str | None:
-    """Under critical pressure: the first and last lines of a long output, the middle recoverable."""
+def head_and_tail(text: str) -> str | None:
+    """Under critical pressure: the first and last lines of a long output, the middle recoverable
+    (the result is lossy, so its last line is the recovery line the note points at)."""
     lines = text.split("\n")
     if len(lines) < CUT_MIN_LINES:
         return None
     dropped = len(lines) - HEAD_LINES - TAIL_LINES
-    note = f"[sqz: context pressure: {dropped} lines omitted here; `{_expand_hint(digest)}` prints the full output]"
+    note = f"[sqz: {dropped} lines omitted here (context pressure); the last line's command prints all]"
     return "\n".join(lines[:HEAD_LINES] + [note] + lines[-TAIL_LINES:])
 
 
@@ -391,11 +400,6 @@ def _keeps(original: str, candidate: str, spans) -> bool:
 
     return keeps_paragraphs(original, candidate, spans or [(0, len(original.split("\n")) - 1)])
 
-
-def _expand_hint(digest: str) -> str:
-    from .runnable import expand_hint  # names an sqz the agent's shell can run (it may be off PATH)
-
-    return expand_hint(digest[:16])
 
 
 def _runs_sqz(command: str) -> bool:

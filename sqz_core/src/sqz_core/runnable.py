@@ -1,6 +1,6 @@
 """The shell words that run *this* sqz in the agent's shell, for every recovery hint sqz prints.
 
-A hint (``[sqz: full output: sqz expand H]``, ``§ref:H§ (… `sqz expand` …)``) is only useful
+A hint (the recovery line ``[sqz expand ID]``, ``§ref:H§ (… `sqz expand H` …)``) is only useful
 if the agent can run it. Bootstrap and venv installs often leave ``sqz`` off PATH, where a
 bare ``sqz expand`` exits 127. The rule:
 
@@ -10,13 +10,17 @@ bare ``sqz expand`` exits 127. The rule:
 * otherwise the absolute path of the running ``sqz`` script (or the ``sqz`` script next to
   this interpreter), else ``'/abs/python' -m sqz_core``.
 
-Hot path: ``os`` and ``sys`` only, worked out once per (PATH, SQZ_BIN) and cached.
+Hot path: ``os`` and ``sys`` only (the recovery-line pattern compiles on first use), worked out
+once per (PATH, SQZ_BIN) and cached.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
+
+from .lazyre import lazy
 
 _NAMES = ("sqz", "sqz.exe") if os.name == "nt" else ("sqz",)
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
@@ -102,3 +106,26 @@ def sqz_command() -> str:
 def expand_hint(digest: str = "") -> str:
     """``<sqz> expand DIGEST`` (or ``<sqz> expand`` alone) as the agent can run it."""
     return f"{sqz_command()} expand {digest}".rstrip()
+
+
+# The recovery line, last line of every lossy result: ``[<sqz> expand ID]``, where <sqz> is
+# ``sqz``, an absolute path (quoted when it needs it), SQZ_BIN's words ending in sqz, or
+# ``'/abs/python' -m sqz_core``; ID is 12 or more hex digits. Also the form sqz printed before
+# (``[sqz: full output: <sqz> expand <16 hex>]``), still found in old transcripts. One line,
+# anchored at both ends; linear: each line start scans its own line.
+RECOVERY_LINE = lazy(r"^\[(?:sqz: full output: )?"
+                     r"(?P<sqz>(?:[^\]\n]*[ \t/\\'\"])?sqz(?:\.exe)?['\"]?|[^\]\n]*[ \t]-m[ \t]+sqz_core)"
+                     r" expand (?P<id>[0-9a-f]{12,64})\]$", re.M)
+
+
+def recovery_text(ref_id: str) -> str:
+    """The recovery line (without its newline): ``[<sqz> expand ID]``, as the agent's shell runs it."""
+    return f"[{sqz_command()} expand {ref_id}]"
+
+
+def find_recovery(text: str) -> tuple[str, str] | None:
+    """``(sqz words, id)`` of the last recovery line in ``text`` (either form), or None."""
+    found = None
+    for m in RECOVERY_LINE.finditer(text):
+        found = m
+    return (found.group("sqz"), found.group("id")) if found is not None else None

@@ -153,12 +153,14 @@ def _runs_sqz(command: str) -> bool:
 
 
 def _absolute_hints(text: str) -> str:
-    """sqz's own lines (``§ref:…``, ``[sqz: …]``) name sqz by the path the hook runs from, with the hash.
+    """sqz's own lines (``§ref:…``, ``[sqz: …]``, the recovery line ``[sqz expand ID]``) name sqz by
+    the path the hook runs from, with the hash.
 
     The agent's shell may not have sqz on PATH (venv or bootstrap installs), so a bare
     ``sqz expand`` would fail there with 127.
     """
     from sqz_core.rewrite import sqz_executable
+    from sqz_core.runnable import RECOVERY_LINE
 
     sqz = sqz_executable()
     lines = text.split("\n")
@@ -167,7 +169,7 @@ def _absolute_hints(text: str) -> str:
             ref = line[5:].split("§", 1)[0].split(":", 1)[0]
             lines[i] = line.replace("`sqz expand`", f"`{sqz} expand {ref}`")
             lines[i] = _BARE_EXPAND.sub(lambda m: f"{sqz} expand", lines[i])
-        elif line.startswith("[sqz:"):
+        elif line.startswith("[sqz:") or RECOVERY_LINE.match(line):
             lines[i] = _BARE_EXPAND.sub(lambda m: f"{sqz} expand", line)
     return "\n".join(lines)
 
