@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from sqz_core.runnable import RECOVERY_LINE
+
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -159,7 +161,7 @@ def test_fixtures_give_identical_stdout_stderr_and_status(env):
         assert a == b, f"{a[0]}: in-process and daemon differ"
     assert len(inproc["calls"]) == len(via["calls"])
     outputs = [c[2] for c in via["calls"]]
-    assert any(o.startswith("§ref:") for o in outputs) and any("[sqz: full output" in o for o in outputs)
+    assert any(o.startswith("§ref:") for o in outputs) and any(RECOVERY_LINE.search(o) for o in outputs)
     assert any(c[1] not in (0, None) for c in via["calls"])  # exit trailers carried the status
 
 

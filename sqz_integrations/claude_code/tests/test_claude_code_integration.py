@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core.testing import fact_kept
+from sqz_core.runnable import RECOVERY_LINE
 from sqz_core.testing_integrations import SQZ, run_sqz
 from sqz_integration_claude_code import integration
 
@@ -115,8 +116,10 @@ def test_post_bash_compresses_the_real_payload_in_place(env):
     assert len(upd["stdout"]) < len(raw) * 0.8
     for fact in (["Document the cache"], ["part2.py", "10"], ["Fix pagination"], ["part1.py"], ["Add the parser"]):
         assert fact_kept(upd["stdout"], fact), fact
-    hint = re.search(r"\[sqz: full output: (.+ expand [0-9a-f]+)\]", upd["stdout"])
-    assert hint and hint.group(1).startswith(SQZ)  # the path the hook runs from, not a bare `sqz`
+    last = upd["stdout"].rstrip("\n").rsplit("\n", 1)[-1]
+    hint = re.fullmatch(r"\[(.+ expand [0-9a-f]{12,})\]", last)
+    assert hint and RECOVERY_LINE.match(last)
+    assert hint.group(1).startswith(SQZ)  # the path the hook runs from, not a bare `sqz`
     back = subprocess.run(hint.group(1), shell=True, capture_output=True, text=True)
     assert back.returncode == 0 and back.stdout == raw
 

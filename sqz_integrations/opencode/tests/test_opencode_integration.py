@@ -3,6 +3,7 @@
 import json
 import subprocess
 
+from sqz_core.runnable import find_recovery
 from sqz_core.testing_integrations import round_trip, real_git_log
 from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_opencode import integration
@@ -29,7 +30,7 @@ def test_bash_output_compressed_after_the_run_with_a_runnable_hint(home):
     assert out is not None and len(out) < len(text)
     for i in range(1, 6):
         assert f"Add module mod{i}" in out and f"mod{i}.py" in out
-    assert "[sqz: full output: '/opt/sqz tools/sqz' expand " in out
+    assert find_recovery(out)[0] == "'/opt/sqz tools/sqz'" and out.endswith("]\n")  # the last line
     # the same output again in this session: a ref, whose hint also names the absolute sqz
     again = post(payload)
     assert again.startswith("§ref:") and "'/opt/sqz tools/sqz' expand" in again

@@ -104,7 +104,7 @@ def base_steps(world) -> list:
             ("tool", "Read", {"file_path": str(world["repo"] / FILES[1])})]
 
 
-HINT = re.compile(r"`([^`\n]+ expand [0-9a-f]{8,})`|\[sqz: full output: ([^\]\n]+ expand [0-9a-f]{8,})\]")
+HINT = re.compile(r"`([^`\n]+ expand [0-9a-f]{8,})`|^\[([^\]\n]+ expand [0-9a-f]{12,})\]$", re.M)
 
 
 def hint_command(text: str) -> str:
