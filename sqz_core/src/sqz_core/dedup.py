@@ -27,7 +27,7 @@ SKETCH_K = 32         # values kept per sketch
 MIN_SHARED = 12       # sketch values a candidate must share (≈ Jaccard ≥ 0.2) to be diffed
 MAX_DELTA_LINES = 20000
 MAX_DELTA_RATIO = 0.6  # a delta is used only when at most this share of the full text
-SHORTENED_NOTE = "shown shortened then"  # in a ref to content the model got shortened (see ``exact``)
+SHORTENED_NOTE = "shown shortened"  # in a ref to content the model got shortened (see ``exact``)
 
 
 def ref_ttl() -> float:
@@ -89,7 +89,7 @@ def exact(store, session: str, digest: str, ttl: float, command: str | None = No
                 f"`{sqz} expand {digest[:16]}` restores it)\n")
     served = store.last_served(session, shortened_key(digest, command))
     if served is not None and time.time() - served <= ttl:
-        return (f"§ref:{digest[:16]}§ (same output as this command printed {short_age(time.time() - served)} ago, "
+        return (f"§ref:{digest[:16]}§ (repeat of output {short_age(time.time() - served)} ago, "
                 f"{SHORTENED_NOTE}; `{sqz} expand {digest[:16]}` prints it in full)\n")
     return None
 

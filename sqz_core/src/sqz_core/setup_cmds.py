@@ -40,9 +40,10 @@ For shell syntax (pipes, `&&`, redirections) wrap it in a shell:
 commands (servers, watchers, editors, prompts): their output comes only when they end.
 
 The `sqz` MCP tools, when available, read, search and list files with the same
-compression and deduplication (they do not run commands). A repeated output may come back
-as a reference `§ref:HASH§`: run `{sqz} expand HASH` (or the `expand` MCP tool) to see it in
-full. Escape hatches: `SQZ_NO_DEDUP=1` or `--no-cache` turn references off; `--mode safe`
+compression and deduplication (they do not run commands). A shortened output ends with a
+line `[{sqz} expand ID]`: run that command to see the output in full. A repeated output may
+come back as a reference `§ref:HASH§`: run `{sqz} expand HASH` (or the `expand` MCP tool) to
+see it in full. Escape hatches: `SQZ_NO_DEDUP=1` or `--no-cache` turn references off; `--mode safe`
 sends output unchanged (`{sqz} run --mode safe -- <program> <args…>`).
 """
 

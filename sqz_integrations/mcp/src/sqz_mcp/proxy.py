@@ -48,7 +48,7 @@ TOOL_HELP_TOOL = {
     "inputSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
 }
 NOTE_CACHE = ("Results of this server pass through sqz: `§ref:HASH§` stands for content already sent in this "
-              "session, `[sqz: shortened; …]` marks a shortened result; sqz_expand with the ref or prefix "
+              "session, a last line `[sqz expand ID]` marks a shortened result; sqz_expand with the ref or ID "
               "returns the original.")
 NOTE_NO_CACHE = "Results of this server pass through sqz, which may fold repeated lines; nothing is cached."
 
