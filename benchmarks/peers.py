@@ -446,6 +446,8 @@ def print_footer(s: dict, info: dict) -> None:
 
 
 def print_markdown(rows: list[dict], s: dict, info: dict, per_fixture: bool = False) -> None:
+    if info.get("recovery_hint"):
+        print(info["recovery_hint"] + "\n")
     if per_fixture:
         print_fixtures_md(rows)
         print()
@@ -454,6 +456,8 @@ def print_markdown(rows: list[dict], s: dict, info: dict, per_fixture: bool = Fa
 
 
 def print_text(rows: list[dict], s: dict, info: dict) -> None:
+    if info.get("recovery_hint"):
+        print(info["recovery_hint"] + "\n")
     print(f"{'fixture':<40}{'in':>7} |{'sqz':>7}{'facts':>7} |{'rtk':>7}{'facts':>7} {'filter':<11}|"
           f"{'headroom':>9}{'facts':>7}")
     for r in rows:
@@ -483,7 +487,9 @@ def main() -> int:
     if args.worker:
         return worker()
     os.environ.setdefault("SQZ_QUIET", "1")
+    hint = _quality().hint_as_on_path()
     rows, info = run(args.filter, args.dump)
+    info["recovery_hint"] = hint
     s = summary(rows)
     if args.json:
         print(json.dumps({"info": info, "summary": s, "rows": rows}, indent=2))

@@ -192,6 +192,19 @@ def summary_markdown(rows: list[dict]) -> list[str]:
     return out
 
 
+def hint_as_on_path() -> str:
+    """Recovery hints as a user with sqz on PATH sees them: ``[sqz expand ID]``.
+
+    sqz runs in-process here, where the ``sqz`` on PATH may be another install or none;
+    every hint would then name an absolute path, longer than what users see. An SQZ_BIN
+    set by the caller is kept. Returns the report's line saying which.
+    """
+    if os.environ.get("SQZ_BIN"):
+        return f"recovery hint as with SQZ_BIN={os.environ['SQZ_BIN']}"
+    os.environ["SQZ_BIN"] = "sqz"
+    return "recovery hint as with sqz on PATH (`[sqz expand ID]`; SQZ_BIN=sqz for this run)"
+
+
 def pct(a: int, b: int) -> str:
     return f"{100 * (a - b) / a:.1f}%" if a else "-"
 
@@ -203,10 +216,12 @@ def main() -> int:
     ap.add_argument("--filter", help="only fixtures whose family/name contains this")
     args = ap.parse_args()
     os.environ.setdefault("SQZ_QUIET", "1")
+    hint = hint_as_on_path()
     rows = run(args.filter)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
+    print(hint + "\n")
     agg = aggregate(rows)
     total = {k: sum(a[k] for a in agg.values()) for k in ("tokens_in", "tokens_out", "tokens_generic", "facts",
                                                          "facts_kept")}
