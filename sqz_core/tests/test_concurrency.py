@@ -5,6 +5,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from sqz_core.runnable import find_recovery
+
 WORKERS = 8
 CALLS = 6
 
@@ -32,7 +34,7 @@ def test_eight_processes_compress_at_once(tmp_path):
     for batch in batches:
         for _, out, _, data in batch:
             if b"sqz expand " in out:
-                digest = out.decode().rsplit("sqz expand ", 1)[1][:16]
+                digest = find_recovery(out.decode())[1]
                 r = subprocess.run([sys.executable, "-m", "sqz_core", "expand", digest], capture_output=True,
                                    env=env, check=True)
                 assert r.stdout == data

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from sqz_core.cleanup import clean_terminal, fold_repeats
 from sqz_core.expand import resolve
 from sqz_core.pipeline import compress
+from sqz_core.runnable import find_recovery
 from sqz_core.store import Store
 
 COMMANDS = st.sampled_from([None, "git status", "pytest -q", "cat app.py", "ls -la", "npm test", "kubectl get pods"])
@@ -98,9 +99,10 @@ def test_lossy_result_expands_to_the_exact_original(store):
         assert result.outcome == "compressed", result
         assert len(result.output) < len(data)
         assert resolve(store, result.digest) == data
-        if b"sqz expand " in result.output:  # a recovery line names the same original
-            named = result.output.decode().rsplit("sqz expand ", 1)[1][:16]
-            assert resolve(store, named) == data
+        line = find_recovery(result.output.decode())
+        if line is not None:  # a recovery line names the same original
+            assert result.output.endswith(f"[{line[0]} expand {line[1]}]\n".encode())
+            assert resolve(store, line[1]) == data
         counts["asserted"] += 1
 
     check()

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from sqz_core.retention import parse_age
+from sqz_core.runnable import find_recovery
 from sqz_core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,7 +46,7 @@ def test_prune_older_than(tmp_path):
     env = make_env(tmp_path)
     old = sqz("compress", "--cmd", "pytest", stdin=RED, env=env).stdout
     sqz("compress", "--cmd", "git status", stdin=STATUS, env=env)
-    digest = old.decode().rsplit("sqz expand ", 1)[1][:16]
+    digest = find_recovery(old.decode())[1]
     store = Store.open(str(tmp_path / "sqz.db"))
     store.conn.execute("UPDATE calls SET ts = ts - 100 * 86400 WHERE command = 'pytest'")
     store.conn.execute("UPDATE blobs SET created = created - 100 * 86400 WHERE command = 'pytest'")
@@ -65,7 +66,7 @@ def test_prune_older_than(tmp_path):
 def test_reset_cache_only_keeps_exact_stats(tmp_path):
     env = make_env(tmp_path)
     out = sqz("compress", "--cmd", "pytest", stdin=RED, env=env).stdout
-    digest = out.decode().rsplit("sqz expand ", 1)[1][:16]
+    digest = find_recovery(out.decode())[1]
     before = totals(env)
     r = sqz("reset", "--cache-only", "--yes", env=env)
     assert r.returncode == 0 and b"blobs" in r.stdout
@@ -76,7 +77,7 @@ def test_reset_cache_only_keeps_exact_stats(tmp_path):
 def test_reset_stats_only_and_confirmation(tmp_path):
     env = make_env(tmp_path)
     out = sqz("compress", "--cmd", "pytest", stdin=RED, env=env).stdout
-    digest = out.decode().rsplit("sqz expand ", 1)[1][:16]
+    digest = find_recovery(out.decode())[1]
     r = sqz("reset", stdin=b"n\n", env=env)
     assert r.returncode == 1 and b"nothing deleted" in r.stdout
     assert totals(env)["calls"] == 1
