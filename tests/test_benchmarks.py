@@ -191,3 +191,18 @@ def test_peers_report_reuses_quality_aggregation_side_by_side(quality_rows, caps
     peers.print_markdown(rows, s, {"rtk": "rtk x", "headroom": "y", "import_ms": 1, "netns": "none"}, True)
     printed = capsys.readouterr().out
     assert "(doc sample)" in printed and "**all**" in printed
+
+
+def test_benchmarks_measure_the_hint_as_with_sqz_on_path(monkeypatch):
+    """In-process runs name sqz as a user with sqz on PATH sees it, and the report says so."""
+    from sqz_core import runnable
+    from sqz_core.runnable import find_recovery
+
+    quality = load("quality")
+    monkeypatch.delenv("SQZ_BIN", raising=False)
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")  # no sqz on PATH: without the setting, an absolute path
+    assert quality.hint_as_on_path().startswith("recovery hint as with sqz on PATH")
+    line = runnable.recovery_text("0123456789ab")
+    assert line == "[sqz expand 0123456789ab]" and find_recovery(line) == ("sqz", "0123456789ab")
+    monkeypatch.setenv("SQZ_BIN", "/opt/sqz")
+    assert quality.hint_as_on_path() == "recovery hint as with SQZ_BIN=/opt/sqz"
