@@ -401,7 +401,6 @@ def _keeps(original: str, candidate: str, spans) -> bool:
     return keeps_paragraphs(original, candidate, spans or [(0, len(original.split("\n")) - 1)])
 
 
-
 def _runs_sqz(command: str) -> bool:
     from .rewrite import runs_sqz
 

@@ -10,8 +10,8 @@ bare ``sqz expand`` exits 127. The rule:
 * otherwise the absolute path of the running ``sqz`` script (or the ``sqz`` script next to
   this interpreter), else ``'/abs/python' -m sqz_core``.
 
-Hot path: ``os`` and ``sys`` only (the recovery-line pattern compiles on first use), worked out
-once per (PATH, SQZ_BIN) and cached.
+Hot path: ``os``, ``sys`` and ``re`` only (the recovery-line pattern compiles on first use),
+worked out once per (PATH, SQZ_BIN) and cached.
 """
 
 from __future__ import annotations
