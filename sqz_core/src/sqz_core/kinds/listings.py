@@ -212,7 +212,7 @@ def _extension_counts(paths: int, dirs: int, files: list[str]) -> str:
 
 
 def compress_tree(request) -> str | None:
-    """The tree with two-space indentation and the plain files of a directory on one line."""
+    """The tree with two-space indentation, the plain files of a directory on one line before its subdirectories."""
     roots: list[list] = []           # node = [name, children]
     stack: list[list] = []
     tail: list[str] = []
@@ -262,35 +262,28 @@ def compress_tree(request) -> str | None:
 
 
 def _render_tree(node: list, depth: int, out: list[str]) -> None:
+    """A directory, then its plain files on one line, then its subdirectories (each line a
+    token cheaper than tree's interleaved order, and every name still under its directory)."""
     name, children = node
     ind = "  " * depth
     out.append(ind + (name + "/" if children and depth else name))
-    leaves: list[str] = []
-
-    def flush() -> None:
-        if not leaves:
-            return
+    leaves = [child[0] for child in children if not child[1]]
+    if leaves:
         joined = _join_names(leaves)
         if joined is None:
             out.extend(ind + "  " + n for n in leaves)
         else:
             out.append(ind + "  " + joined)
-        leaves.clear()
-
     for child in children:
         if child[1]:
-            flush()
             _render_tree(child, depth + 1, out)
-        else:
-            leaves.append(child[0])
-    flush()
 
 
 # ---------------------------------------------------------------- du
 
 
 def compress_du(request) -> str | None:
-    """Sizes grouped by directory: ``SIZE dir/: a SIZE, b SIZE``; a directory's own size heads its group."""
+    """Sizes grouped by directory: ``SIZE dir/: SIZE a SIZE b``; a directory's own size heads its group."""
     entries: list[tuple[str, str]] = []
     extra: list[str] = []
     for line in request.text.split("\n"):
@@ -323,7 +316,7 @@ def compress_du(request) -> str | None:
         files = [(n, s) for n, s in children[parent] if (f"{parent}/{n}" if parent else n) not in dirs]
         head = f"{own[parent]} {parent}/" if parent in own else (f"{parent}/" if parent else ".")
         done.add(parent)
-        joined = _join_names([f"{n} {s}" for n, s in files], ", ") if files else ""
+        joined = _du_join(files) if files else ""
         if parent == "" and not files:
             continue
         if joined is None:
@@ -340,6 +333,14 @@ def compress_du(request) -> str | None:
         out.append(f"{own['total']}\ttotal")
     out.extend(extra)
     return "\n".join(out) + "\n"
+
+
+def _du_join(files: list[tuple[str, str]]) -> str | None:
+    """``SIZE name SIZE name`` (du's own order, no commas: each costs a token) when no name
+    holds a space; else ``name SIZE, name SIZE``; None when even that would be ambiguous."""
+    if _join_names([n for n, _ in files]) is not None and _join_names([s for _, s in files]) is not None:
+        return " ".join(f"{s} {n}" for n, s in files)
+    return _join_names([f"{n} {s}" for n, s in files], ", ")
 
 
 def _du_order(order: list[str]) -> list[str]:
