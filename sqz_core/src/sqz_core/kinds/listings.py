@@ -31,9 +31,9 @@ _DU_LINE = lazy(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
 def compress_ls(request) -> str | None:
     """Every entry on one line: octal mode, size, date, name (``dir/``, ``link -> target``).
     An owner:group or a date that every entry shares is written once in the legend line,
-    else on each line; only the link count and ``total`` go (``sqz expand`` has them)."""
+    else on each line (an owner:group most entries share: only on the others' lines); only the link count and ``total`` go (``sqz expand`` has them)."""
     rows: list[object] = []              # an entry's match or a verbatim line
-    owners: set[str] = set()
+    owners: dict[str, int] = {}          # owner:group -> entries
     dates: set[str] = set()
     for line in request.text.split("\n"):
         if not line.strip():
@@ -44,7 +44,8 @@ def compress_ls(request) -> str | None:
             continue
         m = _LS_ENTRY.match(line)
         if m:
-            owners.add(f"{m.group('owner')}:{m.group('group')}")
+            key = f"{m.group('owner')}:{m.group('group')}"
+            owners[key] = owners.get(key, 0) + 1
             dates.add(" ".join(m.group("date").split()))
             rows.append(m)
         elif (line.endswith(":") and not line.startswith(" ")) or _TOOL_ERROR.match(line):
@@ -56,13 +57,21 @@ def compress_ls(request) -> str | None:
     while rows and rows[-1] == "":
         rows.pop()
     entries = sum(not isinstance(r, str) for r in rows)
-    owner = owners.pop() if len(owners) == 1 and entries > 1 else None
+    owner = next(iter(owners)) if len(owners) == 1 and entries > 1 else None
+    # an owner:group most entries share is written only on the other entries' lines (the
+    # field has a colon, which a size never has, so a line still reads one way)
+    usual = None
+    if owner is None and entries >= 4:
+        top, n = max(owners.items(), key=lambda kv: kv[1])
+        usual = top if n * 2 > entries else None
     date = dates.pop() if len(dates) == 1 and entries > 1 else None
-    legend = ("[ls -l as: mode(octal)" + ("" if owner else " owner:group") + " size" + ("" if date else " date")
-              + " name" + (f"; all owned by {owner}" if owner else "") + (f"; all dated {date}" if date else "") + "]")
+    legend = ("[ls -l as: mode(octal)" + ("" if owner else " [owner:group]" if usual else " owner:group")
+              + " size" + ("" if date else " date") + " name" + (f"; all owned by {owner}" if owner else "")
+              + (f"; owner:group {usual} where not shown" if usual else "")
+              + (f"; all dated {date}" if date else "") + "]")
     out = [legend]
     for row in rows:
-        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None))
+        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None, usual))
     return "\n".join(out) + "\n"
 
 
@@ -88,7 +97,7 @@ def _octal(mode: str) -> str:
     return _TYPES.get(mode[0], mode[0]) + digits + mode[10:]
 
 
-def _ls_entry(m: re.Match, with_owner: bool, with_date: bool) -> str:
+def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None = None) -> str:
     mode, name = m.group("mode"), m.group("name")
     kind = mode[0]
     if kind == "d":
@@ -96,7 +105,7 @@ def _ls_entry(m: re.Match, with_owner: bool, with_date: bool) -> str:
     elif kind == "l" and " -> " not in name:
         name += "@"
     parts = [_octal(mode)]
-    if with_owner:
+    if with_owner and f"{m.group('owner')}:{m.group('group')}" != usual:
         parts.append(f"{m.group('owner')}:{m.group('group')}")
     parts.append("".join(m.group("size").split()))
     if with_date:
