@@ -22,7 +22,7 @@ IDS = [f"{tool}/{fx.name}" for tool, fx in ALL]
 EXPECTED_NONE = {
     "docker/build_no_daemon", "docker/logs_no_daemon", "docker/ps_no_daemon",
     "kubectl/apply_no_cluster", "kubectl/create_dry_run_yaml", "kubectl/set_image_local_json",
-    "terraform/show_json", "terraform/validate_error", "terraform/validate_ok",
+    "terraform/validate_error", "terraform/validate_ok",
     "helm/install_notes_upstream",
 }
 
