@@ -129,7 +129,7 @@ def test_tree_writes_a_directorys_files_on_one_line_before_its_subdirectories():
     i = lines.index("pipdeptree")
     assert lines[i + 1] == ("  __init__.py __main__.py _cli.py _detect_env.py _discovery.py _freeze.py"
                             " _validate.py _warning.py py.typed version.py")
-    assert lines[i + 2] == "  __pycache__/"
+    assert lines[i + 2].startswith("  __pycache__/: __init__.cpython-311.pyc __main__.cpython-311.pyc")
     assert "│" not in out and "├" not in out and "└" not in out
     assert "8 directories, 73 files" in lines
 
@@ -171,7 +171,11 @@ def _read_tree(out):
             stack.append((indent, body))
             continue
         parent = stack[-1][1]
-        if body.endswith("/"):
+        folder, sep, files = body.partition("/: ")
+        if sep:  # a directory of plain files on one line
+            pairs.append((parent, folder))
+            pairs.extend((f"{parent}/{folder}", n) for n in files.split(" "))
+        elif body.endswith("/"):
             pairs.append((parent, body[:-1]))
             stack.append((indent, f"{parent}/{body[:-1]}"))
         else:

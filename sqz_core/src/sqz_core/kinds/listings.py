@@ -272,13 +272,17 @@ def compress_tree(request) -> str | None:
 
 def _render_tree(node: list, depth: int, out: list[str]) -> None:
     """A directory, then its plain files on one line, then its subdirectories (each line a
-    token cheaper than tree's interleaved order, and every name still under its directory)."""
+    token cheaper than tree's interleaved order, and every name still under its directory);
+    a directory of plain files only is one line, ``name/: a b``."""
     name, children = node
     ind = "  " * depth
-    out.append(ind + (name + "/" if children and depth else name))
     leaves = [child[0] for child in children if not child[1]]
+    joined = _join_names(leaves) if leaves else None
+    if depth and joined is not None and len(leaves) == len(children):
+        out.append(f"{ind}{name}/: {joined}")  # a directory of plain files: one line, as find's
+        return
+    out.append(ind + (name + "/" if children and depth else name))
     if leaves:
-        joined = _join_names(leaves)
         if joined is None:
             out.extend(ind + "  " + n for n in leaves)
         else:
