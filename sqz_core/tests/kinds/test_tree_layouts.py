@@ -213,7 +213,7 @@ def test_npm_leaves_share_a_line_without_commas_and_keep_deduped():
     assert ", " not in out and "├" not in out and "─┬" not in out
     i = out.index("    body-parser@1.20.3\n")
     # the leaves first, then the dependencies with their own
-    assert out[i:].split("\n")[2] == "      iconv-lite@0.4.24"
+    assert out[i:].split("\n")[2] == "      iconv-lite@0.4.24: safer-buffer@2.1.2"  # only leaves: one line
 
 
 def test_cargo_tree_keeps_its_order_so_a_star_follows_what_it_points_back_to():
@@ -259,6 +259,12 @@ def _read_deps(out):
         if not stack:
             stack.append((indent, body))
             continue
+        head, sep, rest = body.partition(": ")
+        if sep:  # a dependency with only leaves: "name@1: a@1 b@2"
+            pairs.append((stack[-1][1], head))
+            stack.append((indent, head))
+            body = rest
+            indent += 1
         words = body.split(" ")
         labels = []
         for w in words:

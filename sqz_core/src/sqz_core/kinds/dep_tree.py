@@ -3,8 +3,9 @@
 Trees lose their box-drawing indentation (two spaces a level), the leaf dependencies of one
 parent share a line (npm's: space-separated, before the ones with dependencies of their own), and
 a subtree printed in full earlier is written once more only as its label with
-``(subtree above)``. Lines that are not tree lines (warnings, ``npm error``)
-are kept verbatim. ``pip list`` is an aligned table without its dashed rule.
+``(subtree above)``; an npm dependency whose own are all leaves is one line
+(``name@1.0.0: a@1 b@2``). Lines that are not tree lines (warnings, ``npm error``) are kept
+verbatim. ``pip list`` is an aligned table without its dashed rule.
 """
 
 from __future__ import annotations
@@ -76,8 +77,11 @@ def _render(node: list, depth: int, out: list[str], seen: dict) -> None:
         out.append(f"{ind}{label} (subtree above)")
         return
     seen.setdefault(label, shape)
-    out.append(ind + label)
     leaves = [c[0] for c in children if not c[1] and ", " not in c[0]]
+    if depth and len(leaves) == len(children) and _plain_labels(leaves + [label]):
+        out.append(f"{ind}{label}: {' '.join(leaves)}")  # only leaf dependencies: one line
+        return
+    out.append(ind + label)
     if leaves and _plain_labels(leaves):
         # npm's ``name@version`` leaves on one line first, then the ones with dependencies
         out.append(ind + "  " + " ".join(leaves))
