@@ -1,6 +1,7 @@
 """``grep -rn`` / ``rg -n`` results grouped by file: the path once with its match count, then
 ``line: text`` per match (the match's indentation dropped; rows start at the margin, their
-line number sets them apart from a path, as in ripgrep's ``--heading`` layout). Very long lines are clipped around the hit.
+line number sets them apart from a path, as in ripgrep's ``--heading`` layout). Very long
+lines are clipped around the hit.
 
 Context lines (``-A/-B/-C``) keep their ``line- text`` form; error and ``Binary file``
 lines are kept verbatim. Output of another shape (``-c``, ``-l``, ``--heading``) → None.

@@ -31,7 +31,8 @@ _DU_LINE = lazy(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
 def compress_ls(request) -> str | None:
     """Every entry on one line: octal mode, size, date, name (``dir/``, ``link -> target``).
     An owner:group or a date that every entry shares is written once in the legend line,
-    else on each line (an owner:group most entries share: only on the others' lines); only the link count and ``total`` go (``sqz expand`` has them)."""
+    else on each line (an owner:group most entries share: only on the others' lines); only
+    the link count and ``total`` go (``sqz expand`` has them)."""
     rows: list[object] = []              # an entry's match or a verbatim line
     owners: dict[str, int] = {}          # owner:group -> entries
     dates: set[str] = set()
@@ -221,7 +222,8 @@ def _extension_counts(paths: int, dirs: int, files: list[str]) -> str:
 
 
 def compress_tree(request) -> str | None:
-    """The tree with two-space indentation, the plain files of a directory on one line before its subdirectories."""
+    """The tree with two-space indentation, the plain files of a directory on one line
+    before its subdirectories."""
     roots: list[list] = []           # node = [name, children]
     stack: list[list] = []
     tail: list[str] = []
