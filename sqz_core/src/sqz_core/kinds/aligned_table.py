@@ -165,7 +165,7 @@ def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
     the header still naming every column, the rows without that cell."""
     cols = hoisted_columns(table) if hoist else []
     notes = [f"{_NOTE}{table[0][i]}: {table[1][i]}]" for i in cols]
-    body = [table[0]] + [[c for i, c in enumerate(row) if i not in cols] for row in table[1:]]
+    body = table if not cols else [table[0]] + [[c for i, c in enumerate(row) if i not in cols] for row in table[1:]]
     sep = choose_separator(body)
     if sep is None:
         return None
