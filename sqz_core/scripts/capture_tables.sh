@@ -2,8 +2,9 @@
 # Capture the table and listing fixtures that capture_kinds.sh does not make: a long listing
 # of a directory with mixed owners, modes and dates, an absolute `find` of a real package
 # tree, `ps -eo` with right-aligned columns and `tree` of the same package. Needs root (chown,
-# unshare), tree (Debian package), python3.
-# `capture_tables.sh tree` re-captures one fixture (ls, find, ps, tree); no argument: all.
+# unshare), tree (Debian package), python3; and `pip list -v` of that python3 (a wide table
+# whose Location is the same long path on every row).
+# `capture_tables.sh tree` re-captures one fixture (ls, find, ps, tree, piplist); no argument: all.
 # Output goes through sqz_core.testing.redact_registries like every capture.
 # Sidecars keep their hand-written facts/dropped/notes; only command, produced_by and
 # exit_code are refreshed.
@@ -13,7 +14,7 @@ OUT="$HERE/tests/fixtures/kinds"
 W=/tmp/sqz-capture/tables
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}
-ONLY=${1:-all}  # ls | find | ps | tree | all
+ONLY=${1:-all}  # ls | find | ps | tree | piplist | all
 want() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 
@@ -76,3 +77,8 @@ want ps && cap table ps_eo "$(ps --version)" unshare --pid --fork --mount-proc b
 # ---------------------------------------------------------------- tree, a larger real tree
 cd /usr/lib/python3/dist-packages
 CMDLINE="tree oauthlib"; want tree && cap tree tree_oauthlib "$(tree --version | cut -d' ' -f1-2)" tree oauthlib
+
+# ---------------------------------------------------------------- pip list -v, a wide table
+cd "$W"
+CMDLINE="pip list -v"; want piplist && cap deptree pip_list_v "$("$PY" -m pip --version | cut -d' ' -f1-2)" \
+  env PIP_DISABLE_PIP_VERSION_CHECK=1 "$PY" -m pip list -v

@@ -308,7 +308,14 @@ def capture_terraform() -> None:
 
     out, rc = run("terraform show -json", d, env)
     write_fixture("terraform", "show_json", "terraform show -json", out, rc, version,
-                  ['"format_version"', '"terraform_version"'], notes="State as JSON; left to the generic JSON stage.")
+                  ['"format_version"', '"terraform_version"',
+                   ["terraform_data.db", '"engine":"postgres"', '"triggers_replace":["postgres-16"]'],
+                   ['"name":"web-03"', '"image":"registry.internal/app:1.5.0"', '"zone":"eu-west-1a"'],
+                   ["module.network.terraform_data.vpc", '"cidr":"10.20.0.0/16"'],
+                   ['"server_names"', '"web-14"']],
+                  ['"sensitive_values":{"input":{"tags":[false,false]}', '"mode":"managed"'],
+                  "State as JSON: terraform_show renders one resource a line, what the address says and what "
+                  "every resource shares said once.")
 
     out, rc = run("terraform plan -detailed-exitcode -no-color", d, env)
     write_fixture("terraform", "plan_nochanges", "terraform plan -detailed-exitcode -no-color", out, rc, version,

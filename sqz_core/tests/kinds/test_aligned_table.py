@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sqz_core import FormatRequest
-from sqz_core.kinds.aligned_table import compress_table, parse_table, render_table, split_rendered
+from sqz_core.kinds.aligned_table import compact_table_text, compress_table, parse_table, render_table, split_rendered
 from sqz_core.testing import load_fixture
 from pathlib import Path
 
@@ -126,3 +126,58 @@ def test_later_blocks_are_compacted_when_tables_else_kept():
     assert blocks[0] == render_table(parse_table(ps)).rstrip("\n")
     assert blocks[1] == render_table(parse_table(df)).rstrip("\n")
     assert blocks[2] == "[notice] something after"
+
+
+# ---------------------------------------------------------------- a long value on every row
+
+
+def test_a_long_path_on_every_row_is_said_once_above_the_header():
+    fx = load_fixture(FIX.parent / "deptree" / "pip_list_v.txt")
+    text = fx.request().text
+    out = compact_table_text(text)
+    lines = out.split("\n")
+    loc = "/root/.pyenv/versions/3.11.7/lib/python3.11/site-packages"
+    assert lines[0] == f"[on every row, Location: {loc}]"
+    assert lines[1] == "Package Version Location Installer"  # every column still named
+    assert "requests 2.34.2 pip" in lines and "Flask 3.1.3 pip" in lines
+    assert out.count(loc) == 1 and "----" not in out
+    table = parse_table(text)
+    assert split_rendered(out, 4) == table
+
+
+def test_a_value_with_spaces_or_a_short_one_stays_on_every_row():
+    state = [["ID", "STATUS", "NAME"]] + [[f"c{i}", "Exited (0) 2 weeks ago", f"n{i}"] for i in range(4)]
+    assert render_table(state, hoist=True).split("\n")[1] == "c0\tExited (0) 2 weeks ago\tn0"
+    short = [["USER", "PID", "CMD"]] + [["root", str(i), "sleep"] for i in range(4)]
+    assert render_table(short, hoist=True) == render_table(short)
+    few = [["A", "B"]] + [["x", "/a/long/path/that/repeats/here"]] * 2
+    assert render_table(few, hoist=True) == render_table(few)  # two rows: nothing gained
+
+
+LONG = st.text(alphabet="abc/._-", min_size=20, max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(aligned(), LONG, st.data())
+def test_a_column_shared_by_every_row_round_trips(case, value, data):
+    table, _ = case
+    col = data.draw(st.integers(1, len(table[0]) - 1))  # the free-text column stays last
+    name = data.draw(HEADER.filter(lambda h: h not in table[0]))
+    wide = [r[:col] + [name if r is table[0] else value] + r[col:] for r in table]
+    text = _align(wide, data.draw(st.integers(1, 4)))
+    parsed = parse_table(text)
+    assert parsed is not None, text
+    out = render_table(parsed, hoist=True)
+    assert split_rendered(out, len(wide[0])) == wide
+    if len(wide) - 1 >= 3:
+        assert out.startswith(f"[on every row, {name}: {value}]\n")
+        assert out.count(value) == 1
+    else:
+        assert not out.startswith("[")
+
+
+def _align(table, gap):
+    ncols = len(table[0])
+    widths = [max(len(r[i]) for r in table) for i in range(ncols)]
+    return "\n".join((" " * gap).join(r[i].ljust(widths[i]) if i < ncols - 1 else r[i] for i in range(ncols)).rstrip()
+                     for r in table) + "\n"

@@ -31,17 +31,28 @@ def test_modes_are_octal_with_special_bits_and_types():
 def test_every_entry_keeps_mode_owner_size_date_and_name():
     fx, out = _ls("ls_la_mixed")
     lines = out.split("\n")
-    assert lines[0] == "[ls -l as: mode(octal) owner:group size date name]"
-    for expected in ("600 root:root 18 Jun 24 2025 NOTES.md",
-                     "4755 root:root 35664 Jun 24 2025 helper",
+    # root:root owns 9 of the 11 entries: said once, the other owner on its entries' lines
+    assert lines[0] == ("[ls -l as: mode(octal) [owner:group] size date name; "
+                        "owner:group root:root where not shown]")
+    for expected in ("600 18 Jun 24 2025 NOTES.md",
+                     "4755 35664 Jun 24 2025 helper",
                      "1777 nobody:nogroup 4096 Nov 30 04:17 shared/",
-                     "p644 root:root 0 Nov 30 04:17 events.fifo",
-                     "777 root:root 11 Jun 24 2025 main.py -> src/main.py",
+                     "p644 0 Nov 30 04:17 events.fifo",
+                     "777 11 Jun 24 2025 main.py -> src/main.py",
                      "644 nobody:nogroup 123456 Jun 24 2025 data.bin"):
         assert expected in lines
+    assert "root:root" not in "\n".join(lines[1:])
     # one line per entry (., .. included), nothing else but the legend
     entries = [l for l in fx.request().text.split("\n") if l and l[0] in "-dlp"]
     assert len(lines) - 2 == len(entries)
+
+
+def test_an_owner_shared_by_half_the_entries_or_fewer_stays_on_every_line():
+    text = ("-rw-r--r-- 1 a a 1 Jun 24  2025 x\n-rw-r--r-- 1 a a 2 Jun 24  2025 y\n"
+            "-rw-r--r-- 1 b b 3 Jun 24  2025 z\n-rw-r--r-- 1 b b 4 Jun 24  2025 w\n")
+    out = compress_ls(FormatRequest(text, "ls -l"))
+    assert out.split("\n")[0] == "[ls -l as: mode(octal) owner:group size name; all dated Jun 24 2025]"
+    assert "644 a:a 1 x" in out and "644 b:b 4 w" in out
 
 
 def test_owner_and_date_shared_by_every_entry_are_written_once():
@@ -94,7 +105,7 @@ def test_large_tree_keeps_every_name_and_ends_with_extension_counts():
         "[168 paths: 136 files (.py 68, .pyc 68), 32 directories with entries; counted by extension]"]
     names = [l.rsplit("── ", 1)[1] for l in fx.request().text.split("\n") if "── " in l]
     words = out.split()
-    assert all(n in words or n + "/" in words for n in names)
+    assert all(n in words or n + "/" in words or n + "/:" in words for n in names)
 
 
 from hypothesis import given, settings  # noqa: E402

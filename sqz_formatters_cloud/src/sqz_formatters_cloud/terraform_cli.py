@@ -1,8 +1,8 @@
 """sqz formatter entry for ``terraform`` and ``tofu`` (OpenTofu prints the same shapes).
 
 Dispatches on the subcommand: plan/apply/destroy → ``terraform_plan``; init →
-``terraform_init``. ``show -json``/``output -json`` and anything else go to the
-generic stages (JSON compaction) by returning None.
+``terraform_init``; ``show -json`` of a state → ``terraform_show``. A plan's JSON,
+``output -json`` and anything else go to the generic stages (JSON compaction) by returning None.
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ def subcommand_after_chdir(request: FormatRequest) -> str | None:
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
     verb = subcommand_after_chdir(request)
+    if verb == "show" and "-json" in request.argv:
+        from .terraform_show import format_show_json
+
+        return format_show_json(request.text)
     if verb is None or "-json" in request.argv:
         return None
     if verb in _PLAN_VERBS:

@@ -7,7 +7,8 @@ box (errors, warnings). A resource block that repeats the one above it but for a
 (``server["web-02"]`` after ``server["web-01"]``) is written as its action line and those
 values. Dropped with a count: ``Refreshing state...`` lines, the
 symbol legend, the ``-out`` note, ``Creating...``-style progress whose completion
-line follows, and unchanged multi-line values inside a changed block.
+line follows, and unchanged multi-line values inside a changed block. A list of plain values
+that is created whole (or an output's) is written on one line.
 """
 
 from __future__ import annotations
@@ -60,6 +61,41 @@ def fold_unchanged_values(lines: list[str]) -> list[str]:
                 i = j + 1
                 continue
         out.append(line)
+        i += 1
+    return out
+
+
+_LIST_OPEN = re.compile(r"^(\s*)([+-] )?(\S+) += (tolist\(|toset\()?\[$")
+_LIST_ITEM = re.compile(r'^\s*([+-] )?("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|true|false|null),?$')
+MAX_INLINE = 200    # characters of one inlined list
+
+
+def inline_scalar_lists(lines: list[str]) -> list[str]:
+    """A list of plain values printed one a line (``+ tags = [`` / ``+ "a",`` / ``]``; an
+    output's ``tolist([``) goes on one line: ``+ tags = ["a", "b"]``. Only when every item
+    carries the list's own marker (a created list's ``+``) or none: a list whose items are
+    added and removed keeps its lines."""
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        m = _LIST_OPEN.match(lines[i])
+        if m:
+            indent, marker, call = m.group(1), m.group(2) or "", m.group(4) or ""
+            closer = "])" if call else "]"
+            items: list[str] = []
+            j = i + 1
+            while j < n:
+                it = _LIST_ITEM.match(lines[j])
+                if not it or (it.group(1) or "") != marker:
+                    break
+                items.append(it.group(2))
+                j += 1
+            size = sum(len(x) + 2 for x in items)
+            if items and j < n and lines[j] == indent + " " * len(marker) + closer and size <= MAX_INLINE:
+                out.append(f"{lines[i]}{', '.join(items)}{closer}")
+                i = j + 1
+                continue
+        out.append(lines[i])
         i += 1
     return out
 
@@ -199,7 +235,7 @@ def format_plan(text: str) -> str | None:
             continue
         out.append(line)
         i += 1
-    out = fold_similar_blocks(fold_unchanged_values(out))
+    out = fold_similar_blocks(inline_scalar_lists(fold_unchanged_values(out)))
     notes = []
     if refreshed:
         notes.append(f"[{refreshed} 'Refreshing state...' lines dropped]")

@@ -10,7 +10,9 @@ with spaces (``helm list``) are read by ``parse_lines(..., tabbed=True)``.
 Rendering keeps every cell byte for byte, each row on one line with its key: the header
 once, then the rows, cells joined by one space when that is unambiguous (no empty cell,
 spaces only in the last column), else by a tab (never inside a cell). A run of identical
-rows is written once with `` [×N]``. ``split_rendered`` reads the cells back.
+rows is written once with `` [×N]``; a long value (``pip list -v``'s Location) that every row
+shares is said once above the header, which still names every column. ``split_rendered``
+reads the cells back.
 """
 
 from __future__ import annotations
@@ -136,15 +138,40 @@ def choose_separator(table: list[list[str]]) -> str | None:
     return "\t"
 
 
-def render_table(table: list[list[str]]) -> str | None:
+HOIST_MIN_CHARS = 20    # a one-word cell this long, the same on every row, is written once
+HOIST_MIN_ROWS = 3
+_NOTE = "[on every row, "
+
+
+def hoisted_columns(table: list[list[str]]) -> list[int]:
+    """Columns (not the first, which keys each row) whose cell is one long word, the same on
+    every row (``pip list -v``'s Location, a path): repeated, it costs a dozen tokens a row.
+    A value with spaces (docker's ``Exited (0) 2 weeks ago``) is a row's state: it stays."""
+    rows = table[1:]
+    if len(rows) < HOIST_MIN_ROWS:
+        return []
+    cols = []
+    for i in range(1, len(table[0])):
+        value = rows[0][i]
+        if len(value) >= HOIST_MIN_CHARS and " " not in value and all(r[i] == value for r in rows):
+            cols.append(i)
+    return cols if len(cols) < len(table[0]) - 1 else cols[:-1]
+
+
+def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
     """Header once, then the rows; a run of identical rows is written once with `` [×N]``
-    (only consecutive ones, so the row order stays the tool's)."""
-    sep = choose_separator(table)
+    (only consecutive ones, so the row order stays the tool's). With ``hoist``, a long value
+    every row shares is said once above the header (``[on every row, Location: /usr/lib/…]``),
+    the header still naming every column, the rows without that cell."""
+    cols = hoisted_columns(table) if hoist else []
+    notes = [f"{_NOTE}{table[0][i]}: {table[1][i]}]" for i in cols]
+    body = table if not cols else [table[0]] + [[c for i, c in enumerate(row) if i not in cols] for row in table[1:]]
+    sep = choose_separator(body)
     if sep is None:
         return None
-    out = [sep.join(table[0])]
+    out = notes + [sep.join(body[0])]
     prev, run = None, 0
-    for row in table[1:] + [None]:
+    for row in body[1:] + [None]:
         line = None if row is None else sep.join(row)
         if line == prev:
             run += 1
@@ -156,16 +183,28 @@ def render_table(table: list[list[str]]) -> str | None:
 
 
 def split_rendered(text: str, ncols: int) -> list[list[str]]:
-    """Cells back from ``render_table`` output (repeated rows expanded in place)."""
+    """Cells back from ``render_table`` output (repeated rows expanded in place, a value said
+    once for every row put back in its column)."""
     lines = text.rstrip("\n").split("\n")
+    notes = []
+    while lines and lines[0].startswith(_NOTE) and lines[0].endswith("]"):
+        notes.append(lines.pop(0)[len(_NOTE):-1])
     sep = "\t" if any("\t" in line for line in lines) else " "
-    table = [lines[0].split(sep, ncols - 1)]
+    header = lines[0].split(sep, ncols - 1)
+    fill: dict[int, str] = {}
+    for note in notes:
+        i = next(i for i, name in enumerate(header) if i not in fill and note.startswith(name + ": "))
+        fill[i] = note[len(header[i]) + 2:]
+    table = [header]
     for line in lines[1:]:
         m = _REPEAT.match(line)
         n = 1
         if m:
             line, n = m.group(1), int(m.group(2))
-        table.extend([line.split(sep, ncols - 1)] * n)
+        cells = line.split(sep, ncols - len(fill) - 1)
+        for i in sorted(fill):
+            cells.insert(i, fill[i])
+        table.extend([cells] * n)
     return table
 
 
@@ -175,7 +214,7 @@ def compact_tables(text: str, min_rows: int = 1, tabbed: bool = False) -> str | 
     for block in text.strip("\n").split("\n\n"):
         lines = block.split("\n")
         table = parse_lines(lines, min_rows, tabbed=tabbed and "\t" in lines[0])
-        rendered = None if table is None else render_table(table)
+        rendered = None if table is None else render_table(table, hoist=True)
         if rendered is None:
             return None
         out.append(rendered.rstrip("\n"))
@@ -194,7 +233,7 @@ def compact_table_text(text: str) -> str | None:
     out = []
     for i, block in enumerate(blocks):
         table = parse_table(block)
-        rendered = None if table is None else render_table(table)
+        rendered = None if table is None else render_table(table, hoist=True)
         if rendered is None and i == 0:
             return None
         out.append(block.strip("\n") if rendered is None else rendered.rstrip("\n"))

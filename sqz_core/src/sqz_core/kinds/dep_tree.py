@@ -1,9 +1,11 @@
 """Dependency trees (``npm ls``, ``cargo tree``, ``pipdeptree``) and ``pip list``.
 
-Trees lose their box-drawing indentation (two spaces a level), leaf dependencies of one
-parent share a line, and a subtree printed in full earlier is written once more only as
-its label with ``(subtree above)``. Lines that are not tree lines (warnings, ``npm error``)
-are kept verbatim. ``pip list`` is an aligned table without its dashed rule.
+Trees lose their box-drawing indentation (two spaces a level), the leaf dependencies of one
+parent share a line (npm's: space-separated, before the ones with dependencies of their own), and
+a subtree printed in full earlier is written once more only as its label with
+``(subtree above)``; an npm dependency whose own are all leaves is one line
+(``name@1.0.0: a@1 b@2``). Lines that are not tree lines (warnings, ``npm error``) are kept
+verbatim. ``pip list`` is an aligned table without its dashed rule.
 """
 
 from __future__ import annotations
@@ -75,21 +77,39 @@ def _render(node: list, depth: int, out: list[str], seen: dict) -> None:
         out.append(f"{ind}{label} (subtree above)")
         return
     seen.setdefault(label, shape)
+    leaves = [c[0] for c in children if not c[1] and ", " not in c[0]]
+    if depth and len(leaves) == len(children) and _plain_labels(leaves + [label]):
+        out.append(f"{ind}{label}: {' '.join(leaves)}")  # only leaf dependencies: one line
+        return
     out.append(ind + label)
-    leaves: list[str] = []
+    if leaves and _plain_labels(leaves):
+        # npm's ``name@version`` leaves on one line first, then the ones with dependencies
+        out.append(ind + "  " + " ".join(leaves))
+        for child in children:
+            if child[1] or ", " in child[0]:
+                _render(child, depth + 1, out, seen)
+        return
+    # labels with spaces (cargo's paths, its ``(*)`` = printed above): the tool's order kept
+    run: list[str] = []
 
     def flush() -> None:
-        if leaves:
-            out.append(ind + "  " + ", ".join(leaves))
-            leaves.clear()
+        if run:
+            out.append(ind + "  " + ", ".join(run))
+            run.clear()
 
     for child in children:
         if child[1] or ", " in child[0]:
             flush()
             _render(child, depth + 1, out, seen)
         else:
-            leaves.append(child[0])
+            run.append(child[0])
     flush()
+
+
+def _plain_labels(labels: list[str]) -> bool:
+    """Labels that one space can separate: one word each, npm's `` deduped`` after its label."""
+    return all(" " not in label.removesuffix(" deduped") and label.strip() == label and label != "deduped"
+               and "," not in label for label in labels)
 
 
 def compress_pip_list(text: str) -> str | None:

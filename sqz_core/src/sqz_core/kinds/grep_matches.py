@@ -1,5 +1,7 @@
 """``grep -rn`` / ``rg -n`` results grouped by file: the path once with its match count, then
-``line: text`` per match (indentation dropped). Very long lines are clipped around the hit.
+``line: text`` per match (the match's indentation dropped; rows start at the margin, their
+line number sets them apart from a path, as in ripgrep's ``--heading`` layout). Very long
+lines are clipped around the hit.
 
 Context lines (``-A/-B/-C``) keep their ``line- text`` form; error and ``Binary file``
 lines are kept verbatim. Output of another shape (``-c``, ``-l``, ``--heading``) → None.
@@ -135,7 +137,9 @@ def compress_grep(request) -> str | None:
             continue
         n = counts[item]
         out.append(f"{item} ({n} match{'es' if n != 1 else ''}):")
-        out.extend("  " + r for r in rows)
+        # numbered rows start with their line number, which sets them apart from a path line
+        # (ripgrep's --heading layout); the indentation would cost a token a row
+        out.extend(rows if numbered else ("  " + r for r in rows))
     total = sum(counts.values())
     if len(groups) > 1 and total > len(groups):
         out.append(f"[{total} matching lines in {len(groups)} files]")

@@ -31,9 +31,10 @@ _DU_LINE = lazy(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
 def compress_ls(request) -> str | None:
     """Every entry on one line: octal mode, size, date, name (``dir/``, ``link -> target``).
     An owner:group or a date that every entry shares is written once in the legend line,
-    else on each line; only the link count and ``total`` go (``sqz expand`` has them)."""
+    else on each line (an owner:group most entries share: only on the others' lines); only
+    the link count and ``total`` go (``sqz expand`` has them)."""
     rows: list[object] = []              # an entry's match or a verbatim line
-    owners: set[str] = set()
+    owners: dict[str, int] = {}          # owner:group -> entries
     dates: set[str] = set()
     for line in request.text.split("\n"):
         if not line.strip():
@@ -44,7 +45,8 @@ def compress_ls(request) -> str | None:
             continue
         m = _LS_ENTRY.match(line)
         if m:
-            owners.add(f"{m.group('owner')}:{m.group('group')}")
+            key = f"{m.group('owner')}:{m.group('group')}"
+            owners[key] = owners.get(key, 0) + 1
             dates.add(" ".join(m.group("date").split()))
             rows.append(m)
         elif (line.endswith(":") and not line.startswith(" ")) or _TOOL_ERROR.match(line):
@@ -56,13 +58,21 @@ def compress_ls(request) -> str | None:
     while rows and rows[-1] == "":
         rows.pop()
     entries = sum(not isinstance(r, str) for r in rows)
-    owner = owners.pop() if len(owners) == 1 and entries > 1 else None
+    owner = next(iter(owners)) if len(owners) == 1 and entries > 1 else None
+    # an owner:group most entries share is written only on the other entries' lines (the
+    # field has a colon, which a size never has, so a line still reads one way)
+    usual = None
+    if owner is None and entries >= 4:
+        top, n = max(owners.items(), key=lambda kv: kv[1])
+        usual = top if n * 2 > entries else None
     date = dates.pop() if len(dates) == 1 and entries > 1 else None
-    legend = ("[ls -l as: mode(octal)" + ("" if owner else " owner:group") + " size" + ("" if date else " date")
-              + " name" + (f"; all owned by {owner}" if owner else "") + (f"; all dated {date}" if date else "") + "]")
+    legend = ("[ls -l as: mode(octal)" + ("" if owner else " [owner:group]" if usual else " owner:group")
+              + " size" + ("" if date else " date") + " name" + (f"; all owned by {owner}" if owner else "")
+              + (f"; owner:group {usual} where not shown" if usual else "")
+              + (f"; all dated {date}" if date else "") + "]")
     out = [legend]
     for row in rows:
-        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None))
+        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None, usual))
     return "\n".join(out) + "\n"
 
 
@@ -88,7 +98,7 @@ def _octal(mode: str) -> str:
     return _TYPES.get(mode[0], mode[0]) + digits + mode[10:]
 
 
-def _ls_entry(m: re.Match, with_owner: bool, with_date: bool) -> str:
+def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None = None) -> str:
     mode, name = m.group("mode"), m.group("name")
     kind = mode[0]
     if kind == "d":
@@ -96,7 +106,7 @@ def _ls_entry(m: re.Match, with_owner: bool, with_date: bool) -> str:
     elif kind == "l" and " -> " not in name:
         name += "@"
     parts = [_octal(mode)]
-    if with_owner:
+    if with_owner and f"{m.group('owner')}:{m.group('group')}" != usual:
         parts.append(f"{m.group('owner')}:{m.group('group')}")
     parts.append("".join(m.group("size").split()))
     if with_date:
@@ -212,7 +222,8 @@ def _extension_counts(paths: int, dirs: int, files: list[str]) -> str:
 
 
 def compress_tree(request) -> str | None:
-    """The tree with two-space indentation and the plain files of a directory on one line."""
+    """The tree with two-space indentation, the plain files of a directory on one line
+    before its subdirectories."""
     roots: list[list] = []           # node = [name, children]
     stack: list[list] = []
     tail: list[str] = []
@@ -262,35 +273,32 @@ def compress_tree(request) -> str | None:
 
 
 def _render_tree(node: list, depth: int, out: list[str]) -> None:
+    """A directory, then its plain files on one line, then its subdirectories (each line a
+    token cheaper than tree's interleaved order, and every name still under its directory);
+    a directory of plain files only is one line, ``name/: a b``."""
     name, children = node
     ind = "  " * depth
+    leaves = [child[0] for child in children if not child[1]]
+    joined = _join_names(leaves) if leaves else None
+    if depth and joined is not None and len(leaves) == len(children):
+        out.append(f"{ind}{name}/: {joined}")  # a directory of plain files: one line, as find's
+        return
     out.append(ind + (name + "/" if children and depth else name))
-    leaves: list[str] = []
-
-    def flush() -> None:
-        if not leaves:
-            return
-        joined = _join_names(leaves)
+    if leaves:
         if joined is None:
             out.extend(ind + "  " + n for n in leaves)
         else:
             out.append(ind + "  " + joined)
-        leaves.clear()
-
     for child in children:
         if child[1]:
-            flush()
             _render_tree(child, depth + 1, out)
-        else:
-            leaves.append(child[0])
-    flush()
 
 
 # ---------------------------------------------------------------- du
 
 
 def compress_du(request) -> str | None:
-    """Sizes grouped by directory: ``SIZE dir/: a SIZE, b SIZE``; a directory's own size heads its group."""
+    """Sizes grouped by directory: ``SIZE dir/: SIZE a SIZE b``; a directory's own size heads its group."""
     entries: list[tuple[str, str]] = []
     extra: list[str] = []
     for line in request.text.split("\n"):
@@ -323,7 +331,7 @@ def compress_du(request) -> str | None:
         files = [(n, s) for n, s in children[parent] if (f"{parent}/{n}" if parent else n) not in dirs]
         head = f"{own[parent]} {parent}/" if parent in own else (f"{parent}/" if parent else ".")
         done.add(parent)
-        joined = _join_names([f"{n} {s}" for n, s in files], ", ") if files else ""
+        joined = _du_join(files) if files else ""
         if parent == "" and not files:
             continue
         if joined is None:
@@ -340,6 +348,14 @@ def compress_du(request) -> str | None:
         out.append(f"{own['total']}\ttotal")
     out.extend(extra)
     return "\n".join(out) + "\n"
+
+
+def _du_join(files: list[tuple[str, str]]) -> str | None:
+    """``SIZE name SIZE name`` (du's own order, no commas: each costs a token) when no name
+    holds a space; else ``name SIZE, name SIZE``; None when even that would be ambiguous."""
+    if _join_names([n for n, _ in files]) is not None and _join_names([s for _, s in files]) is not None:
+        return " ".join(f"{s} {n}" for n, s in files)
+    return _join_names([f"{n} {s}" for n, s in files], ", ")
 
 
 def _du_order(order: list[str]) -> list[str]:

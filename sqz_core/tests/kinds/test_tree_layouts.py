@@ -1,0 +1,359 @@
+"""du, tree, dependency trees and grep -n: the compact layouts keep every entry readable back.
+
+Each layout is checked on its real fixture (what survives, what goes) and by a property test
+that renders generated output and reads every entry back from the rendering.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sqz_core import FormatRequest
+from sqz_core.kinds.dep_tree import compress_deptree
+from sqz_core.kinds.grep_matches import compress_grep
+from sqz_core.kinds.listings import compress_du, compress_tree
+from sqz_core.testing import fact_kept, load_fixture
+
+FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
+
+
+def _fixture(path):
+    fx = load_fixture(FIX / path)
+    return fx, fx.request()
+
+
+# ---------------------------------------------------------------- du
+
+
+def test_du_writes_size_name_pairs_without_commas_under_each_directory():
+    fx, req = _fixture("du/du_ah_requests.txt")
+    out = compress_du(req)
+    lines = out.rstrip("\n").split("\n")
+    assert lines[0].startswith("500K requests/: 32K sessions.py 12K auth.py 8.0K __init__.py 28K adapters.py")
+    assert lines[1].startswith("268K requests/__pycache__/: 32K adapters.cpython-311.pyc 12K exceptions")
+    assert len(lines) == 2 and ", " not in out and "\t" not in out
+    # every size with its path comes back from the rendering
+    assert _read_du(out) == _du_pairs(req.text)
+
+
+def test_du_names_with_spaces_keep_the_name_size_comma_form():
+    text = "4.0K\td/a b.txt\n8.0K\td/c.txt\n12K\td\n"
+    out = compress_du(FormatRequest(text, "du -ah d"))
+    assert out == "12K d/: a b.txt 4.0K, c.txt 8.0K\n"
+    assert _read_du(out) == _du_pairs(text)
+
+
+def _du_pairs(text):
+    return sorted(tuple(line.split("\t")) for line in text.split("\n") if line)
+
+
+_SIZE = re.compile(r"^\d[\d.,]*[KMGTPE]?$")
+
+
+def _pairs(rest, folder):
+    """``S n S n`` when every second word is a size and there are no commas, else ``n S, n S``."""
+    words = rest.split(" ")
+    if len(words) % 2 == 0 and all(_SIZE.match(w) for w in words[::2]) and ", " not in rest:
+        return [(s, f"{folder}/{n}") for s, n in zip(words[::2], words[1::2])]
+    return [(item.rsplit(" ", 1)[1], f"{folder}/{item.rsplit(' ', 1)[0]}") for item in rest.split(", ")]
+
+
+def _read_du(out):
+    """(size, path) of every entry in ``compress_du``'s rendering (names hold no digits)."""
+    pairs, folder = [], None
+    for line in out.rstrip("\n").split("\n"):
+        if "\t" in line:
+            pairs.append(tuple(line.split("\t")))
+            continue
+        if line.startswith("  "):
+            name, size = line[2:].rsplit(" ", 1)
+            pairs.append((size, f"{folder}/{name}"))
+            continue
+        head, _, rest = line.partition("/: ")
+        if not rest:
+            head = line.removesuffix(":").removesuffix("/")
+        size, _, folder = head.partition(" ") if head[:1].isdigit() else ("", "", head)
+        if size:
+            pairs.append((size, folder))
+        if rest:
+            pairs.extend(_pairs(rest, folder))
+    return sorted(pairs)
+
+
+_NAME = st.text(alphabet="abcxyz._- ", min_size=1, max_size=8).filter(lambda n: n.strip() == n and n not in (".", ".."))
+_SIZES = st.sampled_from(["0", "4.0K", "12K", "1.5M", "8.0K", "100K", "2G"])
+
+
+@st.composite
+def _du_tree(draw, depth=0):
+    """(name, size, children or None for a file)."""
+    files = draw(st.lists(st.tuples(_NAME, _SIZES), max_size=5, unique_by=lambda t: t[0]))
+    subdirs = [] if depth >= 2 else draw(st.lists(_du_tree(depth=depth + 1), max_size=2))
+    names = {f[0] for f in files}
+    subdirs = [d for d in subdirs if d[0] not in names and not names.add(d[0])]
+    return (draw(_NAME), draw(_SIZES), [(n, s, None) for n, s in files] + subdirs)
+
+
+def _du_lines(node, prefix, out):
+    name, size, children = node
+    path = f"{prefix}/{name}" if prefix else name
+    for child in children or []:
+        _du_lines(child, path, out) if child[2] is not None else out.append(f"{child[1]}\t{path}/{child[0]}")
+    out.append(f"{size}\t{path}")
+
+
+@settings(max_examples=300, deadline=None)
+@given(_du_tree())
+def test_du_rendering_reads_back_every_size_and_path(tree):
+    lines: list[str] = []
+    _du_lines(tree, "", lines)
+    text = "\n".join(lines) + "\n"
+    out = compress_du(FormatRequest(text, "du -ah"))
+    if len(lines) < 3:
+        assert out is None
+    else:
+        assert _read_du(out) == _du_pairs(text)
+
+
+# ---------------------------------------------------------------- tree
+
+
+def test_tree_writes_a_directorys_files_on_one_line_before_its_subdirectories():
+    fx, req = _fixture("tree/tree_packages.txt")
+    out = compress_tree(req)
+    lines = out.split("\n")
+    i = lines.index("pipdeptree")
+    assert lines[i + 1] == ("  __init__.py __main__.py _cli.py _detect_env.py _discovery.py _freeze.py"
+                            " _validate.py _warning.py py.typed version.py")
+    assert lines[i + 2].startswith("  __pycache__/: __init__.cpython-311.pyc __main__.cpython-311.pyc")
+    assert "│" not in out and "├" not in out and "└" not in out
+    assert "8 directories, 73 files" in lines
+
+
+def _tree_text(root):
+    """``tree``'s drawing of ``(name, children)`` nodes."""
+    out = [root[0]]
+
+    def walk(children, prefix):
+        for i, (name, kids) in enumerate(children):
+            last = i == len(children) - 1
+            out.append(prefix + ("└── " if last else "├── ") + name)
+            walk(kids, prefix + ("    " if last else "│   "))
+
+    walk(root[1], "")
+    return "\n".join(out) + "\n"
+
+
+_TREE_NAME = st.text(alphabet="abcdef._-", min_size=1, max_size=6)
+
+
+@st.composite
+def _name_tree(draw, depth=0):
+    kids = [] if depth >= 3 else draw(st.lists(_name_tree(depth=depth + 1), max_size=4,
+                                               unique_by=lambda n: n[0]))
+    return (draw(_TREE_NAME), kids)
+
+
+def _read_tree(out):
+    """(parent path, name) of every entry in ``compress_tree``'s rendering (names without spaces)."""
+    pairs, stack = [], []            # stack of (indent, path)
+    lines = out.rstrip("\n").split("\n")
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        body = line.strip()
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if not stack:
+            stack.append((indent, body))
+            continue
+        parent = stack[-1][1]
+        folder, sep, files = body.partition("/: ")
+        if sep:  # a directory of plain files on one line
+            pairs.append((parent, folder))
+            pairs.extend((f"{parent}/{folder}", n) for n in files.split(" "))
+        elif body.endswith("/"):
+            pairs.append((parent, body[:-1]))
+            stack.append((indent, f"{parent}/{body[:-1]}"))
+        else:
+            pairs.extend((parent, n) for n in body.split(" "))
+    return sorted(pairs)
+
+
+def _tree_pairs(node, path=None, out=None):
+    out = [] if out is None else out
+    path = node[0] if path is None else path
+    for name, kids in node[1]:
+        out.append((path, name))
+        _tree_pairs((name, kids), f"{path}/{name}", out)
+    return sorted(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_name_tree())
+def test_tree_rendering_keeps_every_name_under_its_directory(root):
+    out = compress_tree(FormatRequest(_tree_text(root), "tree"))
+    if len(_tree_pairs(root)) < 3:
+        assert out is None
+    else:
+        assert _read_tree(out) == _tree_pairs(root)
+
+
+# ---------------------------------------------------------------- npm ls / cargo tree
+
+
+def test_npm_leaves_share_a_line_without_commas_and_keep_deduped():
+    fx, req = _fixture("deptree/npm_ls_all.txt")
+    out = compress_deptree(req)
+    assert ("      bytes@3.1.2 content-type@1.0.5 deduped debug@2.6.9 deduped depd@2.0.0 deduped destroy@1.2.0"
+            in out)
+    assert ", " not in out and "├" not in out and "─┬" not in out
+    i = out.index("    body-parser@1.20.3\n")
+    # the leaves first, then the dependencies with their own
+    assert out[i:].split("\n")[2] == "      iconv-lite@0.4.24: safer-buffer@2.1.2"  # only leaves: one line
+
+
+def test_cargo_tree_keeps_its_order_so_a_star_follows_what_it_points_back_to():
+    fx, req = _fixture("deptree/cargo_tree.txt")
+    out = compress_deptree(req).split("\n")
+    assert out[2] == "  cli v0.1.0 (/tmp/sqz-capture/kinds/ws/cli)"
+    assert out[6] == ("  core v0.1.0 (/tmp/sqz-capture/kinds/ws/core), "
+                      "net v0.1.0 (/tmp/sqz-capture/kinds/ws/net) (*)")
+
+
+_LABEL = st.tuples(st.text(alphabet="abcxyz-", min_size=1, max_size=6), st.integers(0, 20),
+                   st.booleans()).map(lambda t: f"{t[0]}@1.{t[1]}.0" + (" deduped" if t[2] else ""))
+
+
+@st.composite
+def _dep_tree(draw, depth=0):
+    kids = [] if depth >= 3 else draw(st.lists(_dep_tree(depth=depth + 1), max_size=4, unique_by=lambda n: n[0]))
+    label = draw(_LABEL)
+    return (label.removesuffix(" deduped") if kids else label, kids)
+
+
+def _npm_text(root):
+    out = [root[0]]
+
+    def walk(children, prefix):
+        for i, (label, kids) in enumerate(children):
+            last = i == len(children) - 1
+            out.append(prefix + ("└─" if last else "├─") + ("┬ " if kids else "─ ") + label)
+            walk(kids, prefix + ("  " if last else "│ "))
+
+    walk(root[1], "")
+    return "\n".join(out) + "\n"
+
+
+def _read_deps(out):
+    """(parent label, label) of every dependency in the rendering; ``deduped`` stays with its label."""
+    pairs, stack = [], []
+    for line in out.rstrip("\n").split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        body = line.strip().removesuffix(" (subtree above)")
+        if not stack:
+            stack.append((indent, body))
+            continue
+        head, sep, rest = body.partition(": ")
+        if sep:  # a dependency with only leaves: "name@1: a@1 b@2"
+            pairs.append((stack[-1][1], head))
+            stack.append((indent, head))
+            body = rest
+            indent += 1
+        words = body.split(" ")
+        labels = []
+        for w in words:
+            if w == "deduped" and labels:
+                labels[-1] += " deduped"
+            else:
+                labels.append(w)
+        pairs.extend((stack[-1][1], label) for label in labels)
+        if len(labels) == 1:
+            stack.append((indent, labels[0]))
+    return sorted(pairs)
+
+
+def _dep_pairs(node, out=None):
+    out = [] if out is None else out
+    for child in node[1]:
+        out.append((node[0], child[0]))
+        _dep_pairs(child, out)
+    return sorted(out)
+
+
+def _has_repeated_subtree(node, seen=None):
+    seen = set() if seen is None else seen
+    for child in node[1]:
+        if child[1]:
+            if child[0] in seen:
+                return True
+            seen.add(child[0])
+            if _has_repeated_subtree(child, seen):
+                return True
+    return False
+
+
+@settings(max_examples=300, deadline=None)
+@given(_dep_tree())
+def test_npm_rendering_keeps_every_dependency_under_its_parent(root):
+    out = compress_deptree(FormatRequest(_npm_text(root), "npm ls --all"))
+    if len(_dep_pairs(root)) < 2:
+        assert out is None
+    elif _has_repeated_subtree(root):
+        assert out is not None  # a repeated subtree is written once more as its label only
+    else:
+        assert _read_deps(out) == _dep_pairs(root)
+
+
+# ---------------------------------------------------------------- grep -n
+
+
+def test_grep_rows_start_at_the_margin_under_their_path():
+    fx, req = _fixture("grep/grep_rn_raise.txt")
+    out = compress_grep(req).split("\n")
+    i = out.index("requests/sessions.py (4 matches):")
+    assert out[i + 1:i + 5] == ["191: raise TooManyRedirects(",
+                                "249: # value ensures `rewindable` will be True, allowing us to raise an",
+                                "689: raise ValueError(\"You can only send PreparedRequests.\")",
+                                "792: raise InvalidSchema(f\"No connection adapters were found for {url!r}\")"]
+    assert "requests/auth.py:73: raise NotImplementedError(\"Auth hooks must be callable.\")" in out
+    assert not any(line.startswith(" ") for line in out)
+
+
+def test_grep_without_line_numbers_keeps_its_rows_indented():
+    p = "src/package/module_a.py"
+    text = f"{p}:x = 1\n{p}:y = 2\n{p}:z = 3\n"
+    assert compress_grep(FormatRequest(text, "grep -r = .")) == f"{p} (3 matches):\n  x = 1\n  y = 2\n  z = 3\n"
+
+
+_GREP_TEXT = st.text(alphabet="abc xyz():=1", min_size=1, max_size=30).filter(lambda t: t.strip() == t)
+_GREP_PATHS = ["src/package/module_a.py", "src/package/module b.py", "lib/vendor/index_x.js"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_GREP_PATHS),
+                          st.lists(st.tuples(st.integers(1, 999), _GREP_TEXT), min_size=3, max_size=8)),
+                min_size=1, max_size=4))
+def test_grep_rendering_reads_back_every_match(files):
+    # grep -r prints a file's matches together; a path may come back later (another -e pass)
+    matches = [(p, n, t) for p, rows in files for n, t in rows]
+    text = "".join(f"{p}:{n}:{t}\n" for p, n, t in matches)
+    out = compress_grep(FormatRequest(text, "grep -rn x ."))
+    got, path = [], None
+    for line in out.rstrip("\n").split("\n"):
+        if line.startswith("["):
+            assert re.fullmatch(r"\[\d+ matching lines in \d+ files\]", line)
+            continue
+        if not re.match(r"\d+: ", line):
+            path = re.fullmatch(r"(.+) \(\d+ matches\):", line).group(1)
+            continue
+        n, _, t = line.partition(": ")
+        got.append((path, int(n), t))
+    order = list(dict.fromkeys(p for p, _, _ in matches))
+    assert got == sorted(matches, key=lambda m: order.index(m[0]))
+    assert not any(line.startswith(" ") for line in out.split("\n"))
