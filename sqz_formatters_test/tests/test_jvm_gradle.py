@@ -12,21 +12,34 @@ run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=7, big=0))
 
 
-def test_full_exception_traces_kept_line_for_line():
-    """Each failing test's header, exception and every frame stay together; the JDK's
-    SecurityManager warning printed inside a trace's paragraph goes."""
+def test_full_exception_traces_keep_the_programs_frames_and_count_junit_jdk_ones():
+    """Each failing test's header, exception and every frame of the program stay together, in order;
+    a run of JUnit/JDK frames is one counted line; the JDK's SecurityManager warning printed inside
+    a trace's paragraph goes."""
     fx = fixture("test_fail_full")
     text, out = fx.request().text, run(fx)
     traces = []
     for p in text.split("\n\n"):
         lines = [x for x in p.split("\n") if x.strip()]
         if any(x.startswith("        at ") for x in lines):
-            block = [x for x in lines if " FAILED" in x or x.startswith("    ")]
+            block, run_ = [], 0
+            for x in lines:
+                if " FAILED" not in x and not x.startswith("    "):
+                    continue
+                if x.startswith("        at ") and not x.startswith("        at demo."):
+                    run_ += 1
+                    continue
+                if run_:
+                    block.append(f"        [{run_} JUnit/JDK frame{'s' if run_ > 1 else ''}]")
+                    run_ = 0
+                block.append(x)
             traces.append("\n".join(block))
     assert len(traces) == 5
     for t in traces:
         assert t in out, t
     assert "setSecurityManager" not in out
+    assert "at org.junit.Assert.fail(Assert.java:89)" in text and "org.junit.Assert" not in out
+    assert "        at demo.Calc.parsePort(Calc.java:15)\n        at demo.CalcTest.badPort(CalcTest.java:17)" in out
 
 
 def test_failed_tests_and_locations_kept():
