@@ -45,6 +45,14 @@ def test_a_failing_subtest_names_its_parent():
 def test_runtime_frames_other_than_the_harness_stay_named():
     out = run(fixture("test_timeout"))
     assert "\t[2 Go runtime frames: sync.runtime_Semacquire(), sync.(*WaitGroup).Wait()]" in out
+    assert "goroutine 33 [running]:" in out.splitlines()  # a dump of several goroutines keeps each header
+
+
+def test_one_goroutine_panic_loses_its_running_header():
+    fx = fixture("test_fail")
+    out = run(fx)
+    assert "goroutine 56 [running]:" in fx.request().text and "goroutine" not in out
+    assert "panic: runtime error: integer divide by zero [recovered]\n\t[3 Go runtime frames]\n" in out
 
 
 def test_build_failure_is_not_a_pass():

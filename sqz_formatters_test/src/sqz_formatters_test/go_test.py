@@ -11,7 +11,7 @@ Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
 lines are counted (a skip's line and its reason stay); a parent's ``--- FAIL`` line directly
 followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
 ``FAIL`` after a package's ``FAIL`` line go; a run of only the test harness's frames is
-counted. A run cut short (a test started after the last package result, a package without
+counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header. A run cut short (a test started after the last package result, a package without
 its final JSON action) returns None.
 """
 
@@ -159,6 +159,21 @@ def fold_runtime_frames(block: list[str]) -> list[str]:
     return out
 
 
+def _drop_lone_running_header(out: list[str]) -> list[str]:
+    """A panic with one goroutine's stack: its ``goroutine N [running]:`` header (and the blank line
+    before it) says nothing the panic message above does not; a dump of several goroutines keeps them."""
+    heads = [k for k, x in enumerate(out) if x.startswith("goroutine")]
+    if len(heads) != 1 or not _GOROUTINE.match(out[heads[0]]) or not out[heads[0]].endswith(" [running]:"):
+        return out
+    k = heads[0]
+    j = k
+    while j > 0 and not out[j - 1].strip():
+        j -= 1
+    if j == 0 or not out[j - 1].startswith("panic: "):
+        return out
+    return out[:j] + out[k + 1:]
+
+
 _GOROUTINE = re.compile(r"^goroutine (?P<id>\d+) \[(?P<state>[^\]]+)\]:$")
 
 
@@ -283,7 +298,7 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])
-    out = fold_identical_goroutines(drop_implied_parents(out))
+    out = _drop_lone_running_header(fold_identical_goroutines(drop_implied_parents(out)))
     if last_pkg_result < 0 or last_test_line > last_pkg_result:
         return None                     # no package result, or tests ran after the last one: cut short
     if exit_code not in (None, 0) and not any(_FAIL.match(l) or _PKG_FAIL.match(l) or l == "FAIL" for l in out):
