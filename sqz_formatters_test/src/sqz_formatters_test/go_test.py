@@ -245,6 +245,7 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
     last_pkg_result = -1
     last_test_line = -1
     in_panic = False
+    pkg_failed = False
     frames_from = -1
     for i, line in enumerate(lines):
         if in_panic and line.startswith("\tpanic: ") and out and out[-1] == line[1:] + " [recovered]":
@@ -289,11 +290,12 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             continue
         if _PKG_OK.match(line) or _PKG_FAIL.match(line):
             last_pkg_result = i
+            pkg_failed = pkg_failed or line.startswith("FAIL")
             out.append(line)
             continue
         if _BARE.match(line) and line == "PASS":
             continue                    # the package's `ok` line follows
-        if line == "FAIL" and any(_PKG_FAIL.match(x) for x in out):
+        if line == "FAIL" and pkg_failed:
             continue                    # the run's verdict: the package's `FAIL` line above says it
         out.append(line)
     if in_panic:

@@ -39,13 +39,15 @@ def compact_blocks(lines: list[str]) -> list[str]:
     """FAIL/ERROR blocks without rules and carets; frames already shown by an earlier block folded."""
     out: list[str] = []
     seen: set[tuple[str, ...]] = set()
+    titled = False  # a FAIL/ERROR title was seen: a Traceback header after it is the block's
     i = 0
     while i < len(lines):
         line = lines[i]
+        titled = titled or bool(_TITLE.match(line))
         if line in (_RULE, _DASH) or _CARETS.match(line):
             i += 1
             continue
-        if line == _TRACEBACK and any(_TITLE.match(x) for x in out):
+        if line == _TRACEBACK and titled:
             i += 1  # the block's title says a test failed; its frames follow
             continue
         if _FRAME.match(line):
