@@ -15,7 +15,7 @@ from sqz_formatters_test import py_pytest as formatter
 suite = FormatterSuite(formatter, "pytest")
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
-    complete={'collect_error', 'green_default', 'red_default', 'red_report_all', 'red_tb_no', 'red_verbose', 'red_xdist'},
+    complete={'collect_error', 'green_default', 'green_xdist', 'red_default', 'red_report_all', 'red_tb_no', 'red_verbose', 'red_xdist'},
     ratios={'red_default': 0.7, 'red_verbose': 0.23, 'red_quiet': 0.75, 'red_xdist': 0.74, 'red_tb_no': 0.47, 'red_tb_line': 0.63, 'red_report_all': 0.5, 'green_default': 0.1, 'collect_error': 0.95, 'no_tests': 0.22}))
 
 
