@@ -123,3 +123,16 @@ def test_quiet_green_run_has_nothing_to_do():
 def test_file_content_is_never_summarised():
     req = FormatRequest(fixture("test_fail").request().text, "cat log", tool="read_file")
     assert formatter.sqz_format(request=req) is None
+
+
+def test_framework_frames_are_recognised_with_module_prefixes_and_program_frames_are_not():
+    frame = formatter._FRAMEWORK_FRAME
+    for line in ("        at org.junit.Assert.fail(Assert.java:89)",
+                 "        at java.base/java.lang.Integer.parseInt(Integer.java:668)",
+                 "        at app//org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)",
+                 "        at java.base@17.0.1/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)"):
+        assert frame.match(line), line
+    for line in ("        at demo.CalcTest.wrongSum(CalcTest.java:15)",
+                 "        at app//demo.CalcTest.wrongSum(CalcTest.java:15)",
+                 "        at javafx.app.Main.run(Main.java:3)"):
+        assert not frame.match(line), line

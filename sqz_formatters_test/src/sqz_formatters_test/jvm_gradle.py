@@ -141,7 +141,7 @@ def format_gradle(lines: list[str], quiet: bool) -> list[str] | None:
 
 
 _TEST_FAILED = re.compile(r"^\S+ > .+ FAILED$")
-_FRAMEWORK_FRAME = re.compile(r"^\s+at (?:[\w.]+/)?(?:java|javax|jdk|sun|org\.junit|junit\.framework|org\.opentest4j)"
+_FRAMEWORK_FRAME = re.compile(r"^\s+at (?:[\w.@-]*//?)?(?:java|javax|jdk|sun|org\.junit|junit\.framework|org\.opentest4j)"
                               r"\.[\w.$<>]+\([\w.$ ]*(?::\d+)?\)$")
 
 
