@@ -502,6 +502,8 @@ def capture_python(families: set) -> None:
         record("pytest", "red_report_all", "pytest -rA red/test_strings.py", py, pv)
         record("pytest", "red_xdist", "pytest -n 2 red", py, pv + "; pytest-xdist " + version(
             "python -c 'import xdist;print(xdist.__version__)'"))
+        record("pytest", "green_xdist", "pytest -n 2 green", py, pv + "; pytest-xdist " + version(
+            "python -c 'import xdist;print(xdist.__version__)'"))
         record("pytest", "red_color", "pytest --color=yes red/test_strings.py", py, pv,
                notes="forced colour: raw ANSI escapes kept")
         record("pytest", "collect_error", "pytest collect", py, pv)

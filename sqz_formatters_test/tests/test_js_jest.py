@@ -27,14 +27,30 @@ def test_suite_that_failed_to_run_is_kept():
     assert "FAIL jtests/broken.test.js" in out and "Test suite failed to run" in out
 
 
-def test_code_frame_keeps_the_failing_statement_and_every_stack_line():
-    """The `>` line of a code frame and every `at` line stay; echoed context and carets go."""
+def test_code_frame_goes_every_stack_line_stays():
+    """Every `at` line and title stays; the code frame (context, caret, `>` statement) goes."""
     fx = other("jest", "red_default")
     text, out = fx.request().text, run(fx)
     for line in text.splitlines():
         stripped = line.strip()
-        if stripped.startswith("at ") or stripped.startswith("> ") or stripped.startswith("●"):
+        if stripped.startswith("at ") or stripped.startswith("●"):
             assert line in out.splitlines(), line
     assert "      10 |   test(\"objects\", () => {" in text and "10 |" not in out
-    assert not any(x.strip().startswith("|") for x in out.splitlines())
+    assert "    >  8 |     expect(add(2, 2)).toBe(5);" in text and "expect(add(2, 2))" not in out
+    assert not any(x.strip().startswith(("|", ">")) for x in out.splitlines())
     assert "Expected: 5" in out and "Received: 4" in out
+    assert "      at Object.toBe (jtests/math.test.js:8:23)" in out  # where the `>` line was
+
+
+def test_failing_statement_without_a_location_below_stays():
+    text = ("FAIL t/a.test.js\n  ● a › b\n\n    boom\n\n    > 3 |   x();\n        |   ^\n\n"
+            "Test Suites: 1 failed, 1 total\nTests:       1 failed, 1 total\n")
+    out = ask(text, "jest", 1)
+    assert "    > 3 |   x();" in out and "|   ^" not in out
+
+
+def test_passing_suites_and_ticks_go_the_counts_stay():
+    out = run(other("jest", "red_verbose"))
+    assert "PASS " not in out and "✓" not in out and "not listed" not in out
+    assert "✕ adds wrongly (2 ms)" in out and "○ skipped later" in out
+    assert "Tests:       3 failed, 1 skipped, 39 passed, 43 total" in out

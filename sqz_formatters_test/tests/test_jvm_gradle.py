@@ -12,21 +12,34 @@ run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=7, big=0))
 
 
-def test_full_exception_traces_kept_line_for_line():
-    """Each failing test's header, exception and every frame stay together; the JDK's
-    SecurityManager warning printed inside a trace's paragraph goes."""
+def test_full_exception_traces_keep_the_programs_frames_and_count_junit_jdk_ones():
+    """Each failing test's header, exception and every frame of the program stay together, in order;
+    a run of JUnit/JDK frames is one counted line; the JDK's SecurityManager warning printed inside
+    a trace's paragraph goes."""
     fx = fixture("test_fail_full")
     text, out = fx.request().text, run(fx)
     traces = []
     for p in text.split("\n\n"):
         lines = [x for x in p.split("\n") if x.strip()]
         if any(x.startswith("        at ") for x in lines):
-            block = [x for x in lines if " FAILED" in x or x.startswith("    ")]
+            block, run_ = [], 0
+            for x in lines:
+                if " FAILED" not in x and not x.startswith("    "):
+                    continue
+                if x.startswith("        at ") and not x.startswith("        at demo."):
+                    run_ += 1
+                    continue
+                if run_:
+                    block.append(f"        [{run_} JUnit/JDK frame{'s' if run_ > 1 else ''}]")
+                    run_ = 0
+                block.append(x)
             traces.append("\n".join(block))
     assert len(traces) == 5
     for t in traces:
         assert t in out, t
     assert "setSecurityManager" not in out
+    assert "at org.junit.Assert.fail(Assert.java:89)" in text and "org.junit.Assert" not in out
+    assert "        at demo.Calc.parsePort(Calc.java:15)\n        at demo.CalcTest.badPort(CalcTest.java:17)" in out
 
 
 def test_failed_tests_and_locations_kept():
@@ -110,3 +123,16 @@ def test_quiet_green_run_has_nothing_to_do():
 def test_file_content_is_never_summarised():
     req = FormatRequest(fixture("test_fail").request().text, "cat log", tool="read_file")
     assert formatter.sqz_format(request=req) is None
+
+
+def test_framework_frames_are_recognised_with_module_prefixes_and_program_frames_are_not():
+    frame = formatter._FRAMEWORK_FRAME
+    for line in ("        at org.junit.Assert.fail(Assert.java:89)",
+                 "        at java.base/java.lang.Integer.parseInt(Integer.java:668)",
+                 "        at app//org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:55)",
+                 "        at java.base@17.0.1/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)"):
+        assert frame.match(line), line
+    for line in ("        at demo.CalcTest.wrongSum(CalcTest.java:15)",
+                 "        at app//demo.CalcTest.wrongSum(CalcTest.java:15)",
+                 "        at javafx.app.Main.run(Main.java:3)"):
+        assert not frame.match(line), line

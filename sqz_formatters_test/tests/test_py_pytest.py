@@ -15,7 +15,7 @@ from sqz_formatters_test import py_pytest as formatter
 suite = FormatterSuite(formatter, "pytest")
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
-    complete={'collect_error', 'green_default', 'red_default', 'red_report_all', 'red_tb_no', 'red_verbose', 'red_xdist'},
+    complete={'collect_error', 'green_default', 'green_xdist', 'red_default', 'red_report_all', 'red_tb_no', 'red_verbose', 'red_xdist'},
     ratios={'red_default': 0.7, 'red_verbose': 0.23, 'red_quiet': 0.75, 'red_xdist': 0.74, 'red_tb_no': 0.47, 'red_tb_line': 0.63, 'red_report_all': 0.5, 'green_default': 0.1, 'collect_error': 0.95, 'no_tests': 0.22}))
 
 
@@ -49,7 +49,10 @@ def test_failure_sections_keep_statements_errors_and_locations_only():
         if line.startswith(("E ", ">")) or re.match(r"red/test_\w+\.py:\d+: ", line):
             assert line in lines, line
     assert "value = 'x'" in lines  # argument values of a long frame are kept
-    assert "_ test_exception _" in lines and "= FAILURES =" in lines
+    assert "_ test_exception _" in lines  # the banners name the failures: the section rules go
+    assert "= FAILURES =" not in lines and "= short test summary info =" not in lines
+    assert "E" not in lines  # the empty line between an assertion and its explanation
+    assert "collected 17 items" not in out  # the final line's outcomes add up to it
     assert "    def test_add_wrong():" not in out  # echoed source context
     assert "        if value == \"x\":" not in out
     assert "_ _ _ _" not in out and "____" not in out and "====" not in out
@@ -61,6 +64,28 @@ def test_short_frames_keep_their_statement_and_drop_carets():
     assert "E   ModuleNotFoundError: No module named 'mypkg'" in out
     assert "E                    ^" in out  # carets inside an E line are the message
     assert "^^^^^^^^" not in out and "???" not in out
+    assert "collected 10 items / 2 errors" in out  # not the sum of the final line's outcomes
+
+
+def test_library_frames_keep_their_location_not_their_source():
+    out = run(other("pytest", "collect_error"))
+    lines = out.splitlines()
+    assert "/root/.pyenv/versions/3.11.7/lib/python3.11/ast.py:50: in parse" in lines
+    assert "/tmp/sqz-pyjs-tools/venv/lib/python3.11/site-packages/_pytest/pathlib.py:640: in import_path" in lines
+    assert "return compile(source, filename, mode, flags," not in out
+    assert "importlib.import_module(module_name)" not in out
+    # the import machinery's frozen frames become one counted line
+    assert "(+ 4 frozen importlib frames)" in lines and "<frozen importlib" not in out
+    assert "Hint: make sure" not in out
+
+
+def test_xdist_worker_platform_lines_go():
+    fx = other("pytest", "red_xdist")
+    out = run(fx)
+    assert fx.request().text.count("[gw0] linux -- Python 3.11.7") == 5
+    assert "[gw0]" not in out and "-- Python 3.11.7" not in out
+    assert "2 workers [163 items]" not in out  # 4 + 156 + 1 + 1 + 1 = 163
+    assert "_ ERROR at setup of test_uses_fixture _" in out and "_ test_split _" in out
 
 
 RECURSIVE_TEST = '''def f(n):

@@ -41,3 +41,14 @@ def test_failure_blocks_keep_titles_frames_statements_and_messages():
     assert "=" * 70 not in out and "-" * 70 not in out and "^^^^" not in out and "~~^~~" not in out
     assert "- C\n+ A" in out and "- B\n+ A" in out
     assert "Traceback (most recent call last):" not in out  # each title already says so
+
+
+def test_library_frames_keep_their_location_not_their_statement():
+    out = run(other("unittest", "import_error"))
+    kept = out.splitlines()
+    assert ('  File "/root/.pyenv/versions/3.11.7/lib/python3.11/unittest/loader.py", line 419, in _find_test_path'
+            in kept)
+    assert "module = self._get_module_from_name(name)" not in out and "__import__(name)" not in out
+    assert "    import not_installed_module" in kept  # the test module's own statement stays
+    assert "ImportError: Failed to import test module: ut_import.test_imp" in kept
+    assert "Traceback (most recent call last):" not in out

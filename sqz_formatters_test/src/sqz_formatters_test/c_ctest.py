@@ -1,5 +1,7 @@
 """ctest: keep failed tests, their output and the summary; drop ``Start`` and ``Passed`` lines.
 
+The ``Test project <build dir>`` header, the total time and the ``--rerun-failed`` advice go too.
+
 Why: ctest prints two lines per test; on a run of hundreds only the failures (their
 result line, the output ``--output-on-failure`` shows, the ``The following tests
 FAILED:`` list) and the ``N% tests passed`` count matter. A run whose summary is
@@ -22,6 +24,8 @@ _PASSED = re.compile(r"^ *Passed$")
 _SUMMARY = re.compile(r"^\d+% tests passed, \d+ tests? failed out of \d+$")
 _NO_TESTS = re.compile(r"^No tests were found!!!$")
 _CHDIR = re.compile(r"^Internal ctest changing into directory: ")
+_PROJECT = re.compile(r"^Test project /\S*$")  # the build directory (a header, like pytest's rootdir)
+_RERUN_HINT = re.compile(r'^Use "--rerun-failed --output-on-failure" to re-run the failed cases verbosely\.$')
 _TOTAL_TIME = re.compile(r"^Total Test time \(real\) = +[\d.]+ sec$")
 
 
@@ -44,18 +48,13 @@ def format_ctest(text: str, exit_code: int | None) -> str | None:
                 continue
             out.append(line)
             continue
-        if _CHDIR.match(line) or _TOTAL_TIME.match(line):
+        if _CHDIR.match(line) or _TOTAL_TIME.match(line) or _PROJECT.match(line) or _RERUN_HINT.match(line):
             continue
         out.append(line)
     if started > finished:
         return None  # a test started but never reported: not a whole run
-    if passed:
-        for i, line in enumerate(out):
-            if line.startswith("Test project "):
-                out.insert(i + 1, f"(+ {passed} passed)")
-                break
-        else:
-            out.insert(0, f"(+ {passed} passed)")
+    if passed and not any(_SUMMARY.match(x) for x in out):
+        out.insert(0, f"(+ {passed} passed)")  # else ``N% tests passed, …`` counts them
     return join_output(out)
 
 

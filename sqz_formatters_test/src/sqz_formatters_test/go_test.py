@@ -8,8 +8,11 @@ frames named on one line), build failures and the per-package
 failed tests and of the packages themselves, nothing of tests that passed.
 
 Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
-lines are counted (a skip's line and its reason stay). A run cut short (a test started after the last package result, a package
-without its final JSON action) returns None.
+lines are counted (a skip's line and its reason stay); a parent's ``--- FAIL`` line directly
+followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
+``FAIL`` after a package's ``FAIL`` line go; a run of only the test harness's frames is
+counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header. A run cut short (a test started after the last package result, a package without
+its final JSON action) returns None.
 """
 
 from __future__ import annotations
@@ -123,16 +126,22 @@ def _func_name(line: str) -> str:
     return line
 
 
+# the test harness's frames around every test's panic: a run made only of them is counted, not named
+_HARNESS = re.compile(r"^(?:created by )?testing\.|^panic\(\)$")
+
+
 def fold_runtime_frames(block: list[str]) -> list[str]:
     """A panic's lines with each run of Go runtime/standard-library frames (function line and
-    ``\tfile:line`` line) replaced by one line naming their functions; the program's frames,
+    ``\tfile:line`` line) replaced by one line naming their functions (only counting them when
+    they are all the test harness's: ``testing.tRunner``, ``panic``); the program's frames,
     the panic message and the goroutine headers stay verbatim."""
     out: list[str] = []
     run: list[str] = []
 
     def flush() -> None:
         if run:
-            out.append(f"\t[{len(run)} Go runtime frame{'s' if len(run) > 1 else ''}: {', '.join(run)}]")
+            names = "" if all(_HARNESS.match(x) for x in run) else ": " + ", ".join(run)
+            out.append(f"\t[{len(run)} Go runtime frame{'s' if len(run) > 1 else ''}{names}]")
             run.clear()
 
     i = 0
@@ -148,6 +157,21 @@ def fold_runtime_frames(block: list[str]) -> list[str]:
         i += 1
     flush()
     return out
+
+
+def _drop_lone_running_header(out: list[str]) -> list[str]:
+    """A panic with one goroutine's stack: its ``goroutine N [running]:`` header (and the blank line
+    before it) says nothing the panic message above does not; a dump of several goroutines keeps them."""
+    heads = [k for k, x in enumerate(out) if x.startswith("goroutine")]
+    if len(heads) != 1 or not _GOROUTINE.match(out[heads[0]]) or not out[heads[0]].endswith(" [running]:"):
+        return out
+    k = heads[0]
+    j = k
+    while j > 0 and not out[j - 1].strip():
+        j -= 1
+    if j == 0 or not out[j - 1].startswith("panic: "):
+        return out
+    return out[:j] + out[k + 1:]
 
 
 _GOROUTINE = re.compile(r"^goroutine (?P<id>\d+) \[(?P<state>[^\]]+)\]:$")
@@ -190,6 +214,24 @@ def fold_identical_goroutines(lines: list[str]) -> list[str]:
     return out
 
 
+_FAIL_NAME = re.compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) \([\d.]+s\)$")
+
+
+def drop_implied_parents(out: list[str]) -> list[str]:
+    """Drop a ``--- FAIL: TestX`` line directly followed by its subtest's ``--- FAIL: TestX/case``:
+    the subtest's line names it, and a parent fails when a subtest does."""
+    kept: list[str] = []
+    for i, line in enumerate(out):
+        m = _FAIL_NAME.match(line)
+        if m and i + 1 < len(out):
+            sub = _FAIL_NAME.match(out[i + 1])
+            if (sub and len(sub.group("indent")) > len(m.group("indent"))
+                    and sub.group("name").startswith(m.group("name") + "/")):
+                continue
+        kept.append(line)
+    return kept
+
+
 def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | None:
     """The compact rendering of a ``go test`` run, or None."""
     if json_mode:
@@ -203,8 +245,11 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
     last_pkg_result = -1
     last_test_line = -1
     in_panic = False
+    pkg_failed = False
     frames_from = -1
     for i, line in enumerate(lines):
+        if in_panic and line.startswith("\tpanic: ") and out and out[-1] == line[1:] + " [recovered]":
+            continue  # go 1.19-1.20 repeat a recovered-and-repanicked message word for word
         if in_panic:
             # A panic's paragraph (goroutine trace and whatever follows it up to the next
             # blank line) stays but for the Go runtime's own frames, named on one line.
@@ -245,14 +290,17 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             continue
         if _PKG_OK.match(line) or _PKG_FAIL.match(line):
             last_pkg_result = i
+            pkg_failed = pkg_failed or line.startswith("FAIL")
             out.append(line)
             continue
         if _BARE.match(line) and line == "PASS":
             continue                    # the package's `ok` line follows
+        if line == "FAIL" and pkg_failed:
+            continue                    # the run's verdict: the package's `FAIL` line above says it
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])
-    out = fold_identical_goroutines(out)
+    out = _drop_lone_running_header(fold_identical_goroutines(drop_implied_parents(out)))
     if last_pkg_result < 0 or last_test_line > last_pkg_result:
         return None                     # no package result, or tests ran after the last one: cut short
     if exit_code not in (None, 0) and not any(_FAIL.match(l) or _PKG_FAIL.match(l) or l == "FAIL" for l in out):

@@ -1,9 +1,10 @@
 """jest: drop PASS suite lines and passing-test ticks; keep FAIL blocks and the summary.
 
-Every ``●`` failure block keeps its title, message, diff, the ``>`` line of its code
-frame (the failing statement) and every ``at`` stack line; the code frame's other
-echoed source lines and its caret line go. Suites that failed to run and console
-output jest prints are kept.
+Every ``●`` failure block keeps its title, message, diff and every ``at`` stack line;
+the code frame (echoed source, its caret line and the ``>`` failing statement, which
+the ``at`` line below locates) goes. A ``>`` line with no ``at …:line:col`` line after
+it is kept. Suites that failed to run and console output jest prints are kept; PASS
+suites and passing ticks go (the ``Test Suites:``/``Tests:`` lines count them).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import join_output, plural, shorter_or_none
+from ._common import join_output, shorter_or_none
 
 commands = ("jest",)
 # a stack in a failure block is part of jest's report: every `at` line is kept (see the core's safety routing)
@@ -24,6 +25,9 @@ _PASS_SUITE = re.compile(r"^PASS \S.*$")
 _PASS_TICK = re.compile(r"^\s+[✓√] \S.*$")
 _FRAME_CONTEXT = re.compile(r"^ +\d+ \|(?: |$)")      # `      9 |   });`: echoed source around the failing line
 _CARET = re.compile(r"^ +\| *\^+\s*$")             # `        |     ^`
+_FRAME_FAILING = re.compile(r"^ +> +\d+ \|(?: |$)")  # `    >  8 |     expect(add(2, 2)).toBe(5);`
+_AT_LOCATION = re.compile(r"^ +at .*:\d+:\d+\)?$")
+_FRAME_REACH = 16  # a code frame is at most 7 source lines and a caret, then a blank and the stack
 _DROP_TAIL = re.compile(r"^(?:Snapshots: +0 total|Time: +[\d.]+ ?m?s.*|Ran all test suites.*)$")
 
 
@@ -37,27 +41,29 @@ def compact_jest(lines: list[str]) -> list[str] | None:
     if not is_jest_output(lines):
         return None
     out: list[str] = []
-    suites = ticks = 0
-    for line in lines:
-        if _PASS_SUITE.match(line):
-            suites += 1
-        elif _PASS_TICK.match(line):
-            ticks += 1
-        elif _DROP_TAIL.match(line) or _FRAME_CONTEXT.match(line) or _CARET.match(line):
+    located = -1  # index of the next `at … (file:line:col)` line at or after the current one
+    for k, line in enumerate(lines):
+        if _PASS_SUITE.match(line) or _PASS_TICK.match(line):
+            continue  # the `Test Suites:`/`Tests:` lines count them
+        if _DROP_TAIL.match(line) or _FRAME_CONTEXT.match(line) or _CARET.match(line):
             continue
-        else:
-            out.append(line)
-    for idx, line in enumerate(out):
-        if _SUITES.match(line):
-            notes = []
-            if suites:
-                notes.append(f"{plural(suites, 'passing suite')}")
-            if ticks:
-                notes.append(f"{plural(ticks, 'passing test')}")
-            if notes:
-                out.insert(idx, f"(+ {' and '.join(notes)} not listed)")
-            break
+        if _FRAME_FAILING.match(line):
+            if located < k:
+                located = _next_location(lines, k)
+            if located > k:
+                continue  # the failing statement: the `at` line below names its file:line:col
+        out.append(line)
     return out
+
+
+def _next_location(lines: list[str], k: int) -> int:
+    """Index of the first ``at …:line:col`` stack line after ``k`` within the code frame's reach, else -1."""
+    for j in range(k + 1, min(len(lines), k + _FRAME_REACH)):
+        if _AT_LOCATION.match(lines[j]):
+            return j
+        if lines[j].lstrip().startswith("●"):
+            break
+    return -1
 
 
 def jest_is_red(lines: list[str]) -> bool:

@@ -2,9 +2,10 @@
 
 In the ``Failed Suites``/``Failed Tests`` sections every ``FAIL`` header, error and
 ``Caused by:`` line, expected/received diff and ``❯ file:line:col`` location is kept; the
-echoed source of a code frame goes but for the line the caret points at, and so do the
-caret line and the ``⎯⎯[1/4]⎯`` separators (section titles lose their padding). The clock
-line ``Start at`` is dropped.
+echoed source of a code frame goes (the line the caret points at too when a ``❯ file:line:col``
+above locates it), and so do the caret line and the ``⎯⎯[1/4]⎯`` separators (section titles
+lose their padding). The clock line ``Start at`` and the phase breakdown of ``Duration`` are
+dropped; passing files and ticks go, the ``Test Files``/``Tests`` lines count them.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import join_output, plural, shorter_or_none
+from ._common import join_output, shorter_or_none
 
 commands = ("vitest",)
 # a stack in a failed test's report is part of it: its ❯/at locations are kept (see the core's safety routing)
@@ -25,6 +26,8 @@ _RUN = re.compile(r"^ RUN  v\d+\.\d+\.\d+ \S")
 _PASS_FILE = re.compile(r"^ [✓√] \S+ \(\d+ tests?(?: \| \d+ skipped)?\) \d+m?s$")
 _PASS_TICK = re.compile(r"^ +[✓√] \S.*?(?: \d+m?s)?$")
 _START = re.compile(r"^   Start at  \d\d:\d\d:\d\d$")
+_DURATION = re.compile(r"^(   Duration  \d+(?:\.\d+)?m?s) \((?:\w+ \d+(?:\.\d+)?m?s(?:, )?)+\)$")
+_LOCATION = re.compile(r"^ ❯ (?:\S+ )?\S+:\d+:\d+$")
 _SECTION = re.compile(r"^⎯+ Failed (?:Suites|Tests) \d+ ⎯+$|^⎯+ Unhandled Errors ⎯+$")
 _SEPARATOR = re.compile(r"^⎯+\[\d+/\d+\]⎯+$")
 _FRAME_LINE = re.compile(r"^ {3,}\d+\|(?: |$)")        # `     12|     expect(…)`: echoed source
@@ -41,8 +44,7 @@ def compact_vitest(lines: list[str]) -> list[str] | None:
     if not is_vitest_output(lines):
         return None
     out: list[str] = []
-    files = ticks = 0
-    in_report = False
+    in_report = located = False
     for k, line in enumerate(lines):
         if _SECTION.match(line):
             in_report = True
@@ -51,26 +53,20 @@ def compact_vitest(lines: list[str]) -> list[str] | None:
         if _FILES.match(line):
             in_report = False
         if in_report:
+            if line.startswith(" FAIL "):
+                located = False
+            elif _LOCATION.match(line):
+                located = True
             if _SEPARATOR.match(line) or _CARET.match(line):
                 continue
-            if _FRAME_LINE.match(line) and not (k + 1 < len(lines) and _CARET.match(lines[k + 1])):
-                continue
+            if _FRAME_LINE.match(line) and (located or not (k + 1 < len(lines) and _CARET.match(lines[k + 1]))):
+                continue  # echoed source; the pointed line too once a ❯ file:line:col above locates it
             out.append(line)
-        elif _RUN.match(line) or _START.match(line):
-            continue
-        elif _PASS_FILE.match(line):
-            files += 1
-        elif _PASS_TICK.match(line):
-            ticks += 1
+        elif _RUN.match(line) or _START.match(line) or _PASS_FILE.match(line) or _PASS_TICK.match(line):
+            continue  # passing files and ticks: the ``Test Files``/``Tests`` lines count them
         else:
-            out.append(line)
-    notes = []
-    if files:
-        notes.append(plural(files, "passing test file"))
-    if ticks:
-        notes.append(plural(ticks, "passing test"))
-    if notes:
-        out.insert(0, f"(+ {' and '.join(notes)} not listed)")
+            m = _DURATION.match(line)
+            out.append(m.group(1) if m else line)
     return out
 
 

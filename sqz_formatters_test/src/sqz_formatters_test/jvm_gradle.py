@@ -12,7 +12,8 @@ FAILED stays), status-bar frames, ``PASSED`` test events, the daemon start-up no
 the ``java -version`` banner Debian's launcher prints first, the JDK's four-line
 SecurityManager deprecation warning that Gradle < 7 triggers on Java 17+, and the
 ``* Try:``/``* Get more help`` trailer. Everything else is kept verbatim, stack traces line
-for line (exception, every frame, ``Caused by:``, ``... N more``).
+for line (exception, every frame, ``Caused by:``, ``... N more``) but for a failing test's
+runs of JUnit/JDK frames, counted on one line (the test's and the program's frames stay).
 """
 
 from __future__ import annotations
@@ -136,7 +137,36 @@ def format_gradle(lines: list[str], quiet: bool) -> list[str] | None:
         return None          # no BUILD SUCCESSFUL/FAILED: cut short, or not Gradle's output
     if not drops.counts and not quiet:
         return None          # nothing Gradle-shaped was seen besides the result line
-    return out + drops.summary()
+    return fold_framework_frames(out) + drops.summary()
+
+
+_TEST_FAILED = re.compile(r"^\S+ > .+ FAILED$")
+_FRAMEWORK_FRAME = re.compile(r"^\s+at (?:[\w.@-]*//?)?(?:java|javax|jdk|sun|org\.junit|junit\.framework|org\.opentest4j)"
+                              r"\.[\w.$<>]+\([\w.$ ]*(?::\d+)?\)$")
+
+
+def fold_framework_frames(out: list[str]) -> list[str]:
+    """A failing test's stack (``exceptionFormat full``) with each run of JUnit/JDK frames counted on one
+    line: the test's and the program's frames stay verbatim (Gradle's default short format and Surefire's
+    ``trimStackTrace`` keep only the test's frame)."""
+    kept: list[str] = []
+    run = 0
+    in_test = False
+    for line in out:
+        if in_test and _FRAMEWORK_FRAME.match(line):
+            run += 1
+            continue
+        if run:
+            kept.append(f"        [{run} JUnit/JDK frame{'s' if run > 1 else ''}]")
+            run = 0
+        if _TEST_FAILED.match(line):
+            in_test = True
+        elif not line.startswith(" "):
+            in_test = False
+        kept.append(line)
+    if run:
+        kept.append(f"        [{run} JUnit/JDK frame{'s' if run > 1 else ''}]")
+    return kept
 
 
 @hookimpl

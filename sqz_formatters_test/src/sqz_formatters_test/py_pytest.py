@@ -4,8 +4,12 @@ In the FAILURES/ERRORS sections every ``E`` line, every ``>`` statement (with it
 continuation lines), every ``path:line:`` location, the statement a ``--tb=short`` frame
 names, argument values and captured output are kept; echoed source context, caret
 markers, ``_ _ _`` frame separators, banner and rule padding and repeated identical
-frames are dropped. The short test summary is kept whole; the long warnings summary
-keeps every non-deprecation entry and the first deprecation entry, and counts the rest.
+frames are dropped, and so are the statements of frames in installed libraries or the
+stdlib (their locations stay), the import machinery's frozen frames (counted), xdist's
+per-failure worker platform line and the section rules the banners make redundant. The
+short test summary is kept whole (without its rule); ``collected N items`` goes when the
+final line's outcomes add up to N. The long warnings summary keeps every non-deprecation
+entry and the first deprecation entry, and counts the rest.
 """
 
 from __future__ import annotations
@@ -43,6 +47,12 @@ _BANNER = re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$")
 _FRAME_SEP = re.compile(r"^(?:_ )+_?\s*$")
 _CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
+_WORKER_PLATFORM = re.compile(r"^\[gw\d+\] \S+ -- Python \S+ \S+$")  # xdist: the worker's platform, per failure
+_LIBRARY_FRAME = re.compile(r"^(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
+_IMPORT_HINT = "Hint: make sure your test modules/packages have valid Python names."
+_EMPTY_E = re.compile(r"^E\s*$")
+_COUNT = re.compile(r"(\d+) (\w+)")
+_COLLECTED_N = re.compile(r"^(?:collected (\d+) items?|\d+ workers? \[(\d+) items?\])$")
 
 
 def _find_final(lines: list[str]) -> int | None:
@@ -157,9 +167,20 @@ def _compact_frame(frame: list[str]) -> list[str]:
     """
     out: list[str] = []
     keep = False
-    for line in frame:
+    frozen = 0
+    for k, line in enumerate(frame):
+        if frozen and not (line.startswith("<frozen importlib.") or (keep is None and line.strip() == "???")):
+            out.append(f"(+ {plural(frozen, 'frozen importlib frame')})")
+            frozen = 0
         if not line.strip():
             keep = False
+        elif line.startswith("<frozen importlib."):
+            frozen += 1  # the import machinery's own frames (CPython hides them from import tracebacks too)
+            keep = None
+        elif line == _IMPORT_HINT or _WORKER_PLATFORM.match(line):
+            continue  # pytest's generic advice; the xdist worker's platform, per failure (the header's goes too)
+        elif _EMPTY_E.match(line) and k >= 2 and frame[k - 1].startswith("E ") and not frame[k - 2].startswith("E"):
+            continue  # the empty line pytest puts between an assertion and its explanation
         elif line.startswith("E ") or line == "E":
             out.append(line)
             keep = True
@@ -168,7 +189,10 @@ def _compact_frame(frame: list[str]) -> list[str]:
                 out.append(line)
         else:  # ``>`` statements, locations, argument values, messages
             out.append(line)
-            keep = True
+            # a --tb=short frame in an installed library or the stdlib: its location, not its source
+            keep = not _LIBRARY_FRAME.match(line)
+    if frozen:
+        out.append(f"(+ {plural(frozen, 'frozen importlib frame')})")
     return out
 
 
@@ -255,6 +279,24 @@ def compact_failures(body: list[str]) -> list[str]:
     return out
 
 
+_ITEM_OUTCOMES = frozenset({"failed", "passed", "skipped", "deselected", "xfailed", "xpassed", "error", "errors"})
+
+
+def _collected_all(line: str, final: str) -> bool:
+    """True for ``collected N items`` when the final line's outcomes add up to N (it says nothing more)."""
+    m = _COLLECTED_N.match(line)
+    if not m:
+        return False
+    total = 0
+    for n, word in _COUNT.findall(final):
+        if word in ("warning", "warnings"):
+            continue
+        if word not in _ITEM_OUTCOMES:
+            return False
+        total += int(n)
+    return total == int(m.group(1) or m.group(2))
+
+
 def _rule(line: str) -> str:
     """A ``==== title ====`` rule without its padding."""
     m = _SECTION.match(line)
@@ -277,13 +319,13 @@ def sqz_format(request: FormatRequest) -> str | None:
     if request.exit_code not in (None, 0) and not (red or interrupted or request.exit_code == 5):
         return None  # non-zero status the summary does not explain
     head, sections = _split_sections(lines[:final])
-    out = compact_header(head)
+    out = [x for x in compact_header(head) if not _collected_all(x, body)]
     for title, rule, sbody in sections:
         if title == "warnings summary":
             out.append(rule)
             out.extend(fold_warnings(sbody))
         elif title == "short test summary info":
-            out.append(rule)
+            pass  # its FAILED/ERROR lines name themselves: the rule goes
             passed = [x for x in sbody if x.startswith("PASSED ")]
             out.extend(x for x in sbody if not x.startswith("PASSED "))
             if passed:
@@ -293,7 +335,8 @@ def sqz_format(request: FormatRequest) -> str | None:
             if any(x.strip() for x in sbody):
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
         elif title in ("FAILURES", "ERRORS"):
-            out.append(rule)
+            if not any(_BANNER.match(x) for x in sbody):
+                out.append(rule)  # --tb=line: the rule says what the messages are; else the banners do
             out.extend(compact_failures(sbody))
         else:
             out.append(rule)

@@ -1,7 +1,9 @@
 """tox and nox: drop environment set-up chatter; compact each embedded pytest run.
 
 A command's output is compacted with the pytest formatter when it is a pytest run,
-otherwise kept verbatim; every environment result and the final verdict stay.
+otherwise kept verbatim; every environment result and the final verdict stay. An inline
+result the closing report repeats goes, and so does a command echo whose ``exit N`` line
+names the command again.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import join_output, plural, shorter_or_none
+from ._common import join_output, shorter_or_none
 
 commands = ("tox", "nox")
 # the traces of an embedded pytest run are rendered by the pytest formatter, other output stays
@@ -21,7 +23,12 @@ _TOX_STEP = re.compile(r"^(?P<env>[\w.-]+): (?P<kind>install_deps|install_packag
                        r"packaging backend|\.pkg|commands_pre\[\d+\]|commands\[\d+\]|commands_post\[\d+\]|"
                        r"exit -?\d+|OK|FAIL|SKIP|skipped)\b")
 _TOX_SETUP = re.compile(r"^[\w.-]+: (?:install_deps|install_package|install_package_deps|packaging backend)> ")
-_TOX_ENV_RESULT = re.compile(r"^  [\w.-]+: (?:OK|FAIL code -?\d+|SKIP)\b")
+_TOX_ENV_RESULT = re.compile(r"^  (?P<env>[\w.-]+): (?:OK|FAIL code -?\d+|SKIP)\b")
+_TOX_INLINE_OK = re.compile(r"^(?P<env>[\w.-]+): OK \S* ?in \d+(?:\.\d+)? seconds$")
+_TOX_EXIT = re.compile(r"^(?P<env>[\w.-]+): exit -?\d+ \(\d+(?:\.\d+)? seconds\) \S*> (?P<cmd>.+?) pid=\d+$")
+_TOX_COMMAND = re.compile(r"^(?P<env>[\w.-]+): commands\[\d+\]> (?P<cmd>.+)$")
+_NOX_ENV_RESULT = re.compile(r"^nox > \* (?P<env>[\w.()=, -]+?): (?:success|failed|skipped|aborted)\b")
+_NOX_INLINE_OK = re.compile(r"^nox > Session (?P<env>\S+) was successful in \d+(?:\.\d+)? (?:seconds?|minutes?)\.$")
 _TOX_VERDICT = re.compile(r"^  (?:congratulations :\)|evaluation failed :\() \(\d+(?:\.\d+)? seconds\)$")
 _NOX_LINE = re.compile(r"^nox > ")
 _NOX_SETUP = re.compile(r"^nox > (?:Creating virtual environment |Re-using existing virtual environment |"
@@ -42,24 +49,44 @@ def compact_segment(seg: list[str], exit_hint: int | None) -> list[str]:
 
 
 def compact_runner(lines: list[str], is_step, is_setup) -> list[str]:
-    """Drop set-up steps (counted), compact the output between runner lines."""
+    """Drop set-up steps, compact the output between runner lines."""
     out: list[str] = []
     seg: list[str] = []
-    setup = 0
     for line in lines:
         if is_step(line):
             out.extend(compact_segment(seg, None))
             seg = []
             if is_setup(line):
-                setup += 1
                 continue
             out.append(line)
         else:
             seg.append(line)
     out.extend(compact_segment(seg, None))
-    if setup:
-        out.insert(0, f"({plural(setup, 'environment set-up step')} dropped)")
-    return out
+    return _drop_repeated_results(out)
+
+
+def _drop_repeated_results(out: list[str]) -> list[str]:
+    """Drop an environment's inline result (``green: OK ✔ in 2.69 seconds``, ``nox > Session green was
+    successful in 2 seconds.``) when the closing report lists that environment again."""
+    reported = set()
+    exits = set()  # (env, command) of ``red: exit 1 (0.23 seconds) /cwd> pytest -q red pid=913``
+    for line in out:
+        m = _TOX_ENV_RESULT.match(line) or _NOX_ENV_RESULT.match(line)
+        if m:
+            reported.add(m.group("env"))
+        m = _TOX_EXIT.match(line)
+        if m:
+            exits.add((m.group("env"), m.group("cmd")))
+    kept = []
+    for line in out:
+        m = _TOX_INLINE_OK.match(line) or _NOX_INLINE_OK.match(line)
+        if m and m.group("env") in reported:
+            continue
+        m = _TOX_COMMAND.match(line)
+        if m and (m.group("env"), m.group("cmd")) in exits:
+            continue  # the command's exit line names it again, with its status
+        kept.append(line)
+    return kept
 
 
 @hookimpl

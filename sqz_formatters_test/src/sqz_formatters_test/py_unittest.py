@@ -3,9 +3,10 @@
 Every ``FAIL:``/``ERROR:`` title, ``File "…", line N, in f`` frame with the statement it names,
 exception line and message continuation (diffs, subtest parameters) stays, with the ``Ran N
 tests`` line and the status. Dropped: the ``====``/``----`` rules, the ``Traceback (most
-recent call last):`` line right under a block's title, caret lines under a
-statement (``^^^^``, ``~~^~~``) and, in a block whose frames repeat an earlier block's (one
-subtest failing for several parameters), those frames, replaced by one line.
+recent call last):`` lines inside the blocks, caret lines under a statement (``^^^^``,
+``~~^~~``), the statements of frames in installed libraries or the stdlib (their ``File``
+lines stay) and, in a block whose frames repeat an earlier block's (one subtest failing
+for several parameters), those frames, replaced by one line.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ _DOTS = re.compile(r"^[.FEsxu]+$")
 _VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _FRAME = re.compile(r'^  File "[^"]*", line \d+')
+# a frame in an installed library or the stdlib: its location stays, the statement it echoes goes
+_LIBRARY_FRAME = re.compile(r'^  File "(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)[^"]*", line \d+, in \S+$')
 _TITLE = re.compile(r"^(?:FAIL|ERROR|UNEXPECTED SUCCESS): \S")
 _TRACEBACK = "Traceback (most recent call last):"
 _RULE = "=" * 70
@@ -36,20 +39,23 @@ def compact_blocks(lines: list[str]) -> list[str]:
     """FAIL/ERROR blocks without rules and carets; frames already shown by an earlier block folded."""
     out: list[str] = []
     seen: set[tuple[str, ...]] = set()
+    titled = False  # a FAIL/ERROR title was seen: a Traceback header after it is the block's
     i = 0
     while i < len(lines):
         line = lines[i]
+        titled = titled or bool(_TITLE.match(line))
         if line in (_RULE, _DASH) or _CARETS.match(line):
             i += 1
             continue
-        if line == _TRACEBACK and out and _TITLE.match(out[-1]):
+        if line == _TRACEBACK and titled:
             i += 1  # the block's title says a test failed; its frames follow
             continue
         if _FRAME.match(line):
             j = i
             while j < len(lines) and (_FRAME.match(lines[j]) or (lines[j].startswith("    ") and lines[j].strip())):
                 j += 1
-            frames = tuple(x for x in lines[i:j] if not _CARETS.match(x))
+            frames = tuple(x for k, x in enumerate(lines[i:j], i)
+                           if not _CARETS.match(x) and not (k > i and _LIBRARY_FRAME.match(lines[k - 1])))
             if frames in seen:
                 n = sum(1 for x in frames if _FRAME.match(x))
                 out.append(f"  [the same {n} frames as above]" if n > 1 else "  [the same frame as above]")
