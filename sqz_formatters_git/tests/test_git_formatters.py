@@ -113,7 +113,13 @@ def test_big_fixtures_shrink(name, min_saving):
 # --------------------------------------------------------------------------- diff exactness
 
 def _patch_lines(text: str) -> list[str]:
-    return [x for x in text.splitlines() if x.startswith(("+", "-", "@@"))]
+    """The -/+ lines and hunk headers, without a file's ``---``/``+++`` header pair (a combined
+    diff's pair is dropped where it repeats the ``diff --cc`` line)."""
+    lines = text.splitlines()
+    header = {k for k in range(len(lines) - 2)
+              if lines[k].startswith("--- ") and lines[k + 1].startswith("+++ ") and lines[k + 2].startswith("@@")}
+    header |= {k + 1 for k in header}
+    return [x for k, x in enumerate(lines) if x.startswith(("+", "-", "@@")) and k not in header]
 
 
 @pytest.mark.parametrize("fx", [f for f in FIXTURES if any(x.startswith("@@") for x in f.request().text.splitlines())],
@@ -178,6 +184,12 @@ def test_diff_headers_shortened_but_special_headers_kept():
                  "new mode 100755", "Binary files /dev/null and b/logo.png differ", "new file mode 100644",
                  "deleted file mode 100644"):
         assert kept in out.splitlines()
+
+
+def test_combined_diff_keeps_its_diff_cc_line_not_the_repeating_file_pair():
+    out = run(fixture("diff/conflict_cc")).splitlines()
+    assert out.count("diff --cc README.md") == 1 and out.count("diff --cc src/util.py") == 1
+    assert not any(x.startswith(("--- ", "+++ ")) for x in out)
 
 
 # --------------------------------------------------------------------------- status specifics

@@ -4,7 +4,8 @@ The output is still a unified diff (``--- a/x`` / ``+++ b/x`` then hunks), so a 
 reason about it line by line. Runs of unchanged context are folded to a count, keeping the
 code line next to each change (a fold must hide more text than its marker costs, see
 ``_fold_context``). The ``index`` lines are dropped, and so is the ``diff --git`` line wherever
-other lines name the file (``---``/``+++``, ``rename``/``copy from``/``to``, ``Binary files … differ``);
+other lines name the file (``---``/``+++``, ``rename``/``copy from``/``to``, ``Binary files … differ``),
+and a combined diff's ``---``/``+++`` pair where it only repeats the ``diff --cc`` path;
 mode, rename, copy, similarity, new/deleted-file and binary lines are kept verbatim.
 """
 
@@ -162,7 +163,8 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
         if combined or not named:
             out.append(header[0])
         out.extend(extended)
-        out.extend(files)
+        if not (combined and files == [f"--- a/{m.group(1)}", f"+++ b/{m.group(1)}"]):
+            out.extend(files)  # a combined diff's `--- a/P`/`+++ b/P` repeat its `diff --cc P` line
         if files and (i >= n or not lines[i].startswith("@@")):
             return None
         while i < n and lines[i].startswith("@@"):
