@@ -298,6 +298,19 @@ def test_blame_names_a_returning_commit_by_hash_alone():
     assert sum(1 for x in out if re.match(r"^\d+\)", x)) == 10
 
 
+def test_tag_n_tags_sharing_a_message_share_a_line():
+    fx = fixture("refs/tag_n")
+    out = run(fx).splitlines()
+    assert "v0.0.4, v0.1.0, v0.1.4, v0.2.4: Document usage" in out
+    assert "v0.1.1: Release 0.1.1" in out
+    assert len(out) == 5
+    raw_tags = [x.split()[0] for x in fx.request().text.splitlines()]
+    assert sorted(t for x in out for t in x.split(": ", 1)[0].split(", ")) == sorted(raw_tags)
+    # a multi-line annotation keeps the one-tag-per-line form
+    text = "v1.0            First line\n    second line\nv1.1            First line\n"
+    assert git.sqz_format(request=_req(text, "git tag -n2")) == "v1.0: First line\n  second line\nv1.1: First line\n"
+
+
 def test_remote_with_unknown_line_refused():
     text = fixture("refs/remote_v").request().text + "garbage line\n"
     assert git.sqz_format(request=_req(text, "git remote -v")) is None
