@@ -98,8 +98,9 @@ def format_tag(request) -> str | None:
             return grouped
         out = []
         for line in lines:
-            if line.startswith("    "):
-                out.append("  " + line.strip())  # continuation of a multi-line annotation
+            if out and (line.startswith("    ") or not line.strip()):
+                # continuation of a multi-line annotation (its blank lines arrive without their indent)
+                out.append("  " + line.strip() if line.strip() else "")
                 continue
             m = _TAG_N.match(line)
             if not m:
