@@ -5,8 +5,9 @@ reason about it line by line. Runs of unchanged context are folded to a count, k
 code line next to each change (a fold must hide more text than its marker costs, see
 ``_fold_context``). The ``index`` lines are dropped, and so is the ``diff --git`` line wherever
 other lines name the file (``---``/``+++``, ``rename``/``copy from``/``to``, ``Binary files … differ``),
-and a combined diff's ``---``/``+++`` pair where it only repeats the ``diff --cc`` path;
-mode, rename, copy, similarity, new/deleted-file and binary lines are kept verbatim.
+and a combined diff's ``---``/``+++`` pair where it only repeats the ``diff --cc`` path.
+Mode, rename, copy, similarity, new/deleted-file and binary lines are kept verbatim; where the
+``diff --git`` line goes, a file's lines of this kind share one line (``; `` between them).
 """
 
 from __future__ import annotations
@@ -162,7 +163,11 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
             sum(h.startswith(("rename from ", "rename to ", "copy from ", "copy to ")) for h in extended) == 2)
         if combined or not named:
             out.append(header[0])
-        out.extend(extended)
+            out.extend(extended)
+        elif extended:
+            # no `diff --git` line to start the file: its mode/rename/binary lines share one line,
+            # so none of them reads as part of the file before
+            out.append("; ".join(extended))
         if not (combined and files == [f"--- a/{m.group(1)}", f"+++ b/{m.group(1)}"]):
             out.extend(files)  # a combined diff's `--- a/P`/`+++ b/P` repeat its `diff --cc P` line
         if files and (i >= n or not lines[i].startswith("@@")):
