@@ -78,11 +78,14 @@ def test_failure_lines_survive_verbatim(fx):
     advice = set()
     for i in range(len(lines)):
         advice.update(range(i, stock_block(lines, i)))
-    needed = [line for k, line in enumerate(lines) if MUST_SURVIVE.match(line) and k not in advice]
+    # rebase's closing `Could not apply X` repeats `error: could not apply X`, which stays
+    repeated = {"C" + x[len("error: c"):] for x in lines if x.startswith("error: could not apply ")}
+    needed = [line for k, line in enumerate(lines)
+              if MUST_SURVIVE.match(line) and k not in advice and line not in repeated]
     for line in needed:
         assert line in out.splitlines(), line
     if advice:
-        assert any(x.startswith("[git advice dropped (") for x in out.splitlines())
+        assert any(x.startswith("[hints cut: ") for x in out.splitlines())
 
 
 @pytest.mark.parametrize("fx", [f for f in FIXTURES if fid(f) not in EXPECTED_NONE], ids=fid)
@@ -404,9 +407,11 @@ def test_stat_groups_use_commas_when_a_name_has_a_space_or_a_count_is_binary():
 def test_stock_conflict_advice_becomes_one_line_with_its_commands():
     out = run(fixture("ops/rebase_conflict")).splitlines()
     assert not any(x.startswith("hint: ") for x in out)
-    assert "[git advice dropped (4 hint lines): git add/rm <conflicted_files>; git rebase --continue; " \
-           "git rebase --skip; git rebase --abort]" in out
+    assert "[hints cut: git rebase --continue; git rebase --skip; git rebase --abort]" in out
+    assert not any("git add/rm" in x for x in out)  # the template command goes with its hint
     assert "error: could not apply b7861da... Feature: rename home variable" in out
+    # the closing line said it again, in the same words
+    assert "Could not apply b7861da... Feature: rename home variable" not in out
     assert "CONFLICT (content): Merge conflict in src/util.py" in out
     assert "Auto-merging src/util.py" not in out  # the CONFLICT line names it
 
@@ -430,15 +435,38 @@ def test_stock_advice_with_other_wording_is_kept():
     changed = lines[:k + 1] + ["hint: Disable this message with \"git config advice.mergeConflict false\""] + lines[k + 1:]
     out = git.sqz_format(request=_req("\n".join(changed) + "\n", "git rebase main", exit_code=1))
     assert out is not None  # still shorter: Auto-merging of a conflicted path goes
-    assert "[git advice dropped" not in out
+    assert "[hints cut" not in out
     assert all(x in out.splitlines() for x in changed if x.startswith("hint: "))
 
 
 def test_rejected_push_keeps_ref_error_and_cause():
     out = run(fixture("remote_ops/push_rejected")).splitlines()
     assert " ! [rejected]        main -> main (fetch first)" in out
-    assert any(x.startswith("error: failed to push some refs to ") for x in out)
-    assert out[-1] == "[git advice dropped (5 hint lines): git pull ...; git push --help]"
+    assert "error: failed to push some refs to 'file:///tmp/sqz-capture/git/origin.git'" in out
+    assert out[-1] == "[hints cut: git pull ...]"  # the `git push --help` pointer goes with its hint
+    # the error line names the remote: its `To URL` header goes
+    assert "To file:///tmp/sqz-capture/git/origin.git" not in out
+
+
+def test_push_to_url_stays_when_the_error_names_another_or_several_pushed():
+    from sqz_formatters_git.git_remote_ops import drop_repeated_remote
+
+    err = "error: failed to push some refs to '/r/a.git'"
+    assert drop_repeated_remote(["To /r/a.git", " ! [rejected] main -> main", err]) == [
+        " ! [rejected] main -> main", err]
+    assert drop_repeated_remote(["To /r/b.git", " ! [rejected] main -> main", err])[0] == "To /r/b.git"
+    two = ["To /r/a.git", " ! [rejected] main -> main", "To /r/c.git", "   1..2  main -> main", err]
+    assert drop_repeated_remote(two) == two
+
+
+def test_could_not_apply_stays_unless_the_error_line_says_it():
+    from sqz_formatters_git._advice import drop_repeated_could_not_apply
+
+    assert drop_repeated_could_not_apply(["error: could not apply 1a2b... x", "Could not apply 1a2b... x"]) == [
+        "error: could not apply 1a2b... x"]
+    assert drop_repeated_could_not_apply(["error: could not apply 1a2b... x", "Could not apply 3c4d... y"]) == [
+        "error: could not apply 1a2b... x", "Could not apply 3c4d... y"]
+    assert drop_repeated_could_not_apply(["Could not apply 1a2b... x"]) == ["Could not apply 1a2b... x"]
 
 
 # --------------------------------------------------------------------------- recovery through the pipeline
