@@ -210,10 +210,23 @@ def test_localized_long_status_groups_match_english(loc):
 
 def test_status_groups_and_counts():
     out = run(fixture("status/long_en"))
-    assert "staged (3): R docs/usage.md -> docs/USAGE.md, M src/app.py, A src/new_module.py" in out
-    assert "modified (2): M src/util.py, D tests/test_app.py" in out
-    assert "untracked (2): build/, notes.txt" in out
+    assert "staged: R docs/usage.md -> docs/USAGE.md, M src/app.py, A src/new_module.py" in out
+    assert "modified: M src/util.py, D tests/test_app.py" in out
+    assert "untracked: build/, notes.txt" in out
     assert "(use " not in out
+    # a count is printed from COUNT_FROM entries on
+    from sqz_formatters_git.git_status import COUNT_FROM, format_short
+
+    many = "".join(f"?? f{i}.txt\n" for i in range(COUNT_FROM)) + " M a.py\n"
+    assert format_short(many).splitlines() == [
+        "modified: M a.py", f"untracked ({COUNT_FROM}): " + ", ".join(f"f{i}.txt" for i in range(COUNT_FROM))]
+
+
+def test_untracked_not_listed_keeps_its_words_without_the_hint():
+    out = run(fixture("status/untracked_only")).splitlines()
+    assert "Untracked files not listed" in out
+    assert not any("use -u option" in x for x in out)
+    assert "staged: R docs/usage.md -> docs/USAGE.md, M src/app.py, A src/new_module.py" in out
 
 
 def test_clean_status_says_clean_in_gits_words():
@@ -223,7 +236,7 @@ def test_clean_status_says_clean_in_gits_words():
 def test_conflicts_listed_first_with_codes():
     out = run(fixture("status/conflict_en")).splitlines()
     assert "You have unmerged paths." in out
-    assert "conflicts (2): UU README.md, UU src/util.py" in out
+    assert "conflicts: UU README.md, UU src/util.py" in out
 
 
 # --------------------------------------------------------------------------- near misses
