@@ -122,6 +122,10 @@ def _patch_lines(text: str) -> list[str]:
     header = {k for k in range(len(lines) - 2)
               if lines[k].startswith("--- ") and lines[k + 1].startswith("+++ ") and lines[k + 2].startswith("@@")}
     header |= {k + 1 for k in header}
+    # a new (deleted) file's lone `+++ b/P` (`--- a/P`) line after its mode line
+    header |= {k for k in range(1, len(lines) - 1)
+               if lines[k].startswith(("--- ", "+++ ")) and lines[k + 1].startswith("@@")
+               and re.search(r"(?:^|; )(?:new|deleted) file mode \d{6}(?:;|$)", lines[k - 1])}
     return [x for k, x in enumerate(lines) if x.startswith(("+", "-", "@@")) and k not in header]
 
 
@@ -190,7 +194,12 @@ def test_diff_headers_shortened_but_special_headers_kept():
     assert "similarity index 100%; rename from docs/usage.md; rename to docs/USAGE.md" in lines
     assert "new file mode 100644; Binary files /dev/null and b/logo.png differ" in lines
     assert "deleted file mode 100644" in lines
-
+    # the mode line says which side is /dev/null: the new file's `--- /dev/null`, the deleted one's `+++ /dev/null` go
+    k = lines.index("deleted file mode 100644")
+    assert lines[k + 1:k + 3] == ["--- a/tests/test_app.py", "@@ -1,5 +0,0 @@"]
+    k = lines.index("new file mode 100644")
+    assert lines[k + 1:k + 3] == ["+++ b/src/extra.py", "@@ -0,0 +1 @@"]
+    assert "--- /dev/null" not in lines and "+++ /dev/null" not in lines
 
 def test_combined_diff_keeps_its_diff_cc_line_not_the_repeating_file_pair():
     out = run(fixture("diff/conflict_cc")).splitlines()

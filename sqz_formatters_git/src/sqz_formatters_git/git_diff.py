@@ -5,7 +5,9 @@ reason about it line by line. Runs of unchanged context are folded to a count, k
 code line next to each change (a fold must hide more text than its marker costs, see
 ``_fold_context``). The ``index`` lines are dropped, and so is the ``diff --git`` line wherever
 other lines name the file (``---``/``+++``, ``rename``/``copy from``/``to``, ``Binary files … differ``),
-and a combined diff's ``---``/``+++`` pair where it only repeats the ``diff --cc`` path.
+a combined diff's ``---``/``+++`` pair where it only repeats the ``diff --cc`` path, and the
+``--- /dev/null`` (``+++ /dev/null``) line of a file whose ``new file mode`` (``deleted file
+mode``) line says so.
 Mode, rename, copy, similarity, new/deleted-file and binary lines are kept verbatim; where the
 ``diff --git`` line goes, a file's lines of this kind share one line (``; `` between them).
 """
@@ -168,6 +170,11 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
             # no `diff --git` line to start the file: its mode/rename/binary lines share one line,
             # so none of them reads as part of the file before
             out.append("; ".join(extended))
+        # `new file mode` / `deleted file mode` already say that side is /dev/null
+        if files[:1] == ["--- /dev/null"] and any(h.startswith("new file mode ") for h in extended):
+            files = files[1:]
+        elif files[1:] == ["+++ /dev/null"] and any(h.startswith("deleted file mode ") for h in extended):
+            files = files[:1]
         if not (combined and files == [f"--- a/{m.group(1)}", f"+++ b/{m.group(1)}"]):
             out.extend(files)  # a combined diff's `--- a/P`/`+++ b/P` repeat its `diff --cc P` line
         if files and (i >= n or not lines[i].startswith("@@")):
