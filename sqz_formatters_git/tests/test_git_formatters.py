@@ -177,7 +177,7 @@ def test_fold_counts_add_up_to_the_hunk_header():
 
             assert (k == len(out) or out[k].startswith(("@@", "--- ", "diff ", "\\"))
                     or all(_EXTENDED.match(x) for x in out[k].split("; "))
-                    or re.match(r"^[0-9a-f]{12} ", out[k])), (name, head, out[k])
+                    or re.match(r"^(?:[0-9a-f]{12} |\d{4}-\d{2}-\d{2}:$)", out[k])), (name, head, out[k])
 
 
 def test_diff_headers_shortened_but_special_headers_kept():
@@ -303,6 +303,26 @@ def test_custom_log_format_refused_even_if_it_looks_default():
     assert git.sqz_format(request=_req(text, "git log --format=medium")) is not None
     assert git.sqz_format(request=_req(text, "git log --pretty=format:%H")) is None
     assert git.sqz_format(request=_req(text, "git log --name-status")) is None
+
+
+def test_log_writes_a_shared_day_once_before_its_commits():
+    out = run(fixture("log/default")).splitlines()
+    assert out[:2] == ["2024-03-02:", "8f5a7297ad2e Dev Example: Merge branch 'feature'"]
+    assert "2024-03-01:" in out and out.index("2024-03-01:") == out.index("5bb0186c4078 Dev Example: Document usage") - 1
+    assert sum(bool(re.match(r"^\d{4}-\d{2}-\d{2}:$", x)) for x in out) == 2
+    assert "Date:" not in "\n".join(out) and not any(re.match(r"^[0-9a-f]{12} \d{4}-", x) for x in out)
+    # every commit on a day of its own: the date stays in each header, no day lines
+    patch = run(fixture("log/patch")).splitlines()
+    assert "b876d415e538 2024-03-02 Dev Example: Main: use XDG home" in patch
+    assert "5bb0186c4078 2024-03-01 Dev Example: Document usage" in patch
+    assert not any(re.match(r"^\d{4}-\d{2}-\d{2}:$", x) for x in patch)
+    # a graph keeps the date in each header (a day line would cut the topology)
+    graph = run(fixture("log/graph")).splitlines()
+    assert "| * 6177b031ac05 (feature) 2024-03-02 Bob Example: Feature: rename home variable" in graph
+    # a date in another form (--date=relative etc.) stays where it is
+    text = fixture("log/default").request().text.replace("Date:   Sat Mar 2 06:30:00 2024 +0000", "Date:   3 days ago")
+    out = git.sqz_format(request=_req(text, "git log")).splitlines()
+    assert "b876d415e538 3 days ago Dev Example: Main: use XDG home" in out and "2024-03-02:" not in out
 
 
 def test_log_text_with_extra_line_refused():
