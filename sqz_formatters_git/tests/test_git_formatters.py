@@ -201,10 +201,34 @@ def test_diff_headers_shortened_but_special_headers_kept():
     assert lines[k + 1:k + 3] == ["+++ b/src/extra.py", "@@ -0,0 +1 @@"]
     assert "--- /dev/null" not in lines and "+++ /dev/null" not in lines
 
-def test_combined_diff_keeps_its_diff_cc_line_not_the_repeating_file_pair():
+def test_combined_diff_keeps_its_diff_cc_line_and_file_pair():
     out = run(fixture("diff/conflict_cc")).splitlines()
     assert out.count("diff --cc README.md") == 1 and out.count("diff --cc src/util.py") == 1
-    assert not any(x.startswith(("--- ", "+++ ")) for x in out)
+    assert out[1:3] == ["--- a/README.md", "+++ b/README.md"]  # how the pipeline knows a diff
+    assert not any(x.startswith("index ") for x in out)
+
+
+_PATCH_FIXTURES = [fid(f) for f in FIXTURES if any(x.startswith("@@") for x in f.request().text.splitlines())]
+
+
+@pytest.mark.parametrize("name", _PATCH_FIXTURES)
+def test_pipeline_serves_a_patch_as_the_formatter_wrote_it(name, tmp_path):
+    """The generic stages after the formatter must see a diff and leave its whitespace and lines alone."""
+    from sqz_core.pipeline import compress
+    from sqz_core.plugins import load_index
+    from sqz_core.store import Store
+
+    fx = fixture(name)
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    try:
+        res = compress(fx.raw, command=fx.command, store=store, session="t", index=load_index())
+    finally:
+        store.close()
+    if res.plugin != "git":  # not worth its recovery line: the patch goes through untouched
+        assert res.output.decode() == fx.request().text
+        return
+    served = [x for x in res.output.decode().splitlines() if not x.startswith("[sqz")]
+    assert served == run(fx).splitlines()
 
 
 # --------------------------------------------------------------------------- status specifics

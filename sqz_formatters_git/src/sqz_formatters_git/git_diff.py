@@ -5,8 +5,7 @@ reason about it line by line. Runs of unchanged context are folded to a count, k
 code line next to each change (a fold must hide more text than its marker costs, see
 ``_fold_context``). The ``index`` lines are dropped, and so is the ``diff --git`` line wherever
 other lines name the file (``---``/``+++``, ``rename``/``copy from``/``to``, ``Binary files … differ``),
-a combined diff's ``---``/``+++`` pair where it only repeats the ``diff --cc`` path, and the
-``--- /dev/null`` (``+++ /dev/null``) line of a file whose ``new file mode`` (``deleted file
+and the ``--- /dev/null`` (``+++ /dev/null``) line of a file whose ``new file mode`` (``deleted file
 mode``) line says so.
 Mode, rename, copy, similarity, new/deleted-file and binary lines are kept verbatim; where the
 ``diff --git`` line goes, a file's lines of this kind share one line (``; `` between them).
@@ -175,8 +174,10 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
             files = files[1:]
         elif files[1:] == ["+++ /dev/null"] and any(h.startswith("deleted file mode ") for h in extended):
             files = files[:1]
-        if not (combined and files == [f"--- a/{m.group(1)}", f"+++ b/{m.group(1)}"]):
-            out.extend(files)  # a combined diff's `--- a/P`/`+++ b/P` repeat its `diff --cc P` line
+        # a combined diff keeps its `--- a/P`/`+++ b/P` pair even where it repeats `diff --cc P`:
+        # the pipeline knows a diff by it (sqz_core.cleanup.looks_like_diff) and leaves its
+        # whitespace alone; without it the blank context lines would be folded
+        out.extend(files)
         if files and (i >= n or not lines[i].startswith("@@")):
             return None
         while i < n and lines[i].startswith("@@"):
