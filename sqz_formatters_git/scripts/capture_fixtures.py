@@ -9,7 +9,8 @@ and writes ``tests/fixtures/<family>/NAME.txt`` (stdout and stderr as printed, m
 Facts are computed from git plumbing (``rev-parse``) and from the names this script chose,
 never from a formatter. Needs the locales de_DE, fr_FR, es_ES, it_IT, pt_PT
 (``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py`` (everything)
-or ``python scripts/capture_fixtures.py advice`` (only ``capture_advice_shapes``).
+or ``python scripts/capture_fixtures.py advice`` / ``depth`` (only ``capture_advice_shapes`` /
+``capture_depth_shapes``).
 """
 
 from __future__ import annotations
@@ -670,11 +671,50 @@ def capture_advice_shapes() -> None:
                    ["docs/", "logo.png", "Bin 0 -> 512 bytes"]])
 
 
+_RAW_RENAME = re.compile(r"^(?:similarity index \d+%|rename from .+|rename to .+)$")
+
+
+def capture_depth_shapes() -> None:
+    """Shapes with no other fixture: a rename with edits (a real Pygments file moved and updated
+    from 2.14.0 to 2.21.0) and ``git tag -n3`` with multi-line annotations next to
+    lightweight tags.
+
+    Own repository and clock, so its outputs do not depend on the other families
+    (``python scripts/capture_fixtures.py depth`` re-captures only these).
+    """
+    _clock[0] = 700
+    old = Path("/usr/lib/python3/dist-packages/pygments")
+    new = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages" / "pygments"
+    repo = new_repo("depth")
+    write(repo, "pygments/filter.py", (old / "filter.py").read_text())
+    write(repo, "pygments/token.py", (old / "token.py").read_text())
+    commit_all(repo, "Import filter.py and token.py from Pygments 2.14.0")
+    run(repo, "tag", "-a", "v1.0", "-m", "Release 1.0\n\nFirst release of the vendored filters.\nToken types unchanged.")
+    run(repo, "mv", "pygments/filter.py", "pygments/filters_base.py")
+    write(repo, "pygments/filters_base.py", (new / "filter.py").read_text())
+    run(repo, "add", "-A")
+    blobs = [run(repo, "rev-parse", "--short", x).stdout.strip() for x in ("HEAD:pygments/filter.py",
+                                                                           ":pygments/filters_base.py")]
+    capture("diff", "rename_edit", repo, "git diff --cached -M",
+            raw_facts=lambda text: [x for x in text.splitlines() if _RAW_RENAME.match(x)] + hunk_facts(text),
+            facts=["--- a/pygments/filter.py", "+++ b/pygments/filters_base.py"],
+            dropped=["diff --git a/pygments/filter.py b/pygments/filters_base.py", f"index {blobs[0]}..{blobs[1]}"],
+            notes="filter.py of Pygments 2.14.0 (Debian) moved and replaced by its 2.21.0 (venv) version, staged")
+    commit_all(repo, "Move filter.py to filters_base.py, update to Pygments 2.21.0", who="alice")
+    run(repo, "tag", "v1.1-rc1")
+    run(repo, "tag", "-a", "v1.1", "-m", "Release 1.1\n\nfilter.py is now filters_base.py.")
+    capture("refs", "tag_n3", repo, "git tag -n3",
+            facts=[["v1.0", "Release 1.0"], "First release of the vendored filters.",
+                   ["v1.1", "Release 1.1"], "filter.py is now filters_base.py.",
+                   ["v1.1-rc1", "Move filter.py to filters_base.py, update to Pygments 2.21.0"]],
+            notes="annotated tags with three-line messages and a lightweight tag (shows its commit's subject)")
+
+
 def main() -> None:
-    if sys.argv[1:] == ["advice"]:
+    if sys.argv[1:] in (["advice"], ["depth"]):
         (ROOT / "home").mkdir(parents=True, exist_ok=True)
         (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
-        capture_advice_shapes()
+        (capture_advice_shapes if sys.argv[1] == "advice" else capture_depth_shapes)()
         if _problems:
             raise SystemExit("\n".join(_problems))
         return
@@ -697,6 +737,7 @@ def main() -> None:
     capture_real(build_realpkg())
     capture_main_repo()
     capture_advice_shapes()
+    capture_depth_shapes()
     if _problems:
         raise SystemExit("\n".join(_problems))
 

@@ -3,9 +3,10 @@
 A block of consecutive ``hint:`` lines is dropped only when it is, line for line, one of
 git's own advice texts in ``STOCK`` (conflict resolution after rebase/cherry-pick/revert,
 a push rejected as fetch-first or non-fast-forward; git 2.39 wording, captured in the
-fixtures): those say the same thing on every run. One line stays in its place with the
-commands the advice names, so the next step is still on the page; the exact text is
-recoverable with ``sqz expand``. Any other hint (other wording, another git version, a
+fixtures): those say the same thing on every run. One line ``[hints cut: …]`` stays in its
+place with the commands the advice names to run next (``git rebase --continue``, ``git pull
+...``; not the ``git add/rm <pathspec>`` template nor a ``--help`` pointer), so the next step
+is still on the page; the exact text is recoverable with ``sqz expand``. Any other hint (other wording, another git version, a
 hint for an unusual situation, a one-liner) is kept verbatim.
 """
 
@@ -54,7 +55,7 @@ def stock_block(lines: list[str], i: int) -> int:
 
 
 def drop_stock_advice(lines: list[str]) -> list[str]:
-    """``lines`` with each stock hint block replaced by one ``[git advice dropped …]`` line."""
+    """``lines`` with each stock hint block replaced by one ``[hints cut: …]`` line."""
     out: list[str] = []
     i, n = 0, len(lines)
     while i < n:
@@ -65,8 +66,9 @@ def drop_stock_advice(lines: list[str]) -> list[str]:
             continue
         quoted = list(dict.fromkeys(_QUOTED_GIT.findall(" ".join(x[6:] for x in lines[i:j]))))
         # `before "git rebase"` names the command itself: keep only the forms with arguments
-        commands = [c for c in quoted if not any(o != c and o.startswith(c + " ") for o in quoted)]
-        out.append(f"[git advice dropped ({j - i} hint lines): {'; '.join(commands)}]")
+        commands = [c for c in quoted if not any(o != c and o.startswith(c + " ") for o in quoted)
+                    and "<" not in c and not c.endswith(" --help")]
+        out.append(f"[hints cut: {'; '.join(commands)}]")
         i = j
     return out
 
@@ -75,3 +77,9 @@ def drop_redundant_auto_merging(lines: list[str]) -> list[str]:
     """Drop ``Auto-merging X`` when a ``CONFLICT …: Merge conflict in X`` line names the same path."""
     conflicted = {m.group(1) for m in map(_CONTENT_CONFLICT.match, lines) if m}
     return [x for x in lines if not ((m := _AUTO_MERGING.match(x)) and m.group(1) in conflicted)]
+
+
+def drop_repeated_could_not_apply(lines: list[str]) -> list[str]:
+    """Drop rebase's closing ``Could not apply X`` when ``error: could not apply X`` is on the page."""
+    errors = {x[len("error: c"):] for x in lines if x.startswith("error: could not apply ")}
+    return [x for x in lines if not (x.startswith("Could not apply ") and x[1:] in errors)]

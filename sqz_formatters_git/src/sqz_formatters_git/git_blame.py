@@ -1,8 +1,9 @@
 """``git blame`` (default human format) → one header per run of lines from the same commit.
 
 ``^5c7782b (Dev Example   2024-03-09 04:52:00 +0000  1) text`` repeated for every line
-becomes the commit/author/date once, then ``   1) text`` lines. File content is kept
-exactly (line numbers and text); ``--porcelain``, ``-p``, ``--incremental``, ``-e``/``--show-email``
+becomes the commit/author/date once, then ``1) text`` lines; a commit met again further
+down is named by its hash alone (its author and date were given where it first appeared).
+File content is kept exactly (line numbers and text); ``--porcelain``, ``-p``, ``--incremental``, ``-e``/``--show-email``
 and ``-c`` shapes → None.
 """
 
@@ -35,15 +36,20 @@ def format_blame(request) -> str | None:
         rows.append(m)
     if not rows:
         return None
-    width = max(len(m.group("num")) for m in rows)
     out: list[str] = []
     key = None
+    seen: dict[str, tuple] = {}
     for m in rows:
         k = (m.group("sha"), m.group("file"), m.group("who"), m.group("date"))
         if k != key:
             file_part = f" {m.group('file')}" if m.group("file") else ""
-            out.append(f"{m.group('sha')}{file_part} ({m.group('who').rstrip()} {m.group('date')})")
+            if seen.get(k[0]) == k[2:]:
+                out.append(f"{m.group('sha')}{file_part}")  # author and date given above
+            else:
+                out.append(f"{m.group('sha')}{file_part} ({m.group('who').rstrip()} {m.group('date')})")
+                seen.setdefault(k[0], k[2:])
             key = k
         text = m.group("text")
-        out.append(f"{m.group('num'):>{width}})" + (f" {text}" if text is not None else ""))
+        # no padding to align the numbers: a space before a number is a token of its own
+        out.append(f"{m.group('num')})" + (f" {text}" if text is not None else ""))
     return "\n".join(out) + "\n"

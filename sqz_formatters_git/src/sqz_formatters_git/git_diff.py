@@ -1,12 +1,14 @@
 """``git diff`` / ``git show`` patches: every +/- line and hunk header kept, headers shortened.
 
 The output is still a unified diff (``--- a/x`` / ``+++ b/x`` then hunks), so a reader can
-reason about it line by line. Only long runs of unchanged context are folded to a count
-(the line next to a change is kept; a fold hides at least 2 lines and 40
-characters, see ``_fold_context``). The ``diff --git`` and ``index`` lines of a plain modification are
-dropped, and so is the ``diff --git`` line of a new, deleted or mode-changed file whose
-``---``/``+++`` lines name it; mode, rename, copy, new/deleted-file and binary lines are kept
-verbatim.
+reason about it line by line. Runs of unchanged context are folded to a count, keeping the
+code line next to each change (a fold must hide more text than its marker costs, see
+``_fold_context``). The ``index`` lines are dropped, and so is the ``diff --git`` line wherever
+other lines name the file (``---``/``+++``, ``rename``/``copy from``/``to``, ``Binary files … differ``),
+and the ``--- /dev/null`` (``+++ /dev/null``) line of a file whose ``new file mode`` (``deleted file
+mode``) line says so.
+Mode, rename, copy, similarity, new/deleted-file and binary lines are kept verbatim; where the
+``diff --git`` line goes, a file's lines of this kind share one line (``; `` between them).
 """
 
 from __future__ import annotations
@@ -28,12 +30,12 @@ _INDEX = re.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d{6})?$")
 _NO_NEWLINE = "\\ No newline at end of file"
 
 KEEP_NEAR_CHANGE = 1     # context lines kept next to a change
-MIN_FOLDED = 2           # a fold hides at least this many lines ...
-MIN_FOLDED_CHARS = 40    # ... and at least this much text (a marker costs about as much as a short line)
+MIN_FOLDED = 1           # a fold hides at least this many lines ...
+MIN_FOLDED_CHARS = 30    # ... and at least this much text (a marker costs about 4 tokens: 30 characters leave a clear saving)
 
 
 def _marker(n: int) -> str:
-    return f"[{n} unchanged lines]"
+    return f"[{n} unchanged]"  # inside a hunk, where every line starts with ' ', '+', '-' or '\\'
 
 
 def _anchor(run: list[str], width: int) -> list[str]:
@@ -50,7 +52,7 @@ def _anchor(run: list[str], width: int) -> list[str]:
 def _fold_context(body: list[str], width: int) -> list[str]:
     """Fold runs of context lines in one hunk body; +/- lines are never touched.
 
-    The line next to each change is kept (with the blank lines before it); the rest of a run becomes ``[N unchanged lines]``
+    The line next to each change is kept (with the blank lines before it); the rest of a run becomes ``[N unchanged]``
     when that hides at least ``MIN_FOLDED`` lines and ``MIN_FOLDED_CHARS`` characters. The
     hunk header's line numbers still place every kept line.
     """
@@ -156,12 +158,25 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
             files = [lines[i], lines[i + 1]]
             i += 2
         extended = [h for h in header[1:] if not _INDEX.match(h)]
-        # the `diff --git` line is needed only when ---/+++ do not name the file (no content
-        # change, a rename or copy) or for combined diffs
-        moved = any(h.startswith(("rename ", "copy ")) for h in extended)
-        if combined or moved or not files:
+        # the `diff --git` line is needed only where no other line names the file: a mode-only
+        # change, an empty new/deleted file, combined diffs
+        named = bool(files) or any(h.startswith("Binary files ") for h in extended) or (
+            sum(h.startswith(("rename from ", "rename to ", "copy from ", "copy to ")) for h in extended) == 2)
+        if combined or not named:
             out.append(header[0])
-        out.extend(extended)
+            out.extend(extended)
+        elif extended:
+            # no `diff --git` line to start the file: its mode/rename/binary lines share one line,
+            # so none of them reads as part of the file before
+            out.append("; ".join(extended))
+        # `new file mode` / `deleted file mode` already say that side is /dev/null
+        if files[:1] == ["--- /dev/null"] and any(h.startswith("new file mode ") for h in extended):
+            files = files[1:]
+        elif files[1:] == ["+++ /dev/null"] and any(h.startswith("deleted file mode ") for h in extended):
+            files = files[:1]
+        # a combined diff keeps its `--- a/P`/`+++ b/P` pair even where it repeats `diff --cc P`:
+        # the pipeline knows a diff by it (sqz_core.cleanup.looks_like_diff) and leaves its
+        # whitespace alone; without it the blank context lines would be folded
         out.extend(files)
         if files and (i >= n or not lines[i].startswith("@@")):
             return None

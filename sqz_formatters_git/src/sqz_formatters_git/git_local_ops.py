@@ -5,13 +5,14 @@ Result lines (``[main abc1234] subject``, ``Switched to branch …``, ``HEAD is 
 ``Fast-forward``, ``CONFLICT …``) and every ``error:``/``fatal:`` line stay verbatim.
 Dropped: the detached-HEAD advice paragraph, git's stock conflict advice (``hint:`` block,
 one line naming its commands stays; see ``_advice``), ``Auto-merging X`` when X conflicts,
+rebase's closing ``Could not apply X`` when ``error: could not apply X`` says it already,
 ``Updating files``/progress lines and the bar graph of diffstats. ``git commit`` that found nothing to commit prints a status: that goes
 to the status formatter. Nothing dropped → None.
 """
 
 from __future__ import annotations
 
-from ._advice import drop_redundant_auto_merging, drop_stock_advice
+from ._advice import drop_redundant_auto_merging, drop_repeated_could_not_apply, drop_stock_advice
 from .git_remote_ops import drop_progress
 
 _ADVICE_START = "You are in 'detached HEAD' state."
@@ -35,7 +36,7 @@ def format_local(request) -> str | None:
             continue
         kept.append(lines[i])
         i += 1
-    out, dropped = drop_progress(drop_redundant_auto_merging(drop_stock_advice(kept)))
+    out, dropped = drop_progress(drop_repeated_could_not_apply(drop_redundant_auto_merging(drop_stock_advice(kept))))
     while out and out[-1] == "":
         out.pop()
     if dropped:

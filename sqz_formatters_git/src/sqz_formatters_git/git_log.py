@@ -1,6 +1,8 @@
 """``git log`` / ``git show`` commit listings → one line per commit header.
 
 ``commit <sha> (refs)`` + ``Author:`` + ``Date:`` become ``<sha12> (refs) <date> <author>: <subject>``;
+where two or more commits of a listing share a day (not ``--graph``), each day is written once,
+as a ``2024-03-02:`` line before its first commit, and the headers under it go without it;
 further message lines follow indented by two; ``--stat`` blocks lose their bar graph, ``-p``
 patches go through the diff formatter, ``--graph`` keeps every topology line. Custom
 ``--format``/``--pretty=format:`` output, ``--oneline`` (already one line per commit) and any
@@ -44,13 +46,16 @@ def _format_ok(args: list[str]) -> bool:
     return True
 
 
-def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None) -> str:
-    """The one-line summary of a commit header."""
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, dated: bool = True) -> str:
+    """The one-line summary of a commit header (without its date when a day line gives it)."""
     parts = [sha[:HASH_LEN]]
     if refs:
         parts.append(f"({refs})")
     date = fields.get("Date") or fields.get("AuthorDate")
-    if date:
+    if date and dated:
         parts.append(short_date(date))
     author = fields.get("Author")
     if author:
@@ -72,7 +77,19 @@ def _split_commits(lines: list[str]) -> list[tuple[int, int]] | None:
     return [(s, e) for s, e in zip(starts, starts[1:] + [len(lines)])]
 
 
-def _format_commit(block: list[str]) -> list[str] | None:
+def _day(block: list[str]) -> str | None:
+    """The day a commit block's header shows (``2024-03-02``), or None when its date has another form."""
+    for line in block[1:]:
+        if not line:
+            break
+        f = _FIELD.match(line)
+        if f and f.group(1) in ("Date", "AuthorDate"):
+            day = short_date(f.group(2))
+            return day if _DAY.match(day) else None
+    return None
+
+
+def _format_commit(block: list[str], dated: bool = True) -> list[str] | None:
     """One commit block (header, message, optional stat or patch) compacted."""
     m = _COMMIT.match(block[0])
     sha, refs = m.group(1), m.group(2)
@@ -94,7 +111,7 @@ def _format_commit(block: list[str]) -> list[str] | None:
     rest = block[i:]
     while rest and rest[-1] == "":
         rest.pop()
-    out = [_header_line(sha, refs, fields, message[0] if message else None)]
+    out = [_header_line(sha, refs, fields, message[0] if message else None, dated)]
     if "Merge" in fields:
         out.append(f"  Merge: {fields['Merge']}")
     out.extend("  " + x for x in message[1:])
@@ -129,11 +146,18 @@ def format_commits(text: str) -> str | None:
     spans = _split_commits(lines)
     if spans is None:
         return None
+    days = [_day(lines[s:e]) for s, e in spans]
+    # a day line pays where a day has two commits or more; every date must be a plain day
+    by_day = None not in days and len(set(days)) < len(days)
     out: list[str] = []
-    for s, e in spans:
-        part = _format_commit(lines[s:e])
+    previous = None
+    for (s, e), day in zip(spans, days):
+        part = _format_commit(lines[s:e], dated=not by_day)
         if part is None:
             return None
+        if by_day and day != previous:
+            out.append(f"{day}:")
+            previous = day
         out.extend(part)
     return "\n".join(out) + "\n"
 

@@ -1,6 +1,7 @@
 """Ref listings: ``git branch`` (``-a``, ``-r``, ``-v``, ``-vv``), ``git tag`` (``-n``), ``git remote -v``.
 
-Plain branch and tag lists become one counted line; verbose branch lines lose their
+Plain branch and tag lists become one counted line; ``tag -n`` lines sharing a message share
+one line (``v0.1.0, v0.1.4: Document usage``); verbose branch lines lose their
 alignment padding only; remote lines with the same fetch and push URL merge into one.
 ``git stash list`` and ``git reflog`` are already one line per entry with nothing to drop:
 they are recognised and left to the generic stages (None). Any unexpected line → None.
@@ -92,10 +93,14 @@ def format_tag(request) -> str | None:
     if not lines:
         return None
     if annotated:
+        grouped = _tags_by_message(lines)
+        if grouped is not None:
+            return grouped
         out = []
         for line in lines:
-            if line.startswith("    "):
-                out.append("  " + line.strip())  # continuation of a multi-line annotation
+            if out and (line.startswith("    ") or not line.strip()):
+                # continuation of a multi-line annotation (its blank lines arrive without their indent)
+                out.append("  " + line.strip() if line.strip() else "")
                 continue
             m = _TAG_N.match(line)
             if not m:
@@ -108,6 +113,22 @@ def format_tag(request) -> str | None:
     if any(not re.fullmatch(r"\S+", x) for x in lines):
         return None
     return f"tags ({len(lines)}): " + ", ".join(lines) + "\n"
+
+
+def _tags_by_message(lines: list[str]) -> str | None:
+    """``git tag -n`` where several tags carry the same one-line message (tags on one commit, or
+    lightweight tags showing its subject): ``v0.1.0, v0.1.4: Document usage``, one line per
+    message in the order git first lists it, tags in git's order. None when no message repeats
+    or any annotation has more than one line."""
+    groups: dict[str, list[str]] = {}
+    for line in lines:
+        m = _TAG_N.match(line)
+        if not m or line.startswith(" ") or not m.group(2):
+            return None
+        groups.setdefault(m.group(2), []).append(m.group(1))
+    if len(groups) == len(lines):
+        return None
+    return "".join(f"{', '.join(tags)}: {message}\n" for message, tags in groups.items())
 
 
 def format_remote(request) -> str | None:

@@ -4,7 +4,10 @@ Object-transfer progress (``Counting objects``, ``Receiving objects``, ``remote:
 is dropped with a count; ref updates (``* [new branch]``, ``abc..def  main -> origin/main``),
 rejections, ``error:``/``fatal:`` lines, conflicts and every other line are kept verbatim;
 git's stock advice after a rejected push becomes one line naming its commands (``_advice``);
-``Auto-merging X`` goes when X conflicts; a pull's diffstat loses its bar graph. Nothing dropped → None.
+``Auto-merging X`` goes when X conflicts; a pull's diffstat loses its bar graph; a push's one
+``To URL`` line goes when ``error: failed to push some refs to 'URL'`` names the same remote
+(not on its own: that alone is not worth a recovery line).
+Nothing dropped → None.
 """
 
 from __future__ import annotations
@@ -40,12 +43,21 @@ def drop_progress(lines: list[str]) -> tuple[list[str], int]:
     return out, dropped
 
 
+def drop_repeated_remote(lines: list[str]) -> list[str]:
+    """Without the ``To URL`` line when it is the only one and the push error names that URL."""
+    to = [x for x in lines if x.startswith("To ")]
+    if len(to) == 1 and f"error: failed to push some refs to '{to[0][3:]}'" in lines:
+        return [x for x in lines if x != to[0]]
+    return lines
+
+
 def format_transfer(request) -> str | None:
     """Network verbs: keep every non-progress line, count the progress lines."""
     lines = request.text.splitlines()
     out, dropped = drop_progress(drop_redundant_auto_merging(drop_stock_advice(lines)))
     if dropped == 0 and out == lines:
-        return None
+        return None  # the `To URL` line alone is not worth a recovery line
+    out = drop_repeated_remote(out)
     if dropped:
         out.append(f"[{dropped} progress lines dropped]")
     return "\n".join(out) + "\n"

@@ -79,6 +79,7 @@ def _table(locale: str) -> dict:
     lines: list = []       # (regex, role, msgid)
     sections: list = []    # (header text, group)
     labels: list = []      # (label text, code)
+    short: dict = {}       # footer regex -> the footer without its "(use -u …)" hint
     untracked_hint = own.get(" (use -u option to show untracked files)", english[" (use -u option to show untracked files)"])
     for msgid, role in ROLES.items():
         forms = own.get(msgid) or english[msgid]  # git prints the English text when a message is untranslated
@@ -90,7 +91,9 @@ def _table(locale: str) -> dict:
                 labels.append((form, _LABEL_CODES[msgid]))
             elif msgid == "Untracked files not listed%s":
                 for tail in (untracked_hint[0], ""):
-                    lines.append((re.compile("^" + re.escape(form.replace("%s", tail)) + "$"), "footer", msgid))
+                    rx = re.compile("^" + re.escape(form.replace("%s", tail)) + "$")
+                    lines.append((rx, "footer", msgid))
+                    short[rx] = form.replace("%s", "")
             elif msgid == " (use -u option to show untracked files)":
                 continue
             else:
@@ -100,7 +103,7 @@ def _table(locale: str) -> dict:
                         lines.append((re.compile("^" + _template_regex(piece.strip() if not prefix else piece, prefix) + "$"),
                                       role, msgid))
     labels.sort(key=lambda x: -len(x[0]))
-    table = {"lines": lines, "sections": dict(sections), "labels": labels}
+    table = {"lines": lines, "sections": dict(sections), "labels": labels, "short": short}
     _TABLES[locale] = table
     return table
 
@@ -148,7 +151,7 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
                 if msgid == _CLEAN:
                     clean = line  # git's own words, in its locale
                 elif msgid not in _REDUNDANT_FOOTERS:
-                    kept.append(line)
+                    kept.append(table["short"].get(rx, line))
                 in_todo = msgid.startswith(("Last command done", "Next command to do"))
                 break
         else:
@@ -158,12 +161,17 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
     return kept, groups, clean
 
 
+# a group's entry count is printed from this many entries on (fewer are counted at a glance)
+COUNT_FROM = 4
+
+
 def _render(head: list[str], groups: dict, clean: str | bool) -> str:
     out = list(head)
     for name in _GROUP_ORDER:
         items = groups.get(name)
         if items:
-            out.append(f"{name} ({len(items)}): " + ", ".join(items))
+            count = f" ({len(items)})" if len(items) >= COUNT_FROM else ""
+            out.append(f"{name}{count}: " + ", ".join(items))
     if clean:
         out.append(clean)
     elif not groups:
