@@ -10,9 +10,10 @@ nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
 listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
-backtrace, and the source snippets of *warnings* (the header, ``-->`` location, inline
-``help:`` and ``= note:`` lines stay). Errors, failure sections and everything the
-formatter does not recognise are kept verbatim.
+backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
+pointer, and the echoed source of errors and warnings (``rust_diag.compress_error``: header
+with its location, labels, notes and suggested code stay). Failure sections and everything
+the formatter does not recognise are kept verbatim.
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ _PROGRESS = re.compile(
 _FINISHED = re.compile(r"^ {0,12}Finished `?\w+`? profile|^ {0,12}Finished (dev|release|test)")
 _DIAG_HEAD = re.compile(r"^(error|warning)(\[[A-Za-z0-9_:]+\])?: ")
 _LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
-_SNIPPET = re.compile(r"^\s*(\d+\s*)?\|")
-_INLINE_HELP = re.compile(r"\b(help|note|suggestion): ")
-_LINT_URL = re.compile(r"^\s*= help: for further information visit ")
+# rustc's closing pointer to its error index; the codes stay in the headers and `Some errors have …`
+_EXPLAIN_HINT = re.compile(r"^For more information about (?:this|an) error, try `rustc --explain E\d+`\.$")
 _RUNNING = re.compile(r"^running \d+ tests?$")
 _TEST_PASS = re.compile(r"^test .+ \.\.\. (ok|ignored(, .*)?)$")
 _TEST_RESULT = re.compile(r"^test result: (ok|FAILED)\. \d+ passed; \d+ failed; \d+ ignored;")
@@ -80,22 +80,6 @@ def has_foreign_format(argv: tuple[str, ...]) -> bool:
         if word in ("--quiet", "-q") and "--" in argv[:i]:
             return True  # libtest's terse dot output
     return False
-
-
-def compress_warning(block: list[str]) -> list[str]:
-    """A rustc/clippy warning without its source snippet: header, location, help and note lines."""
-    out = [block[0]]
-    for line in block[1:]:
-        if _LOCATION.match(line):
-            out.append(line)
-        elif _LINT_URL.match(line):
-            continue
-        elif _SNIPPET.match(line):
-            if _INLINE_HELP.search(line):
-                out.append(line)
-        else:
-            out.append(line)  # `= note:`, `help:`, `note:` and anything unexpected
-    return out
 
 
 def diagnostic_end(lines: list[str], start: int) -> int:
@@ -167,13 +151,17 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             recognised = True
             j = diagnostic_end(lines, i)
             block = lines[i:j]
-            if line.startswith("warning") and any(_LOCATION.match(b) for b in block):
-                out.extend(compress_warning(block))
-            elif any(_LOCATION.match(b) for b in block):
+            if any(_LOCATION.match(b) for b in block):
                 out.extend(compress_error(block))  # labels, notes and suggested code kept
+                while j < n and not lines[j].strip():
+                    j += 1  # the blank line closing it: the next header starts a line of its own
             else:
                 out.extend(block)
             i = j
+            continue
+        if _EXPLAIN_HINT.match(line):
+            recognised = True
+            i += 1
             continue
         if _RUNNING.match(line):
             recognised = True
