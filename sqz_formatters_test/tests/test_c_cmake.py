@@ -33,3 +33,12 @@ def test_failed_configure_probe_is_kept():
     # shape taken from the configure fixture's own probe lines; a failed probe must stay
     out = ask(text, "cmake -S . -B build", 0)
     assert "-- Looking for pthread.h - not found" in out
+
+
+def test_project_root_named_once_diagnostics_relative():
+    out = run(fixture("build_error")).splitlines()
+    assert out[0] == "[paths relative to /tmp/sqz-capture/cmakeproj_err/]"
+    assert "src/main.c:10:5: error: ‘total’ undeclared (first use in this function)" in out
+    assert "src/util.c: In function ‘report’:" in out
+    assert sum("/tmp/sqz-capture/" in x for x in out) == 1
+    assert not any(x.lstrip().startswith(("10 |", "|")) for x in out)    # snippets go

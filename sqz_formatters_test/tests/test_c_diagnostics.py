@@ -21,11 +21,52 @@ def test_snippets_dropped_diagnostics_grouped_by_file():
     assert "\n  In function ‘report’:\n" in out
 
 
-def test_make_keeps_error_snippets():
-    """The shared compressor keeps error snippets by default (make/cmake build logs)."""
+def test_shared_compressor_keeps_error_snippets_on_request():
+    """``error_snippets=True`` (the default) keeps the snippet under an error, never under a warning."""
     lines = fixture("gcc_errors").request().text.splitlines()
     out, stats = formatter.compress_compiler_output(lines)
     assert "   10 |     total = words + p.z;" in out and stats["errors"] == 3
+    assert "   16 |     printf(\"%s=%d\\n\", name, value);" not in out
+
+
+def test_fixed_undeclared_identifier_note_dropped():
+    out = run(fixture("gcc_errors"))
+    assert "reported only once" not in out
+    assert "  10:5: error: ‘total’ undeclared (first use in this function)" in out
+
+
+def test_repeated_instantiation_chain_becomes_its_locations():
+    out = run(fixture("gxx_template_error")).splitlines()
+    # the first chain verbatim, every location of a repeated run named in order
+    assert out.count("src/total.cpp:12:14:   required from here") == 1
+    assert "[required from, as above: /usr/include/c++/12/bits/stl_algo.h:1849:25, 1940:31, 4820:18, " \
+           "src/total.cpp:12:14]" in out
+    assert "[required from, as above: /usr/include/c++/12/bits/stl_algo.h:4820:18, src/total.cpp:12:14]" in out
+    assert sum(" required from ‘void std::__final_insertion_sort(" in x for x in out) == 1
+    # a required-from line not shown before stays, even after a folded run elsewhere
+    assert any(x.startswith("/usr/include/c++/12/bits/stl_algo.h:1817:36:   required from ‘void std::__insertion_sort(")
+               for x in out)
+    assert sum(x.endswith(": error: no match for ‘operator<’ (operand types are ‘Item’ and ‘Item’)") for x in out) == 3
+
+
+def test_absolute_paths_relative_to_their_root():
+    lines = ["/home/u/proj/src/a.c: In function ‘f’:",
+             "/home/u/proj/src/a.c:3:1: error: boom",
+             "/home/u/proj/include/b.h:9:2: warning: hm [-Wx]",
+             "/usr/include/stdio.h:10:1: note: declared here",
+             "make: *** [Makefile:3: a.o] Error 1"]
+    assert formatter.relative_to_root(lines) == [
+        "[paths relative to /home/u/]",
+        "proj/src/a.c: In function ‘f’:",
+        "proj/src/a.c:3:1: error: boom",
+        "proj/include/b.h:9:2: warning: hm [-Wx]",
+        "/usr/include/stdio.h:10:1: note: declared here",
+        "make: *** [Makefile:3: a.o] Error 1"]
+    one_dir = ["/w/p/src/a.c:1:1: error: x", "/w/p/src/b.c:2:2: error: y"]
+    assert formatter.relative_to_root(one_dir) == ["[paths relative to /w/p/]", "src/a.c:1:1: error: x",
+                                                   "src/b.c:2:2: error: y"]
+    assert formatter.relative_to_root(one_dir[:1]) == one_dir[:1]          # nothing to win
+    assert formatter.relative_to_root(["src/a.c:1:1: error: x"] * 3) == ["src/a.c:1:1: error: x"] * 3
 
 
 def test_repeated_candidate_notes_are_counted():

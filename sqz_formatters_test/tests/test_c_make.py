@@ -31,3 +31,10 @@ def test_cargo_output_is_not_ours():
 def test_dry_run_is_not_ours():
     text = fixture("build_green").request().text
     assert ask(text, "make -n", 0) is None
+
+
+def test_error_snippets_dropped_locations_kept():
+    out = run(fixture("build_error"))
+    assert "total = words + p.z;" not in out and "  |" not in out
+    assert "src/main.c:12:13: error: expected ‘;’ before ‘}’ token" in out
+    assert "src/main.c: In function ‘main’:" in out

@@ -5,7 +5,8 @@ followed by a source snippet with carets. The agent acts on the diagnostic line
 (location, message, ``[-Wflag]``); the snippet repeats source it can read, and the
 caret marks the column the line already gives. Note lines repeated word for word (g++
 lists the same overload candidates for every instantiation) are counted instead of
-repeated. A direct compiler run drops every snippet and prints each file's path once,
+repeated, and gcc's fixed ``each undeclared identifier is reported only once …`` note
+goes. A direct compiler run drops every snippet and prints each file's path once,
 its ``In function …`` context and ``line:col: severity: message`` lines under it.
 
 ``compress_compiler_output`` is shared with the make and cmake formatters, which keep
@@ -36,6 +37,8 @@ _REQUIRED = re.compile(r"^[^\s:][^:]*:\d+:\d+:   (required|recursively required|
 _INCLUDED = re.compile(r"^(In file included from |                 from )\S+:\d+[,:]$")
 _GUTTER = re.compile(r"^ *(\d+ )?\| ?")                 # gcc's ``   10 |     code`` and ``      |  ^~~``
 _CARET = re.compile(r"^[ \t~^|]*\^[ \t~^]*$")             # clang's caret line
+# gcc's fixed note under the first undeclared identifier of a compile (no fact of its own)
+_ONCE_NOTE = ": note: each undeclared identifier is reported only once for each function it appears in"
 _SUMMARY = re.compile(r"^\d+ (errors?|warnings?)( and \d+ errors?)? generated\.$")
 _LINKER = re.compile(r"(: undefined reference to |: multiple definition of |collect2: error: ld returned"
                      r"|: cannot find -l|ld returned \d+ exit status)")
@@ -82,6 +85,10 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
             elif sev == "note":
                 stats["notes"] += 1
             keep_snippet = error_snippets and sev in ("error", "fatal error")
+            if sev == "note" and line.endswith(_ONCE_NOTE):
+                after_diag = True
+                i += 1
+                continue
             if sev == "note" and line in seen_notes:
                 repeated += 1
                 after_diag = True
@@ -121,7 +128,83 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
         i += 1
     if repeated:
         out.append(f"[{repeated} repeated note lines dropped]")
-    return out, stats
+    return fold_repeated_chains(out), stats
+
+
+_REQ_LOC = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+:\d+):   ")
+
+
+def fold_repeated_chains(lines: list[str]) -> list[str]:
+    """Runs of ``required from`` lines already printed word for word in an earlier chain, as their locations.
+
+    g++ prints the whole instantiation chain under every error of the same call; from the
+    first line a chain shares with an earlier one to its end (``required from here``), each
+    line repeats the signature shown above. Such a run becomes one line naming every
+    location in order, a path said once for a run in the same file:
+    ``[required from, as above: a.h:1849:25, 1940:31, src/x.cpp:12:14]``.
+    """
+    seen: set[str] = set()
+    out: list[str] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if not _REQUIRED.match(line):
+            out.append(line)
+            i += 1
+            continue
+        j = i
+        while j < n and lines[j] in seen and _REQUIRED.match(lines[j]):
+            j += 1
+        if j - i >= 2:
+            locs, last = [], None
+            for x in lines[i:j]:
+                path, _, where = _REQ_LOC.match(x).group("loc").partition(":")
+                locs.append(where if path == last else f"{path}:{where}")
+                last = path
+            locs = ", ".join(locs)
+            out.append(f"[required from, as above: {locs}]")
+            i = j
+            continue
+        seen.add(line)
+        out.append(line)
+        i += 1
+    return out
+
+
+_ABS_HEAD = re.compile(r"^(?P<path>/[^\s:]+/)[^\s:/]+(?::\d+[:,]|: In |: At )")
+_SYSTEM = ("/usr/", "/opt/", "/lib/", "/nix/", "/Library/", "/Applications/")
+
+
+def relative_to_root(lines: list[str]) -> list[str]:
+    """Absolute source paths at the head of diagnostic lines shown relative to their common root, named once.
+
+    A build driven by cmake passes the compiler absolute paths, so every diagnostic repeats
+    the project's directory (``/home/u/proj/src/main.c:10:5: error: …``). The root is the
+    directory the diagnostics' files share, less its last component (so ``src/main.c``
+    keeps the folder it was named with); a first line says it: ``[paths relative to /home/u/proj/]``.
+    System headers (``/usr/…``) stay absolute. Unchanged when fewer than two lines would gain.
+    """
+    dirs = []
+    for line in lines:
+        m = _ABS_HEAD.match(line)
+        if m and not m.group("path").startswith(_SYSTEM):
+            dirs.append(m.group("path"))
+    if len(dirs) < 2:
+        return lines
+    common = min(dirs)
+    last = max(dirs)
+    k = 0
+    while k < len(common) and k < len(last) and common[k] == last[k]:
+        k += 1
+    common = common[:common.rfind("/", 0, k) + 1]          # the deepest shared directory, with its slash
+    root = common[:common.rfind("/", 0, len(common) - 1) + 1]  # less its last component
+    if len(root) < 2:
+        return lines
+    out = [f"[paths relative to {root}]"]
+    for line in lines:
+        m = _ABS_HEAD.match(line)
+        out.append(line[len(root):] if m and line.startswith(root) and not line.startswith(_SYSTEM) else line)
+    return out
 
 
 def _is_compile_only_option_set(argv: tuple[str, ...]) -> bool:
@@ -142,7 +225,8 @@ def _head(line: str):
 
 def _kept(line: str) -> bool:
     return bool(_SUMMARY.match(line) or _TOOL_DIAG.match(line) or _LINKER.search(line) or _INCLUDED.match(line)
-                or line.startswith("[") and line.endswith(" repeated note lines dropped]"))
+                or line.startswith("[") and line.endswith(" repeated note lines dropped]")
+                or line.startswith("[paths relative to /"))
 
 
 def group_compiler_output(lines: list[str]) -> list[str]:
@@ -174,4 +258,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None
     if request.exit_code not in (None, 0) and not stats["errors"]:
         return None  # a failure without an error line: nothing here explains it
-    return join_output(group_compiler_output(out))
+    return join_output(group_compiler_output(relative_to_root(out)))

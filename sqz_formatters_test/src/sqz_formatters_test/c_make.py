@@ -1,7 +1,8 @@
 """make/gmake: drop recipe echoes and directory chatter, keep make's errors and compiler diagnostics.
 
 Why: a make run echoes every compiler command (``cc -Wall … -c src/x.c -o build/x.o``);
-what matters is the diagnostics (compressed as in ``c_diagnostics``) and make's own
+what matters is the diagnostics (compressed as in ``c_diagnostics``: each diagnostic line
+kept, source snippets dropped, absolute paths shown relative to the project) and make's own
 ``*** [...] Error N`` lines. The last echoed command is kept (it names the final
 artefact); the others are counted. make's messages are matched in English only:
 another locale (``Fehler 1``) returns None.
@@ -14,7 +15,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, has_option, join_output
-from .c_diagnostics import compress_compiler_output
+from .c_diagnostics import compress_compiler_output, relative_to_root
 
 commands = ("make", "gmake")
 
@@ -95,10 +96,11 @@ def format_make(text: str, exit_code: int | None) -> str | None:
     if res is None:
         return None
     kept, dropped = res
-    comp = compress_compiler_output(kept)
+    comp = compress_compiler_output(kept, error_snippets=False)
     if comp is None:
         return None
     out, stats = comp
+    out = relative_to_root(out)
     ours = any(_MAKE_MSG.match(l) for l in lines) or dropped or stats["recognised"]
     if not ours:
         return None
