@@ -73,6 +73,25 @@ def test_repeated_candidate_notes_are_counted():
     out = run(fixture("gxx_template_error"))
     assert "repeated note lines dropped]" in out
     assert out.count("note: candidate: ‘template<class _IteratorL,") == 1
+    # a note repeating an earlier text at its own error's location counts as repeated; the first stays
+    lines = out.splitlines()
+    assert "/usr/include/c++/12/bits/predefined_ops.h:45:23: note:   ‘Item’ is not derived from " \
+           "‘const __gnu_cxx::__normal_iterator<_IteratorL, _Container>’" in lines
+    assert not any(x.startswith("/usr/include/c++/12/bits/predefined_ops.h:98:22: note:") for x in lines)
+    i = lines.index("/usr/include/c++/12/bits/predefined_ops.h:98:22: error: no match for ‘operator<’ "
+                    "(operand types are ‘Item’ and ‘Item’)")
+    assert lines[i + 1] == "[6 repeated note lines dropped]"
+
+
+def test_chain_line_with_the_bindings_of_the_line_above_says_so():
+    lines = run(fixture("gxx_template_error")).splitlines()
+    k = next(i for i, x in enumerate(lines) if x.startswith("/usr/include/c++/12/bits/stl_algo.h:1849:25:"))
+    assert lines[k] == ("/usr/include/c++/12/bits/stl_algo.h:1849:25:   required from ‘void std::__final_insertion_sort("
+                        "_RandomAccessIterator, _RandomAccessIterator, _Compare) [with the same as above]’")
+    assert lines[k - 1].endswith("[with _RandomAccessIterator = __gnu_cxx::__normal_iterator<Item*, vector<Item> >; "
+                                 "_Compare = __gnu_cxx::__ops::_Iter_less_iter]’")
+    # different bindings stay written out
+    assert any(x.startswith("/usr/include/c++/12/bits/stl_algo.h:1916:27:") and "_Size = long int" in x for x in lines)
 
 
 def test_preprocess_only_is_not_ours():

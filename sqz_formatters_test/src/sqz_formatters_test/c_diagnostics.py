@@ -5,7 +5,9 @@ followed by a source snippet with carets. The agent acts on the diagnostic line
 (location, message, ``[-Wflag]``); the snippet repeats source it can read, and the
 caret marks the column the line already gives. Note lines repeated word for word (g++
 lists the same overload candidates for every instantiation) are counted instead of
-repeated, and gcc's fixed ``each undeclared identifier is reported only once …`` note
+repeated (so are notes that repeat an earlier note's text at the location of the error they
+follow: g++ points each candidate's ``‘Item’ is not derived from …`` at the failing call
+again), and gcc's fixed ``each undeclared identifier is reported only once …`` note
 goes. A direct compiler run drops every snippet and prints each file's path once,
 its ``In function …`` context and ``line:col: severity: message`` lines under it.
 
@@ -67,6 +69,8 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
     out: list[str] = []
     stats = {"errors": 0, "warnings": 0, "notes": 0, "recognised": 0}
     seen_notes: set[str] = set()
+    seen_note_texts: set[str] = set()
+    error_loc = None          # `file:line:col` of the latest error: a note there repeating an earlier text adds nothing
     repeated = 0
     keep_snippet = True       # snippet lines after the current diagnostic are kept (errors only)
     after_diag = False        # the previous kept line was a diagnostic (clang snippet may follow)
@@ -89,13 +93,18 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
                 after_diag = True
                 i += 1
                 continue
-            if sev == "note" and line in seen_notes:
+            m = _DIAG.match(line)
+            if sev in ("error", "fatal error"):
+                error_loc = m.group("loc")
+            if sev == "note" and (line in seen_notes
+                                  or m.group("loc") == error_loc and m.group("msg") in seen_note_texts):
                 repeated += 1
                 after_diag = True
                 i += 1
                 continue
             if sev == "note":
                 seen_notes.add(line)
+                seen_note_texts.add(m.group("msg"))
             if repeated:
                 out.append(f"[{repeated} repeated note lines dropped]")
                 repeated = 0
@@ -141,10 +150,12 @@ def fold_repeated_chains(lines: list[str]) -> list[str]:
     first line a chain shares with an earlier one to its end (``required from here``), each
     line repeats the signature shown above. Such a run becomes one line naming every
     location in order, a path said once for a run in the same file:
-    ``[required from, as above: a.h:1849:25, 1940:31, src/x.cpp:12:14]``.
+    ``[required from, as above: a.h:1849:25, 1940:31, src/x.cpp:12:14]``. A chain line whose
+    ``[with T = …]`` bindings repeat those of the line above says ``[with the same as above]``.
     """
     seen: set[str] = set()
     out: list[str] = []
+    folded = None             # the last run folded (its lines are not shown)
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
@@ -162,13 +173,26 @@ def fold_repeated_chains(lines: list[str]) -> list[str]:
                 locs.append(where if path == last else f"{path}:{where}")
                 last = path
             locs = ", ".join(locs)
-            out.append(f"[required from, as above: {locs}]")
+            folded = f"[required from, as above: {locs}]"
+            out.append(folded)
             i = j
             continue
         seen.add(line)
-        out.append(line)
+        shown_above = lines[i - 1] if i and out and out[-1] is not folded else ""
+        out.append(_same_bindings(line, shown_above))
         i += 1
     return out
+
+
+_WITH = re.compile(r" \[with [^\]]*(?:\[[^\]]*\][^\]]*)*\]’$")
+
+
+def _same_bindings(line: str, above: str) -> str:
+    """A ``required from`` line whose ``[with T = …]`` bindings equal those of the line above, saying so."""
+    m = _WITH.search(line)
+    if m and len(m.group()) > 40 and above.endswith(m.group()):
+        return line[:m.start()] + " [with the same as above]’"
+    return line
 
 
 _ABS_HEAD = re.compile(r"^(?P<path>/[^\s:]+/)[^\s:/]+(?::\d+[:,]|: In |: At )")
