@@ -318,6 +318,27 @@ def capture_cargo() -> None:
                 "warning: `rwarn` (lib) generated",
             ], dropped=["Checking rwarn v0.1.0"])
     run("cargo clean -q", warn)
+    capture("cargo", "clippy_deny_warnings", warn, "cargo clippy -- -D warnings",
+            produced_by=version("cargo clippy --version") + "; " + rustc_v, expect_exit=101, facts=[
+                "error: use of deprecated function `load_legacy`: use `load` instead", "  --> src/lib.rs:18:13",
+                "error: variable does not need to be mutable", "help: remove this `mut`",
+                "error: unused variable: `unused_count`", "  --> src/lib.rs:12:9",
+                "help: if this is intentional, prefix it with an underscore: `_retries`",
+                "error: function `helper` is never used", "  --> src/lib.rs:37:4",
+                "error: equality checks against true are unnecessary", "help: try: `c.retries == 3`",
+                "error: useless use of `format!`", "  --> src/lib.rs:20:16",
+                "error: `to_string` applied to a type that implements `Display` in `format!` args",
+                "error: length comparison to zero", "  --> src/lib.rs:22:8",
+                "help: using `is_empty` is clearer and more explicit: `c.name.is_empty()`",
+                "error: writing `&Vec` instead of `&[_]` involves a new object where a slice will do",
+                "28 + pub fn first_even(v: &[i32]) -> Option<i32> {",
+                "error: the loop variable `i` is only used to index `v`", "  --> src/lib.rs:29:14",
+                "clippy::needless-range-loop", "-D warnings",
+                "error: could not compile `rwarn` (lib) due to 11 previous errors",
+            ], dropped=["Checking rwarn v0.1.0", "19 |     if (c.retries == 3) == true {"],
+            notes="Lints denied with -D warnings: every warning becomes an error carrying the `-D … implied by "
+                  "`-D warnings`` note and its override help.")
+    run("cargo clean -q", warn)
     capture("cargo", "check_warnings", warn, "cargo check", produced_by=by, expect_exit=0, facts=[
         "warning: use of deprecated function `load_legacy`: use `load` instead",
         "warning: unused variable: `unused_count`", "warning: `rwarn` (lib) generated 5 warnings",

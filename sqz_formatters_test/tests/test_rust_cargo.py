@@ -116,3 +116,13 @@ def test_nextest_invoked_directly():
     fx = fixture("nextest_fail")
     out = ask(fx.request().text, "cargo-nextest nextest run", 100)
     assert out == run(fx)
+
+
+def test_deny_warnings_note_becomes_the_lint_and_override_help_goes():
+    out = run(fixture("clippy_deny_warnings"))
+    assert "error: length comparison to zero [clippy::len-zero, denied by -D warnings] --> src/lib.rs:22:8" in out
+    assert "error: unused variable: `retries` --> src/lib.rs:13:9\n" in out     # no note under it: no tag
+    assert "implied by `-D warnings`" not in out and "to override `-D warnings`" not in out
+    assert "for further information visit" not in out
+    assert "29 +     for <item> in &v {" in out
+    assert out.rstrip().endswith("error: could not compile `rwarn` (lib) due to 11 previous errors")

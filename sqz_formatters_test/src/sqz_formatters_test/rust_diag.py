@@ -12,7 +12,9 @@ and the source lines a ``help:`` suggests (the fix itself).
 
 Shortened: the lint note rustc prints once per lint (``= note: `#[warn(unused_mut)]` (part
 of `#[warn(unused)]`) on by default``) becomes the lint's name after the header
-(``[unused_mut, part of unused]``); the ``(in Nightly builds, run with -Z macro-backtrace …)``
+(``[unused_mut, part of unused]``), and so does the note ``-D warnings`` prints
+(```-D clippy::len-zero` implied by `-D warnings``` → ``[clippy::len-zero, denied by -D
+warnings]``; its ``to override `-D warnings` add `#[allow(…)]``` help goes); the ``(in Nightly builds, run with -Z macro-backtrace …)``
 tail of a macro note goes. Dropped: source lines echoed under the diagnostic and its notes,
 bare marker and ``|`` gutter lines, clippy's ``= help: for further information visit <url>``
 lines, and locations in the standard library's source (``--> /rustc/<commit>/library/…``: a
@@ -35,6 +37,10 @@ _STD_PATH = re.compile(r"^(?:-->|:::) /rustc/[0-9a-f]{40}/")
 _LINT_NOTE = re.compile(r"^= note: `#\[(?:warn|deny|forbid)\((?P<lint>[\w:]+)\)\]`"
                         r"(?: \(part of `#\[(?:warn|deny|forbid)\((?P<group>[\w:]+)\)\]`\))? on by default$")
 _LINT_URL = re.compile(r"^= help: for further information visit \S+$")
+# `-D warnings` turns each lint into an error and says so under its first hit, with how to override it
+_DENY_NOTE = re.compile(r"^= note: `-D (?P<lint>[\w:-]+)` implied by `-D warnings`$")
+_OVERRIDE_HELP = re.compile(r"^= help: to override `-D warnings` add `#\[(?:allow|expect)\([\w:]+\)\]`"
+                            r"(?: or `#\[allow\([\w:]+\)\]`)?$")
 _NIGHTLY = " (in Nightly builds, run with -Z macro-backtrace for more info)"
 
 
@@ -104,10 +110,14 @@ def compress_error(block: list[str]) -> list[str]:
 def _note(note: str, out: list[str], head_len: int) -> str | None:
     """A ``= note:``/``= help:`` line as kept (None when dropped); a lint note goes after the header instead."""
     lint = _LINT_NOTE.match(note)
-    if lint:
-        tag = lint.group("lint") + (f", part of {lint.group('group')}" if lint.group("group") else "")
+    deny = _DENY_NOTE.match(note)
+    if lint or deny:
+        if lint:
+            tag = lint.group("lint") + (f", part of {lint.group('group')}" if lint.group("group") else "")
+        else:
+            tag = f"{deny.group('lint')}, denied by -D warnings"
         out[0] = out[0][:head_len] + f" [{tag}]" + out[0][head_len:]
         return None
-    if _LINT_URL.match(note):
+    if _LINT_URL.match(note) or _OVERRIDE_HELP.match(note):
         return None
     return note[:-len(_NIGHTLY)] if note.endswith(_NIGHTLY) else note
