@@ -493,6 +493,73 @@ _CTESTS = {
 }
 
 
+_CXX_ACCOUNT_H = """#pragma once
+#include <string>
+#include <vector>
+
+class Account {
+public:
+    Account(std::string owner, long balance);
+    void deposit(long amount);
+    void deposit(long amount, const std::string &memo);
+    long balance() const;
+    const std::string &owner() const;
+    void rename(const std::string &name);
+
+private:
+    std::string owner_;
+    long balance_;
+    std::vector<std::string> memos_;
+};
+"""
+
+_CXX_ACCOUNT = """#include "account.h"
+
+Account::Account(std::string owner, long balance) : owner_(owner), balance_(balance) {}
+
+void Account::deposit(long amount) {
+    balance_ += amount;
+}
+
+void Account::deposit(long amount, const std::string &memo) {
+    deposit(amount);
+    memos_.push_back(memo);
+}
+
+long Account::balance() const {
+    int unused = 0;
+    return balanc_;
+}
+
+const std::string &Account::owner() const { return owner_; }
+
+void Account::rename(const std::string &name) {
+    for (int i = 0; i < memos_.size(); ++i) {
+        memos_[i] += name;
+    }
+    owner_ = name;
+}
+"""
+
+_CXX_MAIN = """#include <iostream>
+#include "account.h"
+
+static void report(const Account &a) {
+    a.rename("audited");
+    std::cout << a.owner() << ": " << a.balance() << "\\n";
+}
+
+int main() {
+    Account acct("ada", 10);
+    acct.deposit(5, "gift", true);
+    std::strin label = "main";
+    acct.withdraw(3);
+    report(acct);
+    return 0;
+}
+"""
+
+
 def capture_c() -> None:
     if not shutil.which("gcc"):
         print("gcc missing: C fixtures skipped")
@@ -533,6 +600,25 @@ def capture_c() -> None:
                 "error: no match for ‘operator<’ (operand types are ‘Item’ and ‘Item’)",
                 "/usr/include/c++/12/bits/predefined_ops.h: In instantiation of",
             ], dropped=[], notes="A template instantiation error: the long 'required from' chain and candidate notes.")
+    cxx = write_project("cxxmulti", {"src/account.h": _CXX_ACCOUNT_H, "src/account.cpp": _CXX_ACCOUNT,
+                                     "src/main.cpp": _CXX_MAIN})
+    capture("cc", "gxx_multi_file", cxx, "g++ -std=c++17 -Wall -Wextra -Isrc -c src/account.cpp src/main.cpp",
+            produced_by=gxx_v, expect_exit=1, facts=[
+                "src/account.cpp", "src/main.cpp",
+                {"under": "src/account.cpp", "line": "16:12: error: ‘balanc_’ was not declared in this scope; did you mean ‘balance’?"},
+                {"under": "src/account.cpp", "line": "15:9: warning: unused variable ‘unused’ [-Wunused-variable]"},
+                {"under": "src/account.cpp", "line": "22:23: warning: comparison of integer expressions of different signedness"},
+                {"under": "src/account.cpp", "line": "In member function ‘void Account::rename(const std::string&)’:"},
+                {"under": "src/main.cpp", "line": "5:13: error: passing ‘const Account’ as ‘this’ argument discards qualifiers [-fpermissive]"},
+                "src/account.h:12:10: note:   in call to ‘void Account::rename(const std::string&)’",
+                {"under": "src/main.cpp", "line": "11:17: error: no matching function for call to ‘Account::deposit(int, const char [5], bool)’"},
+                "src/account.h:8:10: note: candidate: ‘void Account::deposit(long int)’",
+                "src/account.h:9:10: note:   candidate expects 2 arguments, 3 provided",
+                {"under": "src/main.cpp", "line": "12:10: error: ‘strin’ is not a member of ‘std’; did you mean ‘string’?"},
+                {"under": "src/main.cpp", "line": "13:10: error: ‘class Account’ has no member named ‘withdraw’"},
+            ], dropped=["   16 |     return balanc_;"],
+            notes="C++ errors over two files whose notes point into a header (overload candidates, "
+                  "'in call to'): the notes must stay under the error they explain.")
     capture("cc", "gcc_de_locale", proj, "gcc -Wall -Isrc -c src/main.c", env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"},
             produced_by=gcc_v, expect_exit=1, facts=["Fehler:"],
             notes="German messages (gcc-12-locales): a locale the formatter does not know; it must return None.")

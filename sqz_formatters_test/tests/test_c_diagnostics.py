@@ -108,3 +108,25 @@ def test_failure_without_error_line_is_refused():
     text = fixture("gcc_errors").request().text
     warnings_only = "\n".join(l for l in text.splitlines() if "error" not in l) + "\n"
     assert ask(warnings_only, "gcc -c x.c", 1) is None
+
+
+def test_notes_in_a_header_stay_under_their_error():
+    lines = run(fixture("gxx_multi_file")).splitlines()
+    i = lines.index("  11:17: error: no matching function for call to ‘Account::deposit(int, const char [5], bool)’")
+    assert lines[i + 1:i + 5] == [
+        "   src/account.h:8:10: note: candidate: ‘void Account::deposit(long int)’",
+        "   src/account.h:8:10: note:   candidate expects 1 argument, 3 provided",
+        "   src/account.h:9:10: note: candidate: ‘void Account::deposit(long int, const std::string&)’",
+        "   src/account.h:9:10: note:   candidate expects 2 arguments, 3 provided"]
+    j = lines.index("  5:13: error: passing ‘const Account’ as ‘this’ argument discards qualifiers [-fpermissive]")
+    assert lines[j + 1:j + 3] == ["   In file included from src/main.cpp:2:",
+                                  "   src/account.h:12:10: note:   in call to ‘void Account::rename(const std::string&)’"]
+    assert "src/account.h" not in lines                      # no group of its own: the notes explain main.cpp
+    assert lines.count("src/main.cpp") == 1 and lines.count("src/account.cpp") == 1
+
+
+def test_include_chain_leading_to_an_error_keeps_the_order():
+    lines = ["In file included from src/main.c:1:",
+             "src/util.h:3:5: error: unknown type name ‘sizet’",
+             "src/main.c:5:3: error: x", "src/main.c:6:3: error: y"]
+    assert formatter.group_compiler_output(lines) == lines

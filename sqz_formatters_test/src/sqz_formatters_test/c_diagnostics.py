@@ -256,13 +256,44 @@ def _kept(line: str) -> bool:
 def group_compiler_output(lines: list[str]) -> list[str]:
     """Diagnostics grouped by file when the report allows it, else ``lines`` unchanged.
 
-    Template instantiation and include chains read top-down across files (each line
-    explains the next): grouping them by file would scramble the chain, so such
-    reports are left in their order.
+    A note in another file than the error or warning it follows (``src/a.h:8:10: note:
+    candidate: …``), with the ``In file included from`` lines just before it, stays under
+    that diagnostic with its full path. Template instantiation chains, and include chains
+    leading to an error or warning, read top-down across files (each line explains the
+    next): grouping them would scramble the chain, so such reports are left in their order.
     """
-    if any(_REQUIRED.match(x) or _INCLUDED.match(x) or " In instantiation of " in x for x in lines):
+    if any(_REQUIRED.match(x) or " In instantiation of " in x for x in lines):
         return lines
-    return group_lines(lines, _head, _kept) or lines
+    attached = _attach_foreign_notes(lines)
+    if attached is None:
+        return lines
+    return group_lines(attached, _head, _kept) or lines
+
+
+def _attach_foreign_notes(lines: list[str]) -> list[str] | None:
+    """``lines`` with notes in another file than their diagnostic (and the include lines before them)
+    turned into continuation lines (one leading space); None when an include chain leads elsewhere."""
+    out: list[str] = []
+    primary = None            # the path of the latest error/warning
+    pending: list[str] = []   # include lines waiting for the diagnostic they introduce
+    for line in lines:
+        if _INCLUDED.match(line):
+            pending.append(line)
+            continue
+        sev = diagnostic_severity(line)
+        path = _PATH.match(line).group("path") if sev is not None and _PATH.match(line) else None
+        if sev == "note" and primary is not None and path != primary:
+            out.extend(" " + x for x in pending + [line])
+            pending = []
+            continue
+        if pending:
+            return None       # an include chain leading to an error, a warning or a note in its own file
+        if sev is not None and sev != "note":
+            primary = path
+        elif sev is None and not line.startswith(" "):
+            primary = None if not _CONTEXT.match(line) else primary
+        out.append(line)
+    return None if pending else out
 
 
 @hookimpl
