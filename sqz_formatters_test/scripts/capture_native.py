@@ -467,6 +467,17 @@ endforeach()
 """
 
 
+_CMAKE_CXX = """cmake_minimum_required(VERSION 3.16)
+project(ledger CXX)
+set(CMAKE_CXX_STANDARD 17)
+add_compile_options(-Wall -Wextra)
+add_library(account src/account.cpp)
+target_include_directories(account PUBLIC src)
+add_executable(app src/main.cpp)
+target_link_libraries(app account)
+"""
+
+
 def _ctest_src(name: str, body: str) -> str:
     return f"""#include <assert.h>
 #include <stdio.h>
@@ -710,6 +721,26 @@ def capture_c() -> None:
                     "src/main.c:10:5: error: ‘total’ undeclared (first use in this function)",
                     "ninja: build stopped: subcommand failed.",
                 ], dropped=[])
+    cx = write_project("cmakeproj_cxx", {
+        "CMakeLists.txt": _CMAKE_CXX, "src/account.h": _CXX_ACCOUNT_H,
+        "src/account.cpp": _CXX_ACCOUNT.replace("return balanc_;", "return balance_;"), "src/main.cpp": _CXX_MAIN})
+    run("cmake -S . -B build", cx)
+    capture("cmake", "build_error_cxx", cx, "cmake --build build",
+            produced_by=f"{cmake_v}; {make_v}; {version('g++ --version')}", expect_exit=2, facts=[
+                "src/account.cpp:15:9: warning: unused variable ‘unused’ [-Wunused-variable]",
+                "src/account.cpp:22:23: warning: comparison of integer expressions of different signedness",
+                "src/main.cpp:5:13: error: passing ‘const Account’ as ‘this’ argument discards qualifiers [-fpermissive]",
+                "src/account.h:12:10: note:   in call to ‘void Account::rename(const std::string&)’",
+                "src/main.cpp:11:17: error: no matching function for call to ‘Account::deposit(int, const char [5], bool)’",
+                "src/account.h:8:10: note: candidate: ‘void Account::deposit(long int)’",
+                "src/account.h:9:10: note:   candidate expects 2 arguments, 3 provided",
+                "src/main.cpp:12:10: error: ‘strin’ is not a member of ‘std’; did you mean ‘string’?",
+                "src/main.cpp:13:10: error: ‘class Account’ has no member named ‘withdraw’",
+                "gmake[2]: *** [CMakeFiles/app.dir/build.make:76: CMakeFiles/app.dir/src/main.cpp.o] Error 1",
+                "gmake: *** [Makefile:91: all] Error 2",
+            ], dropped=["[ 25%] Building CXX object CMakeFiles/account.dir/src/account.cpp.o", "Built target account"],
+            notes="A C++ library and program built by cmake (absolute paths to the compiler); the program's "
+                  "errors carry notes that point into the library's header.")
 
 
 # ---------------------------------------------------------------- Go

@@ -206,7 +206,7 @@ def relative_to_root(lines: list[str]) -> list[str]:
     the project's directory (``/home/u/proj/src/main.c:10:5: error: …``). The root is the
     directory the diagnostics' files share, less its last component (so ``src/main.c``
     keeps the folder it was named with); a first line says it: ``[paths relative to /home/u/proj/]``.
-    System headers (``/usr/…``) stay absolute. Unchanged when fewer than two lines would gain.
+    ``In file included from`` lines under the root follow. System headers (``/usr/…``) stay absolute. Unchanged when fewer than two lines would gain.
     """
     dirs = []
     for line in lines:
@@ -227,7 +227,13 @@ def relative_to_root(lines: list[str]) -> list[str]:
     out = [f"[paths relative to {root}]"]
     for line in lines:
         m = _ABS_HEAD.match(line)
-        out.append(line[len(root):] if m and line.startswith(root) and not line.startswith(_SYSTEM) else line)
+        if m and line.startswith(root) and not line.startswith(_SYSTEM):
+            line = line[len(root):]
+        elif _INCLUDED.match(line):
+            lead = line[:line.index("from ") + 5]
+            if line.startswith(root, len(lead)):
+                line = lead + line[len(lead) + len(root):]   # `In file included from src/main.cpp:2:`
+        out.append(line)
     return out
 
 
