@@ -442,6 +442,41 @@ clean:
 """
 
 
+_MAKEFILE_TOP = """SUBDIRS = lib app
+
+all:
+\tfor d in $(SUBDIRS); do $(MAKE) -C $$d || exit 1; done
+
+clean:
+\tfor d in $(SUBDIRS); do $(MAKE) -C $$d clean; done
+"""
+
+_MAKEFILE_LIB = """CFLAGS ?= -Wall -Wextra -g
+OBJS = util.o
+
+libutil.a: $(OBJS)
+\tar rcs $@ $^
+
+%.o: %.c util.h
+\t$(CC) $(CFLAGS) -c $< -o $@
+
+clean:
+\trm -f *.o libutil.a
+"""
+
+_MAKEFILE_APP = """CFLAGS ?= -Wall -Wextra -g
+
+app: main.o ../lib/libutil.a
+\t$(CC) $(CFLAGS) -o $@ $^
+
+main.o: main.c
+\t$(CC) $(CFLAGS) -I../lib -c $< -o $@
+
+clean:
+\trm -f *.o app
+"""
+
+
 def _mod(i: int) -> str:
     return f"""#include "util.h"
 
@@ -655,6 +690,21 @@ def capture_c() -> None:
         "src/util.c:7:9: warning: unused variable ‘unused_total’ [-Wunused-variable]",
         "make: Target 'all' not remade because of errors.",
     ], dropped=[])
+    rec = write_project("cproj_rec", {"Makefile": _MAKEFILE_TOP, "lib/Makefile": _MAKEFILE_LIB, "lib/util.c": _C_UTIL,
+                                      "lib/util.h": _C_UTIL_H, "app/Makefile": _MAKEFILE_APP, "app/main.c": _C_MAIN_ERR})
+    run("make clean", rec)
+    capture("make", "build_recursive", rec, "make", produced_by=f"{make_v}; {gcc_v}", expect_exit=2, facts=[
+        "make[1]: Entering directory '/tmp/sqz-capture/cproj_rec/lib'",
+        "util.c:7:9: warning: unused variable ‘unused_total’ [-Wunused-variable]",
+        "util.c:22:1: warning: control reaches end of non-void function [-Wreturn-type]",
+        "make[1]: Entering directory '/tmp/sqz-capture/cproj_rec/app'",
+        "main.c:10:5: error: ‘total’ undeclared (first use in this function)",
+        "main.c:12:13: error: expected ‘;’ before ‘}’ token",
+        "main.c:6:14: warning: unused parameter ‘argc’ [-Wunused-parameter]",
+        "make[1]: *** [Makefile:7: main.o] Error 1", "make: *** [Makefile:4: all] Error 1",
+    ], dropped=["make[1]: Leaving directory '/tmp/sqz-capture/cproj_rec/lib'", "cc -Wall -Wextra -g -c util.c -o util.o"],
+        notes="A recursive make (make -C lib, make -C app): the compiler names files relative to the directory "
+              "make entered.")
     run("make clean", proj)
     capture("make", "build_de_locale", proj, "make", env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"},
             produced_by=f"{make_v}; {gcc_v}", expect_exit=2, facts=["Fehler 1"],

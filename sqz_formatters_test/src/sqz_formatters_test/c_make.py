@@ -37,12 +37,17 @@ _MAKE_KNOWN = re.compile(
 def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tuple[list[str], dict] | None:
     """Drop recipe echoes and directory lines (counted); None on an unknown make message or locale.
 
+    A recursive make's ``Entering directory '…'`` line stays when something is kept under it
+    (a compiler names files relative to that directory: ``main.c:10:5: error: …``); ``Leaving``
+    lines and directories that printed nothing else go.
+
     Lines whose index is in ``keep`` (e.g. the command after ninja's ``FAILED:``) stay verbatim.
     """
     kept: list[str] = []
     dropped: dict[str, int] = {}
     slot = None
     last_echo = None
+    entering = None           # the latest `Entering directory` line, put back before the first line kept under it
     for idx, line in enumerate(lines):
         if idx in keep:
             kept.append(line)
@@ -53,11 +58,17 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
             if not _MAKE_KNOWN.match(msg):
                 return None
             if _MAKE_DIR.match(msg):
-                dropped["directory"] = dropped.get("directory", 0) + 1
+                gone = (entering is not None) + msg.startswith("Leaving")  # an unused Entering, this Leaving
+                if gone:
+                    dropped["directory"] = dropped.get("directory", 0) + gone
+                entering = line if msg.startswith("Entering") else None
                 if slot is None:
                     slot = len(kept)
                     kept.append("")
                 continue
+            if entering is not None:
+                kept.append(entering)
+                entering = None
             kept.append(line)
             continue
         m = _ECHO.match(line)
@@ -70,7 +81,12 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
             last_echo = (len(kept), line)
             kept.append(None)  # placeholder: the last echo is put back below
             continue
+        if entering is not None:
+            kept.append(entering)  # a recursive make's diagnostics name files relative to this directory
+            entering = None
         kept.append(line)
+    if entering is not None:
+        dropped["directory"] = dropped.get("directory", 0) + 1
     if last_echo is not None and last_echo[0] == len(kept) - 1:
         idx, line = last_echo
         kept[idx] = line       # the run ended on this command: keep it, it names the final artefact
