@@ -130,3 +130,18 @@ def test_include_chain_leading_to_an_error_keeps_the_order():
              "src/util.h:3:5: error: unknown type name ‘sizet’",
              "src/main.c:5:3: error: x", "src/main.c:6:3: error: y"]
     assert formatter.group_compiler_output(lines) == lines
+
+
+def test_repeated_note_count_stays_under_its_error_when_grouped():
+    lines = ["src/a.cpp:3:5: error: no matching function for call to ‘f(int)’",
+             "src/b.h:1:6: note: candidate: ‘void f()’",
+             "src/a.cpp:9:5: error: no matching function for call to ‘f(long int)’",
+             "[1 repeated note lines dropped]",
+             "src/b.h:2:6: note: candidate: ‘void f(char*)’"]
+    assert formatter.group_compiler_output(lines) == [
+        "src/a.cpp",
+        "  3:5: error: no matching function for call to ‘f(int)’",
+        "   src/b.h:1:6: note: candidate: ‘void f()’",
+        "  9:5: error: no matching function for call to ‘f(long int)’",
+        "   [1 repeated note lines dropped]",
+        "   src/b.h:2:6: note: candidate: ‘void f(char*)’"]

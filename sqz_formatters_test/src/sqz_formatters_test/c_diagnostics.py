@@ -184,14 +184,14 @@ def fold_repeated_chains(lines: list[str]) -> list[str]:
     return out
 
 
-_WITH = re.compile(r" \[with [^\]]*(?:\[[^\]]*\][^\]]*)*\]’$")
-
-
 def _same_bindings(line: str, above: str) -> str:
     """A ``required from`` line whose ``[with T = …]`` bindings equal those of the line above, saying so."""
-    m = _WITH.search(line)
-    if m and len(m.group()) > 40 and above.endswith(m.group()):
-        return line[:m.start()] + " [with the same as above]’"
+    k = line.rfind(" [with ")
+    if k < 0 or not line.endswith("]’"):
+        return line
+    bindings = line[k:]
+    if len(bindings) > 40 and above.endswith(bindings):
+        return line[:k] + " [with the same as above]’"
     return line
 
 
@@ -285,6 +285,10 @@ def _attach_foreign_notes(lines: list[str]) -> list[str] | None:
     for line in lines:
         if _INCLUDED.match(line):
             pending.append(line)
+            continue
+        if primary is not None and not pending and line.startswith("[") \
+                and line.endswith(" repeated note lines dropped]"):
+            out.append(" " + line)      # the count stands where the notes stood, under their diagnostic
             continue
         sev = diagnostic_severity(line)
         path = _PATH.match(line).group("path") if sev is not None and _PATH.match(line) else None
