@@ -126,3 +126,12 @@ def test_deny_warnings_note_becomes_the_lint_and_override_help_goes():
     assert "for further information visit" not in out
     assert "29 +     for <item> in &v {" in out
     assert out.rstrip().endswith("error: could not compile `rwarn` (lib) due to 11 previous errors")
+
+
+def test_build_failed_waiting_note_dropped_after_an_error():
+    out = run(fixture("test_compile_error"))
+    assert "waiting for other jobs" not in out
+    assert "error: could not compile `rbuild` (lib test) due to 2 previous errors" in out
+    # alone (no error line before it) it stays: it is then what explains the failure
+    alone = "   Compiling x v0.1.0\nwarning: build failed, waiting for other jobs to finish...\n"
+    assert "waiting for other jobs" in ask(alone, "cargo build", 101)

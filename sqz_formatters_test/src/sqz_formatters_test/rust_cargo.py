@@ -11,7 +11,7 @@ failure, ``test NAME ... FAILED`` lines of tests that have their own failure sec
 listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
-pointer, and the echoed source of errors and warnings (``rust_diag.compress_error``: header
+pointer, cargo's ``warning: build failed, waiting for other jobs to finish...``, and the echoed source of errors and warnings (``rust_diag.compress_error``: header
 with its location, labels, notes and suggested code stay). Failure sections and everything
 the formatter does not recognise are kept verbatim.
 """
@@ -42,6 +42,8 @@ _FINISHED = re.compile(r"^ {0,12}Finished `?\w+`? profile|^ {0,12}Finished (dev|
 _DIAG_HEAD = re.compile(r"^(error|warning)(\[[A-Za-z0-9_:]+\])?: ")
 _LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
 # rustc's closing pointer to its error index; the codes stay in the headers and `Some errors have …`
+# cargo's note while parallel jobs finish after a failure: the run is over by the time anyone reads it
+_WAITING = "warning: build failed, waiting for other jobs to finish..."
 _EXPLAIN_HINT = re.compile(r"^For more information about (?:this|an) error, try `rustc --explain E\d+`\.$")
 _RUNNING = re.compile(r"^running \d+ tests?$")
 _TEST_PASS = re.compile(r"^test .+ \.\.\. (ok|ignored(, .*)?)$")
@@ -147,6 +149,10 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             out.append(line)
             i += 1
             continue
+        if _EXPLAIN_HINT.match(line) or line == _WAITING and any(x.startswith("error") for x in out):
+            recognised = True
+            i += 1
+            continue
         if _DIAG_HEAD.match(line):
             recognised = True
             j = diagnostic_end(lines, i)
@@ -158,10 +164,6 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             else:
                 out.extend(block)
             i = j
-            continue
-        if _EXPLAIN_HINT.match(line):
-            recognised = True
-            i += 1
             continue
         if _RUNNING.match(line):
             recognised = True
