@@ -11,9 +11,10 @@ again), and gcc's fixed ``each undeclared identifier is reported only once …``
 goes. A direct compiler run drops every snippet and prints each file's path once,
 its ``In function …`` context and ``line:col: severity: message`` lines under it.
 
-``compress_compiler_output`` is shared with the make and cmake formatters, which keep
-error snippets (faithful on red inside a longer build log). Messages in another
-language (``Fehler:``) are not recognised: the result is then None.
+``compress_compiler_output`` is shared with the make and cmake formatters (which drop the
+snippets too and show absolute paths relative to the project, ``relative_to_root``); with
+``error_snippets=True`` it keeps an error's snippet. Messages in another language
+(``Fehler:``) are not recognised: the result is then None.
 """
 
 from __future__ import annotations
@@ -206,7 +207,8 @@ def relative_to_root(lines: list[str]) -> list[str]:
     the project's directory (``/home/u/proj/src/main.c:10:5: error: …``). The root is the
     directory the diagnostics' files share, less its last component (so ``src/main.c``
     keeps the folder it was named with); a first line says it: ``[paths relative to /home/u/proj/]``.
-    ``In file included from`` lines under the root follow. System headers (``/usr/…``) stay absolute. Unchanged when fewer than two lines would gain.
+    ``In file included from`` lines under the root follow. System headers (``/usr/…``) stay
+    absolute. Unchanged when fewer than two lines would gain.
     """
     dirs = []
     for line in lines:

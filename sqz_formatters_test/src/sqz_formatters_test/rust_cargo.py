@@ -11,7 +11,8 @@ failure, ``test NAME ... FAILED`` lines of tests that have their own failure sec
 listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
-pointer, cargo's ``warning: build failed, waiting for other jobs to finish...``, and the echoed source of errors and warnings (``rust_diag.compress_error``: header
+pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
+error), and the echoed source of errors and warnings (``rust_diag.compress_error``: header
 with its location, labels, notes and suggested code stay). Failure sections and everything
 the formatter does not recognise are kept verbatim.
 """
@@ -23,7 +24,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, join_output
-from .rust_diag import compress_error
+from .rust_diag import EXPLAIN_HINT, compress_error
 
 commands = ("cargo", "cargo-nextest")
 # a panic's backtrace inside a failing test's section is part of the report: rendered here (the
@@ -41,10 +42,8 @@ _PROGRESS = re.compile(
 _FINISHED = re.compile(r"^ {0,12}Finished `?\w+`? profile|^ {0,12}Finished (dev|release|test)")
 _DIAG_HEAD = re.compile(r"^(error|warning)(\[[A-Za-z0-9_:]+\])?: ")
 _LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
-# rustc's closing pointer to its error index; the codes stay in the headers and `Some errors have …`
 # cargo's note while parallel jobs finish after a failure: the run is over by the time anyone reads it
 _WAITING = "warning: build failed, waiting for other jobs to finish..."
-_EXPLAIN_HINT = re.compile(r"^For more information about (?:this|an) error, try `rustc --explain E\d+`\.$")
 _RUNNING = re.compile(r"^running \d+ tests?$")
 _TEST_PASS = re.compile(r"^test .+ \.\.\. (ok|ignored(, .*)?)$")
 _TEST_RESULT = re.compile(r"^test result: (ok|FAILED)\. \d+ passed; \d+ failed; \d+ ignored;")
@@ -149,7 +148,7 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             out.append(line)
             i += 1
             continue
-        if _EXPLAIN_HINT.match(line) or line == _WAITING and any(x.startswith("error") for x in out):
+        if EXPLAIN_HINT.match(line) or line == _WAITING and any(x.startswith("error") for x in out):
             recognised = True
             i += 1
             continue

@@ -42,6 +42,9 @@ _DENY_NOTE = re.compile(r"^= note: `-D (?P<lint>[\w:-]+)` implied by `-D warning
 _OVERRIDE_HELP = re.compile(r"^= help: to override `-D warnings` add `#\[(?:allow|expect)\([\w:]+\)\]`"
                             r"(?: or `#\[allow\([\w:]+\)\]`)?$")
 _NIGHTLY = " (in Nightly builds, run with -Z macro-backtrace for more info)"
+# rustc's closing pointer to its error index (rustc and cargo drop it: the codes stay in the
+# headers and in ``Some errors have detailed explanations: …``)
+EXPLAIN_HINT = re.compile(r"^For more information about (?:this|an) error, try `rustc --explain E\d+`\.$")
 
 
 def compress_error(block: list[str]) -> list[str]:

@@ -17,13 +17,12 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import has_option, join_output, shorter_or_none
-from .rust_diag import compress_error
+from .rust_diag import EXPLAIN_HINT, compress_error
 
 commands = ("rustc",)
 
 _HEAD = re.compile(r"^(?:error|warning)(?:\[[A-Za-z0-9_:]+\])?: ")
 _LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
-_EXPLAIN_HINT = re.compile(r"^For more information about (?:this|an) error, try `rustc --explain E\d+`\.$")
 
 
 def compact_rustc(lines: list[str]) -> list[str] | None:
@@ -32,7 +31,7 @@ def compact_rustc(lines: list[str]) -> list[str] | None:
     located = 0
     i, n = 0, len(lines)
     while i < n:
-        if _EXPLAIN_HINT.match(lines[i]):
+        if EXPLAIN_HINT.match(lines[i]):
             i += 1
             continue
         if not _HEAD.match(lines[i]):
