@@ -14,7 +14,8 @@ Tools: a venv /tmp/sqz-compilers-tools/venv (mypy, ruff, pip) and npm packages i
 gcc and cargo from the system. Registry hosts and this machine's index paths pass
 through ``sqz_core.testing.redact_registries`` (→ ``pkgs.example.org``).
 
-Usage: python scripts/capture_compilers.py [family ...]   (tsc mypy ruff eslint cc cargo npm pip pipbuild)
+Usage: python scripts/capture_compilers.py [family ...]   (tsc mypy ruff eslint cc cargo npm pip pipbuild
+rustspans)
 """
 
 from __future__ import annotations
@@ -601,6 +602,45 @@ def capture_cargo() -> None:
             rv, RUSTC_FACTS, dropped=RUSTC_DROPPED, expect_exit=1)
 
 
+RUST_SPANS = {"spans.rs": """fn label(n: u32) -> &'static str {
+    match n {
+        0 => "zero",
+        1 => 1,
+        _ => "many",
+    }
+}
+
+fn total(items: &[u32]) -> u32 {
+    items
+        .iter()
+        .map(|x| x * 2)
+        .collect::<Vec<u32>>()
+}
+
+fn main() {
+    let names: String = vec![
+        label(0),
+        label(1),
+    ];
+    println!("{} {}", names, total(&[1, 2]));
+}
+"""}
+
+
+def capture_rustc_spans() -> None:
+    """rustc errors whose spans cover several lines (drawn with `/`, `|` and `|____^`)."""
+    proj = write_tree(ROOT / "rustspans", RUST_SPANS)
+    capture("rustc", "multiline_spans", "rustc --edition 2021 -o /tmp/sqz-capture/spans spans.rs", proj,
+            version("rustc --version"), [
+                "error[E0308]: `match` arms have incompatible types", " --> spans.rs:4:14",
+                "this is found to be of type `&'static str`", "expected `&str`, found integer",
+                "`match` arms have incompatible types", "  --> spans.rs:10:5",
+                "expected `u32` because of return type", "expected `u32`, found `Vec<u32>`",
+                "  --> spans.rs:17:25", "expected due to this", "expected `String`, found `Vec<&str>`",
+                "error: aborting due to 3 previous errors",
+            ], dropped=["10 | /     items", "   | |_____^"], expect_exit=1)
+
+
 CARGO_FACTS = [
     "error[E0425]: cannot find value `totl` in this scope", "src/main.rs:10:34",
     "error[E0308]: mismatched types", "src/account.rs:8:19", "expected `String`, found `&str`",
@@ -875,7 +915,7 @@ def main(argv: list[str]) -> int:
     ensure_tools()
     families = {"tsc": capture_tsc, "mypy": capture_mypy, "ruff": capture_ruff, "eslint": capture_eslint,
                 "cc": capture_cc, "cargo": capture_cargo, "rustc": capture_cargo, "npm": capture_npm, "npmreg": capture_npm_registry,
-                "pip": capture_pip, "pipbuild": capture_pip_build}
+                "pip": capture_pip, "pipbuild": capture_pip_build, "rustspans": capture_rustc_spans}
     for fam in argv or list(families):
         families[fam]()
     return 0

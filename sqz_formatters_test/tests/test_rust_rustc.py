@@ -37,3 +37,12 @@ def test_other_modes_and_tools_give_none():
     assert ask(text, "rustc --explain E0308", 0) is None
     assert ask(text_of("cc", "gcc_errors"), "rustc src/main.rs", 1) is None
     assert ask("error: couldn't read `nope.rs`: No such file or directory (os error 2)\n", "rustc nope.rs", 1) is None
+
+
+def test_multiline_span_labels_keep_their_kind_and_line():
+    out = run(fixture("multiline_spans")).splitlines()
+    i = out.index("error[E0308]: mismatched types --> spans.rs:17:25")
+    assert out[i + 1:i + 3] == ["  - expected due to this", "  20: ^ expected `String`, found `Vec<&str>`"]
+    assert "  6: - `match` arms have incompatible types" in out
+    assert "  13: ^ expected `u32`, found `Vec<u32>`" in out
+    assert not any("___" in x or x.strip().startswith(("|", "/")) for x in out)   # the span drawing goes

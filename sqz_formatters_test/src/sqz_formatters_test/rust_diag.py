@@ -6,7 +6,8 @@ their label text (``expected `String`, found `&str```). Kept: the ``error[E…]:
 header with its ``-->`` location joined to it (``error[E0308]: mismatched types --> src/a.rs:9:5``;
 a ``help:``/``note:`` sub-diagnostic's location joins it the same way), every other
 ``-->``/``:::`` location, each label's text as ``^ label`` (primary) or ``- label``
-(secondary), prefixed ``LINE:`` when it sits under another source line than the location's,
+(secondary), prefixed ``LINE:`` when it sits under another source line than the location's
+(a span over several lines, drawn with ``/``, ``|`` and ``|____^``, labels its last line),
 ``= note:``/``= help:`` lines with their continuations, ``help:``/``note:`` sub-diagnostics
 and the source lines a ``help:`` suggests (the fix itself).
 
@@ -30,7 +31,8 @@ _LOCATION = re.compile(r"^\s*(?:-->|:::) \S")
 _LOC_LINE = re.compile(r":(\d+):\d+$")
 _NUMBERED = re.compile(r"^\s*(?P<num>\d+)\s*[|:]")  # `10 |     code` (a source line; `:` for elided runs)
 _GUTTER = re.compile(r"^\s*\|(?P<rest>.*)$")        # `   |          ^^^^ label` (no line number)
-_MARKS = re.compile(r"^[\s|]*(?P<marks>[\^\-+~]+(?:[\s|]+[\^\-+~]+)*)(?:\s+(?P<label>\S.*))?$")
+# a marker line: carets/dashes, with a multi-line span's `|`, `/` and `___` drawing (`|_____^ label`)
+_MARKS = re.compile(r"^(?P<marks>[\s|/_^\-+~]*[\^\-+~])(?:\s+(?P<label>\S.*))?$")
 _SUB = re.compile(r"^(?:help|note|warning|error)(?:\[\w+\])?: ")
 _ELIDED = re.compile(r"^\.\.\.$")
 _STD_PATH = re.compile(r"^(?:-->|:::) /rustc/[0-9a-f]{40}/")
