@@ -14,7 +14,8 @@ Tools: a venv /tmp/sqz-compilers-tools/venv (mypy, ruff, pip) and npm packages i
 gcc and cargo from the system. Registry hosts and this machine's index paths pass
 through ``sqz_core.testing.redact_registries`` (→ ``pkgs.example.org``).
 
-Usage: python scripts/capture_compilers.py [family ...]   (tsc mypy ruff eslint cc cargo npm pip)
+Usage: python scripts/capture_compilers.py [family ...]   (tsc mypy ruff eslint cc cargo npm pip pipbuild
+rustspans)
 """
 
 from __future__ import annotations
@@ -601,6 +602,45 @@ def capture_cargo() -> None:
             rv, RUSTC_FACTS, dropped=RUSTC_DROPPED, expect_exit=1)
 
 
+RUST_SPANS = {"spans.rs": """fn label(n: u32) -> &'static str {
+    match n {
+        0 => "zero",
+        1 => 1,
+        _ => "many",
+    }
+}
+
+fn total(items: &[u32]) -> u32 {
+    items
+        .iter()
+        .map(|x| x * 2)
+        .collect::<Vec<u32>>()
+}
+
+fn main() {
+    let names: String = vec![
+        label(0),
+        label(1),
+    ];
+    println!("{} {}", names, total(&[1, 2]));
+}
+"""}
+
+
+def capture_rustc_spans() -> None:
+    """rustc errors whose spans cover several lines (drawn with `/`, `|` and `|____^`)."""
+    proj = write_tree(ROOT / "rustspans", RUST_SPANS)
+    capture("rustc", "multiline_spans", "rustc --edition 2021 -o /tmp/sqz-capture/spans spans.rs", proj,
+            version("rustc --version"), [
+                "error[E0308]: `match` arms have incompatible types", " --> spans.rs:4:14",
+                "this is found to be of type `&'static str`", "expected `&str`, found integer",
+                "`match` arms have incompatible types", "  --> spans.rs:10:5",
+                "expected `u32` because of return type", "expected `u32`, found `Vec<u32>`",
+                "  --> spans.rs:17:25", "expected due to this", "expected `String`, found `Vec<&str>`",
+                "error: aborting due to 3 previous errors",
+            ], dropped=["10 | /     items", "   | |_____^"], expect_exit=1)
+
+
 CARGO_FACTS = [
     "error[E0425]: cannot find value `totl` in this scope", "src/main.rs:10:34",
     "error[E0308]: mismatched types", "src/account.rs:8:19", "expected `String`, found `&str`",
@@ -810,6 +850,51 @@ def capture_pip() -> None:
             notes="the same requirements plus six: every other requirement already satisfied")
 
 
+FASTCALC_SETUP = """from setuptools import setup, Extension
+
+setup(
+    name="fastcalc",
+    version="0.1.0",
+    ext_modules=[Extension("fastcalc", sources=["fastcalc.c"])],
+)
+"""
+FASTCALC_C = """#include <Python.h>
+#include "missing_header.h"
+
+static PyObject *add(PyObject *self, PyObject *args) {
+    long a, b;
+    if (!PyArg_ParseTuple(args, "ll", &a, &b)) return NULL;
+    return PyLong_FromLong(a + b);
+}
+"""
+
+
+def capture_pip_build() -> None:
+    """A local package whose C extension does not compile: pip's boxed build-backend output."""
+    proj = ROOT / "pipbuild"
+    shutil.rmtree(proj, ignore_errors=True)
+    (proj / "fastcalc").mkdir(parents=True)
+    (proj / "fastcalc" / "setup.py").write_text(FASTCALC_SETUP)
+    (proj / "fastcalc" / "fastcalc.c").write_text(FASTCALC_C)
+    subprocess.run([sys.executable, "-m", "venv", str(proj / "venv")], check=True)
+    subprocess.run([str(proj / "venv" / "bin" / "pip"), "install", "-q", "setuptools", "wheel"], check=True)
+    pip = "venv/bin/pip"
+    pv = run(f"{pip} --version", proj)[0].decode().split(" from ")[0]
+    sv = run("venv/bin/python -c 'import setuptools, wheel; print(setuptools.__version__, wheel.__version__)'",
+             proj)[0].decode().split()
+    capture("pip", "install_build_error", f"{pip} install --no-build-isolation ./fastcalc", proj,
+            f"{pv}; setuptools {sv[0]}; wheel {sv[1]}; {version('gcc --version')}", [
+                "fastcalc.c:2:10: fatal error: missing_header.h: No such file or directory",
+                "error: command '/usr/bin/gcc' failed with exit code 1",
+                "× python setup.py bdist_wheel did not run successfully.", "exit code: 1",
+                "ERROR: Failed building wheel for fastcalc", "Failed to build fastcalc",
+                "ERROR: Could not build wheels for fastcalc, which is required to install pyproject.toml-based projects",
+            ], dropped=["running build_ext", "creating build/temp.linux-x86_64-cpython-311"],
+            expect_exit=1, package_manager=True,
+            notes="a local package (setup.py with a C extension including a missing header), built without "
+                  "isolation: the backend's output sits in pip's box")
+
+
 PIP_FRESH_FACTS = [
     ("Successfully installed blinker-1.9.0 certifi-2026.10.19.post1 charset-normalizer-3.5.3 click-8.5.1 flask-3.1.3 "
     "idna-3.20 itsdangerous-2.2.0 jinja2-3.1.6 markdown-it-py-4.3.0 markupsafe-3.0.4 mdurl-0.1.2 pygments-2.21.0 "
@@ -830,7 +915,7 @@ def main(argv: list[str]) -> int:
     ensure_tools()
     families = {"tsc": capture_tsc, "mypy": capture_mypy, "ruff": capture_ruff, "eslint": capture_eslint,
                 "cc": capture_cc, "cargo": capture_cargo, "rustc": capture_cargo, "npm": capture_npm, "npmreg": capture_npm_registry,
-                "pip": capture_pip}
+                "pip": capture_pip, "pipbuild": capture_pip_build, "rustspans": capture_rustc_spans}
     for fam in argv or list(families):
         families[fam]()
     return 0

@@ -318,6 +318,27 @@ def capture_cargo() -> None:
                 "warning: `rwarn` (lib) generated",
             ], dropped=["Checking rwarn v0.1.0"])
     run("cargo clean -q", warn)
+    capture("cargo", "clippy_deny_warnings", warn, "cargo clippy -- -D warnings",
+            produced_by=version("cargo clippy --version") + "; " + rustc_v, expect_exit=101, facts=[
+                "error: use of deprecated function `load_legacy`: use `load` instead", "  --> src/lib.rs:18:13",
+                "error: variable does not need to be mutable", "help: remove this `mut`",
+                "error: unused variable: `unused_count`", "  --> src/lib.rs:12:9",
+                "help: if this is intentional, prefix it with an underscore: `_retries`",
+                "error: function `helper` is never used", "  --> src/lib.rs:37:4",
+                "error: equality checks against true are unnecessary", "help: try: `c.retries == 3`",
+                "error: useless use of `format!`", "  --> src/lib.rs:20:16",
+                "error: `to_string` applied to a type that implements `Display` in `format!` args",
+                "error: length comparison to zero", "  --> src/lib.rs:22:8",
+                "help: using `is_empty` is clearer and more explicit: `c.name.is_empty()`",
+                "error: writing `&Vec` instead of `&[_]` involves a new object where a slice will do",
+                "28 + pub fn first_even(v: &[i32]) -> Option<i32> {",
+                "error: the loop variable `i` is only used to index `v`", "  --> src/lib.rs:29:14",
+                "clippy::needless-range-loop", "-D warnings",
+                "error: could not compile `rwarn` (lib) due to 11 previous errors",
+            ], dropped=["Checking rwarn v0.1.0", "19 |     if (c.retries == 3) == true {"],
+            notes="Lints denied with -D warnings: every warning becomes an error carrying the `-D … implied by "
+                  "`-D warnings`` note and its override help.")
+    run("cargo clean -q", warn)
     capture("cargo", "check_warnings", warn, "cargo check", produced_by=by, expect_exit=0, facts=[
         "warning: use of deprecated function `load_legacy`: use `load` instead",
         "warning: unused variable: `unused_count`", "warning: `rwarn` (lib) generated 5 warnings",
@@ -421,6 +442,41 @@ clean:
 """
 
 
+_MAKEFILE_TOP = """SUBDIRS = lib app
+
+all:
+\tfor d in $(SUBDIRS); do $(MAKE) -C $$d || exit 1; done
+
+clean:
+\tfor d in $(SUBDIRS); do $(MAKE) -C $$d clean; done
+"""
+
+_MAKEFILE_LIB = """CFLAGS ?= -Wall -Wextra -g
+OBJS = util.o
+
+libutil.a: $(OBJS)
+\tar rcs $@ $^
+
+%.o: %.c util.h
+\t$(CC) $(CFLAGS) -c $< -o $@
+
+clean:
+\trm -f *.o libutil.a
+"""
+
+_MAKEFILE_APP = """CFLAGS ?= -Wall -Wextra -g
+
+app: main.o ../lib/libutil.a
+\t$(CC) $(CFLAGS) -o $@ $^
+
+main.o: main.c
+\t$(CC) $(CFLAGS) -I../lib -c $< -o $@
+
+clean:
+\trm -f *.o app
+"""
+
+
 def _mod(i: int) -> str:
     return f"""#include "util.h"
 
@@ -443,6 +499,17 @@ foreach(t adds splits counts empty spaces negatives)
   target_link_libraries(test_${t} util)
   add_test(NAME ${t} COMMAND test_${t})
 endforeach()
+"""
+
+
+_CMAKE_CXX = """cmake_minimum_required(VERSION 3.16)
+project(ledger CXX)
+set(CMAKE_CXX_STANDARD 17)
+add_compile_options(-Wall -Wextra)
+add_library(account src/account.cpp)
+target_include_directories(account PUBLIC src)
+add_executable(app src/main.cpp)
+target_link_libraries(app account)
 """
 
 
@@ -470,6 +537,73 @@ _CTESTS = {
     "spaces": '    assert(count_words("   ") == 0);',
     "negatives": '    int *p = NULL;\n    if (sign(-5) < 0) *p = 1;',
 }
+
+
+_CXX_ACCOUNT_H = """#pragma once
+#include <string>
+#include <vector>
+
+class Account {
+public:
+    Account(std::string owner, long balance);
+    void deposit(long amount);
+    void deposit(long amount, const std::string &memo);
+    long balance() const;
+    const std::string &owner() const;
+    void rename(const std::string &name);
+
+private:
+    std::string owner_;
+    long balance_;
+    std::vector<std::string> memos_;
+};
+"""
+
+_CXX_ACCOUNT = """#include "account.h"
+
+Account::Account(std::string owner, long balance) : owner_(owner), balance_(balance) {}
+
+void Account::deposit(long amount) {
+    balance_ += amount;
+}
+
+void Account::deposit(long amount, const std::string &memo) {
+    deposit(amount);
+    memos_.push_back(memo);
+}
+
+long Account::balance() const {
+    int unused = 0;
+    return balanc_;
+}
+
+const std::string &Account::owner() const { return owner_; }
+
+void Account::rename(const std::string &name) {
+    for (int i = 0; i < memos_.size(); ++i) {
+        memos_[i] += name;
+    }
+    owner_ = name;
+}
+"""
+
+_CXX_MAIN = """#include <iostream>
+#include "account.h"
+
+static void report(const Account &a) {
+    a.rename("audited");
+    std::cout << a.owner() << ": " << a.balance() << "\\n";
+}
+
+int main() {
+    Account acct("ada", 10);
+    acct.deposit(5, "gift", true);
+    std::strin label = "main";
+    acct.withdraw(3);
+    report(acct);
+    return 0;
+}
+"""
 
 
 def capture_c() -> None:
@@ -512,6 +646,25 @@ def capture_c() -> None:
                 "error: no match for ‘operator<’ (operand types are ‘Item’ and ‘Item’)",
                 "/usr/include/c++/12/bits/predefined_ops.h: In instantiation of",
             ], dropped=[], notes="A template instantiation error: the long 'required from' chain and candidate notes.")
+    cxx = write_project("cxxmulti", {"src/account.h": _CXX_ACCOUNT_H, "src/account.cpp": _CXX_ACCOUNT,
+                                     "src/main.cpp": _CXX_MAIN})
+    capture("cc", "gxx_multi_file", cxx, "g++ -std=c++17 -Wall -Wextra -Isrc -c src/account.cpp src/main.cpp",
+            produced_by=gxx_v, expect_exit=1, facts=[
+                "src/account.cpp", "src/main.cpp",
+                {"under": "src/account.cpp", "line": "16:12: error: ‘balanc_’ was not declared in this scope; did you mean ‘balance’?"},
+                {"under": "src/account.cpp", "line": "15:9: warning: unused variable ‘unused’ [-Wunused-variable]"},
+                {"under": "src/account.cpp", "line": "22:23: warning: comparison of integer expressions of different signedness"},
+                {"under": "src/account.cpp", "line": "In member function ‘void Account::rename(const std::string&)’:"},
+                {"under": "src/main.cpp", "line": "5:13: error: passing ‘const Account’ as ‘this’ argument discards qualifiers [-fpermissive]"},
+                "src/account.h:12:10: note:   in call to ‘void Account::rename(const std::string&)’",
+                {"under": "src/main.cpp", "line": "11:17: error: no matching function for call to ‘Account::deposit(int, const char [5], bool)’"},
+                "src/account.h:8:10: note: candidate: ‘void Account::deposit(long int)’",
+                "src/account.h:9:10: note:   candidate expects 2 arguments, 3 provided",
+                {"under": "src/main.cpp", "line": "12:10: error: ‘strin’ is not a member of ‘std’; did you mean ‘string’?"},
+                {"under": "src/main.cpp", "line": "13:10: error: ‘class Account’ has no member named ‘withdraw’"},
+            ], dropped=["   16 |     return balanc_;"],
+            notes="C++ errors over two files whose notes point into a header (overload candidates, "
+                  "'in call to'): the notes must stay under the error they explain.")
     capture("cc", "gcc_de_locale", proj, "gcc -Wall -Isrc -c src/main.c", env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"},
             produced_by=gcc_v, expect_exit=1, facts=["Fehler:"],
             notes="German messages (gcc-12-locales): a locale the formatter does not know; it must return None.")
@@ -537,6 +690,21 @@ def capture_c() -> None:
         "src/util.c:7:9: warning: unused variable ‘unused_total’ [-Wunused-variable]",
         "make: Target 'all' not remade because of errors.",
     ], dropped=[])
+    rec = write_project("cproj_rec", {"Makefile": _MAKEFILE_TOP, "lib/Makefile": _MAKEFILE_LIB, "lib/util.c": _C_UTIL,
+                                      "lib/util.h": _C_UTIL_H, "app/Makefile": _MAKEFILE_APP, "app/main.c": _C_MAIN_ERR})
+    run("make clean", rec)
+    capture("make", "build_recursive", rec, "make", produced_by=f"{make_v}; {gcc_v}", expect_exit=2, facts=[
+        "make[1]: Entering directory '/tmp/sqz-capture/cproj_rec/lib'",
+        "util.c:7:9: warning: unused variable ‘unused_total’ [-Wunused-variable]",
+        "util.c:22:1: warning: control reaches end of non-void function [-Wreturn-type]",
+        "make[1]: Entering directory '/tmp/sqz-capture/cproj_rec/app'",
+        "main.c:10:5: error: ‘total’ undeclared (first use in this function)",
+        "main.c:12:13: error: expected ‘;’ before ‘}’ token",
+        "main.c:6:14: warning: unused parameter ‘argc’ [-Wunused-parameter]",
+        "make[1]: *** [Makefile:7: main.o] Error 1", "make: *** [Makefile:4: all] Error 1",
+    ], dropped=["make[1]: Leaving directory '/tmp/sqz-capture/cproj_rec/lib'", "cc -Wall -Wextra -g -c util.c -o util.o"],
+        notes="A recursive make (make -C lib, make -C app): the compiler names files relative to the directory "
+              "make entered.")
     run("make clean", proj)
     capture("make", "build_de_locale", proj, "make", env={"LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"},
             produced_by=f"{make_v}; {gcc_v}", expect_exit=2, facts=["Fehler 1"],
@@ -603,6 +771,26 @@ def capture_c() -> None:
                     "src/main.c:10:5: error: ‘total’ undeclared (first use in this function)",
                     "ninja: build stopped: subcommand failed.",
                 ], dropped=[])
+    cx = write_project("cmakeproj_cxx", {
+        "CMakeLists.txt": _CMAKE_CXX, "src/account.h": _CXX_ACCOUNT_H,
+        "src/account.cpp": _CXX_ACCOUNT.replace("return balanc_;", "return balance_;"), "src/main.cpp": _CXX_MAIN})
+    run("cmake -S . -B build", cx)
+    capture("cmake", "build_error_cxx", cx, "cmake --build build",
+            produced_by=f"{cmake_v}; {make_v}; {version('g++ --version')}", expect_exit=2, facts=[
+                "src/account.cpp:15:9: warning: unused variable ‘unused’ [-Wunused-variable]",
+                "src/account.cpp:22:23: warning: comparison of integer expressions of different signedness",
+                "src/main.cpp:5:13: error: passing ‘const Account’ as ‘this’ argument discards qualifiers [-fpermissive]",
+                "src/account.h:12:10: note:   in call to ‘void Account::rename(const std::string&)’",
+                "src/main.cpp:11:17: error: no matching function for call to ‘Account::deposit(int, const char [5], bool)’",
+                "src/account.h:8:10: note: candidate: ‘void Account::deposit(long int)’",
+                "src/account.h:9:10: note:   candidate expects 2 arguments, 3 provided",
+                "src/main.cpp:12:10: error: ‘strin’ is not a member of ‘std’; did you mean ‘string’?",
+                "src/main.cpp:13:10: error: ‘class Account’ has no member named ‘withdraw’",
+                "gmake[2]: *** [CMakeFiles/app.dir/build.make:76: CMakeFiles/app.dir/src/main.cpp.o] Error 1",
+                "gmake: *** [Makefile:91: all] Error 2",
+            ], dropped=["[ 25%] Building CXX object CMakeFiles/account.dir/src/account.cpp.o", "Built target account"],
+            notes="A C++ library and program built by cmake (absolute paths to the compiler); the program's "
+                  "errors carry notes that point into the library's header.")
 
 
 # ---------------------------------------------------------------- Go

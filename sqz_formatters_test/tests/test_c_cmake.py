@@ -33,3 +33,22 @@ def test_failed_configure_probe_is_kept():
     # shape taken from the configure fixture's own probe lines; a failed probe must stay
     out = ask(text, "cmake -S . -B build", 0)
     assert "-- Looking for pthread.h - not found" in out
+
+
+def test_project_root_named_once_diagnostics_relative():
+    out = run(fixture("build_error")).splitlines()
+    assert out[0] == "[paths relative to /tmp/sqz-capture/cmakeproj_err/]"
+    assert "src/main.c:10:5: error: ‘total’ undeclared (first use in this function)" in out
+    assert "src/util.c: In function ‘report’:" in out
+    assert sum("/tmp/sqz-capture/" in x for x in out) == 1
+    assert not any(x.lstrip().startswith(("10 |", "|")) for x in out)    # snippets go
+
+
+def test_cxx_header_notes_and_include_lines_relative_too():
+    out = run(fixture("build_error_cxx")).splitlines()
+    assert out[0] == "[paths relative to /tmp/sqz-capture/cmakeproj_cxx/]"
+    assert "In file included from src/main.cpp:2:" in out
+    assert "src/account.h:8:10: note: candidate: ‘void Account::deposit(long int)’" in out
+    assert sum("/tmp/sqz-capture/" in x for x in out) == 1
+    assert "[ 50%] Built target account" not in out           # progress, counted
+    assert "gmake: *** [Makefile:91: all] Error 2" in out

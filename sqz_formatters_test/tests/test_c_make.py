@@ -31,3 +31,29 @@ def test_cargo_output_is_not_ours():
 def test_dry_run_is_not_ours():
     text = fixture("build_green").request().text
     assert ask(text, "make -n", 0) is None
+
+
+def test_error_snippets_dropped_locations_kept():
+    out = run(fixture("build_error"))
+    assert "total = words + p.z;" not in out and "  |" not in out
+    assert "src/main.c:12:13: error: expected ‘;’ before ‘}’ token" in out
+    assert "src/main.c: In function ‘main’:" in out
+
+
+def test_recursive_make_keeps_the_directory_its_diagnostics_are_relative_to():
+    out = run(fixture("build_recursive")).splitlines()
+    lib = out.index("make[1]: Entering directory '/tmp/sqz-capture/cproj_rec/lib'")
+    app = out.index("make[1]: Entering directory '/tmp/sqz-capture/cproj_rec/app'")
+    assert lib < out.index("util.c:7:9: warning: unused variable ‘unused_total’ [-Wunused-variable]") < app
+    assert app < out.index("main.c:10:5: error: ‘total’ undeclared (first use in this function)")
+    assert not any("Leaving directory" in x for x in out)
+    assert "make[1]: *** [Makefile:7: main.o] Error 1" in out
+
+
+def test_directory_without_output_is_dropped():
+    lines = ["make[1]: Entering directory '/w/lib'", "cc -c a.c -o a.o", "make[1]: Leaving directory '/w/lib'",
+             "make[1]: Entering directory '/w/app'", "a.c:1:1: error: x", "make[1]: Leaving directory '/w/app'"]
+    from sqz_formatters_test.c_make import compress_make_lines
+    kept, dropped = compress_make_lines(lines)
+    assert kept == ["[dropped: cc, directory ×3 command lines]", "make[1]: Entering directory '/w/app'",
+                    "a.c:1:1: error: x"]

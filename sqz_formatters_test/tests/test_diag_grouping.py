@@ -100,9 +100,9 @@ def test_template_chains_are_not_regrouped():
 
 def test_rustc_error_keeps_labels_and_suggestion_drops_echo():
     out = fmt(rust_cargo, "cargo", "build_multi_file")
-    assert "  8: ^ expected `String`, found `&str`" in out
-    assert "  1: - expected `Vec<u64>` because of return type" in out
-    assert "  8: - arguments to this method are incorrect" in out
+    assert "error[E0308]: mismatched types --> src/account.rs:8:19\n  ^ expected `String`, found `&str`\n" in out
+    assert "  1: - expected `Vec<u64>` because of return type" in out      # under another line than the location's
+    assert "  - arguments to this method are incorrect\nnote: method defined here --> src/account.rs:11:12\n" in out
     assert '10 |     println!("{} {}", acct.name, total);' in out           # the help's suggested code
     assert '10 |     println!("{} {}", acct.name, totl);' not in out        # the echoed source
     assert "^^^^" not in out.split("warning: unused variable")[0]

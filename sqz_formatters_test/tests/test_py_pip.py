@@ -30,3 +30,26 @@ def test_direct_requirement_keeps_its_version():
     out = run(other("pip", "install_already"))
     assert "Requirement already satisfied: requests in ./venv/lib/python3.11/site-packages (2.34.2)" in out
     assert "4 dependencies already satisfied" in out
+
+
+def test_build_backend_box_keeps_the_error_drops_progress_and_commands():
+    out = run(other("pip", "install_build_error"))
+    lines = out.splitlines()
+    i = lines.index("  ╰─> [14 lines of output]")
+    assert lines[i + 3:i + 7] == [
+        "      fastcalc.c:2:10: fatal error: missing_header.h: No such file or directory",
+        "      compilation terminated.",
+        "      error: command '/usr/bin/gcc' failed with exit code 1",
+        "      [end of output]"]
+    assert "running build_ext" not in out and "gcc -Wsign-compare" not in out
+    assert '#include "missing_header.h"' not in out                 # the snippet: the location says it
+    assert "likely not a problem with pip" not in out and "Running setup.py clean" not in out
+    assert "ERROR: Failed building wheel for fastcalc" in out
+    assert "9 lines of build progress and compiler commands dropped" in out
+
+
+def test_box_without_its_end_is_kept():
+    text = ("Processing ./x\n  error: subprocess-exited-with-error\n  ╰─> [3 lines of output]\n"
+            "      running build\n      gcc -c x.c\nERROR: Failed building wheel for x\n")
+    out = formatter.compact_pip(text.splitlines())
+    assert out[2:4] == ["      running build", "      gcc -c x.c"]

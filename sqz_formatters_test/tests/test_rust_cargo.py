@@ -74,8 +74,13 @@ def test_passing_tests_are_not_listed_but_counted():
 def test_warning_snippets_dropped_but_locations_kept():
     out = run(fixture("clippy_warnings"))
     assert "18 |     let c = load_legacy(name);" not in out
-    assert "  --> src/lib.rs:18:13" in out
+    # the location joins its header; the lint note becomes the lint's name after the message
+    assert "warning: use of deprecated function `load_legacy`: use `load` instead [deprecated] --> src/lib.rs:18:13" in out
+    assert "warning: equality checks against true are unnecessary [clippy::bool_comparison] --> src/lib.rs:19:8" in out
+    assert "  ^ help: try: `c.retries == 3`" in out
+    assert "on by default" not in out and "^^^" not in out and "\n\n" not in out
     assert "for further information visit" not in out
+    assert "28 + pub fn first_even(v: &[i32]) -> Option<i32> {" in out        # the suggested fix stays
 
 
 def test_another_tools_output_is_not_ours():
@@ -111,3 +116,22 @@ def test_nextest_invoked_directly():
     fx = fixture("nextest_fail")
     out = ask(fx.request().text, "cargo-nextest nextest run", 100)
     assert out == run(fx)
+
+
+def test_deny_warnings_note_becomes_the_lint_and_override_help_goes():
+    out = run(fixture("clippy_deny_warnings"))
+    assert "error: length comparison to zero [clippy::len-zero, denied by -D warnings] --> src/lib.rs:22:8" in out
+    assert "error: unused variable: `retries` --> src/lib.rs:13:9\n" in out     # no note under it: no tag
+    assert "implied by `-D warnings`" not in out and "to override `-D warnings`" not in out
+    assert "for further information visit" not in out
+    assert "29 +     for <item> in &v {" in out
+    assert out.rstrip().endswith("error: could not compile `rwarn` (lib) due to 11 previous errors")
+
+
+def test_build_failed_waiting_note_dropped_after_an_error():
+    out = run(fixture("test_compile_error"))
+    assert "waiting for other jobs" not in out
+    assert "error: could not compile `rbuild` (lib test) due to 2 previous errors" in out
+    # alone (no error line before it) it stays: it is then what explains the failure
+    alone = "   Compiling x v0.1.0\nwarning: build failed, waiting for other jobs to finish...\n"
+    assert "waiting for other jobs" in ask(alone, "cargo build", 101)

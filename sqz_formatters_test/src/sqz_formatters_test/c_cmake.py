@@ -3,7 +3,8 @@
 Why: a configure prints a dozen ``-- Detecting …``/``-- Check for working …`` probes and
 a build prints ``[ 42%] Building C object …`` per file; the agent needs CMake's
 ``CMake Error``/``CMake Warning`` blocks, failed probes, compiler diagnostics
-(compressed as in ``c_diagnostics``) and the generator's error lines (make or ninja).
+(compressed as in ``c_diagnostics``: snippets dropped, the absolute paths cmake passes the
+compiler shown relative to the project, named once) and the generator's error lines (make or ninja).
 Green builds keep their last progress line; probes that failed are kept.
 """
 
@@ -14,7 +15,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, has_option, join_output
-from .c_diagnostics import compress_compiler_output
+from .c_diagnostics import compress_compiler_output, relative_to_root
 from .c_make import compress_make_lines
 
 commands = ("cmake",)
@@ -95,10 +96,10 @@ def format_cmake(text: str, mode: str, exit_code: int | None) -> str | None:
         if res is None:
             return None
         lines, _ = res
-        comp = compress_compiler_output(lines)
+        comp = compress_compiler_output(lines, error_snippets=False)
         if comp is None:
             return None
-        lines, _ = comp
+        lines = relative_to_root(comp[0])
     if exit_code not in (None, 0) and not any(
             "rror" in l or l.startswith(("FAILED", "CMake Error", "ninja: build stopped")) for l in lines):
         return None

@@ -5,12 +5,16 @@ followed by a source snippet with carets. The agent acts on the diagnostic line
 (location, message, ``[-Wflag]``); the snippet repeats source it can read, and the
 caret marks the column the line already gives. Note lines repeated word for word (g++
 lists the same overload candidates for every instantiation) are counted instead of
-repeated. A direct compiler run drops every snippet and prints each file's path once,
+repeated (so are notes that repeat an earlier note's text at the location of the error they
+follow: g++ points each candidate's ``‘Item’ is not derived from …`` at the failing call
+again), and gcc's fixed ``each undeclared identifier is reported only once …`` note
+goes. A direct compiler run drops every snippet and prints each file's path once,
 its ``In function …`` context and ``line:col: severity: message`` lines under it.
 
-``compress_compiler_output`` is shared with the make and cmake formatters, which keep
-error snippets (faithful on red inside a longer build log). Messages in another
-language (``Fehler:``) are not recognised: the result is then None.
+``compress_compiler_output`` is shared with the make and cmake formatters (which drop the
+snippets too and show absolute paths relative to the project, ``relative_to_root``); with
+``error_snippets=True`` it keeps an error's snippet. Messages in another language
+(``Fehler:``) are not recognised: the result is then None.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ _REQUIRED = re.compile(r"^[^\s:][^:]*:\d+:\d+:   (required|recursively required|
 _INCLUDED = re.compile(r"^(In file included from |                 from )\S+:\d+[,:]$")
 _GUTTER = re.compile(r"^ *(\d+ )?\| ?")                 # gcc's ``   10 |     code`` and ``      |  ^~~``
 _CARET = re.compile(r"^[ \t~^|]*\^[ \t~^]*$")             # clang's caret line
+# gcc's fixed note under the first undeclared identifier of a compile (no fact of its own)
+_ONCE_NOTE = ": note: each undeclared identifier is reported only once for each function it appears in"
 _SUMMARY = re.compile(r"^\d+ (errors?|warnings?)( and \d+ errors?)? generated\.$")
 _LINKER = re.compile(r"(: undefined reference to |: multiple definition of |collect2: error: ld returned"
                      r"|: cannot find -l|ld returned \d+ exit status)")
@@ -64,6 +70,8 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
     out: list[str] = []
     stats = {"errors": 0, "warnings": 0, "notes": 0, "recognised": 0}
     seen_notes: set[str] = set()
+    seen_note_texts: set[str] = set()
+    error_loc = None          # `file:line:col` of the latest error: a note there repeating an earlier text adds nothing
     repeated = 0
     keep_snippet = True       # snippet lines after the current diagnostic are kept (errors only)
     after_diag = False        # the previous kept line was a diagnostic (clang snippet may follow)
@@ -82,13 +90,22 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
             elif sev == "note":
                 stats["notes"] += 1
             keep_snippet = error_snippets and sev in ("error", "fatal error")
-            if sev == "note" and line in seen_notes:
+            if sev == "note" and line.endswith(_ONCE_NOTE):
+                after_diag = True
+                i += 1
+                continue
+            m = _DIAG.match(line)
+            if sev in ("error", "fatal error"):
+                error_loc = m.group("loc")
+            if sev == "note" and (line in seen_notes
+                                  or m.group("loc") == error_loc and m.group("msg") in seen_note_texts):
                 repeated += 1
                 after_diag = True
                 i += 1
                 continue
             if sev == "note":
                 seen_notes.add(line)
+                seen_note_texts.add(m.group("msg"))
             if repeated:
                 out.append(f"[{repeated} repeated note lines dropped]")
                 repeated = 0
@@ -121,7 +138,105 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
         i += 1
     if repeated:
         out.append(f"[{repeated} repeated note lines dropped]")
-    return out, stats
+    return fold_repeated_chains(out), stats
+
+
+_REQ_LOC = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+:\d+):   ")
+
+
+def fold_repeated_chains(lines: list[str]) -> list[str]:
+    """Runs of ``required from`` lines already printed word for word in an earlier chain, as their locations.
+
+    g++ prints the whole instantiation chain under every error of the same call; from the
+    first line a chain shares with an earlier one to its end (``required from here``), each
+    line repeats the signature shown above. Such a run becomes one line naming every
+    location in order, a path said once for a run in the same file:
+    ``[required from, as above: a.h:1849:25, 1940:31, src/x.cpp:12:14]``. A chain line whose
+    ``[with T = …]`` bindings repeat those of the line above says ``[with the same as above]``.
+    """
+    seen: set[str] = set()
+    out: list[str] = []
+    folded = None             # the last run folded (its lines are not shown)
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        if not _REQUIRED.match(line):
+            out.append(line)
+            i += 1
+            continue
+        j = i
+        while j < n and lines[j] in seen and _REQUIRED.match(lines[j]):
+            j += 1
+        if j - i >= 2:
+            locs, last = [], None
+            for x in lines[i:j]:
+                path, _, where = _REQ_LOC.match(x).group("loc").partition(":")
+                locs.append(where if path == last else f"{path}:{where}")
+                last = path
+            locs = ", ".join(locs)
+            folded = f"[required from, as above: {locs}]"
+            out.append(folded)
+            i = j
+            continue
+        seen.add(line)
+        shown_above = lines[i - 1] if i and out and out[-1] is not folded else ""
+        out.append(_same_bindings(line, shown_above))
+        i += 1
+    return out
+
+
+def _same_bindings(line: str, above: str) -> str:
+    """A ``required from`` line whose ``[with T = …]`` bindings equal those of the line above, saying so."""
+    k = line.rfind(" [with ")
+    if k < 0 or not line.endswith("]’"):
+        return line
+    bindings = line[k:]
+    if len(bindings) > 40 and above.endswith(bindings):
+        return line[:k] + " [with the same as above]’"
+    return line
+
+
+_ABS_HEAD = re.compile(r"^(?P<path>/[^\s:]+/)[^\s:/]+(?::\d+[:,]|: In |: At )")
+_SYSTEM = ("/usr/", "/opt/", "/lib/", "/nix/", "/Library/", "/Applications/")
+
+
+def relative_to_root(lines: list[str]) -> list[str]:
+    """Absolute source paths at the head of diagnostic lines shown relative to their common root, named once.
+
+    A build driven by cmake passes the compiler absolute paths, so every diagnostic repeats
+    the project's directory (``/home/u/proj/src/main.c:10:5: error: …``). The root is the
+    directory the diagnostics' files share, less its last component (so ``src/main.c``
+    keeps the folder it was named with); a first line says it: ``[paths relative to /home/u/proj/]``.
+    ``In file included from`` lines under the root follow. System headers (``/usr/…``) stay
+    absolute. Unchanged when fewer than two lines would gain.
+    """
+    dirs = []
+    for line in lines:
+        m = _ABS_HEAD.match(line)
+        if m and not m.group("path").startswith(_SYSTEM):
+            dirs.append(m.group("path"))
+    if len(dirs) < 2:
+        return lines
+    common = min(dirs)
+    last = max(dirs)
+    k = 0
+    while k < len(common) and k < len(last) and common[k] == last[k]:
+        k += 1
+    common = common[:common.rfind("/", 0, k) + 1]          # the deepest shared directory, with its slash
+    root = common[:common.rfind("/", 0, len(common) - 1) + 1]  # less its last component
+    if len(root) < 2:
+        return lines
+    out = [f"[paths relative to {root}]"]
+    for line in lines:
+        m = _ABS_HEAD.match(line)
+        if m and line.startswith(root) and not line.startswith(_SYSTEM):
+            line = line[len(root):]
+        elif _INCLUDED.match(line):
+            lead = line[:line.index("from ") + 5]
+            if line.startswith(root, len(lead)):
+                line = lead + line[len(lead) + len(root):]   # `In file included from src/main.cpp:2:`
+        out.append(line)
+    return out
 
 
 def _is_compile_only_option_set(argv: tuple[str, ...]) -> bool:
@@ -142,19 +257,55 @@ def _head(line: str):
 
 def _kept(line: str) -> bool:
     return bool(_SUMMARY.match(line) or _TOOL_DIAG.match(line) or _LINKER.search(line) or _INCLUDED.match(line)
-                or line.startswith("[") and line.endswith(" repeated note lines dropped]"))
+                or line.startswith("[") and line.endswith(" repeated note lines dropped]")
+                or line.startswith("[paths relative to /"))
 
 
 def group_compiler_output(lines: list[str]) -> list[str]:
     """Diagnostics grouped by file when the report allows it, else ``lines`` unchanged.
 
-    Template instantiation and include chains read top-down across files (each line
-    explains the next): grouping them by file would scramble the chain, so such
-    reports are left in their order.
+    A note in another file than the error or warning it follows (``src/a.h:8:10: note:
+    candidate: …``), with the ``In file included from`` lines just before it, stays under
+    that diagnostic with its full path. Template instantiation chains, and include chains
+    leading to an error or warning, read top-down across files (each line explains the
+    next): grouping them would scramble the chain, so such reports are left in their order.
     """
-    if any(_REQUIRED.match(x) or _INCLUDED.match(x) or " In instantiation of " in x for x in lines):
+    if any(_REQUIRED.match(x) or " In instantiation of " in x for x in lines):
         return lines
-    return group_lines(lines, _head, _kept) or lines
+    attached = _attach_foreign_notes(lines)
+    if attached is None:
+        return lines
+    return group_lines(attached, _head, _kept) or lines
+
+
+def _attach_foreign_notes(lines: list[str]) -> list[str] | None:
+    """``lines`` with notes in another file than their diagnostic (and the include lines before them)
+    turned into continuation lines (one leading space); None when an include chain leads elsewhere."""
+    out: list[str] = []
+    primary = None            # the path of the latest error/warning
+    pending: list[str] = []   # include lines waiting for the diagnostic they introduce
+    for line in lines:
+        if _INCLUDED.match(line):
+            pending.append(line)
+            continue
+        if primary is not None and not pending and line.startswith("[") \
+                and line.endswith(" repeated note lines dropped]"):
+            out.append(" " + line)      # the count stands where the notes stood, under their diagnostic
+            continue
+        sev = diagnostic_severity(line)
+        path = _PATH.match(line).group("path") if sev is not None and _PATH.match(line) else None
+        if sev == "note" and primary is not None and path != primary:
+            out.extend(" " + x for x in pending + [line])
+            pending = []
+            continue
+        if pending:
+            return None       # an include chain leading to an error, a warning or a note in its own file
+        if sev is not None and sev != "note":
+            primary = path
+        elif sev is None and not line.startswith(" "):
+            primary = None if not _CONTEXT.match(line) else primary
+        out.append(line)
+    return None if pending else out
 
 
 @hookimpl
@@ -174,4 +325,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None
     if request.exit_code not in (None, 0) and not stats["errors"]:
         return None  # a failure without an error line: nothing here explains it
-    return join_output(group_compiler_output(out))
+    return join_output(group_compiler_output(relative_to_root(out)))

@@ -1,7 +1,8 @@
 """make/gmake: drop recipe echoes and directory chatter, keep make's errors and compiler diagnostics.
 
 Why: a make run echoes every compiler command (``cc -Wall … -c src/x.c -o build/x.o``);
-what matters is the diagnostics (compressed as in ``c_diagnostics``) and make's own
+what matters is the diagnostics (compressed as in ``c_diagnostics``: each diagnostic line
+kept, source snippets dropped, absolute paths shown relative to the project) and make's own
 ``*** [...] Error N`` lines. The last echoed command is kept (it names the final
 artefact); the others are counted. make's messages are matched in English only:
 another locale (``Fehler 1``) returns None.
@@ -14,7 +15,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, has_option, join_output
-from .c_diagnostics import compress_compiler_output
+from .c_diagnostics import compress_compiler_output, relative_to_root
 
 commands = ("make", "gmake")
 
@@ -36,12 +37,17 @@ _MAKE_KNOWN = re.compile(
 def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tuple[list[str], dict] | None:
     """Drop recipe echoes and directory lines (counted); None on an unknown make message or locale.
 
+    A recursive make's ``Entering directory '…'`` line stays when something is kept under it
+    (a compiler names files relative to that directory: ``main.c:10:5: error: …``); ``Leaving``
+    lines and directories that printed nothing else go.
+
     Lines whose index is in ``keep`` (e.g. the command after ninja's ``FAILED:``) stay verbatim.
     """
     kept: list[str] = []
     dropped: dict[str, int] = {}
     slot = None
     last_echo = None
+    entering = None           # the latest `Entering directory` line, put back before the first line kept under it
     for idx, line in enumerate(lines):
         if idx in keep:
             kept.append(line)
@@ -52,11 +58,17 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
             if not _MAKE_KNOWN.match(msg):
                 return None
             if _MAKE_DIR.match(msg):
-                dropped["directory"] = dropped.get("directory", 0) + 1
+                gone = (entering is not None) + msg.startswith("Leaving")  # an unused Entering, this Leaving
+                if gone:
+                    dropped["directory"] = dropped.get("directory", 0) + gone
+                entering = line if msg.startswith("Entering") else None
                 if slot is None:
                     slot = len(kept)
                     kept.append("")
                 continue
+            if entering is not None:
+                kept.append(entering)
+                entering = None
             kept.append(line)
             continue
         m = _ECHO.match(line)
@@ -69,7 +81,12 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
             last_echo = (len(kept), line)
             kept.append(None)  # placeholder: the last echo is put back below
             continue
+        if entering is not None:
+            kept.append(entering)  # a recursive make's diagnostics name files relative to this directory
+            entering = None
         kept.append(line)
+    if entering is not None:
+        dropped["directory"] = dropped.get("directory", 0) + 1
     if last_echo is not None and last_echo[0] == len(kept) - 1:
         idx, line = last_echo
         kept[idx] = line       # the run ended on this command: keep it, it names the final artefact
@@ -95,10 +112,11 @@ def format_make(text: str, exit_code: int | None) -> str | None:
     if res is None:
         return None
     kept, dropped = res
-    comp = compress_compiler_output(kept)
+    comp = compress_compiler_output(kept, error_snippets=False)
     if comp is None:
         return None
     out, stats = comp
+    out = relative_to_root(out)
     ours = any(_MAKE_MSG.match(l) for l in lines) or dropped or stats["recognised"]
     if not ours:
         return None

@@ -33,11 +33,64 @@ _UV_RESULT = re.compile(r"^(?:Installed \d+ packages? in |Uninstalled \d+ packag
                         r"error: |warning: |Audited \d+ packages? in )")
 
 
+# A build backend's output that pip shows in a box (`╰─> [N lines of output]` … `[end of output]`).
+_BOX_OPEN = re.compile(r"^ *╰─> \[\d+ lines? of output\]$")
+_BOX_CLOSE = re.compile(r"^ *\[end of output\]$")
+# setuptools' progress inside the box, and the compiler commands it runs (what fails is the diagnostic below)
+_BUILD_CHATTER = re.compile(
+    r"^(?:running \w+|creating \S+|copying \S+ -> \S+|writing \S.*|reading manifest \S.*|adding license file \S.*"
+    r"|building '\S+' extension|(?:/usr/bin/)?(?:[\w.-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-\d+)? .*)$")
+_C_GUTTER = re.compile(r"^ *(?:\d+ )?\|")
+_SUBPROCESS_NOTE = re.compile(r"^ *note: This error originates from a subprocess, and is likely not a problem with pip\.$")
+_CLEAN = re.compile(r"^ *Running setup\.py clean for \S+$")
+
+
+def compact_box(lines: list[str], start: int) -> tuple[list[str], int, int]:
+    """The box opening at ``lines[start]``: ``(kept lines, index past the box, lines dropped)``.
+
+    Kept: the box's frame, the backend's warnings and errors, a C compiler's diagnostics
+    without the source snippet under them. Dropped: setuptools' progress (``running
+    build_ext``, ``creating …``, ``copying …``) and the compiler commands it echoes.
+    """
+    from .c_diagnostics import diagnostic_severity
+
+    end = start + 1
+    while end < len(lines) and not _BOX_CLOSE.match(lines[end]):
+        end += 1
+    if end == len(lines):
+        return [lines[start]], start + 1, 0    # no closing line: not a box this knows, kept line by line
+    body = lines[start + 1:end]
+    indent = min((len(x) - len(x.lstrip(" ")) for x in body if x.strip()), default=0)
+    text = [x[indent:] for x in body]
+    kept: list[str] = []
+    in_snippet = False        # under a C compiler's diagnostic: its `  2 | code` / `    |  ^~~` lines
+    for x in text:
+        if in_snippet and _C_GUTTER.match(x) or _BUILD_CHATTER.match(x):
+            continue
+        sev = diagnostic_severity(x)
+        in_snippet = sev is not None and sev != "?" or in_snippet and _C_GUTTER.match(x) is not None
+        kept.append(x)
+    pad = " " * indent
+    return [lines[start]] + [pad + x for x in kept] + [lines[end]], end + 1, len(body) - len(kept)
+
+
 def compact_pip(lines: list[str]) -> list[str] | None:
     """pip's install/download output without chatter; None when no result or error line is seen."""
     out: list[str] = []
     dropped = already = 0
-    for line in lines:
+    built = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _BOX_OPEN.match(line):
+            kept, i, gone = compact_box(lines, i)
+            out.extend(kept)
+            built += gone
+            continue
+        i += 1
+        if _SUBPROCESS_NOTE.match(line) or _CLEAN.match(line) or line and not line.strip():  # `  `: a spacer
+            dropped += 1
+            continue
         if line.startswith("Requirement already satisfied: "):
             if " (from " in line and " (from -r " not in line and " (from -c " not in line:
                 already += 1  # a dependency of another requirement
@@ -50,6 +103,8 @@ def compact_pip(lines: list[str]) -> list[str] | None:
     if not any(_PIP_RESULT.match(x) or x.startswith("Requirement already satisfied: ") for x in out):
         return None
     notes = []
+    if built:
+        notes.append(f"{plural(built, 'line')} of build progress and compiler commands dropped")
     if already:
         notes.append(f"{plural(already, 'dependency', 'dependencies')} already satisfied")
     if dropped:

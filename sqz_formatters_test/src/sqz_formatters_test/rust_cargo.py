@@ -10,9 +10,11 @@ nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
 listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
-backtrace, and the source snippets of *warnings* (the header, ``-->`` location, inline
-``help:`` and ``= note:`` lines stay). Errors, failure sections and everything the
-formatter does not recognise are kept verbatim.
+backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
+pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
+error), and the echoed source of errors and warnings (``rust_diag.compress_error``: header
+with its location, labels, notes and suggested code stay). Failure sections and everything
+the formatter does not recognise are kept verbatim.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, join_output
-from .rust_diag import compress_error
+from .rust_diag import EXPLAIN_HINT, compress_error
 
 commands = ("cargo", "cargo-nextest")
 # a panic's backtrace inside a failing test's section is part of the report: rendered here (the
@@ -40,9 +42,8 @@ _PROGRESS = re.compile(
 _FINISHED = re.compile(r"^ {0,12}Finished `?\w+`? profile|^ {0,12}Finished (dev|release|test)")
 _DIAG_HEAD = re.compile(r"^(error|warning)(\[[A-Za-z0-9_:]+\])?: ")
 _LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
-_SNIPPET = re.compile(r"^\s*(\d+\s*)?\|")
-_INLINE_HELP = re.compile(r"\b(help|note|suggestion): ")
-_LINT_URL = re.compile(r"^\s*= help: for further information visit ")
+# cargo's note while parallel jobs finish after a failure: the run is over by the time anyone reads it
+_WAITING = "warning: build failed, waiting for other jobs to finish..."
 _RUNNING = re.compile(r"^running \d+ tests?$")
 _TEST_PASS = re.compile(r"^test .+ \.\.\. (ok|ignored(, .*)?)$")
 _TEST_RESULT = re.compile(r"^test result: (ok|FAILED)\. \d+ passed; \d+ failed; \d+ ignored;")
@@ -80,22 +81,6 @@ def has_foreign_format(argv: tuple[str, ...]) -> bool:
         if word in ("--quiet", "-q") and "--" in argv[:i]:
             return True  # libtest's terse dot output
     return False
-
-
-def compress_warning(block: list[str]) -> list[str]:
-    """A rustc/clippy warning without its source snippet: header, location, help and note lines."""
-    out = [block[0]]
-    for line in block[1:]:
-        if _LOCATION.match(line):
-            out.append(line)
-        elif _LINT_URL.match(line):
-            continue
-        elif _SNIPPET.match(line):
-            if _INLINE_HELP.search(line):
-                out.append(line)
-        else:
-            out.append(line)  # `= note:`, `help:`, `note:` and anything unexpected
-    return out
 
 
 def diagnostic_end(lines: list[str], start: int) -> int:
@@ -163,14 +148,18 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             out.append(line)
             i += 1
             continue
+        if EXPLAIN_HINT.match(line) or line == _WAITING and any(x.startswith("error") for x in out):
+            recognised = True
+            i += 1
+            continue
         if _DIAG_HEAD.match(line):
             recognised = True
             j = diagnostic_end(lines, i)
             block = lines[i:j]
-            if line.startswith("warning") and any(_LOCATION.match(b) for b in block):
-                out.extend(compress_warning(block))
-            elif any(_LOCATION.match(b) for b in block):
+            if any(_LOCATION.match(b) for b in block):
                 out.extend(compress_error(block))  # labels, notes and suggested code kept
+                while j < n and not lines[j].strip():
+                    j += 1  # the blank line closing it: the next header starts a line of its own
             else:
                 out.extend(block)
             i = j

@@ -4,7 +4,8 @@ The same reduction cargo's errors get (``rust_diag.compress_error``): the ``erro
 header, every ``-->`` location, the label texts with their line, ``= note:``/``help:``
 lines and the code a ``help:`` suggests stay; the echoed source, marker and gutter lines
 go. rustc's closing lines (``aborting due to N previous errors``, ``Some errors have
-detailed explanations``, ``For more information``) and any line not recognised stay.
+detailed explanations``) and any line not recognised stay; the ``For more information
+about this error, try `rustc --explain E…``` pointer goes (the codes are in the headers).
 Machine formats (``--error-format=json``), ``--explain``, ``--print`` and version queries
 give None.
 """
@@ -16,7 +17,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import has_option, join_output, shorter_or_none
-from .rust_diag import compress_error
+from .rust_diag import EXPLAIN_HINT, compress_error
 
 commands = ("rustc",)
 
@@ -30,6 +31,9 @@ def compact_rustc(lines: list[str]) -> list[str] | None:
     located = 0
     i, n = 0, len(lines)
     while i < n:
+        if EXPLAIN_HINT.match(lines[i]):
+            i += 1
+            continue
         if not _HEAD.match(lines[i]):
             out.append(lines[i])
             i += 1
@@ -41,6 +45,8 @@ def compact_rustc(lines: list[str]) -> list[str] | None:
         if any(_LOCATION.match(x) for x in block):
             located += 1
             out.extend(compress_error(block))
+            while j < n and not lines[j].strip():
+                j += 1  # the blank line closing it: the next header starts a line of its own
         else:
             out.extend(block)
         i = j
