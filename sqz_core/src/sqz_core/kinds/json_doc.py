@@ -56,7 +56,13 @@ def prune(v):
 
 def _prune_list(arr: list) -> list:
     """Items pruned one by one; for same-shaped objects drop only columns empty in every row,
-    so a uniform array stays a table."""
+    so a uniform array stays a table. Objects left empty by pruning, and nothing else,
+    make an empty list (``"dep_kinds":[{"kind":null}]``: every field was null)."""
+    out = _prune_items(arr)
+    return [] if out and all(x == {} for x in out) and all(isinstance(x, dict) for x in arr) else out
+
+
+def _prune_items(arr: list) -> list:
     if len(arr) >= 2 and all(isinstance(x, dict) for x in arr):
         keys = arr[0].keys()
         if all(x.keys() == keys for x in arr) and keys:
@@ -66,6 +72,143 @@ def _prune_list(arr: list) -> list:
             if all(not isinstance(row[k], (dict, list)) for row in pruned for k in keep):
                 return [{k: row[k] for k in keep} for row in pruned]
     return [prune(x) for x in arr]
+
+
+# ------------------------------------------------------- repeated values said once
+
+MIN_ITEMS = 3        # a field is hoisted out of an array's items when at least this many share it
+SAME_MIN_CHARS = 40  # a value written "same as <sibling>" is at least this long as compact JSON
+_SMALL_LIST = 4      # lists of at most this many primitives count as one value when hoisting
+_SMALL_DICT = 8      # ... and objects of at most this many primitive fields
+
+
+def _dump(v) -> str:
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+
+def _small(x) -> bool:
+    return isinstance(x, (str, int, float, bool)) or x is None or x == {} or x == []
+
+
+def _hoistable(v):
+    """A comparable form of a value that may be hoisted (a primitive, or a short list of
+    primitives and empty containers: ``["lib"]``, ``[{}]``), or None."""
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return (type(v).__name__, v)
+    if isinstance(v, list) and len(v) <= _SMALL_LIST and all(_small(x) for x in v):
+        return ("list", _dump(v))
+    if isinstance(v, dict) and len(v) <= _SMALL_DICT and all(_small(x) for x in v.values()):
+        return ("dict", _dump(v))
+    return None
+
+
+_VARIED = object()
+
+
+def _collect(v, sig: tuple, in_array: bool, stats: dict) -> None:
+    """Per path (list indices as ``[]``) of objects inside arrays: how many objects, and per
+    key how many have it and its one value (or ``_VARIED``)."""
+    if isinstance(v, dict):
+        if in_array:
+            st = stats.get(sig)
+            if st is None:
+                st = stats[sig] = [0, {}]
+            st[0] += 1
+            keys = st[1]
+            for k, x in v.items():
+                h = _hoistable(x)
+                cur = keys.get(k)
+                if cur is None:
+                    keys[k] = [1, h if h is not None else _VARIED]
+                else:
+                    cur[0] += 1
+                    if cur[1] is not _VARIED and cur[1] != h:
+                        cur[1] = _VARIED
+        for k, x in v.items():
+            if isinstance(x, (dict, list)):
+                _collect(x, sig + (k,), in_array, stats)
+    elif isinstance(v, list):
+        for x in v:
+            if isinstance(x, (dict, list)):
+                _collect(x, sig + ("[]",), True, stats)
+
+
+def _sig_name(sig: tuple) -> str:
+    out = ""
+    for part in sig:
+        out += "[]" if part == "[]" else ("." if out else "") + part
+    return out
+
+
+def hoist_shared(value, name=None, keep_first: bool = False, plan: dict | None = None):
+    """Fields with one value in every object at the same place in arrays (every
+    ``packages[].dependencies[]`` item has ``"optional":false``) are taken out of the items
+    and said once: (value without them, note lines). Only when it saves characters; an
+    object always keeps at least one field (``keep_first``: the items of a top-level array
+    always keep their first). ``name(sig)`` words the place in a note; ``plan`` receives
+    path -> hoisted fields."""
+    stats: dict = {}
+    _collect(value, (), False, stats)
+    plan = {} if plan is None else plan
+    notes = []
+    for sig in sorted(stats, key=len):
+        n, keys = stats[sig]
+        if n < MIN_ITEMS or not keys or any(sig[i] in plan.get(sig[:i], ()) for i in range(len(sig))):
+            continue   # too few, or inside a field already hoisted
+        shared = {k: _value_of(c[1]) for k, c in keys.items() if c[0] == n and c[1] is not _VARIED}
+        if len(shared) == len(keys) or (keep_first and sig == ("[]",)):  # the first field stays
+            shared.pop(next(iter(keys)), None)
+        if not shared:
+            continue
+        body = ",".join(f"{_dump(k)}:{_dump(x)}" for k, x in shared.items())
+        if (len(body) + 1) * (n - 1) <= 40:
+            continue   # the note would cost about what it saves
+        plan[sig] = shared
+        notes.append(f"[every {(name or _sig_name)(sig) or '[]'} has {body}]")
+    if not plan:
+        return value, []
+    return _apply(value, (), False, plan), notes
+
+
+def _value_of(h):
+    """The value back from its ``_hoistable`` form."""
+    return json.loads(h[1]) if h[0] in ("list", "dict") else h[1]
+
+
+def _apply(v, sig: tuple, in_array: bool, plan: dict):
+    if isinstance(v, dict):
+        drop = plan.get(sig) if in_array else None
+        return {k: (_apply(x, sig + (k,), in_array, plan) if isinstance(x, (dict, list)) else x)
+                for k, x in v.items() if drop is None or k not in drop}
+    if isinstance(v, list):
+        return [_apply(x, sig + ("[]",), True, plan) if isinstance(x, (dict, list)) else x for x in v]
+    return v
+
+
+def same_as_sibling(v):
+    """An object's value equal to an earlier sibling's (``"output"`` = ``"input"``) and at least
+    ``SAME_MIN_CHARS`` long is written ``"[sqz: same as input]"``."""
+    if isinstance(v, list):
+        return [same_as_sibling(x) if isinstance(x, (dict, list)) else x for x in v]
+    if not isinstance(v, dict):
+        return v
+    out = {}
+    seen: dict[tuple, list[tuple[str, str]]] = {}   # (type, len) -> [(key, compact text)]
+    for k, x in v.items():
+        if isinstance(x, (dict, list)) and x:
+            shape = (type(x), len(x))
+            text = None
+            for k0, t0 in seen.get(shape, ()):
+                text = text or _dump(x)
+                if text == t0 and len(text) >= SAME_MIN_CHARS:
+                    out[k] = f"[sqz: same as {k0}]"
+                    break
+            else:
+                seen.setdefault(shape, []).append((k, text or _dump(x)))
+                out[k] = same_as_sibling(x)
+            continue
+        out[k] = x
+    return out
 
 
 def parse_document(text: str):
@@ -106,12 +249,12 @@ def compress_json(request) -> str | None:
     from ..tokens import estimate
     from .toon import encode
 
-    pruned = prune(value)
+    pruned, notes = hoist_shared(same_as_sibling(prune(value)))
     out = encode(pruned)
     compact = json.dumps(pruned, ensure_ascii=False, separators=(",", ":"))
     if not out or (compact and estimate(compact) < estimate(out)):
         out = compact
-    return out + "\n" if out else None
+    return "\n".join(notes + [out]) + "\n" if out else None
 
 
 def _parse_line(line: str):
@@ -142,9 +285,24 @@ def looks_like_jsonl(text: str) -> bool:
 
 
 def compress_jsonl(request) -> str | None:
-    """Each JSON line pruned and written compactly; runs of flat same-shaped records become
-    one TOON table; other lines kept verbatim. Any ``{...}`` line that is invalid → None."""
+    """Each JSON line pruned and written compactly; fields with one value in every record of
+    a type (the same first field: ``"reason":"compiler-artifact"``) said once, before its first
+    record; runs of flat same-shaped records become one TOON table; other lines kept verbatim.
+    Any ``{...}`` line that is invalid → None."""
     from .toon import encode_table, is_tabular
+
+    lines = request.text.splitlines()
+    records: dict[int, dict] = {}
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if s.startswith("{") and s.endswith("}"):
+            v = _parse_line(s)
+            if v is None:
+                return None
+            records[i] = prune(v)
+    if len(records) < 2:
+        return None
+    notes_at = _hoist_records(records)
 
     out: list[str] = []
     run: list[dict] = []
@@ -153,25 +311,43 @@ def compress_jsonl(request) -> str | None:
         if len(run) >= 3 and is_tabular(run):
             out.extend(encode_table(run))
         else:
-            out.extend(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in run)
+            out.extend(_dump(r) for r in run)
         run.clear()
 
-    records = 0
-    for line in request.text.splitlines():
-        s = line.strip()
-        if s.startswith("{") and s.endswith("}"):
-            v = _parse_line(s)
-            if v is None:
-                return None
-            records += 1
-            v = prune(v)
-            if run and v.keys() != run[0].keys():
-                flush()
-            run.append(v)
-        else:
+    for i, line in enumerate(lines):
+        v = records.get(i)
+        if v is None:
             flush()
             out.append(line)
+            continue
+        if i in notes_at or (run and v.keys() != run[0].keys()):
+            flush()
+        out.extend(notes_at.get(i, ()))
+        run.append(v)
     flush()
-    if records < 2:
-        return None
     return "\n".join(out) + "\n"
+
+
+def _hoist_records(records: dict[int, dict]) -> dict[int, list[str]]:
+    """``hoist_shared`` per record type, in place: line index -> notes to print before it."""
+    groups: dict[str, list[int]] = {}
+    for i, v in records.items():
+        if v:
+            k, x = next(iter(v.items()))
+            if isinstance(x, str):
+                groups.setdefault(f"{_dump(k)}:{_dump(x)}", []).append(i)
+    notes_at: dict[int, list[str]] = {}
+    for disc, idx in groups.items():
+        if len(idx) < MIN_ITEMS:
+            continue
+
+        def name(sig: tuple, disc=disc) -> str:
+            rest = _sig_name(sig[1:])
+            return f"{disc} line" + (f"'s {rest}" if rest else "")
+
+        hoisted, notes = hoist_shared([records[i] for i in idx], name, keep_first=True)
+        if notes:
+            for i, v in zip(idx, hoisted):
+                records[i] = v
+            notes_at[idx[0]] = notes
+    return notes_at

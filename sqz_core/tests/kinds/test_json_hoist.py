@@ -1,0 +1,136 @@
+"""JSON kind: fields shared by every item of an array said once, values equal to a sibling's
+written "same as", objects emptied by pruning dropped; nothing else changes."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sqz_core.kinds.json_doc import MIN_ITEMS, compress_json, compress_jsonl, hoist_shared, prune, same_as_sibling
+from sqz_core.request import FormatRequest
+
+
+def _items(n, **shared):
+    return [{"name": f"pkg-{i}", "path": f"/src/pkg-{i}", **shared} for i in range(n)]
+
+
+def test_shared_fields_are_said_once_varied_and_partial_ones_stay():
+    deps = _items(4, req="*", optional=False, uses_default_features=True)
+    deps[2]["extra"] = 1
+    value, notes = hoist_shared({"packages": [{"id": "a", "dependencies": deps}]})
+    assert notes == ['[every packages[].dependencies[] has "req":"*","optional":false,"uses_default_features":true]']
+    items = value["packages"][0]["dependencies"]
+    assert [sorted(x) for x in items] == [["name", "path"], ["name", "path"], ["extra", "name", "path"], ["name", "path"]]
+    assert [x["name"] for x in items] == ["pkg-0", "pkg-1", "pkg-2", "pkg-3"]
+
+
+def test_too_few_items_or_types_that_differ_are_not_hoisted():
+    few = _items(MIN_ITEMS - 1, req="*", optional=False, uses_default_features=True)
+    assert hoist_shared(few) == (few, [])
+    mixed = _items(4, flag=True)
+    mixed[1]["flag"] = 1          # 1 is not true
+    assert hoist_shared(mixed) == (mixed, [])
+
+
+def test_every_field_shared_keeps_the_first():
+    same = [{"kind": "lib", "doc": True, "test": True, "edition": "2024"} for _ in range(5)]
+    value, notes = hoist_shared(same)
+    assert value == [{"kind": "lib"}] * 5
+    assert notes == ['[every [] has "doc":true,"test":true,"edition":"2024"]']
+
+
+def test_equal_sibling_is_written_same_as_short_one_stays():
+    big = {"cpu": 2, "image": "registry.internal/app:1.4.2", "zone": "eu-west-1a"}
+    v = same_as_sibling({"id": "x", "input": big, "output": dict(big), "tags": ["a"], "copy": ["a"]})
+    assert v == {"id": "x", "input": big, "output": "[sqz: same as input]", "tags": ["a"], "copy": ["a"]}
+
+
+def test_objects_emptied_by_pruning_go_an_empty_object_among_others_stays():
+    assert prune({"deps": [{"name": "core", "dep_kinds": [{"kind": None, "target": None}]}]}) == {
+        "deps": [{"name": "core"}]}
+    assert prune({"xs": [{"a": None}, {"b": 1}]}) == {"xs": [{}, {"b": 1}]}
+    assert prune({"xs": [{"a": None}, {"a": 1}]}) == {"xs": [{"a": None}, {"a": 1}]}  # a table's column
+
+
+def test_document_notes_come_first_and_keep_the_values():
+    doc = {"resources": [{"address": f"r.{i}", "mode": "managed", "schema_version": 0,
+                          "values": {"input": {"name": f"n{i}", "size": 80 + i, "tags": ["x", f"t{i}"]},
+                                     "output": {"name": f"n{i}", "size": 80 + i, "tags": ["x", f"t{i}"]}}}
+                         for i in range(4)]}
+    out = compress_json(FormatRequest(json.dumps(doc, indent=2), "terraform show -json"))
+    lines = out.splitlines()
+    assert lines[0] == '[every resources[] has "mode":"managed","schema_version":0]'
+    assert lines[1] == '[every resources[].values has "output":"[sqz: same as input]"]'
+    assert '"address":"r.3"' in lines[2] and '"name":"n3"' in lines[2] and '"mode"' not in lines[2]
+
+
+def test_jsonl_records_of_one_type_share_a_note_before_the_first():
+    rec = [{"reason": "artifact", "id": f"p{i}", "profile": {"opt": "0", "debug": True}, "fresh": False}
+           for i in range(3)]
+    text = "\n".join(["   Compiling p0", json.dumps(rec[0]), json.dumps(rec[1]), "   Compiling p2",
+                      json.dumps(rec[2]), json.dumps({"reason": "done", "success": True})]) + "\n"
+    out = compress_jsonl(FormatRequest(text, "cargo build --message-format=json")).splitlines()
+    assert out == [
+        "   Compiling p0",
+        '[every "reason":"artifact" line has "profile":{"opt":"0","debug":true},"fresh":false]',
+        '{"reason":"artifact","id":"p0"}', '{"reason":"artifact","id":"p1"}',
+        "   Compiling p2",
+        '{"reason":"artifact","id":"p2"}',
+        '{"reason":"done","success":true}',
+    ]
+
+
+def _restore(v, sig, in_array, plan):
+    """The test's inverse of hoisting: the noted fields put back into every item."""
+    if isinstance(v, dict):
+        out = {k: _restore(x, sig + (k,), in_array, plan) for k, x in v.items()}
+        if in_array and sig in plan:
+            out.update(plan[sig])
+        return out
+    if isinstance(v, list):
+        return [_restore(x, sig + ("[]",), True, plan) for x in v]
+    return v
+
+
+SCALAR = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["a", "b", "", "1"]), st.just(1.0))
+JSON = st.recursive(SCALAR, lambda kids: st.one_of(
+    st.lists(kids, max_size=6), st.dictionaries(st.sampled_from(["k", "x", "y", "z", "name"]), kids, max_size=4)),
+    max_leaves=40)
+
+
+@settings(max_examples=400, deadline=None)
+@given(JSON)
+def test_property_hoisting_loses_nothing(value):
+    plan: dict = {}
+    hoisted, notes = hoist_shared(value, plan=plan)
+    assert len(notes) == len(plan)
+    back = _restore(hoisted, (), False, plan)
+    assert json.dumps(back, sort_keys=True) == json.dumps(value, sort_keys=True)
+    if not plan:
+        assert hoisted == value
+
+
+@st.composite
+def arrays_with_shared_fields(draw):
+    shared = draw(st.dictionaries(st.sampled_from(["req", "optional", "edition", "kind"]),
+                                  st.one_of(SCALAR, st.text(min_size=20, max_size=30)), min_size=1))
+    n = draw(st.integers(MIN_ITEMS, 7))
+    items = [{"name": draw(st.text(max_size=5)), **shared, "v": draw(SCALAR)} for _ in range(n)]
+    return draw(st.sampled_from(["list", "dict"])), items, shared
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays_with_shared_fields())
+def test_property_shared_fields_hoisted_and_restorable(case):
+    wrap, items, shared = case
+    value = items if wrap == "list" else {"meta": {"items": items}}
+    plan: dict = {}
+    hoisted, notes = hoist_shared(value, plan=plan)
+    back = _restore(hoisted, (), False, plan)
+    assert json.dumps(back, sort_keys=True) == json.dumps(value, sort_keys=True)
+    if sum(len(json.dumps(k)) + len(json.dumps(v)) + 2 for k, v in shared.items()) * (len(items) - 1) > 80:
+        sig = ("[]",) if wrap == "list" else ("meta", "items", "[]")
+        assert set(plan.get(sig, {})) >= set(shared), (plan, shared)
+        assert all(not (set(x) & set(shared)) for x in (hoisted if wrap == "list" else hoisted["meta"]["items"]))
