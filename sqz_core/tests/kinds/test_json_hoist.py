@@ -134,3 +134,59 @@ def test_property_shared_fields_hoisted_and_restorable(case):
         sig = ("[]",) if wrap == "list" else ("meta", "items", "[]")
         assert set(plan.get(sig, {})) >= set(shared), (plan, shared)
         assert all(not (set(x) & set(shared)) for x in (hoisted if wrap == "list" else hoisted["meta"]["items"]))
+
+
+def _expand(line: str) -> list[str]:
+    """The test's reading of a version-runs line, as a shell expands braces."""
+    import re
+
+    head, body = line.split("] ", 1)
+    out = []
+    for part in body.split(", "):
+        m = re.fullmatch(r"(\d+\.\d+\.)\{(\d+)\.\.(\d+)\}", part)
+        out.extend([m.group(1) + str(k) for k in range(int(m.group(2)), int(m.group(3)) + 1)] if m else [part])
+    assert head == f"[sqz: {len(out)} versions"
+    return out
+
+
+def test_version_lists_become_runs_in_order_other_lists_stay():
+    from sqz_core.kinds.json_doc import compact_versions
+
+    vs = ["0.14.0", "0.14.1", "1.0.0", "1.0.1", "1.0.2", "2.0.0", "3.0.0-rc1", "3.0.0", "3.0.1", "3.0.2",
+          "3.0.3", "3.1.0", "3.1.2", "3.1.3", "3.1.4"]
+    out = compact_versions({"versions": vs, "keywords": ["web", "http"], "n": [1, 2, 3]})
+    assert out["versions"] == ("[sqz: 15 versions] 0.14.{0..1}, 1.0.{0..2}, 2.0.0, 3.0.0-rc1, 3.0.{0..3}, "
+                               "3.1.0, 3.1.{2..4}")
+    assert out["keywords"] == ["web", "http"] and out["n"] == [1, 2, 3]
+    assert _expand(out["versions"]) == vs
+    scattered = ["1.0.0", "2.0.0", "3.0.0", "4.0.0", "5.0.0", "6.0.0", "7.0.0", "8.0.0"]
+    assert compact_versions(scattered) == scattered  # nothing to shorten: the list as it is
+    padded = ["1.0.01", "1.0.02", "1.0.03", "1.0.04", "1.0.05", "1.0.06", "1.0.07", "1.0.08"]
+    assert compact_versions(padded) == padded
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.builds(lambda a, b, c: f"{a}.{b}.{c}", st.integers(0, 2), st.integers(0, 2),
+                                    st.integers(0, 12)),
+                          st.sampled_from(["1.0.0-rc1", "2.0.0beta", "v3", "1.2", "01.2.3"])), max_size=60))
+def test_property_version_runs_expand_to_the_list(vs):
+    from sqz_core.kinds.json_doc import compact_versions
+
+    out = compact_versions(vs)
+    if isinstance(out, str):
+        assert _expand(out) == vs
+    else:
+        assert out == vs
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 5), st.integers(1, 6)),
+                min_size=2, max_size=12))
+def test_property_runs_of_patches_round_trip(runs):
+    from sqz_core.kinds.json_doc import compact_versions
+
+    vs = [f"{a}.{b}.{c + k}" for a, b, c, n in runs for k in range(n)]
+    out = compact_versions(vs)
+    assert (_expand(out) if isinstance(out, str) else out) == vs
+    if isinstance(out, str):
+        assert len(out) < sum(len(x) + 3 for x in vs)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+from ..lazyre import lazy
+
 MAX_STRING = 500      # strings longer than this are cut ...
 KEEP_STRING = 200     # ... to this many characters plus a marker
 # Bookkeeping keys, compared lower-cased without "-" and "_": version keys, entity
@@ -211,6 +213,47 @@ def same_as_sibling(v):
     return out
 
 
+# ------------------------------------------------------- version lists
+
+MIN_VERSIONS = 8
+_SEMVER = lazy(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)\Z")  # no leading zeros: runs are exact
+_VERSIONISH = lazy(r"v?\d+(?:\.\d+)*(?:[-+._]?[0-9A-Za-z]+)*\Z")
+
+
+def version_runs(items: list[str]) -> str:
+    """Versions in their order, each run of consecutive patch releases of one minor written
+    as a shell brace range: ``4.10.0 4.10.1 … 4.10.8`` → ``4.10.{0..8}``."""
+    out, i, n = [], 0, len(items)
+    while i < n:
+        m = _SEMVER.match(items[i])
+        j = i
+        if m:
+            base, patch = m.group(1, 2), int(m.group(3))
+            while j + 1 < n:
+                nxt = _SEMVER.match(items[j + 1])
+                if not (nxt and nxt.group(1, 2) == base and nxt.group(3) == str(patch + j + 1 - i)):
+                    break
+                j += 1
+        out.append(f"{m.group(1)}.{m.group(2)}.{{{m.group(3)}..{patch + j - i}}}" if j > i else items[i])
+        i = j + 1
+    return ", ".join(out)
+
+
+def compact_versions(v):
+    """A list of ``MIN_VERSIONS`` or more version strings (``npm view … versions``) written as
+    one line of runs, when that is much shorter: ``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``."""
+    if isinstance(v, dict):
+        return {k: compact_versions(x) if isinstance(x, (dict, list)) else x for k, x in v.items()}
+    if not isinstance(v, list):
+        return v
+    if len(v) >= MIN_VERSIONS and all(isinstance(x, str) and _VERSIONISH.match(x) for x in v):
+        line = version_runs(v)
+        if len(line) * 3 < sum(len(x) + 3 for x in v) * 2:
+            return f"[sqz: {len(v)} versions] {line}"
+        return v
+    return [compact_versions(x) if isinstance(x, (dict, list)) else x for x in v]
+
+
 def parse_document(text: str):
     """The parsed JSON object/array, or None (not JSON, truncated, a bare scalar, NaN)."""
     if _cache[0] is text:
@@ -249,7 +292,7 @@ def compress_json(request) -> str | None:
     from ..tokens import estimate
     from .toon import encode
 
-    pruned, notes = hoist_shared(same_as_sibling(prune(value)))
+    pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value))))
     out = encode(pruned)
     compact = json.dumps(pruned, ensure_ascii=False, separators=(",", ":"))
     if not out or (compact and estimate(compact) < estimate(out)):
