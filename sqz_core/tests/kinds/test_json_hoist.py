@@ -190,3 +190,15 @@ def test_property_runs_of_patches_round_trip(runs):
     assert (_expand(out) if isinstance(out, str) else out) == vs
     if isinstance(out, str):
         assert len(out) < sum(len(x) + 3 for x in vs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    JSON.map(json.dumps),
+    st.integers(1, 3000).map(lambda d: "[" * d + "]" * d),
+    st.integers(1, 3000).map(lambda d: '{"a":' * d + "1" + "}" * d),
+    st.text(st.sampled_from('{}[]":,1a \n'), max_size=200)))
+def test_property_json_kinds_never_raise(text):
+    for f, t in ((compress_json, text), (compress_jsonl, (text + "\n") * 3)):
+        out = f(FormatRequest(t, "cat data.json"))
+        assert out is None or (isinstance(out, str) and out.endswith("\n"))

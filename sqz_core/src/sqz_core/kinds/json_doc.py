@@ -60,11 +60,6 @@ def _prune_list(arr: list) -> list:
     """Items pruned one by one; for same-shaped objects drop only columns empty in every row,
     so a uniform array stays a table. Objects left empty by pruning, and nothing else,
     make an empty list (``"dep_kinds":[{"kind":null}]``: every field was null)."""
-    out = _prune_items(arr)
-    return [] if out and all(x == {} for x in out) and all(isinstance(x, dict) for x in arr) else out
-
-
-def _prune_items(arr: list) -> list:
     if len(arr) >= 2 and all(isinstance(x, dict) for x in arr):
         keys = arr[0].keys()
         if all(x.keys() == keys for x in arr) and keys:
@@ -72,8 +67,12 @@ def _prune_items(arr: list) -> list:
             pruned = [{k: prune(x[k]) for k in cols} for x in arr]
             keep = [k for k in cols if not all(_empty(row[k]) for row in pruned)]
             if all(not isinstance(row[k], (dict, list)) for row in pruned for k in keep):
-                return [{k: row[k] for k in keep} for row in pruned]
-    return [prune(x) for x in arr]
+                return _unless_all_emptied(arr, [{k: row[k] for k in keep} for row in pruned])
+    return _unless_all_emptied(arr, [prune(x) for x in arr])
+
+
+def _unless_all_emptied(arr: list, out: list) -> list:
+    return [] if out and all(x == {} for x in out) and all(isinstance(x, dict) for x in arr) else out
 
 
 # ------------------------------------------------------- repeated values said once
@@ -292,8 +291,11 @@ def compress_json(request) -> str | None:
     from ..tokens import estimate
     from .toon import encode
 
-    pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value))))
-    out = encode(pruned)
+    try:
+        pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value))))
+        out = encode(pruned)
+    except RecursionError:   # nested deeper than the passes recurse: left as it is
+        return None
     compact = json.dumps(pruned, ensure_ascii=False, separators=(",", ":"))
     if not out or (compact and estimate(compact) < estimate(out)):
         out = compact
@@ -342,10 +344,15 @@ def compress_jsonl(request) -> str | None:
             v = _parse_line(s)
             if v is None:
                 return None
-            records[i] = prune(v)
+            records[i] = v
     if len(records) < 2:
         return None
-    notes_at = _hoist_records(records)
+    try:
+        for i, v in records.items():
+            records[i] = prune(v)
+        notes_at = _hoist_records(records)
+    except RecursionError:   # nested deeper than the passes recurse: left as it is
+        return None
 
     out: list[str] = []
     run: list[dict] = []
