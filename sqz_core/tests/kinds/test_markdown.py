@@ -164,3 +164,19 @@ def test_property_headings_and_code_survive(lines):
                 assert line in out.split("\n")
             elif line.startswith("# ") or line.startswith("## "):
                 assert line.rstrip() in out.split("\n")
+
+
+def test_adversarial_lines_stay_linear():
+    head = "# T\n\n- a\n- [b](#c)\n"
+    cases = [
+        head + "[" * 100000 + "](#x)\n",
+        head + "[" + "a" * 50000 + "](https://" + "a/" * 50000 + ")\n",
+        head + "[ab](https://x.example/a/b/c/ab)" * 5000 + "\n",
+        head + "<details>\n" * 50000,
+        head + "[x]: http://e.example\n" * 30000 + "[y]" * 30000 + "\n",
+    ]
+    for text in cases:
+        t = time.perf_counter()
+        out = md(text)
+        assert time.perf_counter() - t < 2.0
+        assert out is None or "# T" in out

@@ -27,10 +27,10 @@ _RULE_CELL = lazy(r"(:?)-{3,}(:?)")
 # "[label]: url" (a reference definition) and the "[text][label]" / "[label][]" uses of one
 _REF_DEF = lazy(r"^ {0,3}\[([^\]\n]+)\]: ?\S")
 _BRACKETED = lazy(r"\[([^\[\]\n]*)\]")
-_ANCHOR_LINK = lazy(r"(?<!!)\[([^\]\n]+)\]\(#[^)\s]*\)")
+_ANCHOR_LINK = lazy(r"(?<!!)\[([^\[\]\n]+)\]\(#[^)\s]*\)")
 _PARA_INDENT = lazy(r" {1,3}(?![ \t*+>|<-]|\d+[.)](?: |$))")  # before prose, not a list item or quote
-# [name](https://host/…/name): the text is the URL's last segment, so the URL alone says both
-_SELF_LINK = lazy(r"(?<![!\]])\[([\w.-]+)\]\((https?://[^\s()]+/)\1\)")
+# [name](https://host/…/name): when the text is the URL's last segment, the URL alone says both
+_URL_LINK = lazy(r"(?<![!\]])\[([\w.-]{1,100})\]\((https?://[^\s()]{1,1000})\)")
 _DETAILS_OPEN = lazy(r"^\s*<details\b")
 _DETAILS_CLOSE = lazy(r"</details>")
 _SUMMARY = lazy(r"<summary>([^<\n]*)</summary>")
@@ -147,7 +147,7 @@ def compress_markdown(request) -> str | None:
             line = _text_of_markup(line)
             if "](" in line:
                 line = _ANCHOR_LINK.sub(r"\1", line) if "](#" in line else line
-                line = _SELF_LINK.sub(r"\2\1", line)
+                line = _URL_LINK.sub(_self_link, line)
             d = _REF_DEF.match(line)
             if d:
                 defs.append((len(out), _label(d.group(1))))
@@ -161,6 +161,11 @@ def compress_markdown(request) -> str | None:
         out.pop()
     result = "\n".join(out) + "\n"
     return result if len(result) < len(request.text) else None
+
+
+def _self_link(m) -> str:
+    """``[name](https://host/…/name)`` → the URL alone (it holds the text); other links as they are."""
+    return m.group(2) if m.group(2).endswith("/" + m.group(1)) else m.group(0)
 
 
 def _label(text: str) -> str:
@@ -177,10 +182,8 @@ def _drop_unused_definitions(out: list[str], defs: list[tuple[int, str]]) -> Non
             used.update(_label(m.group(1)) for m in _BRACKETED.finditer(line))
     gone = {i for i, label in defs if label not in used}
     if gone:
-        out[:] = [line for i, line in enumerate(out) if i not in gone]
-        k = 1
-        while k < len(out):  # the blank runs the removal made
-            if out[k] == "" and out[k - 1] == "":
-                del out[k]
-            else:
-                k += 1
+        kept: list[str] = []
+        for i, line in enumerate(out):
+            if i not in gone and not (line == "" and kept and kept[-1] == ""):  # no blank runs left behind
+                kept.append(line)
+        out[:] = kept
