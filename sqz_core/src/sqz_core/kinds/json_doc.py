@@ -216,7 +216,8 @@ def same_as_sibling(v):
 
 MIN_VERSIONS = 8
 _SEMVER = lazy(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)\Z")  # no leading zeros: runs are exact
-_VERSIONISH = lazy(r"v?\d+(?:\.\d+)*(?:[-+._]?[0-9A-Za-z]+)*\Z")
+# possessive: no backtracking, linear in the (at most 64-character) string
+_VERSIONISH = lazy(r"v?\d++(?:\.\d++)*+(?:[-+._]?[0-9A-Za-z]++)*+\Z")
 
 
 def version_runs(items: list[str]) -> str:
@@ -245,7 +246,7 @@ def compact_versions(v):
         return {k: compact_versions(x) if isinstance(x, (dict, list)) else x for k, x in v.items()}
     if not isinstance(v, list):
         return v
-    if len(v) >= MIN_VERSIONS and all(isinstance(x, str) and _VERSIONISH.match(x) for x in v):
+    if len(v) >= MIN_VERSIONS and all(isinstance(x, str) and len(x) <= 64 and _VERSIONISH.match(x) for x in v):
         line = version_runs(v)
         if len(line) * 3 < sum(len(x) + 3 for x in v) * 2:
             return f"[sqz: {len(v)} versions] {line}"
