@@ -1,5 +1,14 @@
 """JSON and JSON Lines output: drop empty and bookkeeping fields, cut huge strings, write
-arrays of uniform objects as TOON tables.
+arrays of uniform objects as TOON tables, and say repeated values once.
+
+A field whose value is ``null``, ``""``, ``[]`` or ``{}`` is dropped: in tool output
+(``cargo``, ``kubectl``, ``terraform``, ``npm``) it means "not set", which the field's
+absence says too; the original stays one ``sqz expand`` away. Repeated values are said
+once, each way marked so it cannot read as data: fields with one value in every item of
+an array (``[every packages[].dependencies[] has "optional":false]``, per record type in
+JSON Lines), a value equal to an earlier sibling's (``"output":"[sqz: same as input]"``),
+and a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``).
+Every pass is one walk of the value: linear in the input.
 
 Only complete, valid JSON is touched; truncated or invalid text gets ``None``.
 """
