@@ -202,3 +202,17 @@ def test_property_json_kinds_never_raise(text):
     for f, t in ((compress_json, text), (compress_jsonl, (text + "\n") * 3)):
         out = f(FormatRequest(t, "cat data.json"))
         assert out is None or (isinstance(out, str) and out.endswith("\n"))
+
+
+def test_same_as_needs_exact_equality_and_many_siblings_stay_fast():
+    import time
+
+    ints = list(range(1, 30))
+    assert same_as_sibling({"a": ints, "b": [True] + ints[1:]}) == {"a": ints, "b": [True] + ints[1:]}
+    assert same_as_sibling({"a": ints, "b": [1.0] + ints[1:]})["b"] == [1.0] + ints[1:]
+    assert same_as_sibling({"a": ints, "b": list(ints)})["b"] == "[sqz: same as a]"
+    big = {f"k{i}": {"a": [1, 2, 3] * 20} for i in range(20000)}
+    t = time.perf_counter()
+    out = same_as_sibling(big)
+    assert time.perf_counter() - t < 3.0
+    assert out["k0"] == {"a": [1, 2, 3] * 20} and out["k19999"] == "[sqz: same as k0]"

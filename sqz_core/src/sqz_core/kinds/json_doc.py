@@ -195,27 +195,37 @@ def _apply(v, sig: tuple, in_array: bool, plan: dict):
     return v
 
 
+SAME_CANDIDATES = 8   # earlier siblings of one shape compared with a value, at most
+
+
 def same_as_sibling(v):
     """An object's value equal to an earlier sibling's (``"output"`` = ``"input"``) and at least
-    ``SAME_MIN_CHARS`` long is written ``"[sqz: same as input]"``."""
+    ``SAME_MIN_CHARS`` long is written ``"[sqz: same as input]"``. Values are compared only
+    with a few earlier siblings of the same type and length, and written out only when equal."""
     if isinstance(v, list):
         return [same_as_sibling(x) if isinstance(x, (dict, list)) else x for x in v]
     if not isinstance(v, dict):
         return v
     out = {}
-    seen: dict[tuple, list[tuple[str, str]]] = {}   # (type, len) -> [(key, compact text)]
+    seen: dict[tuple, list] = {}   # (type, len) -> [(key, value)]
     for k, x in v.items():
         if isinstance(x, (dict, list)) and x:
-            shape = (type(x), len(x))
+            cands = seen.setdefault((type(x), len(x)), [])
             text = None
-            for k0, t0 in seen.get(shape, ()):
-                text = text or _dump(x)
-                if text == t0 and len(text) >= SAME_MIN_CHARS:
-                    out[k] = f"[sqz: same as {k0}]"
-                    break
+            for c in cands:          # [key, value, its compact text once needed]
+                if c[1] == x:        # cheap, stops at the first difference; then exact (True is not 1)
+                    c[2] = c[2] or _dump(c[1])
+                    text = text or _dump(x)
+                    if text == c[2]:
+                        break
             else:
-                seen.setdefault(shape, []).append((k, text or _dump(x)))
-                out[k] = same_as_sibling(x)
+                c = None
+            if c is not None and len(text) >= SAME_MIN_CHARS:
+                out[k] = f"[sqz: same as {c[0]}]"
+                continue
+            if len(cands) < SAME_CANDIDATES:
+                cands.append([k, x, text])
+            out[k] = same_as_sibling(x)
             continue
         out[k] = x
     return out
