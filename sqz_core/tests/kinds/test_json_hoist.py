@@ -86,7 +86,13 @@ def _restore(v, sig, in_array, plan):
     """The test's inverse of hoisting: the noted fields put back into every item."""
     if isinstance(v, dict):
         out = {k: _restore(x, sig + (k,), in_array, plan) for k, x in v.items()}
-        if in_array and sig in plan:
+        if in_array:  # a note "every X with fields F has …" reads on every object at X showing F, or more
+            shown = frozenset(v)
+            notes = [g for g in plan if isinstance(g[-1], frozenset) and g[0] == sig and g[1] <= shown]
+            assert len(notes) <= 1, notes
+            for g in notes:
+                out.update(plan[g])
+        if in_array and sig in plan:                    # a note for every object there
             out.update(plan[sig])
         return out
     if isinstance(v, list):
@@ -216,3 +222,40 @@ def test_same_as_needs_exact_equality_and_many_siblings_stay_fast():
     out = same_as_sibling(big)
     assert time.perf_counter() - t < 3.0
     assert out["k0"] == {"a": [1, 2, 3] * 20} and out["k19999"] == "[sqz: same as k0]"
+
+
+def test_objects_of_one_shape_among_others_share_a_note():
+    res = [{"address": "bucket", "name": "bucket", "input": {"size": 80}}]
+    res += [{"address": f"server[{i}]", "name": "server", "index": i,
+             "input": {"cpu": 2, "env": "staging", "memory_mb": 4096, "image": f"app:{i}", "zone": f"z{i % 2}"}}
+            for i in range(8)]
+    plan: dict = {}
+    value, notes = hoist_shared({"resources": res}, plan=plan)
+    assert notes == ['[every resources[] with fields address,index,input has "name":"server"]',
+                     '[every resources[].input with fields image,zone has "cpu":2,"env":"staging","memory_mb":4096]']
+    assert value["resources"][0] == res[0]
+    assert value["resources"][3] == {"address": "server[2]", "index": 2, "input": {"image": "app:2", "zone": "z0"}}
+    assert _restore(value, (), False, plan) == {"resources": res}
+
+
+def test_no_shape_note_when_other_objects_have_those_fields_too():
+    res = [{"id": i, "kind": "a", "flag": True, "extra": i} for i in range(2)]
+    res += [{"id": i, "kind": "b", "flag": True} for i in range(5)]
+    plan: dict = {}
+    value, notes = hoist_shared(res, plan=plan)
+    # "every [] with fields id has …" would also read on the first two objects ({id, extra, …} ⊇ {id})
+    assert all("with fields id has" not in n for n in notes)
+    assert _restore(value, (), False, plan) == res
+
+
+@settings(max_examples=300, deadline=None)
+@given(arrays_with_shared_fields(), st.lists(st.dictionaries(st.sampled_from(["name", "req", "v", "w", "kind"]),
+                                                            SCALAR, max_size=4), max_size=4), st.randoms())
+def test_property_mixed_shapes_restore_exactly(case, others, rnd):
+    _, items, _ = case
+    mixed = items + others
+    rnd.shuffle(mixed)
+    plan: dict = {}
+    hoisted, notes = hoist_shared({"xs": mixed}, plan=plan)
+    assert len(notes) == len(plan)
+    assert json.dumps(_restore(hoisted, (), False, plan), sort_keys=True) == json.dumps({"xs": mixed}, sort_keys=True)

@@ -115,14 +115,16 @@ def _hoistable(v):
 _VARIED = object()
 
 
-def _collect(v, sig: tuple, in_array: bool, stats: dict) -> None:
-    """Per path (list indices as ``[]``) of objects inside arrays: how many objects, and per
-    key how many have it and its one value (or ``_VARIED``)."""
+def _collect(v, sig: tuple, in_array: bool, stats: dict, by_shape: bool = False) -> None:
+    """Per path (list indices as ``[]``; with ``by_shape`` per path and set of fields) of
+    objects inside arrays: how many objects, and per key how many have it and its one value
+    (or ``_VARIED``)."""
     if isinstance(v, dict):
         if in_array:
-            st = stats.get(sig)
+            g = (sig, frozenset(v)) if by_shape else sig
+            st = stats.get(g)
             if st is None:
-                st = stats[sig] = [0, {}]
+                st = stats[g] = [0, {}]
             st[0] += 1
             keys = st[1]
             for k, x in v.items():
@@ -136,11 +138,11 @@ def _collect(v, sig: tuple, in_array: bool, stats: dict) -> None:
                         cur[1] = _VARIED
         for k, x in v.items():
             if isinstance(x, (dict, list)):
-                _collect(x, sig + (k,), in_array, stats)
+                _collect(x, sig + (k,), in_array, stats, by_shape)
     elif isinstance(v, list):
         for x in v:
             if isinstance(x, (dict, list)):
-                _collect(x, sig + ("[]",), True, stats)
+                _collect(x, sig + ("[]",), True, stats, by_shape)
 
 
 def _sig_name(sig: tuple) -> str:
@@ -175,9 +177,60 @@ def hoist_shared(value, name=None, keep_first: bool = False, plan: dict | None =
             continue   # the note would cost about what it saves
         plan[sig] = shared
         notes.append(f"[every {(name or _sig_name)(sig) or '[]'} has {body}]")
-    if not plan:
-        return value, []
-    return _apply(value, (), False, plan), notes
+    if plan:
+        value = _apply(value, (), False, plan)
+    return _hoist_by_shape(value, name, keep_first, plan, notes)
+
+
+def _hoist_by_shape(value, name, keep_first: bool, plan: dict, notes: list[str]):
+    """The same per set of fields, for arrays of objects of several shapes (servers among other
+    resources): ``[every resources[].input with fields image,name,zone has "cpu":2]``. Only
+    where no other object there has those fields (the note names exactly its objects)."""
+    stats: dict = {}
+    _collect(value, (), False, stats, by_shape=True)
+    shapes: dict[tuple, list[frozenset]] = {}
+    for sig, ks in stats:
+        shapes.setdefault(sig, []).append(ks)
+    hoisted: set[tuple] = set()      # (path, field) taken out of some objects
+    reduced_at: dict[tuple, list[frozenset]] = {}
+    plan2: dict = {}
+    for sig, ks in sorted(stats, key=lambda g: len(g[0])):
+        n, keys = stats[(sig, ks)]
+        if (n < MIN_ITEMS or not keys or len(shapes[sig]) < 2
+                or any((sig[:i], sig[i]) in hoisted for i in range(len(sig)))):
+            continue
+        shared = {k: _value_of(c[1]) for k, c in keys.items() if c[1] is not _VARIED}
+        if len(shared) == len(keys) or (keep_first and sig == ("[]",)):
+            shared.pop(next(iter(keys)), None)
+        rest = [k for k in keys if k not in shared]
+        reduced = frozenset(rest)
+        if not shared or any(reduced <= other for other in shapes[sig] if other != ks) or any(
+                reduced <= other or other <= reduced for other in reduced_at.get(sig, ())):
+            continue   # nothing to say, or other objects there would match the note too
+        body = ",".join(f"{_dump(k)}:{_dump(x)}" for k, x in shared.items())
+        if (len(body) + 1) * (n - 1) <= 40 + 2 * sum(len(k) + 1 for k in rest):
+            continue
+        plan2[(sig, reduced)] = shared
+        reduced_at.setdefault(sig, []).append(reduced)
+        hoisted.update((sig, k) for k in shared)
+        where = (name or _sig_name)(sig) or "[]"
+        notes.append(f"[every {where} with fields {','.join(rest)} has {body}]")
+    if not plan2:
+        return value, notes
+    plan.update(plan2)
+    return _apply_by_shape(value, (), False, {(sig, ks): s for (sig, _), s, ks in
+                                                ((g, sh, g[1] | frozenset(sh)) for g, sh in plan2.items())}), notes
+
+
+def _apply_by_shape(v, sig: tuple, in_array: bool, plan: dict):
+    """``_apply`` for plans keyed by (path, full set of fields) of the objects to change."""
+    if isinstance(v, dict):
+        drop = plan.get((sig, frozenset(v))) if in_array else None
+        return {k: (_apply_by_shape(x, sig + (k,), in_array, plan) if isinstance(x, (dict, list)) else x)
+                for k, x in v.items() if drop is None or k not in drop}
+    if isinstance(v, list):
+        return [_apply_by_shape(x, sig + ("[]",), True, plan) if isinstance(x, (dict, list)) else x for x in v]
+    return v
 
 
 def _value_of(h):
