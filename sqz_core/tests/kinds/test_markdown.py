@@ -180,3 +180,11 @@ def test_adversarial_lines_stay_linear():
         out = md(text)
         assert time.perf_counter() - t < 2.0
         assert out is None or "# T" in out
+
+
+def test_collapsed_section_with_code_stays():
+    body = "\n".join(f"step {i}" for i in range(FOLD_DETAILS + 2))
+    out = md(f"# T\n\n[a](https://x.example/a)\n\n- x\n\n<details>\n<summary>Install with yarn</summary>\n\n"
+             f"{body}\n\n```sh\nyarn add tool\n```\n</details>\n\n\n\nend\n")
+    assert "yarn add tool" in out and f"step {FOLD_DETAILS + 1}" in out
+    assert "collapsed section" not in out

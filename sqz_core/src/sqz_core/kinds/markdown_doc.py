@@ -2,7 +2,8 @@
 
 Drops what a reader does not act on: badge and image-only lines, HTML comments, lines of
 bare HTML markup, table padding and blank runs, the link definitions only those badges
-used, and the 1-3 spaces of indentation Markdown ignores before a paragraph. A link to an
+used, the 1-3 spaces of indentation Markdown ignores before a paragraph, and the body of a
+long ``<details>`` section without code (collapsed by its author; a line names it). A link to an
 anchor of the page itself (a table of contents) keeps its text: the heading it points at
 is in the output. Code blocks are kept verbatim; so are headings, prose, links to other
 pages, list nesting and the text of HTML lines (``<summary>Members</summary>``).
@@ -116,9 +117,11 @@ def compress_markdown(request) -> str | None:
             continue
         if fence is None and i in sections:
             end, summary = sections[i]
-            shown = sum(1 for x in lines[i + 1:end] if x.strip() and not _SUMMARY.search(x))
-            if shown >= FOLD_DETAILS:
-                # collapsed by its author: folded here too, its lines recoverable with the rest
+            body = lines[i + 1:end]
+            shown = sum(1 for x in body if x.strip() and not _SUMMARY.search(x))
+            if shown >= FOLD_DETAILS and not any(_FENCE.match(x) for x in body):
+                # collapsed by its author (credits, old entries): folded here too, its lines
+                # recoverable with the rest; a section with code (install steps) stays
                 out.append(f"[{summary or 'details'}: a collapsed section of {shown} lines, not shown]")
                 prev_blank = prose = False
                 skip_to = end
