@@ -188,3 +188,10 @@ def test_collapsed_section_with_code_stays():
              f"{body}\n\n```sh\nyarn add tool\n```\n</details>\n\n\n\nend\n")
     assert "yarn add tool" in out and f"step {FOLD_DETAILS + 1}" in out
     assert "collapsed section" not in out
+
+
+def test_html_lines_keep_link_targets():
+    out = md('# T\n\n- [a](https://x.example/a)\n- b\n\n<p align="center">Fast web framework</p>\n'
+             '<a href="https://docs.example/api">API docs</a>\n')
+    assert "\nFast web framework\n" in out
+    assert '<a href="https://docs.example/api">API docs</a>' in out

@@ -57,8 +57,11 @@ def _only_markup(line: str) -> bool:
 
 
 def _text_of_markup(line: str) -> str:
-    """A line of HTML tags with some text (``<summary>Members</summary>``): the text alone."""
-    return _TAG.sub("", line).strip() if line.lstrip().startswith("<") and _TAG.search(line) else line
+    """A line of HTML tags with some text (``<summary>Members</summary>``): the text alone;
+    a line with a link or image target stays as it is."""
+    if not line.lstrip().startswith("<") or "href=" in line or "src=" in line:
+        return line     # a link or an image keeps its target
+    return _TAG.sub("", line).strip() if _TAG.search(line) else line
 
 
 def _collapsed_sections(lines: list[str]) -> dict[int, tuple[int, str]]:
