@@ -157,10 +157,26 @@ def hoist_shared(value, name=None, keep_first: bool = False, plan: dict | None =
     ``packages[].dependencies[]`` item has ``"optional":false``) are taken out of the items
     and said once: (value without them, note lines). Only when it saves characters; an
     object always keeps at least one field (``keep_first``: the items of a top-level array
-    always keep their first). ``name(sig)`` words the place in a note; ``plan`` receives
-    path -> hoisted fields."""
-    stats: dict = {}
-    _collect(value, (), False, stats)
+    always keep their first). Then the same per set of fields, for arrays of objects of
+    several shapes (``_by_shape``). ``name(sig)`` words the place in a note; ``plan``
+    receives path (or path and fields shown) -> hoisted fields. One walk to count, one to
+    rewrite."""
+    shapes: dict = {}
+    _collect(value, (), False, shapes, by_shape=True)   # (path, fields) -> [n, {key: [count, value]}]
+    if not shapes:
+        return value, []
+    stats: dict = {}                                    # path -> the same, all shapes together
+    for (sig, _), (n, keys) in shapes.items():
+        agg = stats.setdefault(sig, [0, {}])
+        agg[0] += n
+        for k, (c, h) in keys.items():
+            cur = agg[1].get(k)
+            if cur is None:
+                agg[1][k] = [c, h]
+            else:
+                cur[0] += c
+                if cur[1] is not _VARIED and cur[1] != h:
+                    cur[1] = _VARIED
     plan = {} if plan is None else plan
     notes = []
     for sig in sorted(stats, key=len):
@@ -177,60 +193,49 @@ def hoist_shared(value, name=None, keep_first: bool = False, plan: dict | None =
             continue   # the note would cost about what it saves
         plan[sig] = shared
         notes.append(f"[every {(name or _sig_name)(sig) or '[]'} has {body}]")
-    if plan:
-        value = _apply(value, (), False, plan)
-    return _hoist_by_shape(value, name, keep_first, plan, notes)
+    by_fields = _by_shape(shapes, plan, name, keep_first, notes)
+    if not plan:
+        return value, notes
+    return _apply(value, (), False, plan, by_fields), notes
 
 
-def _hoist_by_shape(value, name, keep_first: bool, plan: dict, notes: list[str]):
-    """The same per set of fields, for arrays of objects of several shapes (servers among other
-    resources): ``[every resources[].input with fields image,name,zone has "cpu":2]``. Only
-    where no other object there has those fields (the note names exactly its objects)."""
-    stats: dict = {}
-    _collect(value, (), False, stats, by_shape=True)
-    shapes: dict[tuple, list[frozenset]] = {}
-    for sig, ks in stats:
-        shapes.setdefault(sig, []).append(ks)
+def _by_shape(shapes: dict, plan: dict, name, keep_first: bool, notes: list[str]) -> dict:
+    """Notes per set of fields (servers among other resources: ``[every resources[].input with
+    fields image,name,zone has "cpu":2]``), only where no other object there shows those
+    fields (the note names exactly its objects). Returns (path, all fields) -> fields to drop."""
+    at: dict[tuple, list[frozenset]] = {}     # path -> fields each shape shows after the notes above
+    groups = []
+    for (sig, ks), (n, keys) in shapes.items():
+        if any(sig[i] in plan.get(sig[:i], ()) for i in range(len(sig))):
+            continue   # inside a field already hoisted for every object
+        first = plan.get(sig, {})
+        at.setdefault(sig, []).append(ks - first.keys())
+        groups.append((sig, ks, n, {k: c for k, c in keys.items() if k not in first}))
     hoisted: set[tuple] = set()      # (path, field) taken out of some objects
     reduced_at: dict[tuple, list[frozenset]] = {}
-    plan2: dict = {}
-    for sig, ks in sorted(stats, key=lambda g: len(g[0])):
-        n, keys = stats[(sig, ks)]
-        if (n < MIN_ITEMS or not keys or len(shapes[sig]) < 2
+    drops: dict = {}
+    for sig, ks, n, keys in sorted(groups, key=lambda g: len(g[0])):
+        if (n < MIN_ITEMS or not keys or len(at[sig]) < 2
                 or any((sig[:i], sig[i]) in hoisted for i in range(len(sig)))):
             continue
+        shown = frozenset(keys)
         shared = {k: _value_of(c[1]) for k, c in keys.items() if c[1] is not _VARIED}
         if len(shared) == len(keys) or (keep_first and sig == ("[]",)):
             shared.pop(next(iter(keys)), None)
         rest = [k for k in keys if k not in shared]
         reduced = frozenset(rest)
-        if not shared or any(reduced <= other for other in shapes[sig] if other != ks) or any(
+        if not shared or any(reduced <= other for other in at[sig] if other != shown) or any(
                 reduced <= other or other <= reduced for other in reduced_at.get(sig, ())):
             continue   # nothing to say, or other objects there would match the note too
         body = ",".join(f"{_dump(k)}:{_dump(x)}" for k, x in shared.items())
         if (len(body) + 1) * (n - 1) <= 40 + 2 * sum(len(k) + 1 for k in rest):
             continue
-        plan2[(sig, reduced)] = shared
+        plan[(sig, reduced)] = shared
+        drops[(sig, ks)] = shared
         reduced_at.setdefault(sig, []).append(reduced)
         hoisted.update((sig, k) for k in shared)
-        where = (name or _sig_name)(sig) or "[]"
-        notes.append(f"[every {where} with fields {','.join(rest)} has {body}]")
-    if not plan2:
-        return value, notes
-    plan.update(plan2)
-    return _apply_by_shape(value, (), False, {(sig, ks): s for (sig, _), s, ks in
-                                                ((g, sh, g[1] | frozenset(sh)) for g, sh in plan2.items())}), notes
-
-
-def _apply_by_shape(v, sig: tuple, in_array: bool, plan: dict):
-    """``_apply`` for plans keyed by (path, full set of fields) of the objects to change."""
-    if isinstance(v, dict):
-        drop = plan.get((sig, frozenset(v))) if in_array else None
-        return {k: (_apply_by_shape(x, sig + (k,), in_array, plan) if isinstance(x, (dict, list)) else x)
-                for k, x in v.items() if drop is None or k not in drop}
-    if isinstance(v, list):
-        return [_apply_by_shape(x, sig + ("[]",), True, plan) if isinstance(x, (dict, list)) else x for x in v]
-    return v
+        notes.append(f"[every {(name or _sig_name)(sig) or '[]'} with fields {','.join(rest)} has {body}]")
+    return drops
 
 
 def _value_of(h):
@@ -238,13 +243,17 @@ def _value_of(h):
     return json.loads(h[1]) if h[0] in ("list", "dict") else h[1]
 
 
-def _apply(v, sig: tuple, in_array: bool, plan: dict):
+def _apply(v, sig: tuple, in_array: bool, plan: dict, by_fields: dict):
     if isinstance(v, dict):
-        drop = plan.get(sig) if in_array else None
-        return {k: (_apply(x, sig + (k,), in_array, plan) if isinstance(x, (dict, list)) else x)
-                for k, x in v.items() if drop is None or k not in drop}
+        drop = drop2 = None
+        if in_array:
+            drop = plan.get(sig)
+            drop2 = by_fields.get((sig, frozenset(v))) if by_fields else None
+        return {k: (_apply(x, sig + (k,), in_array, plan, by_fields) if isinstance(x, (dict, list)) else x)
+                for k, x in v.items()
+                if (drop is None or k not in drop) and (drop2 is None or k not in drop2)}
     if isinstance(v, list):
-        return [_apply(x, sig + ("[]",), True, plan) if isinstance(x, (dict, list)) else x for x in v]
+        return [_apply(x, sig + ("[]",), True, plan, by_fields) if isinstance(x, (dict, list)) else x for x in v]
     return v
 
 
