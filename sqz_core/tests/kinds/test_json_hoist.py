@@ -259,3 +259,36 @@ def test_property_mixed_shapes_restore_exactly(case, others, rnd):
     hoisted, notes = hoist_shared({"xs": mixed}, plan=plan)
     assert len(notes) == len(plan)
     assert json.dumps(_restore(hoisted, (), False, plan), sort_keys=True) == json.dumps({"xs": mixed}, sort_keys=True)
+
+
+REPO = __import__("pathlib").Path(__file__).resolve().parents[3]
+
+
+def test_terraform_state_every_resource_and_value_survives():
+    """``terraform show -json`` (the cloud pack leaves it to this kind): each resource's address,
+    its own values, and the shared ones once in a note."""
+    text = (REPO / "sqz_formatters_cloud/tests/fixtures/terraform/show_json.txt").read_text()
+    out = compress_json(FormatRequest(text, "terraform show -json"))
+    doc = json.loads(text)
+    lines = out.splitlines()
+    body = lines[-1]
+    for r in doc["values"]["root_module"]["resources"]:
+        assert json.dumps(r["address"]) in body
+        assert r["values"]["id"] in body
+    assert ('[every values.root_module.resources[].values.input with fields image,name,zone has '
+            '"cpu":2,"env":"staging","memory_mb":4096,"ports":[80,443],"subnet":"subnet-9a478aa5"]') in lines
+    assert '"image":"registry.internal/app:1.5.0","name":"web-03","zone":"eu-west-1a"' in body
+    assert '"format_version":"1.0"' in body
+    assert '"output":{"image"' not in body and '"output":{"cpu"' not in body  # the same as its input: said once
+    assert len(out) < len(text) * 0.6
+
+
+def test_fixture_documents_restore_from_their_notes():
+    for rel, cmd in (("sqz_formatters_cloud/tests/fixtures/terraform/show_json.txt", "terraform show -json"),
+                     ("sqz_core/tests/fixtures/kinds/json/cargo_metadata.txt", "cargo metadata --format-version 1"),
+                     ("sqz_core/tests/fixtures/kinds/json/pip_inspect.txt", "pip inspect")):
+        before = same_as_sibling(prune(json.loads((REPO / rel).read_text())))
+        plan: dict = {}
+        hoisted, notes = hoist_shared(before, plan=plan)
+        assert notes and len(notes) == len(plan)
+        assert json.dumps(_restore(hoisted, (), False, plan), sort_keys=True) == json.dumps(before, sort_keys=True)
