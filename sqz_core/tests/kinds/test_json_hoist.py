@@ -22,7 +22,8 @@ def test_shared_fields_are_said_once_varied_and_partial_ones_stay():
     value, notes = hoist_shared({"packages": [{"id": "a", "dependencies": deps}]})
     assert notes == ['[every packages[].dependencies[] has "req":"*","optional":false,"uses_default_features":true]']
     items = value["packages"][0]["dependencies"]
-    assert [sorted(x) for x in items] == [["name", "path"], ["name", "path"], ["extra", "name", "path"], ["name", "path"]]
+    assert [sorted(x) for x in items] == [["name", "path"], ["name", "path"], ["extra", "name", "path"],
+                                          ["name", "path"]]
     assert [x["name"] for x in items] == ["pkg-0", "pkg-1", "pkg-2", "pkg-3"]
 
 
