@@ -2,7 +2,10 @@
 
 Scripts, styles and other non-text elements are dropped; headings become ``#`` lines,
 list items ``- `` lines, table cells are joined with `` | ``, absolute link targets are
-kept after the link text, and ``<pre>`` blocks keep their whitespace.
+kept after the link text, and ``<pre>`` blocks keep their whitespace. Links that differ
+only in their numbers (a change log's ``…/compare/1.12.0...1.12.1`` per release) keep
+their target for the first ``SAME_PATTERN_LINKS``; later ones keep their text, and one
+closing line says how many targets like which were left out.
 """
 
 from __future__ import annotations
@@ -18,6 +21,10 @@ _BLOCK = frozenset({"p", "div", "section", "article", "header", "footer", "nav",
 _VOID = frozenset({"br", "hr", "img", "meta", "link", "input", "area", "base", "col", "embed",
                    "source", "track", "wbr", "param"})
 _SPACES = lazy(r"[ \t\r\n\f\v]+")
+_DIGITS = lazy(r"\d+")
+_HREF = lazy(r"""href=["']?(https?://[^"'\s>]+)""", re.I)
+SAME_PATTERN_LINKS = 2   # targets kept per pattern ...
+FOLD_MIN = 3             # ... when at least this many more would follow (else all are kept)
 _DOCTYPE = lazy(r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
 
 
@@ -25,8 +32,19 @@ def looks_like_html(text: str) -> bool:
     return bool(_DOCTYPE.match(text[:4096]))
 
 
+def _folded_patterns(html: str) -> set[str]:
+    """Link patterns (digits masked) frequent enough that their later targets are left out."""
+    counts: dict[str, int] = {}
+    for m in _HREF.finditer(html):
+        k = _DIGITS.sub("#", m.group(1))
+        counts[k] = counts.get(k, 0) + 1
+    return {k for k, n in counts.items() if n >= SAME_PATTERN_LINKS + FOLD_MIN}
+
+
 def html_to_text(html: str) -> str:
     from html.parser import HTMLParser
+
+    folded = _folded_patterns(html) if "href" in html else set()
 
     class _Text(HTMLParser):
         def __init__(self) -> None:
@@ -37,6 +55,7 @@ def html_to_text(html: str) -> str:
             self.pre = 0
             self.title = False
             self.links: list[str | None] = []
+            self.patterns: dict[str, list] = {}   # href with digits masked -> [count, first href]
 
         def newline(self) -> None:
             text = "".join(self.cur)
@@ -44,8 +63,11 @@ def html_to_text(html: str) -> str:
                 text = _SPACES.sub(" ", text.replace("\u00b6", "")).strip()
                 if text == "-" or text.strip("#") == "":
                     return      # a list-item or heading marker waits for its text
+                if text.startswith("- - "):
+                    text = text[2:]     # a list item whose text starts with its own "- " (a nav's bullets)
             if text:
-                self.lines.extend(text.split("\n") if self.pre else [text])
+                # a whitespace-only line of a <pre> block shows as blank
+                self.lines.extend([x if x.strip() else "" for x in text.split("\n")] if self.pre else [text])
             elif self.lines and self.lines[-1] != "":
                 self.lines.append("")
             self.cur = []
@@ -95,7 +117,11 @@ def html_to_text(html: str) -> str:
             if tag == "a" and self.links:
                 href = self.links.pop()
                 if href and href not in "".join(self.cur[-3:]):
-                    self.cur.append(f" <{href}>")
+                    key = _DIGITS.sub("#", href)
+                    seen = self.patterns.setdefault(key, [0, href])
+                    seen[0] += 1
+                    if seen[0] <= SAME_PATTERN_LINKS or key not in folded:
+                        self.cur.append(f" <{href}>")
             if tag == "pre":
                 self.newline()
                 self.pre = max(0, self.pre - 1)
@@ -115,6 +141,10 @@ def html_to_text(html: str) -> str:
     lines = p.lines
     while lines and lines[-1] == "":
         lines.pop()
+    for key, (count, first) in p.patterns.items():
+        if count > SAME_PATTERN_LINKS and key in folded:
+            n = count - SAME_PATTERN_LINKS
+            lines.append(f"[{n} more link target{'s' if n > 1 else ''} like <{first}> left out]")
     while lines and lines[0] == "":
         lines.pop(0)
     return "\n".join(lines) + "\n"

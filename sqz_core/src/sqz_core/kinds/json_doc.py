@@ -1,5 +1,14 @@
 """JSON and JSON Lines output: drop empty and bookkeeping fields, cut huge strings, write
-arrays of uniform objects as TOON tables.
+arrays of uniform objects as TOON tables, and say repeated values once.
+
+A field whose value is ``null``, ``""``, ``[]`` or ``{}`` is dropped: in tool output
+(``cargo``, ``kubectl``, ``terraform``, ``npm``) it means "not set", which the field's
+absence says too; the original stays one ``sqz expand`` away. Repeated values are said
+once, each way marked so it cannot read as data: fields with one value in every item of
+an array (``[every packages[].dependencies[] has "optional":false]``, per record type in
+JSON Lines), a value equal to an earlier sibling's (``"output":"[sqz: same as input]"``),
+and a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``).
+Every pass is one walk of the value: linear in the input.
 
 Only complete, valid JSON is touched; truncated or invalid text gets ``None``.
 """
@@ -7,6 +16,8 @@ Only complete, valid JSON is touched; truncated or invalid text gets ``None``.
 from __future__ import annotations
 
 import json
+
+from ..lazyre import lazy
 
 MAX_STRING = 500      # strings longer than this are cut ...
 KEEP_STRING = 200     # ... to this many characters plus a marker
@@ -56,7 +67,8 @@ def prune(v):
 
 def _prune_list(arr: list) -> list:
     """Items pruned one by one; for same-shaped objects drop only columns empty in every row,
-    so a uniform array stays a table."""
+    so a uniform array stays a table. Objects left empty by pruning, and nothing else,
+    make an empty list (``"dep_kinds":[{"kind":null}]``: every field was null)."""
     if len(arr) >= 2 and all(isinstance(x, dict) for x in arr):
         keys = arr[0].keys()
         if all(x.keys() == keys for x in arr) and keys:
@@ -64,8 +76,263 @@ def _prune_list(arr: list) -> list:
             pruned = [{k: prune(x[k]) for k in cols} for x in arr]
             keep = [k for k in cols if not all(_empty(row[k]) for row in pruned)]
             if all(not isinstance(row[k], (dict, list)) for row in pruned for k in keep):
-                return [{k: row[k] for k in keep} for row in pruned]
-    return [prune(x) for x in arr]
+                return _unless_all_emptied(arr, [{k: row[k] for k in keep} for row in pruned])
+    return _unless_all_emptied(arr, [prune(x) for x in arr])
+
+
+def _unless_all_emptied(arr: list, out: list) -> list:
+    return [] if out and all(x == {} for x in out) and all(isinstance(x, dict) for x in arr) else out
+
+
+# ------------------------------------------------------- repeated values said once
+
+MIN_ITEMS = 3        # a field is hoisted out of an array's items when at least this many share it
+SAME_MIN_CHARS = 40  # a value written "same as <sibling>" is at least this long as compact JSON
+_SMALL_LIST = 4      # lists of at most this many primitives count as one value when hoisting
+_SMALL_DICT = 8      # ... and objects of at most this many primitive fields
+
+
+def _dump(v) -> str:
+    return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
+
+
+def _small(x) -> bool:
+    return isinstance(x, (str, int, float, bool)) or x is None or x == {} or x == []
+
+
+def _hoistable(v):
+    """A comparable form of a value that may be hoisted (a primitive, or a short list of
+    primitives and empty containers: ``["lib"]``, ``[{}]``), or None."""
+    if isinstance(v, (str, int, float, bool)) or v is None:
+        return (type(v).__name__, v)
+    if isinstance(v, list) and len(v) <= _SMALL_LIST and all(_small(x) for x in v):
+        return ("list", _dump(v))
+    if isinstance(v, dict) and len(v) <= _SMALL_DICT and all(_small(x) for x in v.values()):
+        return ("dict", _dump(v))
+    return None
+
+
+_VARIED = object()
+
+
+def _collect(v, sig: tuple, in_array: bool, stats: dict, by_shape: bool = False) -> None:
+    """Per path (list indices as ``[]``; with ``by_shape`` per path and set of fields) of
+    objects inside arrays: how many objects, and per key how many have it and its one value
+    (or ``_VARIED``)."""
+    if isinstance(v, dict):
+        if in_array:
+            g = (sig, frozenset(v)) if by_shape else sig
+            st = stats.get(g)
+            if st is None:
+                st = stats[g] = [0, {}]
+            st[0] += 1
+            keys = st[1]
+            for k, x in v.items():
+                h = _hoistable(x)
+                cur = keys.get(k)
+                if cur is None:
+                    keys[k] = [1, h if h is not None else _VARIED]
+                else:
+                    cur[0] += 1
+                    if cur[1] is not _VARIED and cur[1] != h:
+                        cur[1] = _VARIED
+        for k, x in v.items():
+            if isinstance(x, (dict, list)):
+                _collect(x, sig + (k,), in_array, stats, by_shape)
+    elif isinstance(v, list):
+        for x in v:
+            if isinstance(x, (dict, list)):
+                _collect(x, sig + ("[]",), True, stats, by_shape)
+
+
+def _sig_name(sig: tuple) -> str:
+    out = ""
+    for part in sig:
+        out += "[]" if part == "[]" else ("." if out else "") + part
+    return out
+
+
+def hoist_shared(value, name=None, keep_first: bool = False, plan: dict | None = None):
+    """Fields with one value in every object at the same place in arrays (every
+    ``packages[].dependencies[]`` item has ``"optional":false``) are taken out of the items
+    and said once: (value without them, note lines). Only when it saves characters; an
+    object always keeps at least one field (``keep_first``: the items of a top-level array
+    always keep their first). Then the same per set of fields, for arrays of objects of
+    several shapes (``_by_shape``). ``name(sig)`` words the place in a note; ``plan``
+    receives path (or path and fields shown) -> hoisted fields. One walk to count, one to
+    rewrite."""
+    shapes: dict = {}
+    _collect(value, (), False, shapes, by_shape=True)   # (path, fields) -> [n, {key: [count, value]}]
+    if not shapes:
+        return value, []
+    stats: dict = {}                                    # path -> the same, all shapes together
+    for (sig, _), (n, keys) in shapes.items():
+        agg = stats.setdefault(sig, [0, {}])
+        agg[0] += n
+        for k, (c, h) in keys.items():
+            cur = agg[1].get(k)
+            if cur is None:
+                agg[1][k] = [c, h]
+            else:
+                cur[0] += c
+                if cur[1] is not _VARIED and cur[1] != h:
+                    cur[1] = _VARIED
+    plan = {} if plan is None else plan
+    notes = []
+    for sig in sorted(stats, key=len):
+        n, keys = stats[sig]
+        if n < MIN_ITEMS or not keys or any(sig[i] in plan.get(sig[:i], ()) for i in range(len(sig))):
+            continue   # too few, or inside a field already hoisted
+        shared = {k: _value_of(c[1]) for k, c in keys.items() if c[0] == n and c[1] is not _VARIED}
+        if len(shared) == len(keys) or (keep_first and sig == ("[]",)):  # the first field stays
+            shared.pop(next(iter(keys)), None)
+        if not shared:
+            continue
+        body = ",".join(f"{_dump(k)}:{_dump(x)}" for k, x in shared.items())
+        if (len(body) + 1) * (n - 1) <= 40:
+            continue   # the note would cost about what it saves
+        plan[sig] = shared
+        notes.append(f"[every {(name or _sig_name)(sig) or '[]'} has {body}]")
+    by_fields = _by_shape(shapes, plan, name, keep_first, notes)
+    if not plan:
+        return value, notes
+    return _apply(value, (), False, plan, by_fields), notes
+
+
+def _by_shape(shapes: dict, plan: dict, name, keep_first: bool, notes: list[str]) -> dict:
+    """Notes per set of fields (servers among other resources: ``[every resources[].input with
+    fields image,name,zone has "cpu":2]``), only where no other object there shows those
+    fields (the note names exactly its objects). Returns (path, all fields) -> fields to drop."""
+    at: dict[tuple, list[frozenset]] = {}     # path -> fields each shape shows after the notes above
+    groups = []
+    for (sig, ks), (n, keys) in shapes.items():
+        if any(sig[i] in plan.get(sig[:i], ()) for i in range(len(sig))):
+            continue   # inside a field already hoisted for every object
+        first = plan.get(sig, {})
+        at.setdefault(sig, []).append(ks - first.keys())
+        groups.append((sig, ks, n, {k: c for k, c in keys.items() if k not in first}))
+    hoisted: set[tuple] = set()      # (path, field) taken out of some objects
+    reduced_at: dict[tuple, list[frozenset]] = {}
+    drops: dict = {}
+    for sig, ks, n, keys in sorted(groups, key=lambda g: len(g[0])):
+        if (n < MIN_ITEMS or not keys or len(at[sig]) < 2
+                or any((sig[:i], sig[i]) in hoisted for i in range(len(sig)))):
+            continue
+        shown = frozenset(keys)
+        shared = {k: _value_of(c[1]) for k, c in keys.items() if c[1] is not _VARIED}
+        if len(shared) == len(keys) or (keep_first and sig == ("[]",)):
+            shared.pop(next(iter(keys)), None)
+        rest = [k for k in keys if k not in shared]
+        reduced = frozenset(rest)
+        if not shared or any(reduced <= other for other in at[sig] if other != shown) or any(
+                reduced <= other or other <= reduced for other in reduced_at.get(sig, ())):
+            continue   # nothing to say, or other objects there would match the note too
+        body = ",".join(f"{_dump(k)}:{_dump(x)}" for k, x in shared.items())
+        if (len(body) + 1) * (n - 1) <= 40 + 2 * sum(len(k) + 1 for k in rest):
+            continue
+        plan[(sig, reduced)] = shared
+        drops[(sig, ks)] = shared
+        reduced_at.setdefault(sig, []).append(reduced)
+        hoisted.update((sig, k) for k in shared)
+        notes.append(f"[every {(name or _sig_name)(sig) or '[]'} with fields {','.join(rest)} has {body}]")
+    return drops
+
+
+def _value_of(h):
+    """The value back from its ``_hoistable`` form."""
+    return json.loads(h[1]) if h[0] in ("list", "dict") else h[1]
+
+
+def _apply(v, sig: tuple, in_array: bool, plan: dict, by_fields: dict):
+    if isinstance(v, dict):
+        drop = drop2 = None
+        if in_array:
+            drop = plan.get(sig)
+            drop2 = by_fields.get((sig, frozenset(v))) if by_fields else None
+        return {k: (_apply(x, sig + (k,), in_array, plan, by_fields) if isinstance(x, (dict, list)) else x)
+                for k, x in v.items()
+                if (drop is None or k not in drop) and (drop2 is None or k not in drop2)}
+    if isinstance(v, list):
+        return [_apply(x, sig + ("[]",), True, plan, by_fields) if isinstance(x, (dict, list)) else x for x in v]
+    return v
+
+
+SAME_CANDIDATES = 8   # earlier siblings of one shape compared with a value, at most
+
+
+def same_as_sibling(v):
+    """An object's value equal to an earlier sibling's (``"output"`` = ``"input"``) and at least
+    ``SAME_MIN_CHARS`` long is written ``"[sqz: same as input]"``. Values are compared only
+    with a few earlier siblings of the same type and length, and written out only when equal."""
+    if isinstance(v, list):
+        return [same_as_sibling(x) if isinstance(x, (dict, list)) else x for x in v]
+    if not isinstance(v, dict):
+        return v
+    out = {}
+    seen: dict[tuple, list] = {}   # (type, len) -> [(key, value)]
+    for k, x in v.items():
+        if isinstance(x, (dict, list)) and x:
+            cands = seen.setdefault((type(x), len(x)), [])
+            text = None
+            for c in cands:          # [key, value, its compact text once needed]
+                if c[1] == x:        # cheap, stops at the first difference; then exact (True is not 1)
+                    c[2] = c[2] or _dump(c[1])
+                    text = text or _dump(x)
+                    if text == c[2]:
+                        break
+            else:
+                c = None
+            if c is not None and len(text) >= SAME_MIN_CHARS:
+                out[k] = f"[sqz: same as {c[0]}]"
+                continue
+            if len(cands) < SAME_CANDIDATES:
+                cands.append([k, x, text])
+            out[k] = same_as_sibling(x)
+            continue
+        out[k] = x
+    return out
+
+
+# ------------------------------------------------------- version lists
+
+MIN_VERSIONS = 8
+_SEMVER = lazy(r"(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)\Z")  # no leading zeros: runs are exact
+# possessive: no backtracking, linear in the (at most 64-character) string
+_VERSIONISH = lazy(r"v?\d++(?:\.\d++)*+(?:[-+._]?[0-9A-Za-z]++)*+\Z")
+
+
+def version_runs(items: list[str]) -> str:
+    """Versions in their order, each run of consecutive patch releases of one minor written
+    as a shell brace range: ``4.10.0 4.10.1 … 4.10.8`` → ``4.10.{0..8}``."""
+    out, i, n = [], 0, len(items)
+    while i < n:
+        m = _SEMVER.match(items[i])
+        j = i
+        if m:
+            base, patch = m.group(1, 2), int(m.group(3))
+            while j + 1 < n:
+                nxt = _SEMVER.match(items[j + 1])
+                if not (nxt and nxt.group(1, 2) == base and nxt.group(3) == str(patch + j + 1 - i)):
+                    break
+                j += 1
+        out.append(f"{m.group(1)}.{m.group(2)}.{{{m.group(3)}..{patch + j - i}}}" if j > i else items[i])
+        i = j + 1
+    return ", ".join(out)
+
+
+def compact_versions(v):
+    """A list of ``MIN_VERSIONS`` or more version strings (``npm view … versions``) written as
+    one line of runs, when that is much shorter: ``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``."""
+    if isinstance(v, dict):
+        return {k: compact_versions(x) if isinstance(x, (dict, list)) else x for k, x in v.items()}
+    if not isinstance(v, list):
+        return v
+    if len(v) >= MIN_VERSIONS and all(isinstance(x, str) and len(x) <= 64 and _VERSIONISH.match(x) for x in v):
+        line = version_runs(v)
+        if len(line) * 3 < sum(len(x) + 3 for x in v) * 2:
+            return f"[sqz: {len(v)} versions] {line}"
+        return v
+    return [compact_versions(x) if isinstance(x, (dict, list)) else x for x in v]
 
 
 def parse_document(text: str):
@@ -106,12 +373,15 @@ def compress_json(request) -> str | None:
     from ..tokens import estimate
     from .toon import encode
 
-    pruned = prune(value)
-    out = encode(pruned)
+    try:
+        pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value))))
+        out = encode(pruned)
+    except RecursionError:   # nested deeper than the passes recurse: left as it is
+        return None
     compact = json.dumps(pruned, ensure_ascii=False, separators=(",", ":"))
     if not out or (compact and estimate(compact) < estimate(out)):
         out = compact
-    return out + "\n" if out else None
+    return "\n".join(notes + [out]) + "\n" if out else None
 
 
 def _parse_line(line: str):
@@ -142,9 +412,29 @@ def looks_like_jsonl(text: str) -> bool:
 
 
 def compress_jsonl(request) -> str | None:
-    """Each JSON line pruned and written compactly; runs of flat same-shaped records become
-    one TOON table; other lines kept verbatim. Any ``{...}`` line that is invalid → None."""
+    """Each JSON line pruned and written compactly; fields with one value in every record of
+    a type (the same first field: ``"reason":"compiler-artifact"``) said once, before its first
+    record; runs of flat same-shaped records become one TOON table; other lines kept verbatim.
+    Any ``{...}`` line that is invalid → None."""
     from .toon import encode_table, is_tabular
+
+    lines = request.text.splitlines()
+    records: dict[int, dict] = {}
+    for i, line in enumerate(lines):
+        s = line.strip()
+        if s.startswith("{") and s.endswith("}"):
+            v = _parse_line(s)
+            if v is None:
+                return None
+            records[i] = v
+    if len(records) < 2:
+        return None
+    try:
+        for i, v in records.items():
+            records[i] = prune(v)
+        notes_at = _hoist_records(records)
+    except RecursionError:   # nested deeper than the passes recurse: left as it is
+        return None
 
     out: list[str] = []
     run: list[dict] = []
@@ -153,25 +443,43 @@ def compress_jsonl(request) -> str | None:
         if len(run) >= 3 and is_tabular(run):
             out.extend(encode_table(run))
         else:
-            out.extend(json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in run)
+            out.extend(_dump(r) for r in run)
         run.clear()
 
-    records = 0
-    for line in request.text.splitlines():
-        s = line.strip()
-        if s.startswith("{") and s.endswith("}"):
-            v = _parse_line(s)
-            if v is None:
-                return None
-            records += 1
-            v = prune(v)
-            if run and v.keys() != run[0].keys():
-                flush()
-            run.append(v)
-        else:
+    for i, line in enumerate(lines):
+        v = records.get(i)
+        if v is None:
             flush()
             out.append(line)
+            continue
+        if i in notes_at or (run and v.keys() != run[0].keys()):
+            flush()
+        out.extend(notes_at.get(i, ()))
+        run.append(v)
     flush()
-    if records < 2:
-        return None
     return "\n".join(out) + "\n"
+
+
+def _hoist_records(records: dict[int, dict]) -> dict[int, list[str]]:
+    """``hoist_shared`` per record type, in place: line index -> notes to print before it."""
+    groups: dict[str, list[int]] = {}
+    for i, v in records.items():
+        if v:
+            k, x = next(iter(v.items()))
+            if isinstance(x, str):
+                groups.setdefault(f"{_dump(k)}:{_dump(x)}", []).append(i)
+    notes_at: dict[int, list[str]] = {}
+    for disc, idx in groups.items():
+        if len(idx) < MIN_ITEMS:
+            continue
+
+        def name(sig: tuple, disc=disc) -> str:
+            rest = _sig_name(sig[1:])
+            return f"{disc} line" + (f"'s {rest}" if rest else "")
+
+        hoisted, notes = hoist_shared([records[i] for i in idx], name, keep_first=True)
+        if notes:
+            for i, v in zip(idx, hoisted):
+                records[i] = v
+            notes_at[idx[0]] = notes
+    return notes_at
