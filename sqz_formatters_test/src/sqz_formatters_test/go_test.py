@@ -40,6 +40,7 @@ def render_go_json(text: str) -> str | None:
     tests: dict[tuple, list[str]] = {}
     order: list[tuple] = []
     outcome: dict[tuple, str] = {}
+    elapsed: dict[tuple, float] = {}
     packages: dict[str, str | None] = {}
     saw_event = False
     for line in text.splitlines():
@@ -70,6 +71,9 @@ def render_go_json(text: str) -> str | None:
             plain.append(("\x00test", key))
         elif action in ("pass", "fail", "skip"):
             outcome[key] = action
+            elapsed[key] = ev.get("Elapsed", 0)
+            if action == "fail":
+                plain.append(("\x00test", key))  # shown here if no output event showed it first
     if not saw_event or any(v is None for v in packages.values()):
         return None
     out: list[str] = []
@@ -83,7 +87,11 @@ def render_go_json(text: str) -> str | None:
             key = item[1]
             if outcome.get(key) in ("fail", "skip") and key not in shown:  # a skip's reason, as in plain text
                 shown.add(key)
-                out.extend("".join(tests[key]).rstrip("\n").split("\n"))
+                said = "".join(tests[key])
+                if said:
+                    out.extend(said.rstrip("\n").split("\n"))
+                if outcome[key] == "fail" and f"--- FAIL: {key[1]} " not in said:
+                    out.append(f"--- FAIL: {key[1]} ({elapsed[key]:.2f}s)")  # the fail event, its line lost
     return "\n".join(out)
 
 

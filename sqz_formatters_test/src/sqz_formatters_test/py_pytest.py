@@ -362,4 +362,19 @@ def sqz_format(request: FormatRequest) -> str | None:
     out = [_rule(x) for x in out]
     out.append(summary.strip("= "))
     out.extend(lines[final + 1:])
-    return shorter_or_none(join_output(out), request.text)
+    rendered = join_output(out)
+    if not _names_every_failure(lines, rendered):
+        return None  # a section this parse misread (a lost rule): a summary short of a failure is worse than none
+    return shorter_or_none(rendered, request.text)
+
+
+_SUMMARY_ID = re.compile(r"^(?:FAILED|ERROR) (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
+
+
+def _names_every_failure(lines: list[str], rendered: str) -> bool:
+    """True when every ``FAILED id``/``ERROR id`` summary line of the input names its id in ``rendered``."""
+    for line in lines:
+        m = _SUMMARY_ID.match(line)
+        if m and m.group("id") not in rendered:
+            return False
+    return True
