@@ -120,14 +120,17 @@ def test_captured_output_and_recursive_frames_of_a_real_run(tmp_path, tb):
     assert "_ _ _" not in out and "^^^^" not in out
 
 
-def test_warnings_keep_non_deprecations_and_count_the_rest():
+def test_warnings_keep_each_deprecation_message_and_count_the_repeats():
     out = run(other("pytest", "red_default"))
     assert "RuntimeWarning: overflow encountered in scale()" in out
     assert "UserWarning: cache directory missing" in out
     assert "legacy_call('a') is deprecated" in out
-    assert "legacy_call('b') is deprecated" not in out
+    assert "legacy_call('b') is deprecated" not in out      # same message, another quoted value: folded
+    # a different deprecated name or category is a different message: kept
+    assert "DeprecationWarning: old_api() is deprecated, use new_api()" in out
+    assert "PendingDeprecationWarning: format v1 will be removed" in out
     assert 'warnings.warn("overflow encountered in scale()", RuntimeWarning)' not in out  # echoed source
-    assert "(+ 6 more deprecation warning entries folded: 17 warnings in red/test_legacy.py, red/test_math.py)" in out
+    assert "(+ 4 more deprecation warning entries like the above folded: 4 warnings in red/test_legacy.py)" in out
 
 
 TRACEBACK_ON_STDERR = '''import traceback

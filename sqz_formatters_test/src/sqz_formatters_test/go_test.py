@@ -5,7 +5,7 @@ the agent needs each ``--- FAIL:`` line with the log lines under it (file:line a
 message), panics with their goroutine trace (the program's frames verbatim, runs of Go runtime
 frames named on one line), build failures and the per-package
 ``ok``/``FAIL`` lines. ``-json`` is rendered as the same plain text: the output of
-failed tests and of the packages themselves, nothing of tests that passed.
+failed and skipped tests and of the packages themselves, nothing of tests that passed.
 
 Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
 lines are counted (a skip's line and its reason stay); a parent's ``--- FAIL`` line directly
@@ -33,13 +33,14 @@ _PANIC = re.compile(r"^panic: |^fatal error: |^goroutine \d+ \[")
 
 
 def render_go_json(text: str) -> str | None:
-    """Plain text from ``go test -json`` events: output of failed tests and of packages; None if cut short."""
+    """Plain text from ``go test -json`` events: output of failed and skipped tests and of packages; None if cut short."""
     import json
 
     plain: list[str] = []
     tests: dict[tuple, list[str]] = {}
     order: list[tuple] = []
     outcome: dict[tuple, str] = {}
+    elapsed: dict[tuple, float] = {}
     packages: dict[str, str | None] = {}
     saw_event = False
     for line in text.splitlines():
@@ -70,6 +71,9 @@ def render_go_json(text: str) -> str | None:
             plain.append(("\x00test", key))
         elif action in ("pass", "fail", "skip"):
             outcome[key] = action
+            elapsed[key] = ev.get("Elapsed", 0)
+            if action == "fail":
+                plain.append(("\x00test", key))  # shown here if no output event showed it first
     if not saw_event or any(v is None for v in packages.values()):
         return None
     out: list[str] = []
@@ -81,9 +85,13 @@ def render_go_json(text: str) -> str | None:
             out.append(item[2].rstrip("\n"))
         else:
             key = item[1]
-            if outcome.get(key) == "fail" and key not in shown:
+            if outcome.get(key) in ("fail", "skip") and key not in shown:  # a skip's reason, as in plain text
                 shown.add(key)
-                out.extend("".join(tests[key]).rstrip("\n").split("\n"))
+                said = "".join(tests[key])
+                if said:
+                    out.extend(said.rstrip("\n").split("\n"))
+                if outcome[key] == "fail" and f"--- FAIL: {key[1]} " not in said:
+                    out.append(f"--- FAIL: {key[1]} ({elapsed[key]:.2f}s)")  # the fail event, its line lost
     return "\n".join(out)
 
 

@@ -9,7 +9,8 @@ stdlib (their locations stay), the import machinery's frozen frames (counted), x
 per-failure worker platform line and the section rules the banners make redundant. The
 short test summary is kept whole (without its rule); ``collected N items`` goes when the
 final line's outcomes add up to N. The long warnings summary keeps every non-deprecation
-entry and the first deprecation entry, and counts the rest.
+entry and the first entry of each deprecation message (quoted values and numbers aside), and
+counts the repeats.
 """
 
 from __future__ import annotations
@@ -116,8 +117,24 @@ def _echoed_warning_source(entry: list[str], i: int) -> bool:
             and bool(_WARNING_AT.match(entry[i - 1])))
 
 
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
+
+
+def _deprecation_shape(entry: list[str]) -> str:
+    """A deprecation entry's message with its location, quoted values and numbers blanked.
+
+    ``legacy_call('a') is deprecated`` and ``legacy_call('b') is deprecated`` share a shape;
+    ``old_api() is deprecated`` does not, so a different deprecated name is never folded away.
+    """
+    for line in entry:
+        m = _DEPRECATION.match(line)
+        if m:
+            return line[:m.end()].rstrip(": ").rsplit(": ", 1)[-1] + _QUOTED.sub("_", line[m.end():])
+    return ""
+
+
 def fold_warnings(body: list[str]) -> list[str]:
-    """Keep non-deprecation entries and the first deprecation entry; count the other deprecations.
+    """Keep non-deprecation entries and the first entry of each deprecation message; count the repeats.
 
     The source line echoed under a one-line warning is dropped: the entry names its location.
     """
@@ -128,7 +145,7 @@ def fold_warnings(body: list[str]) -> list[str]:
         elif entries[-1]:
             entries.append([])
     out: list[str] = []
-    seen_deprecation = False
+    seen_shapes: set[str] = set()
     folded_entries = folded_warnings = 0
     folded_paths: list[str] = []
     for entry in entries:
@@ -137,7 +154,8 @@ def fold_warnings(body: list[str]) -> list[str]:
         if len(entry) == 1 and entry[0].startswith("-- Docs: "):
             continue
         if any(_DEPRECATION.match(x) for x in entry):
-            if seen_deprecation:
+            shape = _deprecation_shape(entry)
+            if shape in seen_shapes:
                 folded_entries += 1
                 for loc in entry:
                     if loc.startswith(" "):
@@ -148,12 +166,12 @@ def fold_warnings(body: list[str]) -> list[str]:
                     if path not in folded_paths:
                         folded_paths.append(path)
                 continue
-            seen_deprecation = True
+            seen_shapes.add(shape)
         out.extend(x for i, x in enumerate(entry) if not _echoed_warning_source(entry, i))
         out.append("")
     if folded_entries:
         noun = "entry" if folded_entries == 1 else "entries"
-        out.append(f"(+ {folded_entries} more deprecation warning {noun} folded: "
+        out.append(f"(+ {folded_entries} more deprecation warning {noun} like the above folded: "
                    f"{plural(folded_warnings, 'warning')} in {', '.join(folded_paths)})")
     return out
 
@@ -344,4 +362,20 @@ def sqz_format(request: FormatRequest) -> str | None:
     out = [_rule(x) for x in out]
     out.append(summary.strip("= "))
     out.extend(lines[final + 1:])
-    return shorter_or_none(join_output(out), request.text)
+    rendered = join_output(out)
+    if not _names_every_failure(lines, rendered):
+        return None  # a section this parse misread (a lost rule): a summary short of a failure is worse than none
+    return shorter_or_none(rendered, request.text)
+
+
+_SUMMARY_ID = re.compile(r"^(?:FAILED|ERROR) (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
+
+
+def _summary_ids(lines) -> set[str]:
+    return {m.group("id") for m in map(_SUMMARY_ID.match, lines) if m}
+
+
+def _names_every_failure(lines: list[str], rendered: str) -> bool:
+    """True when every ``FAILED id``/``ERROR id`` summary line of the input is one of ``rendered`` too
+    (sets of ids: linear, however many failures)."""
+    return _summary_ids(lines) <= _summary_ids(rendered.splitlines())
