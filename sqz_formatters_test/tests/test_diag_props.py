@@ -43,6 +43,14 @@ _MYPY = re.compile(r"^(?P<path>[^\s:]+\.py):(?P<lc>\d+): (?P<sev>error|note): (?
 _RUST_HEAD = re.compile(r"^(?:error|warning)(?:\[E\d+\])?: (?!could not compile|aborting due)(?!`\w+` \(\w+\) generated)")
 _RUST_LOC = re.compile(r"^\s*--> (?P<loc>\S.*:\d+:\d+)$")
 _ONCE_NOTE = "each undeclared identifier is reported only once"
+# lines a formatter drops and counts in its ``[dropped: …]`` line, per family
+_ECHO = r"^(?:/usr/(?:local/)?bin/)?(?:cc|c\+\+|gcc|g\+\+|clang|ar|ranlib) |^g?make\[\d+\]: (?:Entering|Leaving) directory "
+_COUNTED = {
+    "make": re.compile(_ECHO),
+    "cmake": re.compile(_ECHO + r"|^\[\s*\d+%\] |^\[\d+/\d+\] |^-- "),
+    "cargo": re.compile(r"^\s+(?:Compiling|Checking) "),
+}
+_DROPPED = re.compile(r"^\[dropped: (.*)\]$", re.MULTILINE)
 _REPEATED = re.compile(r"^\[(\d+) repeated note lines dropped\]$", re.MULTILINE)
 
 
@@ -78,6 +86,12 @@ def expected(family: str, text: str) -> list:
     return facts
 
 
+def _dropped_count(phrase: str) -> int:
+    """``cc ×2, ar, directory ×2 command lines`` → 5."""
+    phrase = re.sub(r" (?:command )?lines$", "", phrase)
+    return sum(int(m.group(1)) if (m := re.search(r" ×(\d+)$", item)) else 1 for item in phrase.split(", "))
+
+
 def assert_complete_or_none(family: str, text: str, command: str, exit_code) -> None:
     out = MODULES[family].sqz_format(request=FormatRequest(text, command, exit_code=exit_code))
     if out is None:
@@ -90,6 +104,11 @@ def assert_complete_or_none(family: str, text: str, command: str, exit_code) -> 
                        and _ONCE_NOTE not in x)
         notes_out = sum(1 for x in out.splitlines() if re.search(r"\b\d+:\d+: note: ", x) and _ONCE_NOTE not in x)
         assert notes_in - notes_out == sum(int(n) for n in _REPEATED.findall(out)), family
+    if family in _COUNTED:
+        rx = _COUNTED[family]
+        gone = sum(1 for x in text.splitlines() if rx.match(x)) - sum(1 for x in out.splitlines() if rx.match(x))
+        said = sum(_dropped_count(d) for d in _DROPPED.findall(out))
+        assert gone == said, (family, gone, _DROPPED.findall(out))
 
 
 @settings(max_examples=150, deadline=None)
