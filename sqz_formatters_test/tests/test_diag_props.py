@@ -36,15 +36,18 @@ CAPTURES = [
     ("mypy", "errors"), ("mypy", "errors_pretty"), ("mypy", "multi_file"),
 ]
 
-_C = re.compile(r"^(?P<path>(?:[A-Za-z]:)?[^\s:][^:]*?):(?P<lc>\d+:\d+): (?P<sev>error|warning|note|fatal error): (?P<msg>.*)$")
+_C = re.compile(r"^(?P<path>(?:[A-Za-z]:)?[^\s:][^:]*?):(?P<lc>\d+:\d+): "
+                r"(?P<sev>error|warning|note|fatal error): (?P<msg>.*)$")
 _TSC = re.compile(r"^(?P<path>[^\s(]+)(?P<lc>\(\d+,\d+\)): (?P<sev>error) (?P<msg>TS\d+: .*)$")
 _TSC_PRETTY = re.compile(r"^(?P<path>[^\s:]+):(?P<lc>\d+:\d+) - (?P<sev>error) (?P<msg>TS\d+: .*)$")
 _MYPY = re.compile(r"^(?P<path>[^\s:]+\.py):(?P<lc>\d+): (?P<sev>error|note): (?P<msg>.*)$")
-_RUST_HEAD = re.compile(r"^(?:error|warning)(?:\[E\d+\])?: (?!could not compile|aborting due)(?!`\w+` \(\w+\) generated)")
+_RUST_HEAD = re.compile(r"^(?:error|warning)(?:\[E\d+\])?: "
+                        r"(?!could not compile|aborting due)(?!`\w+` \(\w+\) generated)")
 _RUST_LOC = re.compile(r"^\s*--> (?P<loc>\S.*:\d+:\d+)$")
 _ONCE_NOTE = "each undeclared identifier is reported only once"
 # lines a formatter drops and counts in its ``[dropped: …]`` line, per family
-_ECHO = r"^(?:/usr/(?:local/)?bin/)?(?:cc|c\+\+|gcc|g\+\+|clang|ar|ranlib) |^g?make\[\d+\]: (?:Entering|Leaving) directory "
+_ECHO = (r"^(?:/usr/(?:local/)?bin/)?(?:cc|c\+\+|gcc|g\+\+|clang|ar|ranlib) "
+         r"|^g?make\[\d+\]: (?:Entering|Leaving) directory ")
 _COUNTED = {
     "make": re.compile(_ECHO),
     "cmake": re.compile(_ECHO + r"|^\[\s*\d+%\] |^\[\d+/\d+\] |^-- "),
