@@ -145,3 +145,15 @@ def test_repeated_note_count_stays_under_its_error_when_grouped():
         "  9:5: error: no matching function for call to ‘f(long int)’",
         "   [1 repeated note lines dropped]",
         "   src/b.h:2:6: note: candidate: ‘void f(char*)’"]
+
+
+def test_windows_drive_paths_are_diagnostics_too():
+    # MinGW names files with their drive: the real gcc capture with its paths put on one
+    text = raw_text("cc", "gcc_errors").replace("src/", "C:\\proj\\src\\")
+    out = ask(text, "gcc -Wall -Wextra -Isrc -c src/main.c src/util.c", 1)
+    lines = out.splitlines()
+    assert lines[0] == "C:\\proj\\src\\main.c"
+    assert "  10:5: error: ‘total’ undeclared (first use in this function)" in lines
+    assert "C:\\proj\\src\\util.c" in lines
+    assert "  22:1: warning: control reaches end of non-void function [-Wreturn-type]" in lines
+    assert "|" not in out  # snippets dropped, as for POSIX paths

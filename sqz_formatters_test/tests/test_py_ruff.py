@@ -25,3 +25,17 @@ def test_near_miss_other_formats_and_subcommands():
 def test_near_miss_other_tools_and_truncation():
     assert ask(text_of("mypy", "errors"), "ruff check", 1) is None
     assert ask(cut_tail(text_of("ruff", "check_errors"), 2), "ruff check lint", 1) is None
+
+
+def test_help_kept_only_when_it_names_new_code():
+    out = ask(text_of("ruff", "check_select_all"), "ruff check --select ALL lint", 1)
+    lines = out.splitlines()
+    # a help quoting code the message lacks stays, right under its diagnostic
+    i = lines.index("lint/util.py:4:17: B006 Do not use mutable data structures for argument defaults")
+    assert lines[i + 1] == "  help: Replace with `None`; initialize within function"
+    j = lines.index("lint/app.py:6:5: ANN201 Missing return type annotation for public function `main`")
+    assert lines[j + 1] == "  help: Add return type annotation: `int`"
+    # a help that repeats its message goes
+    assert "Remove unused import: `os`" not in out
+    assert "help: Replace with `cond is None`" not in out
+    assert "help: Remove `print`" not in out

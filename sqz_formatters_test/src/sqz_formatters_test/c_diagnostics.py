@@ -14,7 +14,8 @@ its ``In function …`` context and ``line:col: severity: message`` lines under 
 ``compress_compiler_output`` is shared with the make and cmake formatters (which drop the
 snippets too and show absolute paths relative to the project, ``relative_to_root``); with
 ``error_snippets=True`` it keeps an error's snippet. Messages in another language
-(``Fehler:``) are not recognised: the result is then None.
+(``Fehler:``) are not recognised: the result is then None. A path may start with a Windows
+drive (MinGW's ``C:\\proj\\main.c:10:5: error: …``).
 """
 
 from __future__ import annotations
@@ -29,14 +30,16 @@ from ._diag import group_lines, split_path
 commands = ("gcc", "g++", "cc", "c++", "clang", "clang++")
 
 _SEVERITIES = ("error", "warning", "note", "fatal error", "remark")
+# a path's start: a Windows drive (MinGW prints ``C:\\proj\\src\\main.c:10:5: error: …``), then no space or colon
+_P = r"(?:[A-Za-z]:[\\/])?[^\s:]"
 # file:line[:col]: severity: message   (file may be absolute; no spaces before the colon)
-_DIAG = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+(?::\d+)?): (?P<sev>[^\s:][^:]{0,30}?): (?P<msg>.*)$")
+_DIAG = re.compile(r"^(?P<loc>" + _P + r"[^:]*:\d+(?::\d+)?): (?P<sev>[^\s:][^:]{0,30}?): (?P<msg>.*)$")
 # A diagnostic without a line number: ``cc1: error: …``, ``gcc: fatal error: …``, ``ld: …``.
 _TOOL_DIAG = re.compile(r"^(?:cc1(?:plus)?|gcc|g\+\+|cc|c\+\+|clang(?:\+\+)?(?:-\d+)?|collect2|/usr/bin/ld|ld(?:\.\w+)?"
                         r"|/usr/bin/[\w.+-]+): (?:(?:fatal )?error|warning|note): ")
 # Context lines: ``x.c: In function ‘f’:``, ``x.cpp: In instantiation of …:``, ``x.c: At top level:``.
-_CONTEXT = re.compile(r"^[^\s:][^:]*: (In |At (top level|global scope)|In instantiation of )")
-_REQUIRED = re.compile(r"^[^\s:][^:]*:\d+:\d+:   (required|recursively required|in (?:expansion|definition) of)")
+_CONTEXT = re.compile(r"^" + _P + r"[^:]*: (In |At (top level|global scope)|In instantiation of )")
+_REQUIRED = re.compile(r"^" + _P + r"[^:]*:\d+:\d+:   (required|recursively required|in (?:expansion|definition) of)")
 _INCLUDED = re.compile(r"^(In file included from |                 from )\S+:\d+[,:]$")
 _GUTTER = re.compile(r"^ *(\d+ )?\| ?")                 # gcc's ``   10 |     code`` and ``      |  ^~~``
 _CARET = re.compile(r"^[ \t~^|]*\^[ \t~^]*$")             # clang's caret line
@@ -141,7 +144,7 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
     return fold_repeated_chains(out), stats
 
 
-_REQ_LOC = re.compile(r"^(?P<loc>[^\s:][^:]*:\d+:\d+):   ")
+_REQ_LOC = re.compile(r"^(?P<path>" + _P + r"[^:]*):(?P<where>\d+:\d+):   ")
 
 
 def fold_repeated_chains(lines: list[str]) -> list[str]:
@@ -170,7 +173,7 @@ def fold_repeated_chains(lines: list[str]) -> list[str]:
         if j - i >= 2:
             locs, last = [], None
             for x in lines[i:j]:
-                path, _, where = _REQ_LOC.match(x).group("loc").partition(":")
+                path, where = _REQ_LOC.match(x).group("path", "where")
                 locs.append(where if path == last else f"{path}:{where}")
                 last = path
             locs = ", ".join(locs)
@@ -245,7 +248,7 @@ def _is_compile_only_option_set(argv: tuple[str, ...]) -> bool:
                              "-print-search-dirs"), ("-fdiagnostics-format", "-fdiagnostics-parseable-fixits"))
 
 
-_PATH = re.compile(r"^(?P<path>[^\s:][^:]*):(?:\d+[:,]| In | At |\d+:\d+:   )")
+_PATH = re.compile(r"^(?P<path>" + _P + r"[^:]*):(?:\d+[:,]| In | At |\d+:\d+:   )")
 
 
 def _head(line: str):

@@ -3,7 +3,9 @@
 The full output format repeats source lines and fix diffs around every diagnostic;
 the concise form ruff itself prints with ``--output-format=concise`` carries the same
 codes, locations and messages, so the full format becomes those concise lines (each
-``path:line:col`` as ruff printed it). Output already in the concise format is grouped
+``path:line:col`` as ruff printed it), with the frame's ``help:`` line kept under its diagnostic
+when it names code the message does not (``help: Add return type annotation: `int```; a help
+that repeats the message, ``Remove unused import: `os```, goes). Output already in the concise format is grouped
 by file instead: the path once, its ``line:col: CODE message`` lines under it. Summary lines (``Found N errors.``, fixable counts) and ruff's
 own ``warning:``/``error:`` lines stay verbatim.
 """
@@ -24,6 +26,8 @@ _ARROW = re.compile(r"^ *--> (?P<loc>\S+:\d+:\d+)$")
 _FOUND = re.compile(r"^Found \d+ errors?(?: \(\d+ fixed, \d+ remaining\))?\.$")
 _TRAILER = re.compile(r"^(?:\[\*\] \d+ fixable with |No fixes available |\d+ hidden fixes? can be enabled )")
 _OWN = re.compile(r"^(?:warning|error): ")
+_HELP = re.compile(r"^help: \S")
+_SNIPPET = re.compile(r"`([^`]+)`")
 _CONCISE = re.compile(r"^(?P<path>\S.*?):\d+:\d+: (?:[A-Z]+[0-9]+|[a-z][a-z-]+:?) ")
 
 
@@ -34,6 +38,11 @@ def _head(line: str):
 
 def _kept(line: str) -> bool:
     return bool(_OWN.match(line) or _TRAILER.match(line) or _FOUND.match(line))
+
+
+def _names_new_code(help_line: str, msg: str) -> bool:
+    """Whether a ``help:`` line quotes code its diagnostic's message does not (a fix worth keeping)."""
+    return any(snip not in msg for snip in _SNIPPET.findall(help_line))
 
 
 def group_concise(lines: list[str]) -> list[str] | None:
@@ -79,6 +88,8 @@ def compact_ruff(lines: list[str]) -> list[str] | None:
         # the code frame, help text and fix diff run to the next blank line that precedes a header
         while i < n and not (lines[i] == "" and (i + 1 >= n or not lines[i + 1].startswith((" ", "|"))
                                                   and not lines[i + 1][:1].isdigit())):
+            if _HELP.match(lines[i]) and _names_new_code(lines[i], msg):
+                out.append("  " + lines[i])
             i += 1
     return out if seen_found else None
 
