@@ -112,7 +112,8 @@ def test_repeat_in_same_session_becomes_a_ref_that_expands_exactly(store):
     assert second.outcome == "ref"
     token = second.output.decode().split()[0]
     assert token == f"§ref:{digest_of(data)[:12]}§"  # 12 hex digits, unique in the store
-    assert second.output.decode().count(digest_of(data)[:12]) == 1 and "expand` this ref prints it" in second.output.decode()
+    line = second.output.decode()
+    assert line.count(digest_of(data)[:12]) == 1 and "expand` this ref prints it" in line  # the id once
     assert resolve(store, token) == data
     assert resolve(store, second.output.decode()) == data  # the whole ref line, pasted
     assert resolve(store, digest_of(data)[:8]) == data
