@@ -95,7 +95,7 @@ def test_served_is_per_session(store):
 def test_freshness_window_and_session_isolation_of_refs(store):
     store.put_blob(H1, b"x" * 200, None)
     store.mark_served("a", H1)
-    assert exact(store, "a", H1, ref_ttl()).startswith("§ref:" + H1[:16])
+    assert exact(store, "a", H1, ref_ttl()).startswith(f"§ref:{H1[:12]}§ unchanged since ")
     assert exact(store, "b", H1, ref_ttl()) is None
     store.mark_served("a", H2, when=time.time() - 3600)
     assert exact(store, "a", H2, ttl=1800) is None
@@ -136,7 +136,7 @@ def test_pins(store):
     store.pin(H1, "renamed")
     rows = store.pins()
     assert [(r[0], r[1], r[3]) for r in rows] == [(H1, "renamed", 110)]
-    assert exact(store, "any-session", H1, ref_ttl()).startswith("§ref:" + H1[:16])
+    assert exact(store, "any-session", H1, ref_ttl()).startswith(f"§ref:{H1[:12]}§ pinned content (")
     assert store.unpin(H1) is True
     assert store.unpin(H1) is False
     assert not store.is_pinned(H1) and store.pins() == []

@@ -59,7 +59,8 @@ def test_shortened_content_is_never_unchanged_to_another_read(store):
     rerun = compress(LISTING, command="ls -la /usr/lib", store=store, session="A")
     assert rerun.outcome == "ref"  # a rerun of the same command: a ref that says what the model saw
     text = rerun.output.decode()
-    assert "unchanged" not in text and "repeat of output" in text and "shown shortened;" in text and "expand" in text
+    assert "unchanged" not in text and "same output as" in text and "shown shortened then" in text
+    assert "this ref prints it in full" in text
     assert resolve(store, text.split()[0]) == LISTING
     saved = compress(LISTING, command="cat /tmp/listing.txt", store=store, session="A")
     assert saved.output == LISTING  # reading the saved listing gives it whole

@@ -111,8 +111,11 @@ def test_repeat_in_same_session_becomes_a_ref_that_expands_exactly(store):
     second = compress(data, command="ls -la /usr/lib", store=store, session="A")
     assert second.outcome == "ref"
     token = second.output.decode().split()[0]
-    assert token == f"§ref:{digest_of(data)[:16]}§"
+    assert token == f"§ref:{digest_of(data)[:12]}§"  # 12 hex digits, unique in the store
+    line = second.output.decode()
+    assert line.count(digest_of(data)[:12]) == 1 and "expand` this ref prints it" in line  # the id once
     assert resolve(store, token) == data
+    assert resolve(store, second.output.decode()) == data  # the whole ref line, pasted
     assert resolve(store, digest_of(data)[:8]) == data
 
 

@@ -104,6 +104,8 @@ def test_the_cli_expands_the_printed_id(tmp_path):
     ("a\n[sqz: full output: sqz expand 1f939f1edc17819a]\n", True),  # transcripts from before the change
     ("a\n['/opt/sqz tools/sqz' expand 0123456789ab]\n", True),
     ("§ref:1f939f1edc17819a§ (unchanged since 2m ago; `sqz expand 1f939f1edc17819a` restores it)\n", True),
+    ("§ref:1f939f1edc17§ unchanged since 2m ago (`sqz expand` this ref prints it)\n", True),
+    ("§ref:1f939f1edc17:L41-80§ part of the file read 2m ago (`sqz expand` this ref prints it)\n", True),
     ("run `sqz expand 0123456789ab` to see it\n", False),
     ("plain output\n", False),
 ])

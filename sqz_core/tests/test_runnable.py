@@ -89,10 +89,11 @@ def test_refs_name_the_runnable_command_too(tmp_path):
         r = subprocess.run([sqz, "compress", "--tool", "Read", "--cmd", "cat abbrev.py"], input=data,
                            env=env, capture_output=True)
     out = r.stdout.decode()
-    assert out.startswith("§ref:") and f"`{shlex.quote(sqz)} expand " in out, out
+    assert out.startswith("§ref:") and f"(`{shlex.quote(sqz)} expand` this ref prints it)" in out, out
     token = out.split()[0]
-    ran = subprocess.run(["sh", "-c", f"{shlex.quote(sqz)} expand {shlex.quote(token)}"], env=env, capture_output=True)
-    assert ran.returncode == 0 and ran.stdout == data
+    for arg in (token, token.strip("§").removeprefix("ref:")):  # as pasted, unquoted: § is no shell syntax
+        ran = subprocess.run(["sh", "-c", f"{shlex.quote(sqz)} expand {arg}"], env=env, capture_output=True)
+        assert ran.returncode == 0 and ran.stdout == data
 
 
 @pytest.fixture()

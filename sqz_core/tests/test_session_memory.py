@@ -7,6 +7,7 @@ agent reads them); edits are made to temporary copies.
 import itertools
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 from sqz_core.abbrev import abbreviate, expand_abbreviations
 from sqz_core.expand import resolve
 from sqz_core.pipeline import MIN_REF_BYTES, compress, digest_of, net_win
+from sqz_core.runnable import sqz_command
 from sqz_core.sessions import compact, pin_bytes, pressure, recall, session_from_hook
 from sqz_core.store import Store
 from sqz_core.tokens import estimate
@@ -47,7 +49,9 @@ def test_line_slice_of_a_fresh_read_is_a_ranged_ref(store):
     r = read(store, part, command="sed -n '41,80p' pipeline.py")
     assert r.outcome == "slice"
     token = r.output.decode().split()[0]
-    assert token == f"§ref:{digest_of(SOURCE)[:16]}:L41-80§"
+    assert token == f"§ref:{digest_of(SOURCE)[:12]}:L41-80§"  # the id: 12 hex digits, unique in the store
+    assert re.fullmatch(rf"{re.escape(token)} part of the file read \d+s ago "
+                        rf"\(`{re.escape(sqz_command())} expand` this ref prints it\)\n", r.output.decode())
     assert resolve(store, token) == part
 
 
@@ -121,7 +125,7 @@ def test_pinned_content_is_a_ref_in_any_session_without_ttl(store, monkeypatch):
     digest = pin_bytes(store, OTHER, "store.py")
     monkeypatch.setenv("SQZ_REF_TTL_SECS", "1")
     r = read(store, OTHER, session="fresh-session", command="cat store.py")
-    assert r.outcome == "ref" and r.output.decode().startswith(f"§ref:{digest[:16]}§")
+    assert r.outcome == "ref" and r.output.decode().startswith(f"§ref:{digest[:12]}§ pinned content (")
     assert store.unpin(digest)
     assert read(store, OTHER, session="another", command="cat store.py").outcome != "ref"
 
@@ -129,7 +133,7 @@ def test_pinned_content_is_a_ref_in_any_session_without_ttl(store, monkeypatch):
 def test_recall_finds_compressed_output_with_ref_and_age(store):
     read(store, SOURCE)
     found = recall(store, "gate", limit=5)
-    assert found and found[0]["ref"] == f"§ref:{digest_of(SOURCE)[:16]}§"
+    assert found and found[0]["ref"] == f"§ref:{digest_of(SOURCE)[:12]}§"  # the id refs print
     assert found[0]["command"] == "cat pipeline.py" and found[0]["age_seconds"] >= 0
     # text that is not FTS5 query syntax is searched as a phrase instead of raising
     assert recall(store, "net-win gate:")[0]["ref"] == found[0]["ref"]
@@ -194,16 +198,17 @@ EDIT = st.tuples(st.integers(min_value=1, max_value=300), st.text(alphabet="abc 
 SESSIONS = itertools.count()
 
 
-def _slice_ref(base: bytes, first: int, last: int) -> str:
+def _slice_ref(store, base: bytes, first: int, last: int) -> str:
     """The slice ref the store gives for lines ``first``-``last`` of ``base`` (read under a minute ago).
 
     Built from the real digest and the real ``sqz`` words: the estimate of a hex digest depends on its
     mix of digits and letters, and of the words on where sqz is installed, so a fixed sample ref would
     make the expectation depend on the content of pipeline.py (which this test reads)."""
-    from sqz_core.runnable import expand_hint
+    from sqz_core.expand import short_id
+    from sqz_core.runnable import sqz_command
 
-    return (f"§ref:{digest_of(base)[:16]}:L{first}-{last}§ (lines {first}-{last} of the file read 59s ago; "
-            f"`{expand_hint()}` restores them)\n")
+    return (f"§ref:{short_id(store, digest_of(base))}:L{first}-{last}§ part of the file read 59s ago "
+            f"(`{sqz_command()} expand` this ref prints it)\n")
 
 
 def test_expand_of_slices_and_deltas_is_byte_exact(store):
@@ -222,7 +227,7 @@ def test_expand_of_slices_and_deltas_is_byte_exact(store):
         r = read(store, part, session=session, command="sed -n p pipeline.py")
         last = min(first + span, base.count(b"\n"))
         if len(part) >= MIN_REF_BYTES and part.count(b"\n") >= 2 and net_win(
-                estimate(part.decode()), estimate(_slice_ref(base, first, last)), "default"):
+                estimate(part.decode()), estimate(_slice_ref(store, base, first, last)), "default"):
             assert r.outcome == "slice", (first, span, r)
             assert resolve(store, r.output.decode().split()[0]) == part
         else:  # too short, or the slice ref would not save enough: the same gate as any result

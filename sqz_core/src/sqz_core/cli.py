@@ -541,6 +541,7 @@ def pin_add(
     label: Optional[str] = typer.Option(None, "--label", help="A name to show in `sqz pin list` (default: the file name)."),
 ):
     """Store content and pin it; prints its ref."""
+    from .expand import short_id
     from .sessions import pin_bytes
 
     if source == "-":
@@ -558,9 +559,10 @@ def pin_add(
     store = _store_or_exit()
     try:
         digest = pin_bytes(store, data, label or (None if source == "-" else source))
+        ref_id = short_id(store, digest)
     finally:
         store.close()
-    typer.echo(f"§ref:{digest[:16]}§")
+    typer.echo(f"§ref:{ref_id}§")
 
 
 @pin_app.command("list")
@@ -568,9 +570,12 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
     """List pinned entries: ref, size, label, when pinned."""
     import time
 
+    from .expand import short_id
+
     store = _store_or_exit()
     try:
         rows = store.pins()
+        ids = {h: short_id(store, h) for h, _lab, _ts, _size in rows}
     finally:
         store.close()
     if as_json:
@@ -581,13 +586,13 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
         typer.echo("no pinned entries")
     for h, lab, ts, size in rows:
         day = time.strftime("%Y-%m-%d", time.localtime(ts))
-        typer.echo(f"§ref:{h[:16]}§  {size:>8} bytes  {day}  {lab or ''}")
+        typer.echo(f"§ref:{ids[h]}§  {size:>8} bytes  {day}  {lab or ''}")
 
 
 @pin_app.command("remove")
 def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix.")):
     """Unpin an entry (its content stays stored, subject to the normal freshness rules)."""
-    from .expand import ExpandError
+    from .expand import ExpandError, short_id
     from .sessions import resolve_prefix
 
     store = _store_or_exit()
@@ -597,12 +602,13 @@ def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or ha
         except ExpandError as exc:
             typer.echo(f"sqz pin remove: {exc}", err=True)
             raise typer.Exit(1)
+        ref_id = short_id(store, digest)
         if not store.unpin(digest):
-            typer.echo(f"sqz pin remove: {digest[:16]} is not pinned", err=True)
+            typer.echo(f"sqz pin remove: {ref_id} is not pinned", err=True)
             raise typer.Exit(1)
     finally:
         store.close()
-    typer.echo(f"unpinned §ref:{digest[:16]}§")
+    typer.echo(f"unpinned §ref:{ref_id}§")
 
 
 @app.command()

@@ -74,6 +74,13 @@ def _expand_words() -> str:
     return sqz_command()
 
 
+def _ref_id(store, digest: str) -> str:
+    """The id a ref prints: the shortest unique prefix of ``digest`` (12+ hex, as the recovery line's)."""
+    from .expand import short_id
+
+    return short_id(store, digest)
+
+
 def exact(store, session: str, digest: str, ttl: float, command: str | None = None) -> str | None:
     """``§ref:HASH§`` for content this session was served in full within ``ttl``, or that is pinned.
 
@@ -82,15 +89,15 @@ def exact(store, session: str, digest: str, ttl: float, command: str | None = No
     """
     sqz = _expand_words()
     if store.is_pinned(digest):
-        return f"§ref:{digest[:16]}§ (pinned content; `{sqz} expand {digest[:16]}` restores it)\n"
+        return f"§ref:{_ref_id(store, digest)}§ pinned content (`{sqz} expand` this ref prints it)\n"
     served = store.last_served(session, digest)
     if served is not None and time.time() - served <= ttl:
-        return (f"§ref:{digest[:16]}§ (unchanged since {short_age(time.time() - served)} ago; "
-                f"`{sqz} expand {digest[:16]}` restores it)\n")
+        return (f"§ref:{_ref_id(store, digest)}§ unchanged since {short_age(time.time() - served)} ago "
+                f"(`{sqz} expand` this ref prints it)\n")
     served = store.last_served(session, shortened_key(digest, command))
     if served is not None and time.time() - served <= ttl:
-        return (f"§ref:{digest[:16]}§ (repeat of output {short_age(time.time() - served)} ago, "
-                f"{SHORTENED_NOTE}; `{sqz} expand {digest[:16]}` prints it in full)\n")
+        return (f"§ref:{_ref_id(store, digest)}§ same output as {short_age(time.time() - served)} ago, "
+                f"{SHORTENED_NOTE} then (`{sqz} expand` this ref prints it in full)\n")
     return None
 
 
@@ -130,8 +137,8 @@ def slice_of_fresh_read(store, session: str, data: bytes, ttl: float) -> str | N
             continue  # the model never saw these lines (a lossy stage dropped them)
         first, last = rng
         age = now - (store.last_served(session, base_hash) or now)
-        return (f"§ref:{base_hash[:16]}:L{first}-{last}§ (lines {first}-{last} of the file read "
-                f"{short_age(age)} ago; `{_expand_words()} expand` restores them)\n")
+        return (f"§ref:{_ref_id(store, base_hash)}:L{first}-{last}§ part of the file read {short_age(age)} ago "
+                f"(`{_expand_words()} expand` this ref prints it)\n")
     return None
 
 

@@ -1,11 +1,14 @@
-"""``sqz expand``: from a reference (``§ref:HASH§``, ``HASH``, a unique hex prefix, a whole recovery
-line ``[sqz expand ID]``) to the original bytes; ``short_id``: the id a recovery line prints."""
+"""``sqz expand``: from a reference (``§ref:ID§``, ``ref:ID``, ``HASH``, a unique hex prefix, a whole ref
+line ``§ref:ID§ unchanged since …`` or recovery line ``[sqz expand ID]``) to the original bytes;
+``short_id``: the id a recovery line and a ref print."""
 
 from __future__ import annotations
 
 import re
 
-_REF = re.compile(r"^\s*(?:§ref:)?([0-9a-fA-F]{4,64})(?::L(\d+)-(\d+))?(?:§)?\s*$")
+# ``§ref:ID§``, ``ref:ID``, ``ID``, each with an optional ``:L41-80``; after a closing ``§`` the rest
+# of a pasted ref line (``§ref:ID§ unchanged since 2m ago (…)``) is ignored.
+_REF = re.compile(r"(?:§?ref:)?([0-9a-fA-F]{4,64})(?::L(\d+)-(\d+))?(?:§(?:[ \t][^\n]*)?)?\Z")  # on the stripped text
 
 
 class ExpandError(Exception):
@@ -20,7 +23,7 @@ def parse_ref(ref: str) -> tuple[str, tuple[int, int] | None]:
         line = RECOVERY_LINE.match(ref.strip())
         if line:
             return line.group("id"), None
-    m = _REF.match(ref)
+    m = _REF.match(ref.strip())
     if not m:
         raise ExpandError(f"{ref!r} is not a reference (expected §ref:HEX§, HEX or HEX:L10-20, at least 4 hex digits)")
     rng = None

@@ -535,7 +535,7 @@ def _stopped_run(proc, chunks: list[bytes], signum: int) -> int:
 def cmd_expand(args: list[str]) -> int:
     if len(args) != 1 or args[0].startswith("-"):
         return NOT_MINE  # type: ignore[return-value]
-    from .expand import ExpandError, resolve
+    from .expand import ExpandError, parse_ref, resolve
 
     store = _open_store()
     if store is None:
@@ -543,7 +543,9 @@ def cmd_expand(args: list[str]) -> int:
     try:
         data = resolve(store, args[0])
         try:  # an expand soon after a ref is a regret signal for the stats
-            store.record_event("expand", session=os.environ.get("SQZ_SESSION") or None, ref=args[0].strip("§")[:64])
+            prefix, rng = parse_ref(args[0])  # the id alone, also from a whole pasted ref line
+            ref = f"ref:{prefix}" + (f":L{rng[0]}-{rng[1]}" if rng else "")
+            store.record_event("expand", session=os.environ.get("SQZ_SESSION") or None, ref=ref[:64])
         except Exception:
             pass
     except ExpandError as exc:

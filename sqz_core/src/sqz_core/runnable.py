@@ -1,6 +1,6 @@
 """The shell words that run *this* sqz in the agent's shell, for every recovery hint sqz prints.
 
-A hint (the recovery line ``[sqz expand ID]``, ``§ref:H§ (… `sqz expand H` …)``) is only useful
+A hint (the recovery line ``[sqz expand ID]``, a ref ``§ref:ID§ … (`sqz expand` this ref …)``) is only useful
 if the agent can run it. Bootstrap and venv installs often leave ``sqz`` off PATH, where a
 bare ``sqz expand`` exits 127. The rule:
 

@@ -81,11 +81,14 @@ def resolve_prefix(store, prefix: str) -> str:
 
 
 def recall(store, query: str, limit: int = 10) -> list[dict]:
-    """Full-text matches over everything compressed: ``ref``, ``command``, ``age_seconds``, ``snippet``."""
+    """Full-text matches over everything compressed: ``ref`` (with the id refs print), ``command``,
+    ``age_seconds``, ``snippet``."""
+    from .expand import short_id
+
     now = time.time()
     out = []
     for digest, command, ts, snippet in store.search(query, limit):
-        out.append({"ref": f"§ref:{digest[:16]}§", "hash": digest, "command": command,
+        out.append({"ref": f"§ref:{short_id(store, digest)}§", "hash": digest, "command": command,
                     "age_seconds": max(0, int(now - float(ts))), "snippet": " ".join(str(snippet).split())})
     return out
 

@@ -154,8 +154,9 @@ def test_post_bash_repeat_is_a_ref_that_expands_to_the_original(env):
     integration.hook(json.dumps(data).encode(), [])
     again = json.loads(integration.hook(json.dumps(data).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
     assert again["stdout"].startswith("§ref:")
-    cmd = re.search(r"`([^`]+ expand [0-9a-f]+)`", again["stdout"]).group(1)
-    assert cmd.startswith(SQZ)
+    words = re.search(r"\(`([^`]+ expand)` this ref prints it", again["stdout"]).group(1)
+    assert words.startswith(SQZ)
+    cmd = f"{words} {again['stdout'].split()[0]}"  # the hint's words with this ref, as the agent runs it
     assert subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout == raw
 
 
@@ -168,9 +169,9 @@ def test_captured_read_payload_has_the_shape_the_dedup_expects(env):
     assert integration.hook(json.dumps(data).encode(), []) is None
     upd = json.loads(integration.hook(json.dumps(data).encode(), []))["hookSpecificOutput"]["updatedToolOutput"]
     ref = upd["file"]["content"]
-    assert ref.startswith("§ref:") and f"`{SQZ} expand " in ref
-    assert subprocess.run(re.search(r"`([^`]+)`", ref).group(1), shell=True, capture_output=True,
-                          text=True).stdout == content
+    assert ref.startswith("§ref:") and f"(`{SQZ} expand` this ref prints it)" in ref
+    cmd = f"{re.search(r'`([^`]+)`', ref).group(1)} {ref.split()[0]}"
+    assert subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout == content
 
 
 def test_read_of_content_served_shortened_is_sent_whole_never_unchanged(env):

@@ -42,16 +42,16 @@ def test_two_hosts_share_originals_pins_and_recall_but_not_refs(tmp_path, schema
     on_b = sqz(b, "compress", "--cmd", f"cat {SOURCE.name}", "--session", "agent-b", data=data)
     assert on_b.stdout == data  # sent in full (a file read keeps every byte)
     again_a = sqz(a, "compress", "--cmd", f"cat {SOURCE.name}", "--session", "agent-a", data=data)
-    assert again_a.stdout.startswith(f"§ref:{digest(data)[:16]}§".encode()), again_a.stdout[:200]
+    assert again_a.stdout.startswith(f"§ref:{digest(data)[:12]}§ ".encode()), again_a.stdout[:200]
     # a pin made on A gives refs on B, in any session
     conventions = (REPO / "docs" / "plugin-authoring.md").read_bytes()
     pinned = sqz(a, "pin", "add", str(REPO / "docs" / "plugin-authoring.md"), "--label", "conventions")
     assert pinned.returncode == 0, pinned.stderr
     on_b = sqz(b, "compress", "--cmd", "cat docs/plugin-authoring.md", "--session", "fresh-b", data=conventions)
-    assert on_b.stdout.startswith(f"§ref:{digest(conventions)[:16]}§ (pinned content".encode()), on_b.stdout[:200]
+    assert on_b.stdout.startswith(f"§ref:{digest(conventions)[:12]}§ pinned content (".encode()), on_b.stdout[:200]
     # recall on B finds A's output; stats hold both hosts' calls
     recall = sqz(b, "recall", "MIN_SHARED")
-    assert recall.returncode == 0 and digest(data)[:16].encode() in recall.stdout, recall.stdout
+    assert recall.returncode == 0 and f"§ref:{digest(data)[:12]}§".encode() in recall.stdout, recall.stdout
     store = open_direct(Config(schema_url))
     try:
         sessions = {row[1] for row in store.calls()}

@@ -153,8 +153,8 @@ def _runs_sqz(command: str) -> bool:
 
 
 def _absolute_hints(text: str) -> str:
-    """sqz's own lines (``§ref:…``, ``[sqz: …]``, the recovery line ``[sqz expand ID]``) name sqz by
-    the path the hook runs from, with the hash.
+    """sqz's own lines (``§ref:ID§ … (`sqz expand` this ref …)``, ``[sqz: …]``, the recovery line
+    ``[sqz expand ID]``) name sqz by the path the hook runs from.
 
     The agent's shell may not have sqz on PATH (venv or bootstrap installs), so a bare
     ``sqz expand`` would fail there with 127.
@@ -165,11 +165,7 @@ def _absolute_hints(text: str) -> str:
     sqz = sqz_executable()
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if line.startswith("§ref:"):
-            ref = line[5:].split("§", 1)[0].split(":", 1)[0]
-            lines[i] = line.replace("`sqz expand`", f"`{sqz} expand {ref}`")
-            lines[i] = _BARE_EXPAND.sub(lambda m: f"{sqz} expand", lines[i])
-        elif line.startswith("[sqz:") or RECOVERY_LINE.match(line):
+        if line.startswith(("§ref:", "§delta:", "[sqz:")) or RECOVERY_LINE.match(line):
             lines[i] = _BARE_EXPAND.sub(lambda m: f"{sqz} expand", line)
     return "\n".join(lines)
 

@@ -107,7 +107,15 @@ def base_steps(world) -> list:
 HINT = re.compile(r"`([^`\n]+ expand [0-9a-f]{8,})`|^\[([^\]\n]+ expand [0-9a-f]{12,})\]$", re.M)
 
 
+# a ref names the id once: ``§ref:ID§ unchanged since 2m ago (`WORDS expand` this ref prints it)``
+REF_HINT = re.compile(r"(§ref:[0-9a-f]{12,}(?::L\d+-\d+)?§)[^\n]*\(`([^`\n]+ expand)` this ref")
+
+
 def hint_command(text: str) -> str:
+    """The command an agent runs from the hint: a ref's words with the ref, or the recovery line's."""
+    ref = REF_HINT.search(text)
+    if ref:
+        return f"{ref.group(2)} {ref.group(1)}"
     m = HINT.search(text)
     assert m, f"no recovery hint in {text!r}"
     return m.group(1) or m.group(2)
