@@ -126,13 +126,14 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
                 return None
             body = line[1:]
             if section in ("untracked", "ignored"):
-                groups.setdefault(section, []).append(body)
+                groups.setdefault(section, []).append(_quoted(body))
                 continue
             for label, code in table["labels"]:
                 if body.startswith(label):
-                    path = body[len(label):].strip()
+                    path = body[len(label):].lstrip()  # a trailing space is part of the name
                     if not path:
                         return None
+                    path = _quoted_rename(path) if code in ("R", "C") else _quoted(path)
                     groups.setdefault(section, []).append(f"{code} {path}")
                     break
             else:
@@ -159,6 +160,23 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
     if not kept and not groups and not clean:
         return None
     return kept, groups, clean
+
+
+def _quoted(path: str) -> str:
+    """``path`` as one unambiguous item of a ``, ``-joined group.
+
+    A name holding ``, `` or `` -> `` (or with spaces at an end) would read as two entries or a
+    rename once joined, so it goes in git's own double quotes; a name git already quoted stays.
+    """
+    if path.startswith('"') or not (", " in path or " -> " in path or path != path.strip()):
+        return path
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _quoted_rename(body: str) -> str:
+    """``old -> new`` of the long format with each side quoted if needed (an ambiguous arrow stays as git wrote it)."""
+    sides = body.split(" -> ")
+    return " -> ".join(_quoted(x) for x in sides) if len(sides) == 2 else body
 
 
 # a group's entry count is printed from this many entries on (fewer are counted at a glance)
@@ -242,20 +260,20 @@ def format_porcelain_v2(text: str) -> str | None:
         m = _V2_ORDINARY.match(line)
         if m:
             xy, sub, path = m.groups()
-            _add_xy(groups, xy[0], xy[1], path + ("" if sub == "N..." else f" [submodule {sub}]"))
+            _add_xy(groups, xy[0], xy[1], _quoted(path) + ("" if sub == "N..." else f" [submodule {sub}]"))
             continue
         m = _V2_RENAME.match(line)
         if m:
             xy, sub, score, path, orig = m.groups()
-            _add_xy(groups, xy[0], xy[1], f"{orig} -> {path}" + ("" if sub == "N..." else f" [submodule {sub}]"))
+            _add_xy(groups, xy[0], xy[1], f"{_quoted(orig)} -> {_quoted(path)}" + ("" if sub == "N..." else f" [submodule {sub}]"))
             continue
         m = _V2_UNMERGED.match(line)
         if m:
             xy, sub, path = m.groups()
-            groups.setdefault("conflicts", []).append(f"{xy} {path}")
+            groups.setdefault("conflicts", []).append(f"{xy} {_quoted(path)}")
             continue
         if line.startswith(("? ", "! ")) and len(line) > 2:
-            groups.setdefault("untracked" if line[0] == "?" else "ignored", []).append(line[2:])
+            groups.setdefault("untracked" if line[0] == "?" else "ignored", []).append(_quoted(line[2:]))
             continue
         return None
     if not head and not groups:
