@@ -273,3 +273,52 @@ def test_text_with_a_line_break_inside_a_line_is_refused(sep):
     assert _run(text, "git tag -n") is None
     blame = f"^0850198 (Dev Example   2024-03-01 04:28:00 +0000  1) a{sep}b\n" * 3
     assert _run(blame, "git blame f") is None
+
+
+# --- diffstat: every path with its count, whatever the grouping ----------------------------------
+
+def _read_stat(lines: list[str]) -> list[tuple[str, str]]:
+    """(path, count) pairs back from grouped diffstat lines (`` dir/: a 1 b 2`` / `` dir/: a b 1, c 2``)."""
+    def pair(item: str) -> tuple[str, str]:
+        if " Bin " in item:
+            name, _, count = item.partition(" Bin ")
+            return name, "Bin " + count
+        name, _, count = item.rpartition(" ")
+        return name, count
+
+    out = []
+    for line in lines:
+        assert line.startswith(" ")
+        body = line[1:]
+        if body.startswith('"'):
+            name, count = pair(body)
+            out.append((_unquote(name), count))
+            continue
+        m = re.match(r"^(.*?/): (.*)$", body)
+        if not m:
+            out.append(pair(body))
+            continue
+        items = m.group(2).split(", ") if ", " in m.group(2) else re.findall(r"\S+ \S+", m.group(2))
+        out += [(m.group(1) + name, count) for name, count in map(pair, items)]
+    return out
+
+
+_PART = st.text(alphabet="ab ,:.", min_size=1, max_size=5).filter(lambda s: s.strip() == s)
+_STAT_PATH = st.lists(_PART, min_size=1, max_size=3).map("/".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_STAT_PATH, st.one_of(st.integers(0, 999).map(str),
+                                                   st.just("Bin 0 -> 512 bytes"))), min_size=1, max_size=8,
+                unique_by=lambda e: e[0]))
+def test_grouped_stat_reads_back_every_path_with_its_count(entries):
+    from sqz_formatters_git._common import group_stat_entries
+
+    assert sorted(_read_stat(group_stat_entries(entries))) == sorted(entries)
+
+
+def test_stat_name_with_a_comma_is_not_grouped():
+    from sqz_formatters_git._common import group_stat_entries
+
+    out = group_stat_entries([("dir/a, b.py", "1"), ("dir/c.py", "1"), ("dir/d 2.py", "1"), ("a/: b", "2")])
+    assert out == [" dir/a, b.py 1", " dir/: c.py 1, d 2.py 1", ' "a/: b" 2']
