@@ -322,3 +322,9 @@ def test_stat_name_with_a_comma_is_not_grouped():
 
     out = group_stat_entries([("dir/a, b.py", "1"), ("dir/c.py", "1"), ("dir/d 2.py", "1"), ("a/: b", "2")])
     assert out == [" dir/a, b.py 1", " dir/: c.py 1, d 2.py 1", ' "a/: b" 2']
+
+
+def test_an_author_name_with_a_colon_is_quoted():
+    raw = _fixture("log/default").request().text.replace("Author: Bob Example <", "Author: Bob: Smith <")
+    out = _run(raw, "git log").splitlines()
+    assert '6177b031ac05 "Bob: Smith": Feature: rename home variable' in out
