@@ -328,3 +328,12 @@ def test_an_author_name_with_a_colon_is_quoted():
     raw = _fixture("log/default").request().text.replace("Author: Bob Example <", "Author: Bob: Smith <")
     out = _run(raw, "git log").splitlines()
     assert '6177b031ac05 "Bob: Smith": Feature: rename home variable' in out
+
+
+def test_a_rename_whose_name_holds_a_semicolon_keeps_its_lines_apart():
+    text = ("diff --git a/x b b/p; rename to q\nsimilarity index 100%\nrename from x b\nrename to p; rename to q\n"
+            "diff --git a/y b/z\nsimilarity index 100%\nrename from y\nrename to z\n")
+    out = _run(text, "git diff HEAD").splitlines()
+    assert out[:4] == ["diff --git a/x b b/p; rename to q", "similarity index 100%", "rename from x b",
+                       "rename to p; rename to q"]
+    assert out[4:] == ["similarity index 100%; rename from y; rename to z"]
