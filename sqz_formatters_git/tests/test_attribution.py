@@ -337,3 +337,29 @@ def test_a_rename_whose_name_holds_a_semicolon_keeps_its_lines_apart():
     assert out[:4] == ["diff --git a/x b b/p; rename to q", "similarity index 100%", "rename from x b",
                        "rename to p; rename to q"]
     assert out[4:] == ["similarity index 100%; rename from y; rename to z"]
+
+
+_BARE = st.text(alphabet="ab,->?M._", min_size=1, max_size=10)  # git quotes a name with a space in this format
+_SHORT_XY = ["M ", " M", "MM", "A ", "AM", " D", "D ", "R ", "RM", "UU", "AA", "??"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SHORT_XY), _BARE, _BARE), min_size=1, max_size=8))
+def test_short_status_every_path_reads_back_with_its_status(entries):
+    lines, expected = ["## main...origin/main [ahead 1]"], []
+    for xy, path, orig in entries:
+        name = (orig, path) if xy[0] == "R" else path
+        lines.append(f"{xy} {orig} -> {path}" if xy[0] == "R" else f"{xy} {path}")
+        if xy == "??":
+            expected.append(("untracked", None, path))
+        elif xy in ("UU", "AA"):
+            expected.append(("conflicts", xy, path))
+        else:
+            if xy[0] != " ":
+                expected.append(("staged", xy[0], name))
+            if xy[1] != " ":
+                expected.append(("modified", xy[1], name))
+    out = _status("\n".join(lines) + "\n", "git status -sb")
+    assert out is not None
+    assert out.splitlines()[0] == "## main...origin/main [ahead 1]"
+    assert _read_status(out) == sorted(expected, key=repr)

@@ -225,7 +225,7 @@ def format_short(text: str) -> str | None:
         if not m:
             return None
         x, y, path = m.groups()
-        _add_xy(groups, x, y, path)
+        _add_xy(groups, x, y, _quoted_rename(path) if "R" in x + y or "C" in x + y else _quoted(path))
     if not head and not groups:
         return None
     return _render(head, groups, False)
