@@ -363,3 +363,16 @@ def test_short_status_every_path_reads_back_with_its_status(entries):
     assert out is not None
     assert out.splitlines()[0] == "## main...origin/main [ahead 1]"
     assert _read_status(out) == sorted(expected, key=repr)
+
+
+def test_content_lines_that_look_like_headers_stay_content():
+    """``+++ b/x``, ``--- a/x``, ``@@ … @@`` and ``diff --git`` as file text (real ``git diff`` output)."""
+    text = ("diff --git a/tricky.txt b/tricky.txt\nindex 2904a03..13fb912 100644\n--- a/tricky.txt\n"
+            "+++ b/tricky.txt\n@@ -1,6 +1,8 @@\n line1\n-+++ b/fake\n++++ b/fake2\n --- a/fake\n"
+            "-@@ -1,2 +1,2 @@\n-diff --git a/x b/x\n+@@ -9,9 +9,9 @@ moved\n+diff --git a/y b/y\n ctx\n"
+            "+++ plus\n+-- minus\n")
+    out = _run(text, "git diff")
+    assert out is not None
+    hunk = text.split("@@ -1,6 +1,8 @@\n", 1)[1]
+    assert out.endswith("@@ -1,6 +1,8 @@\n" + hunk)
+    assert out.startswith("--- a/tricky.txt\n+++ b/tricky.txt\n")
