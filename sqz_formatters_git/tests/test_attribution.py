@@ -148,7 +148,8 @@ _LONG_LABEL = {"M": "modified:   ", "A": "new file:   ", "D": "deleted:    ", "T
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["staged", "modified", "untracked"]), st.sampled_from("MADT"), _NAME),
+@given(st.lists(st.tuples(st.sampled_from(["staged", "modified", "untracked"]), st.sampled_from("MADT"),
+                          st.text(alphabet="ab M?,->._", min_size=1, max_size=12).filter(lambda s: s.strip() != "")),
                 min_size=1, max_size=8))
 def test_long_status_every_path_reads_back_with_its_status(entries):
     sections = {"staged": ("Changes to be committed:", ['  (use "git restore --staged <file>..." to unstage)']),

@@ -68,6 +68,13 @@ def _template_regex(template: str, prefix: bool) -> str:
     return "".join(out) + (".+" if prefix else "")
 
 
+def _width(text: str) -> int:
+    """Terminal columns of ``text`` (wide East Asian characters count two), as git measures labels."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _table(locale: str) -> dict:
     """Compiled matchers for one locale: messages by role, section headers, entry labels."""
     if locale in _TABLES:
@@ -103,7 +110,10 @@ def _table(locale: str) -> dict:
                         lines.append((re.compile("^" + _template_regex(piece.strip() if not prefix else piece, prefix) + "$"),
                                       role, msgid))
     labels.sort(key=lambda x: -len(x[0]))
-    table = {"lines": lines, "sections": dict(sections), "labels": labels, "short": short}
+    # git pads every label to one column: the widest label of its kind (change / unmerged) plus one
+    # (wt-status.c, label_width); knowing it, a name that starts with a space keeps that space
+    widths = {n: max((_width(label) for label, code in labels if len(code) == n), default=0) + 1 for n in (1, 2)}
+    table = {"lines": lines, "sections": dict(sections), "labels": labels, "short": short, "widths": widths}
     _TABLES[locale] = table
     return table
 
@@ -130,7 +140,10 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
                 continue
             for label, code in table["labels"]:
                 if body.startswith(label):
-                    path = body[len(label):].lstrip()  # a trailing space is part of the name
+                    rest = body[len(label):]
+                    pad = table["widths"][len(code)] - _width(label)
+                    # the name starts at git's label column; spaces beyond it are part of the name
+                    path = rest[pad:] if pad > 0 and rest[:pad] == " " * pad and rest[pad:] else rest.lstrip()
                     if not path:
                         return None
                     path = _quoted_rename(path) if code in ("R", "C") else _quoted(path)
