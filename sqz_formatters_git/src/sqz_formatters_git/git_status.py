@@ -178,11 +178,12 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
 def _quoted(path: str) -> str:
     """``path`` as one unambiguous item of a ``, ``-joined group.
 
-    A name holding ``, `` or `` -> `` (or ending in a comma, or with spaces at an end) would read
+    A name holding ``, `` or `` -> `` (or ending in a comma or `` ->``, starting with ``-> ``, or with
+    spaces at an end) would read
     as two entries or a rename once joined, so it goes in git's own double quotes; a name git
     already quoted stays.
     """
-    if path.startswith('"') or not (", " in path or " -> " in path or path.endswith(",") or path != path.strip()):
+    if path.startswith('"') or not (", " in path or " -> " in f" {path} " or path.endswith(",") or path != path.strip()):
         return path
     return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
