@@ -362,12 +362,30 @@ def test_blame_truncated_line_refused():
 
 def test_blame_names_a_returning_commit_by_hash_alone():
     out = run(fixture("blame/util")).splitlines()
-    headers = [x for x in out if not re.match(r"^\d+\)", x)]
+    headers = [x for x in out if not re.match(r"^ \d+\)", x)]
     assert headers == ["^0850198 (Dev Example 2024-03-01 04:28:00 +0000)",
                        "99d72f33 (Alice Example 2024-03-01 06:42:00 +0000)", "^0850198",
                        "6177b031 (Bob Example 2024-03-02 03:09:00 +0000)", "99d72f33"]
-    assert "1) import os" in out and "10)     return sys.argv[0]" in out  # numbers unpadded, text exact
-    assert sum(1 for x in out if re.match(r"^\d+\)", x)) == 10
+    assert " 1) import os" in out and " 10)     return sys.argv[0]" in out  # numbers unpadded, text exact
+    assert sum(1 for x in out if re.match(r"^ \d+\)", x)) == 10
+
+
+def test_blame_every_line_sits_under_its_commit():
+    """Each raw line's commit is the header its rendered line is nested under (one space in)."""
+    for name in ("blame/util", "blame/real_blame"):
+        fx = fixture(name)
+        raw = {}
+        for line in fx.request().text.splitlines():
+            m = re.match(r"^(\^?[0-9a-f]+) \(.*? +(\d+)\)", line)
+            raw[m.group(2)] = m.group(1)
+        owner, seen = None, {}
+        for line in run(fx).splitlines():
+            m = re.match(r"^ (\d+)\)", line)
+            if m:
+                seen[m.group(1)] = owner
+            else:
+                owner = line.split()[0]
+        assert seen == raw
 
 
 def test_tag_n_tags_sharing_a_message_share_a_line():

@@ -84,9 +84,11 @@ GROUP_MIN = 2  # a directory is written once when it holds this many files of on
 def _stat_dir(path: str) -> str:
     """The directory a diffstat path is grouped under (with its slash), or "" for none."""
     head, sep, name = path.rpartition("/")
-    if not sep or not head or head == "..." or not name or "=>" in path or "{" in path or path.startswith('"'):
-        # top-level file, rename (``{a => b}``), a quoted path, or one git cut to ``.../name``
-        # (its directory unknown): written whole
+    if (not sep or not head or head == "..." or not name or "=>" in path or "{" in path or path.startswith('"')
+            or "," in name or ": " in head):
+        # top-level file, rename (``{a => b}``), a quoted path, one git cut to ``.../name``
+        # (its directory unknown), or a name/directory that would blur the ``dir/: a 1, b 2``
+        # separators: written whole
         return ""
     return head + "/"
 
@@ -118,6 +120,9 @@ def group_stat_entries(entries: list[tuple[str, str]]) -> list[str]:
                 items[d] = []
             items[d].append(f"{path[len(d):]} {count}")
         else:
+            if "/: " in f"{path} " and not path.startswith('"'):
+                # `` a/: b 1`` would read as a group of directory a/: git's double quotes keep it one path
+                path = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
             out.append(f" {path} {count}")
     for d, i in where.items():
         # `name count name count`: unambiguous while names have no space and counts are numbers

@@ -37,6 +37,11 @@ _ROUTES = {
 }
 
 
+# characters str.splitlines() breaks a line at besides \n and \r: a file's text holding one
+# (U+2028 in a diff line, a form feed in a commit message) would be cut into lines git never printed
+_OTHER_LINE_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
 def _route(request) -> str | None:
     sub = request.subcommand()
     route = _ROUTES.get(sub or "")
@@ -60,6 +65,8 @@ def sqz_format(request) -> str | None:
     """Compact git output for the subcommands above; None for anything else."""
     if request.program != "git" or request.is_file_content() or not request.text.strip():
         return None
+    if any(c in request.text for c in _OTHER_LINE_BREAKS):
+        return None  # the modules split with str.splitlines(): refuse rather than split inside a line
     out = _route(request)
     if out is None or len(out) >= len(request.text):
         return None  # not recognised, or nothing gained: leave it to the generic stages

@@ -1,8 +1,9 @@
 """``git blame`` (default human format) → one header per run of lines from the same commit.
 
 ``^5c7782b (Dev Example   2024-03-09 04:52:00 +0000  1) text`` repeated for every line
-becomes the commit/author/date once, then ``1) text`` lines; a commit met again further
-down is named by its hash alone (its author and date were given where it first appeared).
+becomes the commit/author/date once, then its `` 1) text`` lines indented by one space under it
+(the nesting is what ties each line to its commit); a commit met again further down is named by
+its hash alone (its author and date were given where it first appeared).
 File content is kept exactly (line numbers and text); ``--porcelain``, ``-p``, ``--incremental``, ``-e``/``--show-email``
 and ``-c`` shapes → None.
 """
@@ -50,6 +51,6 @@ def format_blame(request) -> str | None:
                 seen.setdefault(k[0], k[2:])
             key = k
         text = m.group("text")
-        # no padding to align the numbers: a space before a number is a token of its own
-        out.append(f"{m.group('num')})" + (f" {text}" if text is not None else ""))
+        # one space of indent nests the line under its commit; no padding to align the numbers
+        out.append(f" {m.group('num')})" + (f" {text}" if text is not None else ""))
     return "\n".join(out) + "\n"

@@ -162,7 +162,8 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
         # change, an empty new/deleted file, combined diffs
         named = bool(files) or any(h.startswith("Binary files ") for h in extended) or (
             sum(h.startswith(("rename from ", "rename to ", "copy from ", "copy to ")) for h in extended) == 2)
-        if combined or not named:
+        if combined or not named or any("; " in h for h in extended):
+            # (a name holding "; " would blur the joined line below: the lines stay as git wrote them)
             out.append(header[0])
             out.extend(extended)
         elif extended:

@@ -59,7 +59,11 @@ def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, 
         parts.append(short_date(date))
     author = fields.get("Author")
     if author:
-        parts.append(person_name(author) + ":")
+        name = person_name(author)
+        if ":" in name or name.startswith('"'):
+            # `Bob: Smith: fix: x` would not say where the name ends and the subject starts
+            name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        parts.append(name + ":")
     line = " ".join(parts)
     if subject is not None:
         line += " " + subject

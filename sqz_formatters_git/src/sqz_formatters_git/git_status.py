@@ -68,6 +68,13 @@ def _template_regex(template: str, prefix: bool) -> str:
     return "".join(out) + (".+" if prefix else "")
 
 
+def _width(text: str) -> int:
+    """Terminal columns of ``text`` (wide East Asian characters count two), as git measures labels."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
 def _table(locale: str) -> dict:
     """Compiled matchers for one locale: messages by role, section headers, entry labels."""
     if locale in _TABLES:
@@ -103,7 +110,10 @@ def _table(locale: str) -> dict:
                         lines.append((re.compile("^" + _template_regex(piece.strip() if not prefix else piece, prefix) + "$"),
                                       role, msgid))
     labels.sort(key=lambda x: -len(x[0]))
-    table = {"lines": lines, "sections": dict(sections), "labels": labels, "short": short}
+    # git pads every label to one column: the widest label of its kind (change / unmerged) plus one
+    # (wt-status.c, label_width); knowing it, a name that starts with a space keeps that space
+    widths = {n: max((_width(label) for label, code in labels if len(code) == n), default=0) + 1 for n in (1, 2)}
+    table = {"lines": lines, "sections": dict(sections), "labels": labels, "short": short, "widths": widths}
     _TABLES[locale] = table
     return table
 
@@ -126,13 +136,17 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
                 return None
             body = line[1:]
             if section in ("untracked", "ignored"):
-                groups.setdefault(section, []).append(body)
+                groups.setdefault(section, []).append(_quoted(body))
                 continue
             for label, code in table["labels"]:
                 if body.startswith(label):
-                    path = body[len(label):].strip()
+                    rest = body[len(label):]
+                    pad = table["widths"][len(code)] - _width(label)
+                    # the name starts at git's label column; spaces beyond it are part of the name
+                    path = rest[pad:] if pad > 0 and rest[:pad] == " " * pad and rest[pad:] else rest.lstrip()
                     if not path:
                         return None
+                    path = _quoted_rename(path) if code in ("R", "C") else _quoted(path)
                     groups.setdefault(section, []).append(f"{code} {path}")
                     break
             else:
@@ -159,6 +173,25 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
     if not kept and not groups and not clean:
         return None
     return kept, groups, clean
+
+
+def _quoted(path: str) -> str:
+    """``path`` as one unambiguous item of a ``, ``-joined group.
+
+    A name holding ``, `` or `` -> `` (or ending in a comma or `` ->``, starting with ``-> ``, or with
+    spaces at an end) would read
+    as two entries or a rename once joined, so it goes in git's own double quotes; a name git
+    already quoted stays.
+    """
+    if path.startswith('"') or not (", " in path or " -> " in f" {path} " or path.endswith(",") or path != path.strip()):
+        return path
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _quoted_rename(body: str) -> str:
+    """``old -> new`` of the long format with each side quoted if needed (an ambiguous arrow stays as git wrote it)."""
+    sides = body.split(" -> ")
+    return " -> ".join(_quoted(x) for x in sides) if len(sides) == 2 else body
 
 
 # a group's entry count is printed from this many entries on (fewer are counted at a glance)
@@ -206,7 +239,7 @@ def format_short(text: str) -> str | None:
         if not m:
             return None
         x, y, path = m.groups()
-        _add_xy(groups, x, y, path)
+        _add_xy(groups, x, y, _quoted_rename(path) if "R" in x + y or "C" in x + y else _quoted(path))
     if not head and not groups:
         return None
     return _render(head, groups, False)
@@ -242,20 +275,20 @@ def format_porcelain_v2(text: str) -> str | None:
         m = _V2_ORDINARY.match(line)
         if m:
             xy, sub, path = m.groups()
-            _add_xy(groups, xy[0], xy[1], path + ("" if sub == "N..." else f" [submodule {sub}]"))
+            _add_xy(groups, xy[0], xy[1], _quoted(path) + ("" if sub == "N..." else f" [submodule {sub}]"))
             continue
         m = _V2_RENAME.match(line)
         if m:
             xy, sub, score, path, orig = m.groups()
-            _add_xy(groups, xy[0], xy[1], f"{orig} -> {path}" + ("" if sub == "N..." else f" [submodule {sub}]"))
+            _add_xy(groups, xy[0], xy[1], f"{_quoted(orig)} -> {_quoted(path)}" + ("" if sub == "N..." else f" [submodule {sub}]"))
             continue
         m = _V2_UNMERGED.match(line)
         if m:
             xy, sub, path = m.groups()
-            groups.setdefault("conflicts", []).append(f"{xy} {path}")
+            groups.setdefault("conflicts", []).append(f"{xy} {_quoted(path)}")
             continue
         if line.startswith(("? ", "! ")) and len(line) > 2:
-            groups.setdefault("untracked" if line[0] == "?" else "ignored", []).append(line[2:])
+            groups.setdefault("untracked" if line[0] == "?" else "ignored", []).append(_quoted(line[2:]))
             continue
         return None
     if not head and not groups:

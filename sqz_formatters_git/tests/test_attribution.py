@@ -1,0 +1,379 @@
+"""Every item keeps its owner: a path its status, a commit its day and author, a tag its message.
+
+The facts in the sidecars are picked from the raw text, so they cannot follow a formatter that
+restates a thing in other words (git's long status sections become ``staged:``/``modified:``,
+``Sat Mar 2 07:37:00 2024 +0000`` becomes a ``2024-03-02:`` day line). These tests parse the raw
+text on their own and read the rendering back, item by item: what a reader would conclude from
+the rendering must be what the raw said. Generated inputs (hypothesis) add names with ``, ``,
+`` -> ``, spaces and status-looking words.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sqz_core.request import FormatRequest
+from sqz_core.testing import load_fixture
+from sqz_formatters_git import git
+from sqz_formatters_git.git_status import format_status
+
+HERE = Path(__file__).parent
+
+
+def _fixture(name: str):
+    return load_fixture(HERE / "fixtures" / f"{name}.json")
+
+
+def _run(text: str, command: str):
+    return git.sqz_format(request=FormatRequest(text, command, exit_code=0))
+
+
+def _status(text: str, command: str):
+    """The status module's rendering itself (the entry point also drops one that is not shorter)."""
+    return format_status(FormatRequest(text, command, exit_code=0))
+
+
+# --- status: read the rendering back into (group, code, path) ------------------------------------
+
+def _split_items(text: str) -> list[str]:
+    """``a, "b, c", d`` → the items, a double-quoted name being one item."""
+    items, cur, quoted, i = [], "", False, 0
+    while i < len(text):
+        ch = text[i]
+        if quoted and ch == "\\":
+            cur += text[i:i + 2]
+            i += 2
+            continue
+        if ch == '"':
+            quoted = not quoted
+        if not quoted and text.startswith(", ", i):
+            items.append(cur)
+            cur, i = "", i + 2
+            continue
+        cur += ch
+        i += 1
+    return items + [cur]
+
+
+def _unquote(name: str) -> str:
+    if len(name) >= 2 and name[0] == name[-1] == '"':
+        return re.sub(r"\\(.)", r"\1", name[1:-1])
+    return name
+
+
+def _split_rename(path: str) -> list[str]:
+    """``old -> new`` with either side possibly quoted → [old, new]; a plain path → [path]."""
+    m = re.fullmatch(r'("(?:[^"\\]|\\.)*"|[^"]*?) -> ("(?:[^"\\]|\\.)*"|[^"]*)', path)
+    if m and (m.group(1).startswith('"') or m.group(2).startswith('"') or path.count(" -> ") == 1):
+        return [_unquote(m.group(1)), _unquote(m.group(2))]
+    return [_unquote(path)]
+
+
+def _read_status(out: str) -> list[tuple]:
+    entries = []
+    for line in out.splitlines():
+        m = re.match(r"^(conflicts|staged|modified|untracked|ignored)(?: \((\d+)\))?: (.*)$", line)
+        if not m:
+            continue
+        items = _split_items(m.group(3))
+        if m.group(2):
+            assert int(m.group(2)) == len(items)
+        for item in items:
+            if m.group(1) in ("untracked", "ignored"):
+                entries.append((m.group(1), None, _unquote(item)))
+            else:
+                code, path = item.split(" ", 1)
+                parts = _split_rename(path)
+                entries.append((m.group(1), code, tuple(parts) if len(parts) == 2 else parts[0]))
+    return sorted(entries, key=repr)
+
+
+_NAME = st.text(alphabet="ab M?,->._", min_size=1, max_size=12).filter(
+    lambda s: s.strip() == s and s != "" and not s.startswith('"'))
+_SHA = "0" * 40
+
+
+def _v2_line(kind, xy, path, orig=None):
+    if kind == "2":
+        return f"2 {xy} N... 100644 100644 100644 {_SHA} {_SHA} R100 {path}\t{orig}"
+    if kind == "u":
+        return f"u {xy} N... 100644 100644 100644 100644 {_SHA} {_SHA} {_SHA} {path}"
+    if kind == "?":
+        return f"? {path}"
+    return f"1 {xy} N... 100644 100644 100644 {_SHA} {_SHA} {path}"
+
+
+_XY = ["M.", ".M", "MM", "A.", "AM", ".D", "D.", "T."]
+_ENTRY = st.one_of(
+    st.tuples(st.just("1"), st.sampled_from(_XY), _NAME, st.none()),
+    st.tuples(st.just("2"), st.sampled_from(["R.", "RM"]), _NAME, _NAME),
+    st.tuples(st.just("u"), st.sampled_from(["UU", "AA", "DU"]), _NAME, st.none()),
+    st.tuples(st.just("?"), st.just("??"), _NAME, st.none()),
+)
+
+
+def _expected_v2(entries) -> list[tuple]:
+    out = []
+    for kind, xy, path, orig in entries:
+        name = (orig, path) if kind == "2" else path
+        if kind == "?":
+            out.append(("untracked", None, path))
+        elif kind == "u":
+            out.append(("conflicts", xy, path))
+        else:
+            if xy[0] != ".":
+                out.append(("staged", xy[0], name))
+            if xy[1] != ".":
+                out.append(("modified", xy[1], name))
+    return sorted(out, key=repr)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ENTRY, min_size=1, max_size=8))
+def test_porcelain_v2_every_path_reads_back_with_its_status(entries):
+    text = "# branch.head main\n" + "\n".join(_v2_line(*e) for e in entries) + "\n"
+    out = _status(text, "git status --porcelain=v2 --branch")
+    assert out is not None  # well-formed v2 lines are always recognised
+    assert "# branch.head main" in out
+    assert _read_status(out) == _expected_v2(entries)
+
+
+_LONG_LABEL = {"M": "modified:   ", "A": "new file:   ", "D": "deleted:    ", "T": "typechange: "}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["staged", "modified", "untracked"]), st.sampled_from("MADT"),
+                          st.text(alphabet="ab M?,->._", min_size=1, max_size=12).filter(lambda s: s.strip() != "")),
+                min_size=1, max_size=8))
+def test_long_status_every_path_reads_back_with_its_status(entries):
+    sections = {"staged": ("Changes to be committed:", ['  (use "git restore --staged <file>..." to unstage)']),
+                "modified": ("Changes not staged for commit:",
+                             ['  (use "git add <file>..." to update what will be committed)']),
+                "untracked": ("Untracked files:",
+                              ['  (use "git add <file>..." to include in what will be committed)'])}
+    lines = ["On branch main", ""]
+    expected = []
+    for name, (header, hints) in sections.items():
+        mine = [(code, path) for group, code, path in entries if group == name]
+        if not mine:
+            continue
+        lines += [header] + hints
+        for code, path in mine:
+            if name == "untracked":
+                lines.append(f"\t{path}")
+                expected.append(("untracked", None, path))
+            else:
+                lines.append(f"\t{_LONG_LABEL[code]}{path}")
+                expected.append((name, code, path))
+        lines.append("")
+    out = _status("\n".join(lines) + "\n", "git status")
+    assert out is not None
+    assert out.splitlines()[0] == "On branch main"
+    assert _read_status(out) == sorted(expected, key=repr)
+
+
+def test_status_fixtures_read_back_with_their_status():
+    """The demo repository's state, as read from the raw captures (see the sidecars)."""
+    state = [("staged", "R", ("docs/usage.md", "docs/USAGE.md")), ("staged", "M", "src/app.py"),
+             ("staged", "A", "src/new_module.py"), ("modified", "M", "src/util.py"),
+             ("modified", "D", "tests/test_app.py"), ("untracked", None, "build/"), ("untracked", None, "notes.txt")]
+    for name in ("long_en", "long_color", "long_de", "long_es", "long_fr", "long_it", "long_pt_PT", "porcelain_v2"):
+        fx = _fixture(f"status/{name}")
+        assert _read_status(git.sqz_format(request=fx.request())) == sorted(state, key=repr), name
+    conflict = sorted([("conflicts", "UU", "README.md"), ("conflicts", "UU", "src/util.py"),
+                       ("staged", "A", "feature.txt")], key=repr)
+    for name in ("conflict_en", "conflict_de", "conflict_porcelain_v2", "rebase_conflict_en"):
+        fx = _fixture(f"status/{name}")
+        assert _read_status(git.sqz_format(request=fx.request())) == conflict, name
+    fx = _fixture("status/untracked_only")
+    assert _read_status(git.sqz_format(request=fx.request())) == sorted(state[:5], key=repr)
+
+
+def test_a_name_with_a_comma_or_an_arrow_is_quoted_not_split():
+    text = ("On branch main\nChanges not staged for commit:\n"
+            '  (use "git add <file>..." to update what will be committed)\n'
+            "\tmodified:   a, M b.py\n\tdeleted:    x -> y.py\n\tmodified:   plain.py\n")
+    out = _run(text, "git status")
+    assert 'modified: M "a, M b.py", D "x -> y.py", M plain.py' in out.splitlines()
+
+
+# --- log / show: each commit under its own day, with its author ------------------------------------
+
+_LOGS = ["log/default", "log/color", "log/stat", "log/patch", "log/real_stat", "log/stat_spaces",
+         "log/sqz_repo_stat", "log/fuller", "log/graph", "diff/show", "diff/show_stat"]
+
+
+def _raw_commits(text: str) -> list[tuple[str, str, str, str]]:
+    """(sha12, author name, ISO day, subject) of every commit, from git's own header lines."""
+    commits, cur, width = [], None, 0
+    for line in text.splitlines():
+        m = re.match(r"^([*|\\/ ]*)commit ([0-9a-f]{40})", line)
+        if m:
+            width = len(m.group(1))
+            cur = {"sha": m.group(2)[:12]}
+            commits.append(cur)
+            continue
+        if cur is None:
+            continue
+        body = line[width:]
+        a = re.match(r"^Author:\s+(.*?) <", body)
+        d = re.match(r"^(?:Author)?Date:\s+(.*)$", body)
+        if a:
+            cur["author"] = a.group(1)
+        elif d and "day" not in cur:
+            cur["day"] = datetime.strptime(d.group(1), "%a %b %d %H:%M:%S %Y %z").strftime("%Y-%m-%d")
+        elif "subject" not in cur and "day" in cur and re.match(r"^    \S", body):
+            cur["subject"] = body.strip()
+    return [(c["sha"], c["author"], c["day"], c.get("subject", "")) for c in commits]
+
+
+@pytest.mark.parametrize("name", _LOGS)
+def test_every_commit_keeps_its_day_and_author(name):
+    fx = _fixture(name)
+    raw = fx.request().text
+    out = git.sqz_format(request=fx.request()).splitlines()
+    commits = _raw_commits(raw)
+    assert commits
+    for sha, author, day, subject in commits:
+        rows = [i for i, x in enumerate(out) if sha in x]
+        assert len(rows) == 1, (sha, out)
+        line = out[rows[0]]
+        assert f" {author}: " in line, line
+        assert subject in line, (subject, line)
+        if f" {day} " in line:
+            continue
+        days = [x for x in out[:rows[0]] if re.fullmatch(r"\d{4}-\d\d-\d\d:", x)]
+        assert days and days[-1] == f"{day}:", (sha, day, out)
+    # a day line is never also written inline, and every commit line starts with its hash
+    day_lines = [x for x in out if re.fullmatch(r"\d{4}-\d\d-\d\d:", x)]
+    if day_lines:
+        assert not any(re.search(r"^[0-9a-f]{12} \d{4}-\d\d-\d\d ", x) for x in out)
+
+
+def test_a_subject_looking_like_a_day_line_stays_on_its_commit():
+    raw = _fixture("log/default").request().text.replace(
+        "    Main: use XDG home", "    2024-03-01:").replace("    Add argv0 helper", "    2024-03-02: x")
+    out = _run(raw, "git log").splitlines()
+    assert "b876d415e538 Dev Example: 2024-03-01:" in out
+    assert "99d72f3387f9 Alice Example: 2024-03-02: x" in out
+    assert [x for x in out if re.fullmatch(r"\d{4}-\d\d-\d\d:", x)] == ["2024-03-02:", "2024-03-01:"]
+
+
+# --- line breaks git never printed ---------------------------------------------------------------
+
+@pytest.mark.parametrize("sep", ["\u2028", "\u2029", "\x85", "\x0b"])
+def test_text_with_a_line_break_inside_a_line_is_refused(sep):
+    """str.splitlines() would cut there: ``Release<LS>v9.9 Fake`` must not become a tag ``v9.9``."""
+    text = f"v1.0            Release{sep}v9.9 Fake\nv1.1            Release 1.1\nv1.2            Release{sep}v9.9 Fake\n"
+    assert _run(text, "git tag -n") is None
+    blame = f"^0850198 (Dev Example   2024-03-01 04:28:00 +0000  1) a{sep}b\n" * 3
+    assert _run(blame, "git blame f") is None
+
+
+# --- diffstat: every path with its count, whatever the grouping ----------------------------------
+
+def _read_stat(lines: list[str]) -> list[tuple[str, str]]:
+    """(path, count) pairs back from grouped diffstat lines (`` dir/: a 1 b 2`` / `` dir/: a b 1, c 2``)."""
+    def pair(item: str) -> tuple[str, str]:
+        if " Bin " in item:
+            name, _, count = item.partition(" Bin ")
+            return name, "Bin " + count
+        name, _, count = item.rpartition(" ")
+        return name, count
+
+    out = []
+    for line in lines:
+        assert line.startswith(" ")
+        body = line[1:]
+        if body.startswith('"'):
+            name, count = pair(body)
+            out.append((_unquote(name), count))
+            continue
+        m = re.match(r"^(.*?/): (.*)$", body)
+        if not m:
+            out.append(pair(body))
+            continue
+        items = m.group(2).split(", ") if ", " in m.group(2) else re.findall(r"\S+ \S+", m.group(2))
+        out += [(m.group(1) + name, count) for name, count in map(pair, items)]
+    return out
+
+
+_PART = st.text(alphabet="ab ,:.", min_size=1, max_size=5).filter(lambda s: s.strip() == s)
+_STAT_PATH = st.lists(_PART, min_size=1, max_size=3).map("/".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(_STAT_PATH, st.one_of(st.integers(0, 999).map(str),
+                                                   st.just("Bin 0 -> 512 bytes"))), min_size=1, max_size=8,
+                unique_by=lambda e: e[0]))
+def test_grouped_stat_reads_back_every_path_with_its_count(entries):
+    from sqz_formatters_git._common import group_stat_entries
+
+    assert sorted(_read_stat(group_stat_entries(entries))) == sorted(entries)
+
+
+def test_stat_name_with_a_comma_is_not_grouped():
+    from sqz_formatters_git._common import group_stat_entries
+
+    out = group_stat_entries([("dir/a, b.py", "1"), ("dir/c.py", "1"), ("dir/d 2.py", "1"), ("a/: b", "2")])
+    assert out == [" dir/a, b.py 1", " dir/: c.py 1, d 2.py 1", ' "a/: b" 2']
+
+
+def test_an_author_name_with_a_colon_is_quoted():
+    raw = _fixture("log/default").request().text.replace("Author: Bob Example <", "Author: Bob: Smith <")
+    out = _run(raw, "git log").splitlines()
+    assert '6177b031ac05 "Bob: Smith": Feature: rename home variable' in out
+
+
+def test_a_rename_whose_name_holds_a_semicolon_keeps_its_lines_apart():
+    text = ("diff --git a/x b b/p; rename to q\nsimilarity index 100%\nrename from x b\nrename to p; rename to q\n"
+            "diff --git a/y b/z\nsimilarity index 100%\nrename from y\nrename to z\n")
+    out = _run(text, "git diff HEAD").splitlines()
+    assert out[:4] == ["diff --git a/x b b/p; rename to q", "similarity index 100%", "rename from x b",
+                       "rename to p; rename to q"]
+    assert out[4:] == ["similarity index 100%; rename from y; rename to z"]
+
+
+_BARE = st.text(alphabet="ab,->?M._", min_size=1, max_size=10)  # git quotes a name with a space in this format
+_SHORT_XY = ["M ", " M", "MM", "A ", "AM", " D", "D ", "R ", "RM", "UU", "AA", "??"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_SHORT_XY), _BARE, _BARE), min_size=1, max_size=8))
+def test_short_status_every_path_reads_back_with_its_status(entries):
+    lines, expected = ["## main...origin/main [ahead 1]"], []
+    for xy, path, orig in entries:
+        name = (orig, path) if xy[0] == "R" else path
+        lines.append(f"{xy} {orig} -> {path}" if xy[0] == "R" else f"{xy} {path}")
+        if xy == "??":
+            expected.append(("untracked", None, path))
+        elif xy in ("UU", "AA"):
+            expected.append(("conflicts", xy, path))
+        else:
+            if xy[0] != " ":
+                expected.append(("staged", xy[0], name))
+            if xy[1] != " ":
+                expected.append(("modified", xy[1], name))
+    out = _status("\n".join(lines) + "\n", "git status -sb")
+    assert out is not None
+    assert out.splitlines()[0] == "## main...origin/main [ahead 1]"
+    assert _read_status(out) == sorted(expected, key=repr)
+
+
+def test_content_lines_that_look_like_headers_stay_content():
+    """``+++ b/x``, ``--- a/x``, ``@@ … @@`` and ``diff --git`` as file text (real ``git diff`` output)."""
+    text = ("diff --git a/tricky.txt b/tricky.txt\nindex 2904a03..13fb912 100644\n--- a/tricky.txt\n"
+            "+++ b/tricky.txt\n@@ -1,6 +1,8 @@\n line1\n-+++ b/fake\n++++ b/fake2\n --- a/fake\n"
+            "-@@ -1,2 +1,2 @@\n-diff --git a/x b/x\n+@@ -9,9 +9,9 @@ moved\n+diff --git a/y b/y\n ctx\n"
+            "+++ plus\n+-- minus\n")
+    out = _run(text, "git diff")
+    assert out is not None
+    hunk = text.split("@@ -1,6 +1,8 @@\n", 1)[1]
+    assert out.endswith("@@ -1,6 +1,8 @@\n" + hunk)
+    assert out.startswith("--- a/tricky.txt\n+++ b/tricky.txt\n")
