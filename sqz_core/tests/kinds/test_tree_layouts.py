@@ -7,6 +7,7 @@ that renders generated output and reads every entry back from the rendering.
 from __future__ import annotations
 
 import re
+import shlex
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -40,51 +41,60 @@ def test_du_writes_size_name_pairs_without_commas_under_each_directory():
     assert _read_du(out) == _du_pairs(req.text)
 
 
-def test_du_names_with_spaces_keep_the_name_size_comma_form():
-    text = "4.0K\td/a b.txt\n8.0K\td/c.txt\n12K\td\n"
+def test_du_names_with_spaces_or_quotes_are_quoted_as_ls_quotes_them():
+    text = "4.0K\td/a b.txt\n8.0K\td/c.txt\n1K\td/it's\n12K\td\n"
     out = compress_du(FormatRequest(text, "du -ah d"))
-    assert out == "12K d/: a b.txt 4.0K, c.txt 8.0K\n"
+    assert out == "12K d/: 4.0K 'a b.txt' 8.0K c.txt 1K \"it's\"\n"
+    assert _read_du(out) == _du_pairs(text)
+
+
+def test_du_keeps_a_trailing_slash_and_an_absolute_top_level_path():
+    text = "4.0K\td/a\n4.0K\td/b\n8.0K\td/s/c\n12K\td/s\n20K\td/\n"
+    out = compress_du(FormatRequest(text, "du -ah d/"))
+    assert "20K\td/" in out.split("\n")          # du's own line for the argument as typed
+    assert _read_du(out) == _du_pairs(text)
+    text = "4.0K\t/x/a\n4.0K\t/x/b\n12K\t/x\n20K\t/y\n"
+    out = compress_du(FormatRequest(text, "du -ah /x /y"))
+    assert out == "20K\t/y\n12K /x/: 4.0K a 4.0K b\n"
     assert _read_du(out) == _du_pairs(text)
 
 
 def _du_pairs(text):
-    return sorted(tuple(line.split("\t")) for line in text.split("\n") if line)
+    return sorted(tuple(line.split("\t", 1)) for line in text.split("\n") if line)
 
 
-_SIZE = re.compile(r"^\d[\d.,]*[KMGTPE]?$")
-
-
-def _pairs(rest, folder):
-    """``S n S n`` when every second word is a size and there are no commas, else ``n S, n S``."""
-    words = rest.split(" ")
-    if len(words) % 2 == 0 and all(_SIZE.match(w) for w in words[::2]) and ", " not in rest:
-        return [(s, f"{folder}/{n}") for s, n in zip(words[::2], words[1::2])]
-    return [(item.rsplit(" ", 1)[1], f"{folder}/{item.rsplit(' ', 1)[0]}") for item in rest.split(", ")]
+_DU_OWN_LINE = re.compile(r"^\d[\d.,]*[KMGTPE]?\t")
 
 
 def _read_du(out):
-    """(size, path) of every entry in ``compress_du``'s rendering (names hold no digits)."""
-    pairs, folder = [], None
+    """(size, path) of every entry in ``compress_du``'s rendering: du's own ``SIZE<tab>path``
+    lines, ``[SIZE] dir/: SIZE name …`` groups and ``SIZE dir/`` heads, names as shell words."""
+    pairs = []
     for line in out.rstrip("\n").split("\n"):
-        if "\t" in line:
-            pairs.append(tuple(line.split("\t")))
+        if _DU_OWN_LINE.match(line):
+            pairs.append(tuple(line.split("\t", 1)))
             continue
-        if line.startswith("  "):
-            name, size = line[2:].rsplit(" ", 1)
-            pairs.append((size, f"{folder}/{name}"))
+        words = shlex.split(line)
+        head = next((i for i, w in enumerate(words) if w.endswith("/:")), None)
+        if head is None:                          # "SIZE dir/": a directory of directories
+            assert len(words) in (1, 2) and words[-1].endswith("/"), line
+            if len(words) == 2:
+                pairs.append((words[0], words[1][:-1]))
             continue
-        head, _, rest = line.partition("/: ")
-        if not rest:
-            head = line.removesuffix(":").removesuffix("/")
-        size, _, folder = head.partition(" ") if head[:1].isdigit() else ("", "", head)
-        if size:
-            pairs.append((size, folder))
-        if rest:
-            pairs.extend(_pairs(rest, folder))
+        assert head in (0, 1), line
+        folder = words[head][:-2]
+        if head:
+            pairs.append((words[0], folder))
+        rest = words[head + 1:]
+        assert len(rest) % 2 == 0, line
+        pairs.extend((size, f"{folder}/{name}") for size, name in zip(rest[::2], rest[1::2]))
     return sorted(pairs)
 
 
-_NAME = st.text(alphabet="abcxyz._- ", min_size=1, max_size=8).filter(lambda n: n.strip() == n and n not in (".", ".."))
+# names a shell or a reader could split or misread: blanks, quotes, backslashes, colons,
+# digits (a name that looks like a size), leading dashes, tabs, non-ASCII
+_ODD = "ab1-. '\"\\:\t$é中\xa0"
+_NAME = st.text(alphabet=_ODD, min_size=1, max_size=8).filter(lambda n: n not in (".", "..", "total"))
 _SIZES = st.sampled_from(["0", "4.0K", "12K", "1.5M", "8.0K", "100K", "2G"])
 
 
@@ -149,37 +159,40 @@ def _tree_text(root):
 
 
 _TREE_NAME = st.text(alphabet="abcdef._-", min_size=1, max_size=6)
+_ODD_TREE_NAME = st.text(alphabet=_ODD, min_size=1, max_size=8).filter(lambda n: n not in (".", ".."))
 
 
 @st.composite
-def _name_tree(draw, depth=0):
-    kids = [] if depth >= 3 else draw(st.lists(_name_tree(depth=depth + 1), max_size=4,
+def _name_tree(draw, depth=0, names=_TREE_NAME):
+    kids = [] if depth >= 3 else draw(st.lists(_name_tree(depth=depth + 1, names=names), max_size=4,
                                                unique_by=lambda n: n[0]))
-    return (draw(_TREE_NAME), kids)
+    return (draw(names if depth else _TREE_NAME), kids)
 
 
 def _read_tree(out):
-    """(parent path, name) of every entry in ``compress_tree``'s rendering (names without spaces)."""
+    """(parent path, name) of every entry in ``compress_tree``'s rendering: two spaces a
+    level, ``dir/`` lines, ``dir/: a b`` lines, runs of files, names as shell words."""
     pairs, stack = [], []            # stack of (indent, path)
     lines = out.rstrip("\n").split("\n")
     for line in lines:
         indent = len(line) - len(line.lstrip(" "))
-        body = line.strip()
+        body = line[indent:]
         while stack and stack[-1][0] >= indent:
             stack.pop()
         if not stack:
-            stack.append((indent, body))
+            stack.append((indent, body))   # a root: tree's argument as given
             continue
         parent = stack[-1][1]
-        folder, sep, files = body.partition("/: ")
-        if sep:  # a directory of plain files on one line
+        words = shlex.split(body)
+        if words[0].endswith("/:"):      # a directory of plain files on one line
+            folder = words[0][:-2]
             pairs.append((parent, folder))
-            pairs.extend((f"{parent}/{folder}", n) for n in files.split(" "))
-        elif body.endswith("/"):
-            pairs.append((parent, body[:-1]))
-            stack.append((indent, f"{parent}/{body[:-1]}"))
+            pairs.extend((f"{parent}/{folder}", n) for n in words[1:])
+        elif len(words) == 1 and body.endswith("/"):
+            pairs.append((parent, words[0][:-1]))
+            stack.append((indent, f"{parent}/{words[0][:-1]}"))
         else:
-            pairs.extend((parent, n) for n in body.split(" "))
+            pairs.extend((parent, n) for n in words)
     return sorted(pairs)
 
 
@@ -195,6 +208,26 @@ def _tree_pairs(node, path=None, out=None):
 @settings(max_examples=300, deadline=None)
 @given(_name_tree())
 def test_tree_rendering_keeps_every_name_under_its_directory(root):
+    out = compress_tree(FormatRequest(_tree_text(root), "tree"))
+    if len(_tree_pairs(root)) < 3:
+        assert out is None
+    else:
+        assert _read_tree(out) == _tree_pairs(root)
+
+
+def test_tree_names_with_blanks_or_quotes_are_quoted_so_a_file_run_reads_one_way():
+    # one file "a b" and two files "a", "b" rendered alike before; now each reads back exactly
+    one = compress_tree(FormatRequest(_tree_text((".", [("d", [("a b", []), ("c", [("x", [])])])])), "tree"))
+    two = compress_tree(FormatRequest(_tree_text((".", [("d", [("a", []), ("b", []), ("c", [("x", [])])])])),
+                                      "tree"))
+    assert one.split("\n")[2] == "    'a b'" and two.split("\n")[2] == "    a b"
+    odd = compress_tree(FormatRequest(_tree_text((".", [("it's", []), ('say "hi"', []), ("-rf", [])])), "tree"))
+    assert odd.split("\n")[1] == """  "it's" 'say "hi"' -rf"""
+
+
+@settings(max_examples=300, deadline=None)
+@given(_name_tree(names=_ODD_TREE_NAME))
+def test_tree_names_with_blanks_quotes_dashes_and_unicode_read_back_exactly(root):
     out = compress_tree(FormatRequest(_tree_text(root), "tree"))
     if len(_tree_pairs(root)) < 3:
         assert out is None
