@@ -390,3 +390,68 @@ def test_grep_rendering_reads_back_every_match(files):
     order = list(dict.fromkeys(p for p, _, _ in matches))
     assert got == sorted(matches, key=lambda m: order.index(m[0]))
     assert not any(line.startswith(" ") for line in out.split("\n"))
+
+
+_QUOTED = re.compile(r"""^('(?:[^']|'\\'')*'|"[^"]*")(.*)$""")
+_HEADING = re.compile(r"^(.*) \((\d+) match(?:es)?\):$")
+
+
+def _read_grep(out):
+    """(path, line, text) of every match in ``compress_grep``'s numbered rendering: rows
+    ``N: text`` under a ``path (N matches):`` heading, single matches as ``path:N: text``,
+    a path quoted (shell word) where it starts like a row or with a blank or quote."""
+    got, path = [], None
+    lines = out.rstrip("\n").split("\n")
+    if re.fullmatch(r"\[\d+ matching lines in \d+ files\]", lines[-1]):
+        lines.pop()
+    for line in lines:
+        row = re.match(r"^(\d+): (.*)$", line)
+        if row:
+            got.append((path, int(row.group(1)), row.group(2)))
+            continue
+        quoted = _QUOTED.match(line)
+        if quoted:
+            name, rest = shlex.split(quoted.group(1))[0], quoted.group(2)
+        else:
+            single = re.match(r"^(.*?):(\d+): ", line)
+            name, rest = (single.group(1), line[single.end(1):]) if single else _HEADING.match(line).group(1, 0)
+            rest = rest if single else ""
+        if rest.startswith(":"):          # a file with one match: path:N: text
+            n, _, text = rest[1:].partition(": ")
+            got.append((name, int(n), text))
+        else:
+            assert rest == "" or _HEADING.fullmatch("x" + rest), line
+            path = name
+    return got
+
+
+def test_grep_quotes_a_path_that_would_read_as_a_row():
+    rows = [(n, f"hit number {n}") for n in range(1, 9)]
+    text = ("".join(f"12: meeting notes.txt:{n}:{t}\n" for n, t in rows) + "'draft'.md:4:hit\n"
+            + "".join(f"docs/plain.md:{n}:{t}\n" for n, t in rows))
+    out = compress_grep(FormatRequest(text, "grep -rn hit ."))
+    lines = out.split("\n")
+    assert lines[:2] == ["'12: meeting notes.txt' (8 matches):", "1: hit number 1"]
+    assert lines[9:11] == ["\"'draft'.md\":4: hit", "docs/plain.md (8 matches):"]
+    assert _read_grep(out) == ([("12: meeting notes.txt", n, t) for n, t in rows] + [("'draft'.md", 4, "hit")]
+                               + [("docs/plain.md", n, t) for n, t in rows])
+
+
+# paths with colons, digits, dashes, blanks, quotes and non-ASCII (not ":N:" or a trailing
+# ":N": grep's own "path:N:text" then reads another way, the same for any reader)
+_GREP_ODD_PATH = st.text(alphabet="ab1:-/ '\"é.", min_size=12, max_size=20).filter(
+    lambda p: not re.search(r":\d+(?::|$)", p) and not p.lower().startswith(("binary file", "grep: ")))
+_GREP_ODD_TEXT = st.text(alphabet="ab1:- '\"é", min_size=1, max_size=12).filter(lambda t: t.strip() == t)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(_GREP_ODD_PATH, st.lists(st.tuples(st.integers(1, 999), _GREP_ODD_TEXT),
+                                                   min_size=10, max_size=12)),
+                min_size=2, max_size=3, unique_by=lambda f: f[0]))
+def test_grep_odd_paths_read_back_as_the_lines_grep_printed(files):
+    raw = [f"{p}:{n}:{t}" for p, rows in files for n, t in rows]
+    out = compress_grep(FormatRequest("\n".join(raw) + "\n", "grep -rn x ."))
+    assert out is not None   # 10+ matches a file under a 12+ character path: grouping is shorter
+    # every match back under its path, but for its text's indentation (dropped by design)
+    assert sorted(_read_grep(out)) == sorted((p, n, t.strip()) for p, rows in files for n, t in rows)
+    assert not any(line.startswith(" ") for line in out.split("\n"))
