@@ -144,18 +144,21 @@ def test_tree_writes_a_directorys_files_on_one_line_before_its_subdirectories():
     assert "8 directories, 73 files" in lines
 
 
+def _draw(root, branch, last, down, more):
+    """A tree drawn as ``tree``/``npm ls`` draw ``(name, children)`` nodes (iteratively: the deep tests)."""
+    out = [root[0]]
+    todo = [(kid, "", i == len(root[1]) - 1) for i, kid in reversed(list(enumerate(root[1])))]
+    while todo:
+        (name, kids), prefix, is_last = todo.pop()
+        out.append(prefix + (last if is_last else branch)(kids) + name)
+        inner = prefix + (down if is_last else more)
+        todo.extend((kid, inner, i == len(kids) - 1) for i, kid in reversed(list(enumerate(kids))))
+    return "\n".join(out) + "\n"
+
+
 def _tree_text(root):
     """``tree``'s drawing of ``(name, children)`` nodes."""
-    out = [root[0]]
-
-    def walk(children, prefix):
-        for i, (name, kids) in enumerate(children):
-            last = i == len(children) - 1
-            out.append(prefix + ("└── " if last else "├── ") + name)
-            walk(kids, prefix + ("    " if last else "│   "))
-
-    walk(root[1], "")
-    return "\n".join(out) + "\n"
+    return _draw(root, lambda kids: "├── ", lambda kids: "└── ", "    ", "│   ")
 
 
 _TREE_NAME = st.text(alphabet="abcdef._-", min_size=1, max_size=6)
@@ -196,12 +199,13 @@ def _read_tree(out):
     return sorted(pairs)
 
 
-def _tree_pairs(node, path=None, out=None):
-    out = [] if out is None else out
-    path = node[0] if path is None else path
-    for name, kids in node[1]:
-        out.append((path, name))
-        _tree_pairs((name, kids), f"{path}/{name}", out)
+def _tree_pairs(node):
+    out, todo = [], [(node, node[0])]
+    while todo:
+        (name, kids), path = todo.pop()
+        for kid in kids:
+            out.append((path, kid[0]))
+            todo.append((kid, f"{path}/{kid[0]}"))
     return sorted(out)
 
 
@@ -269,16 +273,7 @@ def _dep_tree(draw, depth=0):
 
 
 def _npm_text(root):
-    out = [root[0]]
-
-    def walk(children, prefix):
-        for i, (label, kids) in enumerate(children):
-            last = i == len(children) - 1
-            out.append(prefix + ("└─" if last else "├─") + ("┬ " if kids else "─ ") + label)
-            walk(kids, prefix + ("  " if last else "│ "))
-
-    walk(root[1], "")
-    return "\n".join(out) + "\n"
+    return _draw(root, lambda kids: "├─┬ " if kids else "├── ", lambda kids: "└─┬ " if kids else "└── ", "  ", "│ ")
 
 
 def _read_deps(out):
@@ -311,11 +306,12 @@ def _read_deps(out):
     return sorted(pairs)
 
 
-def _dep_pairs(node, out=None):
-    out = [] if out is None else out
-    for child in node[1]:
-        out.append((node[0], child[0]))
-        _dep_pairs(child, out)
+def _dep_pairs(node):
+    out, todo = [], [node]
+    while todo:
+        label, kids = todo.pop()
+        out.extend((label, kid[0]) for kid in kids)
+        todo.extend(kids)
     return sorted(out)
 
 
@@ -341,6 +337,73 @@ def test_npm_rendering_keeps_every_dependency_under_its_parent(root):
         assert out is not None  # a repeated subtree is written once more as its label only
     else:
         assert _read_deps(out) == _dep_pairs(root)
+
+
+# ---------------------------------------------------------------- deep trees
+
+DEEP = 5000   # levels: far past Python's recursion limit (1000)
+
+
+def _spine(depth, label, leaf, after=False):
+    """A chain ``depth`` levels deep, each level with a leaf (``leaf(i)``, None for none) before
+    the next level (after it: the tools then draw a ``│`` for every level below)."""
+    node = (label(depth), [])
+    for i in range(depth - 1, -1, -1):
+        extra = [(leaf(i), [])] if leaf(i) else []
+        node = (label(i), [node] + extra if after else extra + [node])
+    return node
+
+
+def test_an_npm_tree_5000_levels_deep_renders_every_dependency_under_its_parent():
+    root = _spine(DEEP, lambda i: f"p{i}@1.0.{i}",
+                  lambda i: None if i % 7 else f"leaf{i}@2.0.0" + (" deduped" if i % 14 else ""))
+    out = compress_deptree(FormatRequest(_npm_text(root), "npm ls --all"))
+    assert _read_deps(out) == _dep_pairs(root)
+    assert f"{'  ' * (DEEP - 1)}p{DEEP - 1}@1.0.{DEEP - 1}: p{DEEP}@1.0.{DEEP}" in out
+
+
+def test_a_cargo_tree_5000_levels_deep_keeps_its_order_and_every_crate():
+    root = _spine(DEEP, lambda i: f"c{i} v0.1.{i} (/src/c{i})", lambda i: None if i % 5 else f"l{i} v1.0.0")
+    text = _draw(root, lambda kids: "├── ", lambda kids: "└── ", "    ", "│   ")
+    out = compress_deptree(FormatRequest(text, "cargo tree"))
+    lines = out.rstrip("\n").split("\n")
+    assert len(lines) == DEEP + 1 + DEEP // 5   # one line per crate, the tool's order kept
+    for i, line in enumerate(line for line in lines if " (/src/" in line):
+        assert line == "  " * i + f"c{i} v0.1.{i} (/src/c{i})"
+    assert lines[1] == "  l0 v1.0.0" and lines[2] == "  c1 v0.1.1 (/src/c1)"
+
+
+def test_a_directory_tree_5000_levels_deep_reads_back_under_each_directory():
+    root = _spine(DEEP, lambda i: "." if i == 0 else f"d{i}", lambda i: None if i % 500 else f"a b {i}.txt")
+    out = compress_tree(FormatRequest(_tree_text(root), "tree"))
+    assert _read_tree(out) == _tree_pairs(root)
+
+
+def test_a_deep_npm_tree_is_compressed_through_the_pipeline(tmp_path, monkeypatch):
+    """Past the recursion limit the pipeline used to catch a RecursionError and pass through."""
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "0")   # the input is megabytes; the budget is not under test
+    root = _spine(1500, lambda i: f"p{i}@1.0.{i}", lambda i: f"leaf{i}@2.0.0", after=True)
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    try:
+        result = compress(_npm_text(root).encode(), command="npm ls --all", store=store, session="deep")
+    finally:
+        store.close()
+    assert result.outcome == "compressed", (result.outcome, result.reason)
+    out = result.output.decode()
+    assert f"{'  ' * 1499}p1499@1.0.1499: p1500@1.0.1500 leaf1499@2.0.0\n" in out and "│" not in out
+
+
+def test_a_line_of_tree_bars_that_is_no_tree_line_is_rejected_at_once():
+    # the prefix was a nested repeat: such a line took seconds at 20 bars, years at 40
+    import time
+
+    text = "root@1.0.0\n├── a@1.0.0\n├── b@1.0.0\n" + "│   " * 40 + "x\n"
+    start = time.perf_counter()
+    assert compress_deptree(FormatRequest(text, "npm ls")) is None
+    assert time.perf_counter() - start < 1.0
 
 
 # ---------------------------------------------------------------- grep -n
