@@ -273,7 +273,8 @@ def _dep_tree(draw, depth=0):
 
 
 def _npm_text(root):
-    return _draw(root, lambda kids: "├─┬ " if kids else "├── ", lambda kids: "└─┬ " if kids else "└── ", "  ", "│ ")
+    return _draw(root, lambda kids: "├─┬ " if kids else "├── ", lambda kids: "└─┬ " if kids else "└── ",
+                 "  ", "│ ")
 
 
 def _read_deps(out):

@@ -3,7 +3,10 @@
 ``ls -l`` keeps every entry's permissions (octal), owner, size, date and name with its type
 (``dir/``, ``link -> target``); an owner or date shared by every entry is written once; only
 link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by directory so each
-directory path is written once; every path (and size) can still be read back.
+directory path is written once; every path (and size) can still be read back: in ``tree`` and
+``du`` a name with a blank, quote or backslash is quoted as ``ls`` quotes it (``'a b.txt'``), so
+a run of names separated by spaces reads one way (``shlex.split``); ``find`` writes such a
+directory's names one a line.
 """
 
 from __future__ import annotations
