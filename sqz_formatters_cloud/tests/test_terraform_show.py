@@ -162,3 +162,21 @@ def test_every_resource_value_reads_back_from_the_rendering(state):
     assert out is not None
     assert len(out.rstrip("\n").split("\n")) == 2 + ("outputs" in state["values"]) + len(_flat(state)["resources"])
     assert _no_sensitive(_read_back(out)) == _no_sensitive(_flat(state))
+
+
+def test_json_nested_past_the_recursion_limit_is_left_alone_without_an_error():
+    assert format_show_json("[" * 100_000 + "]" * 100_000) is None
+    deep = '{"values":{"root_module":{"resources":[{"address":"a.b","sensitive_values":%s}]}}}'
+    assert format_show_json(deep % ("[" * 100_000 + "]" * 100_000)) is None
+
+
+def test_modules_nested_deep_keep_every_resource_in_order():
+    module: dict = {"resources": [{"address": "r.last", "values": {}}]}
+    for i in range(299, -1, -1):
+        module = {"address": f"module.m{i}", "resources": [{"address": f"r.m{i}", "values": {"i": i}}],
+                  "child_modules": [module]}
+    module["resources"][0]["sensitive_values"] = {"deep": [[[[False]]]]}
+    out = format_show_json(json.dumps({"values": {"root_module": module}}))
+    addresses = [line.split(" ", 1)[0] for line in out.rstrip("\n").split("\n")[2:]]
+    assert addresses == [f"r.m{i}" for i in range(300)] + ["r.last"]
+    assert '"sensitive_values" left out where none is true' in out

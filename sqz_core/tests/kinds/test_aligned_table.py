@@ -181,3 +181,54 @@ def _align(table, gap):
     widths = [max(len(r[i]) for r in table) for i in range(ncols)]
     return "\n".join((" " * gap).join(r[i].ljust(widths[i]) if i < ncols - 1 else r[i] for i in range(ncols)).rstrip()
                      for r in table) + "\n"
+
+
+# ---------------------------------------------------------------- adversarial cells
+
+_HOISTED = "/usr/lib/python3/dist-packages"
+# cells a reader could mistake: the shared value and its prefixes, empty cells, the hoist
+# note's and the repeat marker's own text, separators inside cells, very wide cells
+_ODD_CELL = st.one_of(
+    st.sampled_from(["", " ", "\t", "a b", "a\tb", "[×2]", "x [×3]", "[on every row,", "LOC:", "LOC: x", "]",
+                     _HOISTED, _HOISTED[:12], _HOISTED + "/x", "NAME", " lead", "trail ", "x" * 5000]),
+    st.text(alphabet="ab :[]×\t-/", max_size=12))
+
+
+@st.composite
+def _odd_table(draw):
+    ncols = draw(st.integers(1, 5))
+    header = [draw(st.sampled_from(["NAME", "LOC", "LOC: x", "[on", "every", "row,", "A]", ""]) | _ODD_CELL)
+              for _ in range(ncols)]
+    rows = []
+    shared = {i for i in range(1, ncols) if draw(st.booleans())}   # columns every row shares
+    for _ in range(draw(st.integers(0, 6))):
+        n = ncols if draw(st.integers(0, 9)) else draw(st.integers(0, ncols + 2))   # now and then ragged
+        rows.append([_HOISTED if i in shared else draw(_ODD_CELL) for i in range(n)])
+    if rows and draw(st.booleans()):
+        rows.insert(draw(st.integers(0, len(rows))), list(rows[0]))   # a repeated row
+    return [header] + rows
+
+
+@settings(max_examples=500, deadline=None)
+@given(_odd_table(), st.booleans())
+def test_any_table_of_odd_cells_reads_back_or_is_refused(table, hoist):
+    out = render_table(table, hoist=hoist)
+    if out is not None:
+        assert split_rendered(out, len(table[0])) == table, out
+
+
+def test_cells_that_read_as_markers_or_other_columns_are_kept_apart():
+    rows = [["n0", _HOISTED, "x [×2]"], ["n1", _HOISTED, "y"], ["n2", _HOISTED, "z"]]
+    # a row ending like a repeat count carries its own count
+    out = render_table([["NAME", "LOC", "NOTE"]] + rows, hoist=True)
+    assert out == f"[on every row, LOC: {_HOISTED}]\nNAME LOC NOTE\nn0 x [×2] [×1]\nn1 y\nn2 z\n"
+    assert split_rendered(out, 3) == [["NAME", "LOC", "NOTE"]] + rows
+    # a note "LOC: …" could name the column "LOC: x" or another "LOC": the value stays
+    for header in (["NAME", "LOC", "LOC: x"], ["NAME", "LOC", "LOC"]):
+        assert render_table([header] + rows, hoist=True) == render_table([header] + rows)
+    # the first column is never said once, so a note is not read as naming it
+    out = render_table([["LOC", "LOC", "NOTE"]] + rows, hoist=True)
+    assert out.startswith("[on every row, LOC: ") and split_rendered(out, 3) == [["LOC", "LOC", "NOTE"]] + rows
+    # a header that reads as a note, a ragged table: refused
+    assert render_table([["[on", "every", "row, x]"], ["a", "b", "c"]]) is None
+    assert render_table([["A", "B"], ["a", "b"], ["a", "b", "c"]]) is None

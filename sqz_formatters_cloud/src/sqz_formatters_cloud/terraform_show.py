@@ -22,22 +22,36 @@ def _dump(value) -> str:
 
 
 def _any_true(value) -> bool:
-    if isinstance(value, dict):
-        return any(_any_true(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_any_true(v) for v in value)
-    return value is True
+    """Whether a ``true`` is anywhere in ``value`` (an explicit stack: any depth)."""
+    todo = [value]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, dict):
+            todo.extend(value.values())
+        elif isinstance(value, list):
+            todo.extend(value)
+        elif value is True:
+            return True
+    return False
 
 
 def _resources(module: dict, out: list) -> bool:
-    """Every resource of ``module`` and its child modules, in order; False on an unknown shape."""
-    if not isinstance(module, dict) or not set(module) <= {"resources", "child_modules", "address"}:
-        return False
-    for r in module.get("resources", []):
-        if not isinstance(r, dict) or not isinstance(r.get("address"), str):
+    """Every resource of ``module`` and its child modules, in order (an explicit stack: modules
+    nested at any depth); False on an unknown shape."""
+    todo = [module]
+    while todo:
+        module = todo.pop()
+        if not isinstance(module, dict) or not set(module) <= {"resources", "child_modules", "address"}:
             return False
-        out.append(r)
-    return all(_resources(child, out) for child in module.get("child_modules", []))
+        resources, children = module.get("resources", []), module.get("child_modules", [])
+        if not isinstance(resources, list) or not isinstance(children, list):
+            return False
+        for r in resources:
+            if not isinstance(r, dict) or not isinstance(r.get("address"), str):
+                return False
+            out.append(r)
+        todo.extend(reversed(children))
+    return True
 
 
 def _named_by_address(r: dict) -> bool:
@@ -52,6 +66,13 @@ def _named_by_address(r: dict) -> bool:
 
 
 def format_show_json(text: str) -> str | None:
+    try:
+        return _format(text)
+    except RecursionError:      # JSON nested deeper than the json module reads or writes
+        return None
+
+
+def _format(text: str) -> str | None:
     try:
         doc = json.loads(text)
     except ValueError:

@@ -150,10 +150,18 @@ def hoisted_columns(table: list[list[str]]) -> list[int]:
     rows = table[1:]
     if len(rows) < HOIST_MIN_ROWS:
         return []
+    names = table[0][1:]
+    # "[on every row, NAME: value]" must name one column: NAME unique, without ": ", and no
+    # other name starting "NAME: " (whose first ": " would then follow NAME)
+    taken = {name.split(": ", 1)[0] for name in names if ": " in name}
+    counts: dict[str, int] = {}
+    for name in names:
+        counts[name] = counts.get(name, 0) + 1
     cols = []
     for i in range(1, len(table[0])):
-        value = rows[0][i]
-        if len(value) >= HOIST_MIN_CHARS and " " not in value and all(r[i] == value for r in rows):
+        value, name = rows[0][i], table[0][i]
+        if (len(value) >= HOIST_MIN_CHARS and value.split() == [value] and all(r[i] == value for r in rows)
+                and counts[name] == 1 and ": " not in name and name not in taken):
             cols.append(i)
     return cols if len(cols) < len(table[0]) - 1 else cols[:-1]
 
@@ -163,6 +171,8 @@ def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
     (only consecutive ones, so the row order stays the tool's). With ``hoist``, a long value
     every row shares is said once above the header (``[on every row, Location: /usr/lib/…]``),
     the header still naming every column, the rows without that cell."""
+    if any(len(row) != len(table[0]) for row in table):
+        return None          # a ragged table: rows would not split back into their cells
     cols = hoisted_columns(table) if hoist else []
     notes = [f"{_NOTE}{table[0][i]}: {table[1][i]}]" for i in cols]
     body = table if not cols else [table[0]] + [[c for i, c in enumerate(row) if i not in cols] for row in table[1:]]
@@ -170,6 +180,8 @@ def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
     if sep is None:
         return None
     out = notes + [sep.join(body[0])]
+    if out[len(notes)].startswith(_NOTE) and out[len(notes)].endswith("]"):
+        return None          # a header that reads as a note
     prev, run = None, 0
     for row in body[1:] + [None]:
         line = None if row is None else sep.join(row)
@@ -177,7 +189,8 @@ def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
             run += 1
             continue
         if prev is not None:
-            out.append(prev if run == 1 else f"{prev} [×{run}]")
+            # a row that ends like a count gets its own (" [×1]"), so it reads one way
+            out.append(prev if run == 1 and not _REPEAT.match(prev) else f"{prev} [×{run}]")
         prev, run = line, 1
     return "\n".join(out) + "\n"
 
@@ -193,7 +206,7 @@ def split_rendered(text: str, ncols: int) -> list[list[str]]:
     header = lines[0].split(sep, ncols - 1)
     fill: dict[int, str] = {}
     for note in notes:
-        i = next(i for i, name in enumerate(header) if i not in fill and note.startswith(name + ": "))
+        i = next(i for i, name in enumerate(header) if i and i not in fill and note.startswith(name + ": "))
         fill[i] = note[len(header[i]) + 2:]
     table = [header]
     for line in lines[1:]:

@@ -14,7 +14,8 @@ import re
 from ..lazyre import lazy
 
 # "├── ", "└─┬ " (npm), "|-- ", "`-- "; prefixes of "│ ", "│   ", spaces (U+00A0 too)
-_TREE_LINE = lazy("^((?:[│|][ \xa0]*|[ \xa0])*?)((?:├|└)─[─┬┐][ \xa0]|[|`]-- )(.+)$")
+# (one class for the prefix: nested repeats there backtrack exponentially on a line that fails)
+_TREE_LINE = lazy("^([│| \xa0]*?)((?:├|└)─[─┬┐][ \xa0]|[|`]-- )(.+)$")
 _PIPDEPTREE_OLD = lazy(r"^( +)- (.+)$")
 
 
@@ -55,55 +56,76 @@ def parse_tree(text: str):
 
 
 def render_tree(items: list) -> str:
+    """Two spaces a level, leaves grouped, a repeated subtree as its label only. Iterative
+    (an explicit stack), so a tree thousands of levels deep renders like a shallow one."""
     out: list[str] = []
-    seen: dict[str, tuple] = {}
-    for node in items:
-        _render(node, 0, out, seen)
+    seen: dict[str, int] = {}
+    shapes = _shapes(items)
+    todo: list = [(node, 0) for node in reversed(items)]   # (node, depth) or a finished line (str,)
+    while todo:
+        item = todo.pop()
+        if len(item) == 1:
+            out.append(item[0])
+            continue
+        node, depth = item
+        steps = _render(node, depth, out, seen, shapes)
+        todo.extend(reversed(steps))
     return "\n".join(out) + "\n"
 
 
-def _shape(node: list) -> tuple:
-    return (node[0], tuple(_shape(c) for c in node[1]))
+def _shapes(items: list) -> dict[int, int]:
+    """``id(node)`` → a number equal for equal subtrees (label and children, all the way
+    down): each subtree is numbered once, bottom-up, so the whole is linear in the tree."""
+    numbers: dict[tuple, int] = {}
+    shape: dict[int, int] = {}
+    todo = [(node, False) for node in items]
+    while todo:
+        node, done = todo.pop()
+        if done:
+            key = (node[0], tuple(shape[id(c)] for c in node[1]))
+            shape[id(node)] = numbers.setdefault(key, len(numbers))
+            continue
+        todo.append((node, True))
+        todo.extend((c, False) for c in node[1])
+    return shape
 
 
-def _render(node: list, depth: int, out: list[str], seen: dict) -> None:
+def _render(node: list, depth: int, out: list[str], seen: dict, shapes: dict) -> list:
+    """Write ``node``'s own lines; return what follows it, in order: children to render
+    (``(child, depth)``) and lines to write after them (``(line,)``)."""
     label, children = node
     ind = "  " * depth
     if not children:
         out.append(ind + label)
-        return
-    shape = _shape(node)
+        return []
+    shape = shapes[id(node)]
     if depth and seen.get(label) == shape:
         out.append(f"{ind}{label} (subtree above)")
-        return
+        return []
     seen.setdefault(label, shape)
     leaves = [c[0] for c in children if not c[1] and ", " not in c[0]]
     if depth and len(leaves) == len(children) and _plain_labels(leaves + [label]):
         out.append(f"{ind}{label}: {' '.join(leaves)}")  # only leaf dependencies: one line
-        return
+        return []
     out.append(ind + label)
     if leaves and _plain_labels(leaves):
         # npm's ``name@version`` leaves on one line first, then the ones with dependencies
         out.append(ind + "  " + " ".join(leaves))
-        for child in children:
-            if child[1] or ", " in child[0]:
-                _render(child, depth + 1, out, seen)
-        return
+        return [(child, depth + 1) for child in children if child[1] or ", " in child[0]]
     # labels with spaces (cargo's paths, its ``(*)`` = printed above): the tool's order kept
+    steps: list = []
     run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            out.append(ind + "  " + ", ".join(run))
-            run.clear()
-
     for child in children:
         if child[1] or ", " in child[0]:
-            flush()
-            _render(child, depth + 1, out, seen)
+            if run:
+                steps.append((ind + "  " + ", ".join(run),))
+                run = []
+            steps.append((child, depth + 1))
         else:
             run.append(child[0])
-    flush()
+    if run:
+        steps.append((ind + "  " + ", ".join(run),))
+    return steps
 
 
 def _plain_labels(labels: list[str]) -> bool:

@@ -4,13 +4,15 @@ line number sets them apart from a path, as in ripgrep's ``--heading`` layout). 
 lines are clipped around the hit.
 
 Context lines (``-A/-B/-C``) keep their ``line- text`` form; error and ``Binary file``
-lines are kept verbatim. Output of another shape (``-c``, ``-l``, ``--heading``) → None.
+lines are kept verbatim. A path that starts like a row (``12: …``) or with a blank or quote is
+quoted as ``ls`` quotes names (``'12: notes'``). Output of another shape (``-c``, ``-l``, ``--heading``) → None.
 """
 
 from __future__ import annotations
 
 import re
 from ..lazyre import lazy
+from .listings import quote_name
 
 MAX_LINE = 300      # longer matching lines are clipped ...
 WINDOW = 100        # ... to this many characters on each side of the hit
@@ -18,6 +20,8 @@ WINDOW = 100        # ... to this many characters on each side of the hit
 _NUMBERED = lazy(r"^(?P<path>[^\n]*?):(?P<line>\d+):(?P<text>.*)$")
 _CONTEXT = lazy(r"^(?P<path>[^\n]*?)-(?P<line>\d+)-(?P<text>.*)$")
 _PLAIN = lazy(r"^(?P<path>[^:\n]+):(?P<text>.*)$")
+# a path a reader could take for a row (``12: …``, ``12- …``, ``  …``) or for a quoted one
+_AMBIGUOUS_PATH = lazy(r"^(?:\d+[:-]|[\s'\"])")
 _VERBATIM = lazy(r"^(?:grep|rg|ag): |^Binary file .* matches$|^binary file matches")
 # options whose value is the next word (grep and ripgrep)
 _VALUE_OPTS = frozenset({"-e", "-f", "-A", "-B", "-C", "-m", "-g", "-t", "-T", "--glob", "--type",
@@ -132,11 +136,12 @@ def compress_grep(request) -> str | None:
             out.append(item[0])
             continue
         rows = groups[item]
+        shown = quote_name(item, force=True) if _AMBIGUOUS_PATH.match(item) else item
         if len(rows) == 1:
-            out.append(f"{item}:{rows[0]}" if numbered else f"{item}: {rows[0]}")
+            out.append(f"{shown}:{rows[0]}" if numbered else f"{shown}: {rows[0]}")
             continue
         n = counts[item]
-        out.append(f"{item} ({n} match{'es' if n != 1 else ''}):")
+        out.append(f"{shown} ({n} match{'es' if n != 1 else ''}):")
         # numbered rows start with their line number, which sets them apart from a path line
         # (ripgrep's --heading layout); the indentation would cost a token a row
         out.extend(rows if numbered else ("  " + r for r in rows))

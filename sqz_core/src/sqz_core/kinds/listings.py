@@ -3,7 +3,10 @@
 ``ls -l`` keeps every entry's permissions (octal), owner, size, date and name with its type
 (``dir/``, ``link -> target``); an owner or date shared by every entry is written once; only
 link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by directory so each
-directory path is written once; every path (and size) can still be read back.
+directory path is written once; every path (and size) can still be read back: in ``tree`` and
+``du`` a name with a blank, quote or backslash is quoted as ``ls`` quotes it (``'a b.txt'``), so
+a run of names separated by spaces reads one way (``shlex.split``); ``find`` writes such a
+directory's names one a line.
 """
 
 from __future__ import annotations
@@ -122,6 +125,22 @@ def _join_names(names: list[str], sep: str = " ") -> str | None:
     if any(not n or sep in n or n != n.strip() or "\t" in n for n in names):
         return None
     return sep.join(names)
+
+
+_NEEDS_QUOTES = lazy(r"[\s'\"\\]")
+
+
+def quote_name(name: str, force: bool = False) -> str:
+    """A name as one shell word, the way ``ls`` quotes it: as it is when it has no blank,
+    quote or backslash (and ``force`` is off), else ``'a b'``, ``"it's"`` or ``'a'\\''b'``;
+    so space-separated names read back exactly (``shlex.split``)."""
+    if name and not force and not _NEEDS_QUOTES.search(name):
+        return name
+    if "'" not in name:
+        return f"'{name}'"
+    if not any(c in name for c in '"\\$`'):
+        return f'"{name}"'
+    return "'" + name.replace("'", "'\\''") + "'"
 
 
 SUMMARY_MIN_PATHS = 100
@@ -253,9 +272,7 @@ def compress_tree(request) -> str | None:
             stack = [node]
     if nodes < 3:
         return None
-    out: list[str] = []
-    for root in roots:
-        _render_tree(root, 0, out)
+    out = _render_tree(roots)
     out.extend(tail)
     if nodes >= SUMMARY_MIN_PATHS:
         leaves: list[str] = []
@@ -272,33 +289,37 @@ def compress_tree(request) -> str | None:
     return "\n".join(out) + "\n"
 
 
-def _render_tree(node: list, depth: int, out: list[str]) -> None:
-    """A directory, then its plain files on one line, then its subdirectories (each line a
+def _render_tree(roots: list) -> list[str]:
+    """Each directory, then its plain files on one line, then its subdirectories (each line a
     token cheaper than tree's interleaved order, and every name still under its directory);
-    a directory of plain files only is one line, ``name/: a b``."""
-    name, children = node
-    ind = "  " * depth
-    leaves = [child[0] for child in children if not child[1]]
-    joined = _join_names(leaves) if leaves else None
-    if depth and joined is not None and len(leaves) == len(children):
-        out.append(f"{ind}{name}/: {joined}")  # a directory of plain files: one line, as find's
-        return
-    out.append(ind + (name + "/" if children and depth else name))
-    if leaves:
-        if joined is None:
-            out.extend(ind + "  " + n for n in leaves)
-        else:
-            out.append(ind + "  " + joined)
-    for child in children:
-        if child[1]:
-            _render_tree(child, depth + 1, out)
+    a directory of plain files only is one line, ``name/: a b``. Names are quoted as ``ls``
+    does where a blank or quote would make them read as several (``'a b.txt'``). An explicit
+    stack: a tree thousands of levels deep renders like a shallow one."""
+    out: list[str] = []
+    todo = [(root, 0) for root in reversed(roots)]
+    while todo:
+        (name, children), depth = todo.pop()
+        ind = "  " * depth
+        shown = quote_name(name) if depth else name     # a root line is tree's argument as given
+        # (a file shown ending in "/", as ``tree -F`` draws an empty directory, quoted: not a directory line)
+        leaves = " ".join(quote_name(child[0], child[0].endswith("/")) for child in children if not child[1])
+        subdirs = [child for child in children if child[1]]
+        if depth and leaves and not subdirs:
+            out.append(f"{ind}{shown}/: {leaves}")      # a directory of plain files: one line, as find's
+            continue
+        out.append(ind + (shown + "/" if children and depth else shown))
+        if leaves:
+            out.append(ind + "  " + leaves)
+        todo.extend((child, depth + 1) for child in reversed(subdirs))
+    return out
 
 
 # ---------------------------------------------------------------- du
 
 
 def compress_du(request) -> str | None:
-    """Sizes grouped by directory: ``SIZE dir/: SIZE a SIZE b``; a directory's own size heads its group."""
+    """Sizes grouped by directory: ``SIZE dir/: SIZE a SIZE b``; a directory's own size heads its
+    group; names with blanks or quotes quoted as ``ls`` does."""
     entries: list[tuple[str, str]] = []
     extra: list[str] = []
     for line in request.text.split("\n"):
@@ -316,46 +337,39 @@ def compress_du(request) -> str | None:
     own = {path: size for size, path in entries}
     children: dict[str, list[tuple[str, str]]] = {}
     order: list[str] = []
+    verbatim: list[str] = []         # "dir/" as given on the command line: du's own line
     for size, path in entries:
-        if path.endswith("/") or path == "total":
+        if path == "total":
             continue
-        parent = path.rpartition("/")[0] if "/" in path else ""
+        cut = path.rfind("/")
+        parent, name = (path[:cut], path[cut + 1:]) if cut > 0 else ("", path)   # "/usr": top level
+        if not name:
+            verbatim.append(f"{size}\t{path}")
+            continue
         if parent not in children:
             children[parent] = []
             order.append(parent)
-        children[parent].append((path.rpartition("/")[2], size))
+        children[parent].append((name, size))
     dirs = set(children)
     out: list[str] = []
-    done = set()
     for parent in _du_order(order):
         files = [(n, s) for n, s in children[parent] if (f"{parent}/{n}" if parent else n) not in dirs]
-        head = f"{own[parent]} {parent}/" if parent in own else (f"{parent}/" if parent else ".")
-        done.add(parent)
-        joined = _du_join(files) if files else ""
-        if parent == "" and not files:
+        if parent == "":
+            out.extend(f"{s}\t{n}" for n, s in files)   # top-level entries stay du's own lines
             continue
-        if joined is None:
-            out.append(head + ":")
-            out.extend(f"  {n} {s}" for n, s in files)
-        elif parent == "":
-            out.extend(f"{s}\t{n}" for n, s in files)
-        else:
-            out.append(f"{head}: {joined}" if joined else head)
-    for size, path in entries:
-        if path in dirs and path not in done:
-            out.append(f"{size} {path}/")
+        head = f"{own[parent]} {quote_name(parent)}/" if parent in own else f"{quote_name(parent)}/"
+        out.append(f"{head}: {_du_join(files)}" if files else head)
+    out.extend(verbatim)
     if "total" in own:
         out.append(f"{own['total']}\ttotal")
     out.extend(extra)
     return "\n".join(out) + "\n"
 
 
-def _du_join(files: list[tuple[str, str]]) -> str | None:
-    """``SIZE name SIZE name`` (du's own order, no commas: each costs a token) when no name
-    holds a space; else ``name SIZE, name SIZE``; None when even that would be ambiguous."""
-    if _join_names([n for n, _ in files]) is not None and _join_names([s for _, s in files]) is not None:
-        return " ".join(f"{s} {n}" for n, s in files)
-    return _join_names([f"{n} {s}" for n, s in files], ", ")
+def _du_join(files: list[tuple[str, str]]) -> str:
+    """``SIZE name SIZE name`` in du's own order (no commas: each costs a token); a name with a
+    blank or quote is quoted as ``ls`` does, so every pair reads back (``shlex.split``)."""
+    return " ".join(f"{s} {quote_name(n)}" for n, s in files)
 
 
 def _du_order(order: list[str]) -> list[str]:
