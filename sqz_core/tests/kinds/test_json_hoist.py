@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sqz_core.kinds.json_doc import MIN_ITEMS, compress_json, compress_jsonl, hoist_shared, prune, same_as_sibling
+from sqz_core.kinds.json_doc import EACH, MIN_ITEMS, compress_json, compress_jsonl, hoist_shared, prune, same_as_sibling
 from sqz_core.request import FormatRequest
 
 
@@ -97,7 +97,7 @@ def _restore(v, sig, in_array, plan):
             out.update(plan[sig])
         return out
     if isinstance(v, list):
-        return [_restore(x, sig + ("[]",), True, plan) for x in v]
+        return [_restore(x, sig + (EACH,), True, plan) for x in v]
     return v
 
 
@@ -138,7 +138,7 @@ def test_property_shared_fields_hoisted_and_restorable(case):
     back = _restore(hoisted, (), False, plan)
     assert json.dumps(back, sort_keys=True) == json.dumps(value, sort_keys=True)
     if sum(len(json.dumps(k)) + len(json.dumps(v)) + 2 for k, v in shared.items()) * (len(items) - 1) > 80:
-        sig = ("[]",) if wrap == "list" else ("meta", "items", "[]")
+        sig = (EACH,) if wrap == "list" else ("meta", "items", EACH)
         assert set(plan.get(sig, {})) >= set(shared), (plan, shared)
         assert all(not (set(x) & set(shared)) for x in (hoisted if wrap == "list" else hoisted["meta"]["items"]))
 
