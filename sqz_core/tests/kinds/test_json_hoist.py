@@ -489,3 +489,82 @@ def test_long_arrays_stay_linear_and_faithful():
     back = _read_back(out)
     assert back == {"packages": items}
     assert [type(x["n"]) for x in back["packages"][:2]] == [str, int]   # "0" stays a string, 1 a number
+
+
+def _read_back_jsonl(text: str) -> list:
+    """What a reader rebuilds from ``compress_jsonl``'s text: records (dicts) and other lines."""
+    import re
+
+    from sqz_core.kinds.toon import decode_table
+
+    dec = json.JSONDecoder()
+    lines = (text[:-1] if text.endswith("\n") else text).split("\n")
+    notes, out, i = [], [], 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith('[every "'):
+            k, j = dec.raw_decode(line, len("[every "))
+            assert line[j] == ":"
+            v, j = dec.raw_decode(line, j + 1)
+            rest = line[j:]
+            path = []
+            if rest.startswith(" line's "):
+                path, n = _read_path(rest, len(" line's "))
+                rest = rest[n:]
+            else:
+                assert rest.startswith(" line "), rest
+                rest = rest[len(" line"):]
+            _, fields, body = _parse_note("[every []" + rest)
+            notes.append(((k, v), path, fields, body))
+            i += 1
+        elif m := re.match(r"\[(\d+)\]\{", line):
+            j = i + 1 + int(m.group(1))   # the header counts the rows: an indented line after them is not one
+            out.extend(decode_table(lines[i:j])[1])
+            i = j
+        elif line.startswith("{"):
+            out.append(json.loads(line))
+            i += 1
+        else:
+            out.append(line)
+            i += 1
+    targets = []
+    for disc, path, fields, body in notes:
+        for rec in out:
+            if isinstance(rec, dict) and rec and next(iter(rec.items())) == disc:
+                for obj in _at(rec, path):
+                    if isinstance(obj, dict) and (fields is None or set(fields) <= set(obj)):
+                        targets.append((obj, body))
+    for obj, body in targets:
+        assert not (set(obj) & set(body)), (obj, body)
+        obj.update(body)
+    return out
+
+
+RECORD = st.builds(lambda first, rest: {**first, **rest},
+                   st.one_of(st.fixed_dictionaries({"reason": st.sampled_from(["artifact", "message"])}),
+                             st.dictionaries(KEYS, LEAF, max_size=1)),
+                   st.dictionaries(st.one_of(KEYS, st.just("reason")),
+                                   st.one_of(LEAF, st.sampled_from(["the records of one type share it", "artifact"]),
+                                             st.dictionaries(KEYS, LEAF, max_size=2)), max_size=4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(RECORD, RECORD, st.sampled_from(["   Compiling x v0.1.0", "warning: y", ""])),
+                min_size=2, max_size=12))
+def test_property_jsonl_reader_rebuilds_every_record_or_we_refuse(items):
+    text = "\n".join(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False) for x in items) + "\n"
+    out = compress_jsonl(FormatRequest(text, "cargo build --message-format=json"))
+    if out is None:
+        assert sum(isinstance(x, dict) for x in items) < 2 or "[sqz:" in text
+        return
+    want = [prune(x) if isinstance(x, dict) else x for x in items]
+    got = _read_back_jsonl(out)
+    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True), out
+
+
+def test_a_record_type_is_not_noted_when_another_line_shows_its_field_further_in():
+    recs = [{"reason": "m", "n": i, "s": "shared value for every record here"} for i in range(4)]
+    text = "\n".join(json.dumps(r) for r in recs + [{"id": 5, "reason": "m"}]) + "\n"
+    out = compress_jsonl(FormatRequest(text, "t"))
+    assert "[every" not in out and out.count("shared value for every record here") == 4
+    assert _read_back_jsonl(out) == recs + [{"id": 5, "reason": "m"}]

@@ -524,16 +524,21 @@ def compress_jsonl(request) -> str | None:
 
 def _hoist_records(records: dict[int, dict]) -> dict[int, list[str]]:
     """``hoist_shared`` per record type, in place: line index -> notes to print before it."""
-    groups: dict[str, list[int]] = {}
+    groups: dict[tuple, list[int]] = {}
     for i, v in records.items():
         if v:
             k, x = next(iter(v.items()))
             if isinstance(x, str):
-                groups.setdefault(f"{_dump(k)}:{_dump(x)}", []).append(i)
+                groups.setdefault((k, x), []).append(i)
+    # A type is named by its first field; a record showing that field and value further in
+    # ({"id":5,"reason":"x"}) would read as one of its lines too, so such a type gets no note.
+    blurred = {kx for v in records.values() for kx in list(v.items())[1:]
+               if isinstance(kx[1], str) and kx in groups}
     notes_at: dict[int, list[str]] = {}
-    for disc, idx in groups.items():
-        if len(idx) < MIN_ITEMS:
+    for (k, x), idx in groups.items():
+        if len(idx) < MIN_ITEMS or (k, x) in blurred:
             continue
+        disc = f"{_dump(k)}:{_dump(x)}"
 
         def name(sig: tuple, disc=disc) -> str:
             rest = _sig_name(sig[1:])
