@@ -568,3 +568,15 @@ def test_a_record_type_is_not_noted_when_another_line_shows_its_field_further_in
     out = compress_jsonl(FormatRequest(text, "t"))
     assert "[every" not in out and out.count("shared value for every record here") == 4
     assert _read_back_jsonl(out) == recs + [{"id": 5, "reason": "m"}]
+
+
+def test_bookkeeping_goes_only_with_an_id_like_value_and_the_applied_annotation_keeps_its_key():
+    doc = {"dependencies": {"etag": "~1.8.1", "send": "0.19.0"}, "ETag": '"33a64df551425fcc55e4d42a148795d9"',
+           "requestId": "7f3c2a9e-1d4b-4c8a-9e2f-0b1c2d3e4f50",
+           "metadata": {"managedFields": [{"manager": "kubectl"}], "name": "web", "annotations": {
+               "kubectl.kubernetes.io/last-applied-configuration": '{"kind":"Deployment"}\n'}}}
+    assert prune(doc) == {"dependencies": {"etag": "~1.8.1", "send": "0.19.0"}, "metadata": {
+        "name": "web", "annotations": {"kubectl.kubernetes.io/last-applied-configuration":
+                                       "[sqz: value dropped, 22 chars]"}}}
+    rows = [{"name": "etag", "etag": "~1.8.1"}, {"name": "x", "etag": "W/\"0815abcdef0123456789\""}]
+    assert prune(rows) == rows   # a column that is not bookkeeping in every row stays

@@ -1,9 +1,11 @@
 """JSON and JSON Lines output: drop empty and bookkeeping fields, cut huge strings, write
 arrays of uniform objects as TOON tables, and say repeated values once.
 
-A field whose value is ``null``, ``""``, ``[]`` or ``{}`` is dropped: in tool output
-(``cargo``, ``kubectl``, ``terraform``, ``npm``) it means "not set", which the field's
-absence says too; the original stays one ``sqz expand`` away. Repeated values are said
+Bookkeeping goes (``managedFields``; an ``etag``/request id with an id-like value); the
+``last-applied-configuration`` annotation keeps its key, its value written
+``"[sqz: value dropped, N chars]"``. A field whose value is ``null``, ``""``, ``[]`` or
+``{}`` is dropped: in tool output (``cargo``, ``kubectl``, ``terraform``, ``npm``) it means
+"not set", which the field's absence says too; the original stays one ``sqz expand`` away. Repeated values are said
 once, each way marked so it cannot read as data: fields with one value in every item of
 an array (``[every packages[].dependencies[] has "optional":false]``, per record type in
 JSON Lines), a value equal to an earlier sibling's (``"output":"[sqz: same as input]"``),
@@ -21,20 +23,33 @@ from ..lazyre import lazy
 
 MAX_STRING = 500      # strings longer than this are cut ...
 KEEP_STRING = 200     # ... to this many characters plus a marker
-# Bookkeeping keys, compared lower-cased without "-" and "_": version keys, entity
-# tags, request/correlation/trace ids.
+# Bookkeeping keys, compared lower-cased without "-" and "_": entity tags and
+# request/correlation/trace ids, dropped only with an id-like value (a string of 16 or more
+# characters: ``"etag": "~1.8.1"`` in a dependency map is the npm package etag, and stays).
 _BOOKKEEPING = frozenset({
     "etag", "requestid", "xrequestid", "correlationid", "xcorrelationid", "traceid", "xtraceid",
     "xamznrequestid", "xamzrequestid", "xamzntraceid", "xmsrequestid", "xgoogrequestid",
-    "managedfields",
 })
-_BOOKKEEPING_EXACT = frozenset({"__v", "kubectl.kubernetes.io/last-applied-configuration"})
+_BOOKKEEPING_ID_CHARS = 16
+_BOOKKEEPING_EXACT = frozenset({"__v", "managedFields"})
+# Keys kept with a note in place of a long, machine-written value: the key's presence is
+# information (``kubectl create --save-config`` is asked for it), its value a copy.
+_ELIDE_EXACT = frozenset({"kubectl.kubernetes.io/last-applied-configuration"})
 
 _cache: list = [None, None]   # [text, parsed value] of the last sniffed document
 
 
-def _is_bookkeeping(key: str) -> bool:
-    return key in _BOOKKEEPING_EXACT or key.lower().replace("-", "").replace("_", "") in _BOOKKEEPING
+def _is_bookkeeping(key: str, value) -> bool:
+    if key in _BOOKKEEPING_EXACT:
+        return True
+    return (isinstance(value, str) and len(value) >= _BOOKKEEPING_ID_CHARS
+            and key.lower().replace("-", "").replace("_", "") in _BOOKKEEPING)
+
+
+def _prune_field(key: str, value):
+    if key in _ELIDE_EXACT and not _empty(value):
+        return f"[sqz: value dropped, {len(value) if isinstance(value, str) else len(_dump(value))} chars]"
+    return prune(value)
 
 
 def _empty(v) -> bool:
@@ -52,9 +67,9 @@ def prune(v):
     if isinstance(v, dict):
         out = {}
         for k, x in v.items():
-            if _is_bookkeeping(k):
+            if _is_bookkeeping(k, x):
                 continue
-            x = prune(x)
+            x = _prune_field(k, x)
             if not _empty(x):
                 out[k] = x
         return out
@@ -72,8 +87,8 @@ def _prune_list(arr: list) -> list:
     if len(arr) >= 2 and all(isinstance(x, dict) for x in arr):
         keys = arr[0].keys()
         if all(x.keys() == keys for x in arr) and keys:
-            cols = [k for k in keys if not _is_bookkeeping(k)]
-            pruned = [{k: prune(x[k]) for k in cols} for x in arr]
+            cols = [k for k in keys if not all(_is_bookkeeping(k, x[k]) for x in arr)]
+            pruned = [{k: _prune_field(k, x[k]) for k in cols} for x in arr]
             keep = [k for k in cols if not all(_empty(row[k]) for row in pruned)]
             if all(not isinstance(row[k], (dict, list)) for row in pruned for k in keep):
                 return _unless_all_emptied(arr, [{k: row[k] for k in keep} for row in pruned])
