@@ -10,6 +10,11 @@ once, each way marked so it cannot read as data: fields with one value in every 
 an array (``[every packages[].dependencies[] has "optional":false]``, per record type in
 JSON Lines), a value equal to an earlier sibling's (``"output":"[sqz: same as input]"``),
 and a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``).
+A note's path spells a key with ``.``, brackets, commas or spaces as a JSON string in
+brackets (``metadata["a.b"][]``); a note reads on the objects written at its path, so a
+reader applies the notes first, then the same-as markers, then the version runs. What
+could not be said that way is left as it is: a key twice in one object, a number a double
+cannot hold, a document already holding ``[sqz:`` text or a line that reads as a note.
 Every pass is one walk of the value: linear in the input.
 
 Only complete, valid JSON is touched; truncated or invalid text gets ``None``.
