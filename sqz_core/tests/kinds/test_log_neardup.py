@@ -106,7 +106,7 @@ def test_a_log_holding_a_line_that_reads_as_our_note_is_left_as_it_is():
 
     fx = load_fixture(Path(__file__).parent.parent / "fixtures" / "kinds" / "log" / "app_worker_log.txt")
     assert compress_log(fx.request()) is not None
-    for fake in ("[×3 lines like the one above]", "  [sqz: the same 4-line stack trace as above, copy 2 of 2]"):
+    for fake in ("[×3 lines like the one above]", "  [×2 lines like the one above, 1ms–3ms]"):
         lines = fx.text.split("\n")
         lines.insert(150, fake)
         assert compress_log(FormatRequest("\n".join(lines), fx.command)) is None, fake
