@@ -65,3 +65,11 @@ def test_property_every_link_text_stays_and_targets_are_counted(links):
     assert shown + left == len(links)
     for t, _ in links:
         assert " ".join(t.split()) in out
+
+
+def test_a_page_already_saying_left_out_keeps_every_target():
+    n = SAME_PATTERN_LINKS + FOLD_MIN + 2
+    fake = "<p>[3 more link targets like &lt;https://git.example/r&gt; left out]</p>"
+    out = html_to_text(page(changelog(n) + fake))
+    assert "more link targets like <https://git.example/r/compare" not in out
+    assert all(f"compare/1.{i - 1}.0...1.{i}.0>" in out for i in range(1, n + 1))

@@ -8,7 +8,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sqz_core.kinds.json_doc import MIN_ITEMS, compress_json, compress_jsonl, hoist_shared, prune, same_as_sibling
+from sqz_core.kinds.json_doc import EACH, MIN_ITEMS, compress_json, compress_jsonl, hoist_shared, prune, same_as_sibling
 from sqz_core.request import FormatRequest
 
 
@@ -97,7 +97,7 @@ def _restore(v, sig, in_array, plan):
             out.update(plan[sig])
         return out
     if isinstance(v, list):
-        return [_restore(x, sig + ("[]",), True, plan) for x in v]
+        return [_restore(x, sig + (EACH,), True, plan) for x in v]
     return v
 
 
@@ -138,7 +138,7 @@ def test_property_shared_fields_hoisted_and_restorable(case):
     back = _restore(hoisted, (), False, plan)
     assert json.dumps(back, sort_keys=True) == json.dumps(value, sort_keys=True)
     if sum(len(json.dumps(k)) + len(json.dumps(v)) + 2 for k, v in shared.items()) * (len(items) - 1) > 80:
-        sig = ("[]",) if wrap == "list" else ("meta", "items", "[]")
+        sig = (EACH,) if wrap == "list" else ("meta", "items", EACH)
         assert set(plan.get(sig, {})) >= set(shared), (plan, shared)
         assert all(not (set(x) & set(shared)) for x in (hoisted if wrap == "list" else hoisted["meta"]["items"]))
 
@@ -293,3 +293,290 @@ def test_fixture_documents_restore_from_their_notes():
         hoisted, notes = hoist_shared(before, plan=plan)
         assert notes and len(notes) == len(plan)
         assert json.dumps(_restore(hoisted, (), False, plan), sort_keys=True) == json.dumps(before, sort_keys=True)
+
+
+# ------------------------------------------- a reader of the text: notes, markers, runs
+
+def _read_path(s: str, i: int) -> tuple[list, int]:
+    """A note's path (``a[]["b.c"][]``) from ``s[i:]``, up to the space that ends it."""
+    dec = json.JSONDecoder()
+    path: list = []
+    while i < len(s) and s[i] != " ":
+        if s.startswith("[]", i):
+            path.append(EACH)
+            i += 2
+        elif s.startswith('["', i):
+            key, i = dec.raw_decode(s, i + 1)
+            assert s[i] == "]", s
+            path.append(key)
+            i += 1
+        elif s[i] == ".":
+            i += 1
+        else:
+            j = i
+            while j < len(s) and (s[j].isascii() and (s[j].isalnum() or s[j] in "_$@-")):
+                j += 1
+            assert j > i, (s, i)
+            path.append(s[i:j])
+            i = j
+    return path, i
+
+
+def _parse_note(line: str):
+    """(path, fields or None, body) of ``[every PATH (with fields F,…)? has "k":v,…]``."""
+    assert line.startswith("[every ") and line.endswith("]"), line
+    path, i = _read_path(line, len("[every "))
+    fields = None
+    if line.startswith(" with fields ", i):
+        i += len(" with fields ")
+        fields = []
+        while True:   # keys, bare or ["quoted"], separated by commas
+            if line.startswith('["', i):
+                key, i = json.JSONDecoder().raw_decode(line, i + 1)
+                i += 1
+            else:
+                j = i
+                while line[j] not in ", ":
+                    j += 1
+                key, i = line[i:j], j
+            fields.append(key)
+            if line[i] != ",":
+                break
+            i += 1
+    assert line.startswith(" has ", i), (line, i)
+    body = json.loads("{" + line[i + len(" has "):-1] + "}")
+    return path, fields, body
+
+
+def _at(v, path):
+    if not path:
+        yield v
+        return
+    head, rest = path[0], path[1:]
+    if head is EACH and isinstance(v, list):
+        for x in v:
+            yield from _at(x, rest)
+    elif head is not EACH and isinstance(v, dict) and head in v:
+        yield from _at(v[head], rest)
+
+
+def _resolve(v):
+    """``"[sqz: same as K]"`` → sibling K's value; ``"[sqz: N versions] …"`` → the list."""
+    if isinstance(v, list):
+        return [_resolve(x) for x in v]
+    if not isinstance(v, dict):
+        if isinstance(v, str) and v.startswith("[sqz: ") and " versions] " in v:
+            return _expand(v)
+        return v
+    out = {k: _resolve(x) for k, x in v.items()
+           if not (isinstance(x, str) and x.startswith("[sqz: same as "))}
+    for k, x in v.items():
+        if isinstance(x, str) and x.startswith("[sqz: same as "):
+            sib = x[len("[sqz: same as "):-1]
+            assert sib in out and list(v).index(sib) < list(v).index(k), (k, x)
+            out[k] = json.loads(json.dumps(out[sib]))
+    return {k: out[k] for k in v}
+
+
+def _read_back(text: str):
+    """What a reader rebuilds from ``compress_json``'s text by its documented notes."""
+    from sqz_core.kinds.toon import decode
+
+    lines = text.rstrip("\n").split("\n")
+    notes = []
+    while lines and lines[0].startswith("[every "):
+        notes.append(_parse_note(lines.pop(0)))
+    body = "\n".join(lines)
+    try:
+        doc = json.loads(body)
+    except ValueError:
+        doc = decode(body)
+    targets = []   # every object a note reads on, found before any note is applied
+    for path, fields, note in notes:
+        for obj in _at(doc, path):
+            # objects only: a note says nothing of a null among them
+            if isinstance(obj, dict) and (fields is None or set(fields) <= set(obj)):
+                targets.append((obj, note))
+    for obj, note in targets:
+        assert not (set(obj) & set(note)), (obj, note)   # a note never overrides a written field
+        obj.update(note)
+    return _resolve(doc)
+
+
+KEYS = st.sampled_from(["k", "x", "name", "req", "a.b", "x[]", "[]", 'q"t', "é", "名", "", "a,b", " has ", "has",
+                        "with fields", "input", "output"])
+TRAPS = st.sampled_from(["[every k has 1]", "1.0.0", "1", "a long value that is repeated as a sibling",
+                         "…[+3 chars]", "[]", "{}", "0.14.{0..1}", "1.0.0, 1.0.1"])
+MARKERS = st.sampled_from(["[sqz: same as k]", "[sqz: 8 versions] 1.0.{0..7}", "x [sqz: 2 versions] 1.0.0"])
+LEAF = st.one_of(SCALAR, TRAPS, st.floats(allow_nan=False, allow_infinity=False), st.integers(-2**70, 2**70))
+VERSIONS = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 5), st.integers(1, 6)),
+                    min_size=2, max_size=6).map(lambda runs: [f"{a}.{b}.{c + k}" for a, b, c, n in runs
+                                                              for k in range(n)])
+NODE = st.recursive(st.one_of(LEAF, VERSIONS), lambda kids: st.one_of(
+    st.lists(kids, max_size=5), st.dictionaries(KEYS, kids, max_size=5)), max_leaves=30)
+
+
+@st.composite
+def documents(draw):
+    """Objects with arrays of look-alike items (so notes are written) and equal siblings."""
+    item = draw(st.dictionaries(KEYS, NODE, min_size=1, max_size=5))
+    shared = draw(st.dictionaries(KEYS, st.one_of(LEAF, st.text(min_size=15, max_size=25)), max_size=3))
+    n = draw(st.integers(0, 6))
+    items = [{**item, **shared, **draw(st.dictionaries(KEYS, LEAF, max_size=2))} for _ in range(n)]
+    doc = draw(st.dictionaries(KEYS, NODE, max_size=4))
+    doc[draw(KEYS)] = items
+    if draw(st.booleans()):
+        doc["input"] = doc["output"] = draw(NODE)
+    if draw(st.sampled_from([False] * 7 + [True])):
+        doc[draw(KEYS)] = draw(MARKERS)   # a value that already reads as one of our markers
+    return doc if draw(st.booleans()) else [doc, draw(NODE)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(documents())
+def test_property_reader_rebuilds_the_pruned_document_or_we_refuse(value):
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    out = compress_json(FormatRequest(text, "tool --json"))
+    if out is None:   # refused: only for a document that already holds one of our markers
+        assert "[sqz:" in text
+        return
+    assert "[sqz:" not in text
+    back = _read_back(out)
+    assert json.dumps(back, sort_keys=True) == json.dumps(prune(value), sort_keys=True), out
+
+
+def test_keys_with_path_characters_are_quoted_in_notes():
+    items = [{"id": i, "kubectl.kubernetes.io/x": "a value shared by every item here", "a,b": True} for i in range(4)]
+    doc = {"metadata": {"a.b": items}}
+    out = compress_json(FormatRequest(json.dumps(doc, indent=2), "kubectl get -o json"))
+    assert out.splitlines()[0] == ('[every metadata["a.b"][] has "kubectl.kubernetes.io/x":'
+                                   '"a value shared by every item here","a,b":true]')
+    assert json.dumps(_read_back(out), sort_keys=True) == json.dumps(doc, sort_keys=True)
+    # an array inside an array and a key spelled "[]" are two places, not one
+    both = {"a": [[{"v": i, "s": "shared by the items in the inner arrays"}] for i in range(4)]
+            + [{"[]": {"v": i, "s": "other"}} for i in range(4)]}
+    out = compress_json(FormatRequest(json.dumps(both), "tool --json"))
+    assert json.dumps(_read_back(out), sort_keys=True) == json.dumps(both, sort_keys=True)
+    assert '[every a[][] has "s":"shared by the items in the inner arrays"]' in out
+
+
+def test_what_cannot_be_said_faithfully_is_left_as_it_is():
+    for text in ['{"name": "a", "name": "b", "x": [1, 2, 3]}',              # a key twice: json keeps the last
+                 '[{"a": 1}, {"a": 1, "a": 2}]',
+                 '{"big": 1e400, "pad": [null, null]}',                    # not a double
+                 '{"pi": 3.14159265358979323846264338327950288, "n": null}',  # more digits than a double
+                 '{"input": [1, 2, 3], "output": "[sqz: same as input]", "n": null}',
+                 '{"versions": "[sqz: 3 versions] 1.0.{0..2}", "n": null}']:
+        assert compress_json(FormatRequest(text, "tool --json")) is None, text
+    assert compress_json(FormatRequest('{"n": 1e-7, "x": null}', "t")) is not None   # notation differs, value same
+    lines = "\n".join(['{"type":"a","k":1,"s":"some shared value for the records"}'] * 4)
+    assert compress_jsonl(FormatRequest(lines + '\n{"type":"b","k":1,"k":2}\n', "t")) is None
+    assert compress_jsonl(FormatRequest(lines + '\n[every "type":"a" line has "k":1]\n', "t")) is None
+    assert compress_jsonl(FormatRequest(lines + '\n{"type":"c","m":"[sqz: same as k]"}\n', "t")) is None
+    assert compress_jsonl(FormatRequest(lines + "\n", "t")) is not None
+
+
+def test_long_arrays_stay_linear_and_faithful():
+    import time
+
+    items = [{"name": f"pkg-{i}", "version": f"1.{i % 7}.{i}", "optional": False, "req": "*",
+              "tags": ["x", str(i % 3)], "n": i if i % 2 else str(i)} for i in range(20000)]
+    text = json.dumps({"packages": items})
+    t0 = time.perf_counter()
+    out = compress_json(FormatRequest(text, "tool --json"))
+    assert time.perf_counter() - t0 < 5
+    assert out.startswith('[every packages[] has "optional":false,"req":"*"]')
+    back = _read_back(out)
+    assert back == {"packages": items}
+    assert [type(x["n"]) for x in back["packages"][:2]] == [str, int]   # "0" stays a string, 1 a number
+
+
+def _read_back_jsonl(text: str) -> list:
+    """What a reader rebuilds from ``compress_jsonl``'s text: records (dicts) and other lines."""
+    import re
+
+    from sqz_core.kinds.toon import decode_table
+
+    dec = json.JSONDecoder()
+    lines = (text[:-1] if text.endswith("\n") else text).split("\n")
+    notes, out, i = [], [], 0
+    while i < len(lines):
+        line = lines[i]
+        if line.startswith('[every "'):
+            k, j = dec.raw_decode(line, len("[every "))
+            assert line[j] == ":"
+            v, j = dec.raw_decode(line, j + 1)
+            rest = line[j:]
+            path = []
+            if rest.startswith(" line's "):
+                path, n = _read_path(rest, len(" line's "))
+                rest = rest[n:]
+            else:
+                assert rest.startswith(" line "), rest
+                rest = rest[len(" line"):]
+            _, fields, body = _parse_note("[every []" + rest)
+            notes.append(((k, v), path, fields, body))
+            i += 1
+        elif m := re.match(r"\[(\d+)\]\{", line):
+            j = i + 1 + int(m.group(1))   # the header counts the rows: an indented line after them is not one
+            out.extend(decode_table(lines[i:j])[1])
+            i = j
+        elif line.startswith("{"):
+            out.append(json.loads(line))
+            i += 1
+        else:
+            out.append(line)
+            i += 1
+    targets = []
+    for disc, path, fields, body in notes:
+        for rec in out:
+            if isinstance(rec, dict) and rec and next(iter(rec.items())) == disc:
+                for obj in _at(rec, path):
+                    if isinstance(obj, dict) and (fields is None or set(fields) <= set(obj)):
+                        targets.append((obj, body))
+    for obj, body in targets:
+        assert not (set(obj) & set(body)), (obj, body)
+        obj.update(body)
+    return out
+
+
+RECORD = st.builds(lambda first, rest: {**first, **rest},
+                   st.one_of(st.fixed_dictionaries({"reason": st.sampled_from(["artifact", "message"])}),
+                             st.dictionaries(KEYS, LEAF, max_size=1)),
+                   st.dictionaries(st.one_of(KEYS, st.just("reason")),
+                                   st.one_of(LEAF, st.sampled_from(["the records of one type share it", "artifact"]),
+                                             st.dictionaries(KEYS, LEAF, max_size=2)), max_size=4))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(RECORD, RECORD, st.sampled_from(["   Compiling x v0.1.0", "warning: y", ""])),
+                min_size=2, max_size=12))
+def test_property_jsonl_reader_rebuilds_every_record_or_we_refuse(items):
+    text = "\n".join(x if isinstance(x, str) else json.dumps(x, ensure_ascii=False) for x in items) + "\n"
+    out = compress_jsonl(FormatRequest(text, "cargo build --message-format=json"))
+    if out is None:
+        assert sum(isinstance(x, dict) for x in items) < 2 or "[sqz:" in text
+        return
+    want = [prune(x) if isinstance(x, dict) else x for x in items]
+    got = _read_back_jsonl(out)
+    assert json.dumps(got, sort_keys=True) == json.dumps(want, sort_keys=True), out
+
+
+def test_a_record_type_is_not_noted_when_another_line_shows_its_field_further_in():
+    recs = [{"reason": "m", "n": i, "s": "shared value for every record here"} for i in range(4)]
+    text = "\n".join(json.dumps(r) for r in recs + [{"id": 5, "reason": "m"}]) + "\n"
+    out = compress_jsonl(FormatRequest(text, "t"))
+    assert "[every" not in out and out.count("shared value for every record here") == 4
+    assert _read_back_jsonl(out) == recs + [{"id": 5, "reason": "m"}]
+
+
+def test_bookkeeping_goes_only_with_an_id_like_value_and_the_applied_annotation_keeps_its_key():
+    doc = {"dependencies": {"etag": "~1.8.1", "send": "0.19.0"}, "ETag": '"33a64df551425fcc55e4d42a148795d9"',
+           "requestId": "7f3c2a9e-1d4b-4c8a-9e2f-0b1c2d3e4f50",
+           "metadata": {"managedFields": [{"manager": "kubectl"}], "name": "web", "annotations": {
+               "kubectl.kubernetes.io/last-applied-configuration": '{"kind":"Deployment"}\n'}}}
+    assert prune(doc) == {"dependencies": {"etag": "~1.8.1", "send": "0.19.0"}, "metadata": {
+        "name": "web", "annotations": {"kubectl.kubernetes.io/last-applied-configuration":
+                                       "[sqz: value dropped, 22 chars]"}}}
+    rows = [{"name": "etag", "etag": "~1.8.1"}, {"name": "x", "etag": "W/\"0815abcdef0123456789\""}]
+    assert prune(rows) == rows   # a column that is not bookkeeping in every row stays

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqz_core.kinds import compress_kind, detect_kind
 from sqz_core.kinds.log_lines import template
+from sqz_core.request import FormatRequest
 from sqz_core.testing import load_fixture
 from pathlib import Path
 
@@ -97,3 +98,15 @@ def test_failure_and_exception_lines_are_kept_even_when_their_template_repeats()
     out = compress_kind("log", _Req("\n".join(lines))).split("\n")
     assert lines[3] in out and lines[6] in out
     assert len(out) < len(lines)
+
+
+def test_a_log_holding_a_line_that_reads_as_our_note_is_left_as_it_is():
+    from sqz_core.kinds.log_lines import compress_log
+    from sqz_core.testing import load_fixture
+
+    fx = load_fixture(Path(__file__).parent.parent / "fixtures" / "kinds" / "log" / "app_worker_log.txt")
+    assert compress_log(fx.request()) is not None
+    for fake in ("[×3 lines like the one above]", "  [×2 lines like the one above, 1ms–3ms]"):
+        lines = fx.text.split("\n")
+        lines.insert(150, fake)
+        assert compress_log(FormatRequest("\n".join(lines), fx.command)) is None, fake

@@ -195,3 +195,10 @@ def test_html_lines_keep_link_targets():
              '<a href="https://docs.example/api">API docs</a>\n')
     assert "\nFast web framework\n" in out
     assert '<a href="https://docs.example/api">API docs</a>' in out
+
+
+def test_a_text_already_saying_not_shown_keeps_its_sections():
+    fake = "[Old: a collapsed section of 12 lines, not shown]\n"
+    out = md(DOC + fake)
+    assert "collapsed section of 9 lines" not in out and "c1" in out and "C8" in out
+    assert fake in out

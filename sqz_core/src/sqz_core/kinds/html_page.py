@@ -44,7 +44,8 @@ def _folded_patterns(html: str) -> set[str]:
 def html_to_text(html: str) -> str:
     from html.parser import HTMLParser
 
-    folded = _folded_patterns(html) if "href" in html else set()
+    # (no folding when the page already says "… left out]": its line would read as our note)
+    folded = _folded_patterns(html) if "href" in html and "left out]" not in html else set()
 
     class _Text(HTMLParser):
         def __init__(self) -> None:

@@ -1,13 +1,20 @@
 """JSON and JSON Lines output: drop empty and bookkeeping fields, cut huge strings, write
 arrays of uniform objects as TOON tables, and say repeated values once.
 
-A field whose value is ``null``, ``""``, ``[]`` or ``{}`` is dropped: in tool output
-(``cargo``, ``kubectl``, ``terraform``, ``npm``) it means "not set", which the field's
-absence says too; the original stays one ``sqz expand`` away. Repeated values are said
+Bookkeeping goes (``managedFields``; an ``etag``/request id with an id-like value); the
+``last-applied-configuration`` annotation keeps its key, its value written
+``"[sqz: value dropped, N chars]"``. A field whose value is ``null``, ``""``, ``[]`` or
+``{}`` is dropped: in tool output (``cargo``, ``kubectl``, ``terraform``, ``npm``) it means
+"not set", which the field's absence says too; the original stays one ``sqz expand`` away. Repeated values are said
 once, each way marked so it cannot read as data: fields with one value in every item of
 an array (``[every packages[].dependencies[] has "optional":false]``, per record type in
 JSON Lines), a value equal to an earlier sibling's (``"output":"[sqz: same as input]"``),
 and a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``).
+A note's path spells a key with ``.``, brackets, commas or spaces as a JSON string in
+brackets (``metadata["a.b"][]``); a note reads on the objects written at its path, so a
+reader applies the notes first, then the same-as markers, then the version runs. What
+could not be said that way is left as it is: a key twice in one object, a number a double
+cannot hold, a document already holding ``[sqz:`` text or a line that reads as a note.
 Every pass is one walk of the value: linear in the input.
 
 Only complete, valid JSON is touched; truncated or invalid text gets ``None``.
@@ -21,20 +28,33 @@ from ..lazyre import lazy
 
 MAX_STRING = 500      # strings longer than this are cut ...
 KEEP_STRING = 200     # ... to this many characters plus a marker
-# Bookkeeping keys, compared lower-cased without "-" and "_": version keys, entity
-# tags, request/correlation/trace ids.
+# Bookkeeping keys, compared lower-cased without "-" and "_": entity tags and
+# request/correlation/trace ids, dropped only with an id-like value (a string of 16 or more
+# characters: ``"etag": "~1.8.1"`` in a dependency map is the npm package etag, and stays).
 _BOOKKEEPING = frozenset({
     "etag", "requestid", "xrequestid", "correlationid", "xcorrelationid", "traceid", "xtraceid",
     "xamznrequestid", "xamzrequestid", "xamzntraceid", "xmsrequestid", "xgoogrequestid",
-    "managedfields",
 })
-_BOOKKEEPING_EXACT = frozenset({"__v", "kubectl.kubernetes.io/last-applied-configuration"})
+_BOOKKEEPING_ID_CHARS = 16
+_BOOKKEEPING_EXACT = frozenset({"__v", "managedFields"})
+# Keys kept with a note in place of a long, machine-written value: the key's presence is
+# information (``kubectl create --save-config`` is asked for it), its value a copy.
+_ELIDE_EXACT = frozenset({"kubectl.kubernetes.io/last-applied-configuration"})
 
 _cache: list = [None, None]   # [text, parsed value] of the last sniffed document
 
 
-def _is_bookkeeping(key: str) -> bool:
-    return key in _BOOKKEEPING_EXACT or key.lower().replace("-", "").replace("_", "") in _BOOKKEEPING
+def _is_bookkeeping(key: str, value) -> bool:
+    if key in _BOOKKEEPING_EXACT:
+        return True
+    return (isinstance(value, str) and len(value) >= _BOOKKEEPING_ID_CHARS
+            and key.lower().replace("-", "").replace("_", "") in _BOOKKEEPING)
+
+
+def _prune_field(key: str, value):
+    if key in _ELIDE_EXACT and not _empty(value):
+        return f"[sqz: value dropped, {len(value) if isinstance(value, str) else len(_dump(value))} chars]"
+    return prune(value)
 
 
 def _empty(v) -> bool:
@@ -52,9 +72,9 @@ def prune(v):
     if isinstance(v, dict):
         out = {}
         for k, x in v.items():
-            if _is_bookkeeping(k):
+            if _is_bookkeeping(k, x):
                 continue
-            x = prune(x)
+            x = _prune_field(k, x)
             if not _empty(x):
                 out[k] = x
         return out
@@ -72,8 +92,8 @@ def _prune_list(arr: list) -> list:
     if len(arr) >= 2 and all(isinstance(x, dict) for x in arr):
         keys = arr[0].keys()
         if all(x.keys() == keys for x in arr) and keys:
-            cols = [k for k in keys if not _is_bookkeeping(k)]
-            pruned = [{k: prune(x[k]) for k in cols} for x in arr]
+            cols = [k for k in keys if not all(_is_bookkeeping(k, x[k]) for x in arr)]
+            pruned = [{k: _prune_field(k, x[k]) for k in cols} for x in arr]
             keep = [k for k in cols if not all(_empty(row[k]) for row in pruned)]
             if all(not isinstance(row[k], (dict, list)) for row in pruned for k in keep):
                 return _unless_all_emptied(arr, [{k: row[k] for k in keep} for row in pruned])
@@ -86,6 +106,7 @@ def _unless_all_emptied(arr: list, out: list) -> list:
 
 # ------------------------------------------------------- repeated values said once
 
+_NOTE = "[every "   # how a note line begins
 MIN_ITEMS = 3        # a field is hoisted out of an array's items when at least this many share it
 SAME_MIN_CHARS = 40  # a value written "same as <sibling>" is at least this long as compact JSON
 _SMALL_LIST = 4      # lists of at most this many primitives count as one value when hoisting
@@ -142,13 +163,29 @@ def _collect(v, sig: tuple, in_array: bool, stats: dict, by_shape: bool = False)
     elif isinstance(v, list):
         for x in v:
             if isinstance(x, (dict, list)):
-                _collect(x, sig + ("[]",), True, stats, by_shape)
+                _collect(x, sig + (EACH,), True, stats, by_shape)
+
+
+EACH = None   # an array's items in a path (``sig``); never a key, which is always a string
+_PLAIN_KEY = lazy(r"[A-Za-z_$@][A-Za-z0-9_$@\-]*+\Z")
+
+
+def key_name(k: str) -> str:
+    """A key as a note writes it: bare when plain (``dep_kinds``), else as a JSON string in
+    brackets (``["a.b"]``), so ``.``, ``[``, ``]``, ``,`` or spaces in keys cannot blur a path."""
+    return k if _PLAIN_KEY.match(k) else f"[{_dump(k)}]"
 
 
 def _sig_name(sig: tuple) -> str:
+    """A path as jq would spell it without its dots at the start: ``packages[].dependencies[]``,
+    ``metadata["kubectl.kubernetes.io/x"]``."""
     out = ""
     for part in sig:
-        out += "[]" if part == "[]" else ("." if out else "") + part
+        if part is EACH:
+            out += "[]"
+        else:
+            name = key_name(part)
+            out += ("." if out and name[0] != "[" else "") + name
     return out
 
 
@@ -184,7 +221,7 @@ def hoist_shared(value, name=None, keep_first: bool = False, plan: dict | None =
         if n < MIN_ITEMS or not keys or any(sig[i] in plan.get(sig[:i], ()) for i in range(len(sig))):
             continue   # too few, or inside a field already hoisted
         shared = {k: _value_of(c[1]) for k, c in keys.items() if c[0] == n and c[1] is not _VARIED}
-        if len(shared) == len(keys) or (keep_first and sig == ("[]",)):  # the first field stays
+        if len(shared) == len(keys) or (keep_first and sig == (EACH,)):  # the first field stays
             shared.pop(next(iter(keys)), None)
         if not shared:
             continue
@@ -192,7 +229,7 @@ def hoist_shared(value, name=None, keep_first: bool = False, plan: dict | None =
         if (len(body) + 1) * (n - 1) <= 40:
             continue   # the note would cost about what it saves
         plan[sig] = shared
-        notes.append(f"[every {(name or _sig_name)(sig) or '[]'} has {body}]")
+        notes.append(f"{_NOTE}{(name or _sig_name)(sig) or '[]'} has {body}]")
     by_fields = _by_shape(shapes, plan, name, keep_first, notes)
     if not plan:
         return value, notes
@@ -220,7 +257,7 @@ def _by_shape(shapes: dict, plan: dict, name, keep_first: bool, notes: list[str]
             continue
         shown = frozenset(keys)
         shared = {k: _value_of(c[1]) for k, c in keys.items() if c[1] is not _VARIED}
-        if len(shared) == len(keys) or (keep_first and sig == ("[]",)):
+        if len(shared) == len(keys) or (keep_first and sig == (EACH,)):
             shared.pop(next(iter(keys)), None)
         rest = [k for k in keys if k not in shared]
         reduced = frozenset(rest)
@@ -234,7 +271,8 @@ def _by_shape(shapes: dict, plan: dict, name, keep_first: bool, notes: list[str]
         drops[(sig, ks)] = shared
         reduced_at.setdefault(sig, []).append(reduced)
         hoisted.update((sig, k) for k in shared)
-        notes.append(f"[every {(name or _sig_name)(sig) or '[]'} with fields {','.join(rest)} has {body}]")
+        fields = ",".join(map(key_name, rest))
+        notes.append(f"{_NOTE}{(name or _sig_name)(sig) or '[]'} with fields {fields} has {body}]")
     return drops
 
 
@@ -253,7 +291,7 @@ def _apply(v, sig: tuple, in_array: bool, plan: dict, by_fields: dict):
                 for k, x in v.items()
                 if (drop is None or k not in drop) and (drop2 is None or k not in drop2)}
     if isinstance(v, list):
-        return [_apply(x, sig + ("[]",), True, plan, by_fields) if isinstance(x, (dict, list)) else x for x in v]
+        return [_apply(x, sig + (EACH,), True, plan, by_fields) if isinstance(x, (dict, list)) else x for x in v]
     return v
 
 
@@ -335,18 +373,57 @@ def compact_versions(v):
     return [compact_versions(x) if isinstance(x, (dict, list)) else x for x in v]
 
 
+MARK = "[sqz:"   # how this module's markers begin; a document already holding it is left as it is
+
+
+class _Refused(ValueError):
+    """Valid JSON this module will not rewrite (it stays JSON, passed through as it is)."""
+
+
+_REFUSED = object()
+
+
+def _loads(s: str):
+    """``json.loads``, refusing (ValueError) what a re-dump would not say the same way:
+    NaN/Infinity, a number a double cannot hold (``1e400``, ``0.10000000000000000001``),
+    and an object with a key twice (``json`` keeps the last value, silently)."""
+    return json.loads(s, parse_constant=_reject_constant, parse_float=_exact_float,
+                      object_pairs_hook=_unique_keys)
+
+
+def _exact_float(s: str) -> float:
+    f = float(s)
+    if repr(f) != s:
+        import math
+        from decimal import Decimal
+
+        if not math.isfinite(f) or Decimal(s) != Decimal(repr(f)):
+            raise _Refused(f"number {s[:40]} does not survive as a double")
+    return f
+
+
+def _unique_keys(pairs: list) -> dict:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Refused("duplicate key")
+    return d
+
+
 def parse_document(text: str):
-    """The parsed JSON object/array, or None (not JSON, truncated, a bare scalar, NaN)."""
+    """The parsed JSON object/array, or None (not JSON, truncated, a bare scalar, NaN), or
+    ``_REFUSED`` (JSON with a key twice or a number a double cannot hold: said as it is)."""
     if _cache[0] is text:
         return _cache[1]
     s = text.strip()
     value = None
     if s[:1] in "{[" and s[-1:] in "}]":
         try:
-            value = json.loads(s, parse_constant=_reject_constant)
+            value = _loads(s)
+        except _Refused:
+            value = _REFUSED
         except (ValueError, RecursionError):
             value = None
-    if not isinstance(value, (dict, list)):
+    if not isinstance(value, (dict, list)) and value is not _REFUSED:
         value = None
     _cache[0], _cache[1] = text, value
     return value
@@ -368,8 +445,8 @@ def compress_json(request) -> str | None:
     JSON, whose braces merge with the keys into few tokens. Both keep every pruned value.
     """
     value = parse_document(request.text)
-    if value is None:
-        return None
+    if value is None or value is _REFUSED or MARK in request.text:
+        return None   # (a marker of ours already there could not be told from one we add)
     from ..tokens import estimate
     from .toon import encode
 
@@ -379,8 +456,9 @@ def compress_json(request) -> str | None:
     except RecursionError:   # nested deeper than the passes recurse: left as it is
         return None
     compact = json.dumps(pruned, ensure_ascii=False, separators=(",", ":"))
-    if not out or (compact and estimate(compact) < estimate(out)):
-        out = compact
+    if not out or (compact and estimate(compact) < estimate(out)) or (
+            any(line.startswith(_NOTE) for line in out.splitlines())):
+        out = compact   # (a TOON line that would read as a note: compact JSON has one line, "{…" or "[…")
     return "\n".join(notes + [out]) + "\n" if out else None
 
 
@@ -389,7 +467,7 @@ def _parse_line(line: str):
     if not (s.startswith("{") and s.endswith("}")):
         return None
     try:
-        v = json.loads(s, parse_constant=_reject_constant)
+        v = _loads(s)
     except (ValueError, RecursionError):
         return None
     return v if isinstance(v, dict) else None
@@ -418,10 +496,14 @@ def compress_jsonl(request) -> str | None:
     Any ``{...}`` line that is invalid → None."""
     from .toon import encode_table, is_tabular
 
+    if MARK in request.text:
+        return None   # a marker of ours already there could not be told from one we add
     lines = request.text.splitlines()
     records: dict[int, dict] = {}
     for i, line in enumerate(lines):
         s = line.strip()
+        if s.startswith(_NOTE):
+            return None   # a line of the input would read as one of our notes
         if s.startswith("{") and s.endswith("}"):
             v = _parse_line(s)
             if v is None:
@@ -462,16 +544,21 @@ def compress_jsonl(request) -> str | None:
 
 def _hoist_records(records: dict[int, dict]) -> dict[int, list[str]]:
     """``hoist_shared`` per record type, in place: line index -> notes to print before it."""
-    groups: dict[str, list[int]] = {}
+    groups: dict[tuple, list[int]] = {}
     for i, v in records.items():
         if v:
             k, x = next(iter(v.items()))
             if isinstance(x, str):
-                groups.setdefault(f"{_dump(k)}:{_dump(x)}", []).append(i)
+                groups.setdefault((k, x), []).append(i)
+    # A type is named by its first field; a record showing that field and value further in
+    # ({"id":5,"reason":"x"}) would read as one of its lines too, so such a type gets no note.
+    blurred = {kx for v in records.values() for kx in list(v.items())[1:]
+               if isinstance(kx[1], str) and kx in groups}
     notes_at: dict[int, list[str]] = {}
-    for disc, idx in groups.items():
-        if len(idx) < MIN_ITEMS:
+    for (k, x), idx in groups.items():
+        if len(idx) < MIN_ITEMS or (k, x) in blurred:
             continue
+        disc = f"{_dump(k)}:{_dump(x)}"
 
         def name(sig: tuple, disc=disc) -> str:
             rest = _sig_name(sig[1:])

@@ -5,7 +5,7 @@ numbers masked), consecutive or interleaved; a group of three or more becomes it
 line, where it first occurs, plus a count, the first and last timestamps and, when short,
 the values that varied (``1ms–3ms``, ``a/b``). Every ERROR/WARN/FAIL/exception line and
 the two lines on each side of it, and every stack-trace line, are kept verbatim and never
-folded. One pass with flat regexes and a dict of templates: linear time.
+folded. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
 """
 
 from __future__ import annotations
@@ -15,6 +15,9 @@ from ..lazyre import lazy
 
 CONTEXT = 2
 MIN_RUN = 3
+# How a fold note begins. ("[sqz: the same N-line stack trace …" lines are the pipeline's,
+# written before this stage: they are ours already, and stay.)
+_OUR_NOTES = "[×"
 # Timestamps: ISO 8601 / RFC 3339, syslog ("Nov 30 04:22:01"), Apache/CLF and http.server
 # ("[30/Nov/2026:04:30:15 +0000]", "[30/Nov/2026 04:30:15]"), bare times.
 _TIMESTAMP = lazy(
@@ -85,6 +88,8 @@ def compress_log(request) -> str | None:
     trailing = lines and lines[-1] == ""
     if trailing:
         lines.pop()
+    if any(line.lstrip().startswith(_OUR_NOTES) for line in lines):
+        return None   # a line that reads as one of our notes could not be told from one we add
     n = len(lines)
     seen: dict = {}
     masked = [_masked(line, seen) for line in lines]

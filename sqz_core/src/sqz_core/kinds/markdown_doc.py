@@ -113,7 +113,8 @@ def compress_markdown(request) -> str | None:
     fence = None
     prev_blank = prose = True
     lines = text.split("\n")
-    sections = _collapsed_sections(lines) if "<details" in text else {}
+    # (no folding when the text already says "… not shown]": its line would read as our note)
+    sections = _collapsed_sections(lines) if "<details" in text and "not shown]" not in text else {}
     skip_to = -1
     for i, line in enumerate(lines):
         if i <= skip_to:

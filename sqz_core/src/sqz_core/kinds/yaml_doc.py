@@ -1,9 +1,12 @@
 """YAML output (``kubectl … -o yaml``, Helm values): drop server bookkeeping and empty values.
 
-Line-based on purpose (no YAML library on the hot path): ``managedFields`` blocks, the
-``kubectl.kubernetes.io/last-applied-configuration`` annotation, keys whose value is
-``null``/``{}``/``[]``/``""`` and maps left empty by that are removed; every other line
-is kept byte for byte, block scalars included.
+Line-based on purpose (no YAML library on the hot path): ``managedFields`` blocks go;
+the ``kubectl.kubernetes.io/last-applied-configuration`` annotation keeps its key with a
+note in place of its value (its presence is what ``--save-config`` is asked for); nested
+keys whose value is ``null``/``{}``/``[]``/``""`` and maps left empty by that are removed.
+Top-level keys stay even when empty: ``clusters: null`` in ``kubectl config view`` is the
+answer (nothing configured), not noise. Every other line is kept byte for byte, block
+scalars included.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ _DOC_LINE = lazy(r"^(?:---|\.\.\.)(?:\s.*)?$")
 _EMPTY_VALUES = frozenset({"null", "~", "{}", "[]", '""', "''"})
 _BLOCK_SCALAR = lazy(r"^[|>][0-9+-]*(?:\s+#.*)?$")
 # Keys whose whole subtree is bookkeeping written by the API server or kubectl.
-_DROP_KEYS = frozenset({"managedFields", "kubectl.kubernetes.io/last-applied-configuration",
-                        '"kubectl.kubernetes.io/last-applied-configuration"'})
+_DROP_KEYS = frozenset({"managedFields"})
+# Keys kept with a note in place of a long, machine-written value.
+_ELIDE_KEYS = frozenset({"kubectl.kubernetes.io/last-applied-configuration",
+                         '"kubectl.kubernetes.io/last-applied-configuration"'})
 
 
 def _indent(line: str) -> int:
@@ -61,6 +66,7 @@ def compress_yaml(request) -> str | None:
     lines = request.text.split("\n")
     n = len(lines)
     keep = [True] * n
+    elided: dict[int, str] = {}   # line index -> replacement (key kept, value noted)
     block = -1            # indent of the key that opened a block scalar, or -1
     i = 0
     while i < n:
@@ -81,13 +87,21 @@ def compress_yaml(request) -> str | None:
                     keep[k] = False
                 i = j
                 continue
-            if value in _EMPTY_VALUES and not m.group(2):
+            if key in _ELIDE_KEYS and not m.group(2):
+                j = _subtree_end(lines, i, ind)
+                size = len(value) + sum(len(lines[k].strip()) + 1 for k in range(i + 1, j))
+                for k in range(i + 1, j):
+                    keep[k] = False
+                elided[i] = f"{line[:ind]}{key}: [sqz: value dropped, {size} chars]"
+                i = j
+                continue
+            if value in _EMPTY_VALUES and not m.group(2) and ind > 0:
                 keep[i] = False
             elif value and _BLOCK_SCALAR.match(value):
                 block = ind
         i += 1
     _drop_emptied_maps(lines, keep)
-    out = "\n".join(line for line, k in zip(lines, keep) if k)
+    out = "\n".join(elided.get(i, line) for i, (line, k) in enumerate(zip(lines, keep)) if k)
     return out if out != request.text else None
 
 
