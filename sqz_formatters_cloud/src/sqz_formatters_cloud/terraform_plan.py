@@ -7,8 +7,9 @@ box (errors, warnings). A resource block that repeats the one above it but for a
 (``server["web-02"]`` after ``server["web-01"]``) is written as its action line and those
 values. Dropped with a count: ``Refreshing state...`` lines, the
 symbol legend, the ``-out`` note, ``Creating...``-style progress whose completion
-line follows, and unchanged multi-line values inside a changed block. A list of plain values
-that is created whole (or an output's) is written on one line.
+line follows, and unchanged multi-line values inside a changed block (a short list of plain values is
+written on one line instead, its values kept). A list of plain values that is created whole
+(or an output's, or an unchanged one) is written on one line.
 """
 
 from __future__ import annotations
@@ -235,7 +236,9 @@ def format_plan(text: str) -> str | None:
             continue
         out.append(line)
         i += 1
-    out = fold_similar_blocks(inline_scalar_lists(fold_unchanged_values(out)))
+    # a short unchanged list is written on one line (its values kept), before longer or nested
+    # unchanged values are folded to a count
+    out = fold_similar_blocks(fold_unchanged_values(inline_scalar_lists(out)))
     notes = []
     if refreshed:
         notes.append(f"[{refreshed} 'Refreshing state...' lines dropped]")
