@@ -105,6 +105,7 @@ _ACTION = re.compile(r"^  # (\S.*) (will be \S.*|must be replaced)$")
 _BLOCK_OPEN = re.compile(r"^  (?:\S+ )?(?:resource|data) \"[^\"]+\" \"[^\"]+\" \{$")
 _BLOCK_CLOSE = "    }"
 _VALUE = re.compile(r"^(\s+(?:[+~-] |-/\+ |\+/- |<= )?)(\S+?) *= (.*)$")
+_LOOKS_LIKE_NEXT = re.compile(r", (?:[+~-] |-/\+ |\+/- |<= )?\S+ = ")
 MAX_DIFFERENT = 4   # values that may differ for a block to be written against the one above
 
 
@@ -141,6 +142,8 @@ def _differences(ref: list[str], block: list[str]) -> list[str] | None:
             return None
         if ma.group(1).strip() not in ("", "+", "-") or a.rstrip().endswith(("{", "[")):
             return None
+        if _LOOKS_LIKE_NEXT.search(mb.group(3)):
+            return None  # a value holding ", k = " would read as two values in "[as …, but …]"
         diffs.append(f"{mb.group(1).lstrip()}{mb.group(2)} = {mb.group(3)}")
         if len(diffs) > min(MAX_DIFFERENT, max(1, len(block) // 3)):
             return None
