@@ -120,3 +120,24 @@ def test_similar_created_blocks_read_back_whatever_their_values(servers):
     parts.append(f"Plan: {len(servers)} to add, 0 to change, 0 to destroy.")
     text = "\n".join(parts) + "\n"
     assert _read_back(format_plan(text)) == _raw_resources(text)
+
+
+_HEREDOC_LINE = st.sampled_from(["[server]", "tags = [", '  "a",', '  "b",', "]", "opts = {", "  x = 1", "}",
+                                 "+ y = 2", "list = [", "  1,", "],", "EOF", "name = \"v\""])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_HEREDOC_LINE, min_size=1, max_size=12), st.booleans())
+def test_a_heredoc_string_reaches_the_reader_as_terraform_printed_it(body, changed):
+    """Lines inside ``<<-EOT`` … ``EOT`` are file content: never inlined, folded or counted."""
+    marker = "~ " if changed else "+ "
+    content = [f"            {line}" for line in body]
+    text = "\n".join(["Terraform will perform the following actions:", "",
+                      "  # local_file.conf will be created", '  + resource "local_file" "conf" {',
+                      f"      {marker}content  = <<-EOT", *content, "        EOT",
+                      '      + filename = "conf.ini"', "    }", "",
+                      "Plan: 1 to add, 0 to change, 0 to destroy."]) + "\n"
+    out = format_plan(text).split("\n")
+    start = out.index(f"      {marker}content  = <<-EOT")
+    assert out[start + 1:start + 1 + len(content)] == content
+    assert out[start + 1 + len(content)] == "        EOT"

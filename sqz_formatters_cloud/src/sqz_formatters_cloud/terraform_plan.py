@@ -39,17 +39,36 @@ def is_plan_like(lines: list[str]) -> bool:
     return any(_CONCLUSIONS.match(l) or _DIAG.match(l) or l.startswith("╷") for l in lines)
 
 
+_HEREDOC_OPEN = re.compile(r" = <<-?([A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def heredoc_lines(lines: list[str]) -> set[int]:
+    """Indices of the lines inside a heredoc string (``content = <<-EOT`` … ``EOT``): file-like
+    content that must reach the reader as terraform printed it."""
+    inside: set[int] = set()
+    i, n = 0, len(lines)
+    while i < n:
+        m = _HEREDOC_OPEN.search(lines[i])
+        i += 1
+        if m:
+            while i < n and lines[i].strip() != m.group(1):
+                inside.add(i)
+                i += 1
+    return inside
+
+
 def fold_unchanged_values(lines: list[str]) -> list[str]:
     """Collapse an unchanged multi-line list or object (no change marker inside) to one line with a count.
 
     Heredoc strings are left alone: they are file-like content.
     """
     out: list[str] = []
+    heredoc = heredoc_lines(lines)
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         m = _OPEN_VALUE.match(line)
-        if m and not _MARKED.match(line):
+        if m and not _MARKED.match(line) and i not in heredoc:
             indent = m.group(1)
             closer = "]" if m.group(3) == "[" else "}"
             j = i + 1
@@ -77,9 +96,10 @@ def inline_scalar_lists(lines: list[str]) -> list[str]:
     carries the list's own marker (a created list's ``+``) or none: a list whose items are
     added and removed keeps its lines."""
     out: list[str] = []
+    heredoc = heredoc_lines(lines)
     i, n = 0, len(lines)
     while i < n:
-        m = _LIST_OPEN.match(lines[i])
+        m = _LIST_OPEN.match(lines[i]) if i not in heredoc else None
         if m:
             indent, marker, call = m.group(1), m.group(2) or "", m.group(4) or ""
             closer = "])" if call else "]"
