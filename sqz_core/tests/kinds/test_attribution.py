@@ -115,6 +115,17 @@ def test_ls_device_files_symlinks_and_odd_names_read_one_way():
     assert "755 4096 a dir/" in lines
 
 
+def test_names_ls_quoted_itself_are_left_as_ls_printed_them():
+    # ls -l --quoting-style=shell-escape: quoted names, the others padded with a space
+    text = ("-rw-r--r-- 1 root root 0 Dec  1 06:42  mail@\n"
+            "-rw-r--r-- 1 root root 0 Dec  1 06:42 'x -> y'\n"
+            "lrwxrwxrwx 1 root root 11 Dec  1 06:42 'link to' -> 'two  spaces'\n"
+            "-rw-r--r-- 1 root root 0 Dec  1 06:42 'new'$'\\n''line'\n")
+    lines = compress_ls(FormatRequest(text, "ls -l --quoting-style=shell-escape")).split("\n")
+    assert lines[1:5] == ["644 0  mail@", "644 0 'x -> y'", "777 11 'link to' -> 'two  spaces'",
+                          "644 0 'new'$'\\n''line'"]
+
+
 # ---------------------------------------------------------------- du
 
 
