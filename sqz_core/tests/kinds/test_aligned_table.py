@@ -276,3 +276,17 @@ def test_every_df_row_reads_back_whole(rows):
         n = int(m.group(2)) if m else 1
         expanded += [cells[:5] + [m.group(1) if m else cells[5]]] * n
     assert [(c[0], c[1], c[4], c[5]) for c in expanded] == rows
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 99999), st.sampled_from(["0.0", "13.7", "100"]),
+                          st.text(alphabet="ab -=&'\"", min_size=1, max_size=40).map(lambda s: "x" + s.rstrip())),
+                min_size=2, max_size=6, unique_by=lambda t: t[0]))
+def test_a_ps_command_keeps_every_space(rows):
+    """COMMAND is the last column: its runs of spaces reach the reader as ps printed them."""
+    lines = ["USER         PID %CPU COMMAND"]
+    lines += [f"root{pid:>12} {cpu:>4} {cmd}" for pid, cpu, cmd in rows]
+    out = compress_table(FormatRequest("\n".join(lines) + "\n", "ps aux"))
+    assert out is not None
+    body = out.rstrip("\n").split("\n")[1:]
+    assert [line.split(" ", 3) for line in body] == [["root", str(pid), cpu, cmd] for pid, cpu, cmd in rows]
