@@ -312,3 +312,34 @@ def _npm_items(text: str) -> list[str]:
         else:
             items.append(word)
     return items
+
+
+_TREE_NAME = st.text(alphabet="ab .'\"\\-:@", min_size=1, max_size=6).filter(
+    lambda s: s.strip() == s and s not in (".", ".."))
+_TREE = st.recursive(st.just(None), lambda kids: st.dictionaries(_TREE_NAME, kids, min_size=1, max_size=4),
+                     max_leaves=12)
+
+
+def _draw_tree(root: str, children: dict) -> str:
+    """``tree``'s own drawing of ``children`` (None: a file) under ``root``."""
+    lines = [root]
+
+    def walk(node: dict, prefix: str) -> None:
+        items = list(node.items())
+        for i, (name, sub) in enumerate(items):
+            last = i == len(items) - 1
+            lines.append(f"{prefix}{'└── ' if last else '├── '}{name}")
+            if isinstance(sub, dict):
+                walk(sub, prefix + ("    " if last else "│   "))
+
+    walk(children, "")
+    return "\n".join(lines) + "\n\n1 directory, 1 file\n"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(_TREE_NAME, _TREE, min_size=3, max_size=6))
+def test_every_tree_entry_reads_back_whatever_the_names(children):
+    text = _draw_tree("top", children)
+    out = compress_tree(FormatRequest(text, "tree top"))
+    assert out is not None
+    assert _read_tree(out) == _raw_tree(text)
