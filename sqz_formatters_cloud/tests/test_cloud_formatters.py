@@ -162,7 +162,18 @@ def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_r
 def test_plan_counts_what_it_drops():
     out = terraform_cli.sqz_format(request=tf("plan_changes").request())
     assert out.startswith("[18 'Refreshing state...' lines dropped]")
-    assert 'tags    = [] # (2 unchanged lines hidden)' in out
+    # a short unchanged list keeps its values on one line ("tags = []" would read as empty)
+    assert '            tags    = ["team-platform", "cost-center-42"]\n        }' in out
+    assert "[] # (" not in out
+
+
+def test_an_unchanged_nested_value_is_folded_to_a_count():
+    from sqz_formatters_cloud.terraform_plan import fold_unchanged_values, inline_scalar_lists
+    lines = ['      ~ input = {', '            rules = [', '                {', '                    port = 80', '                },',
+             '            ]', '          ~ size = 1 -> 2', '        }']
+    out = fold_unchanged_values(inline_scalar_lists(lines))
+    assert out == ['      ~ input = {', '            rules = [] # (3 unchanged lines hidden)', '          ~ size = 1 -> 2',
+                   '        }']
 
 
 def test_apply_error_box_is_verbatim():

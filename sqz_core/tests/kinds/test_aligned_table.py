@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -232,3 +234,59 @@ def test_cells_that_read_as_markers_or_other_columns_are_kept_apart():
     # a header that reads as a note, a ragged table: refused
     assert render_table([["[on", "every", "row, x]"], ["a", "b", "c"]]) is None
     assert render_table([["A", "B"], ["a", "b"], ["a", "b", "c"]]) is None
+
+
+# ---------------------------------------------------------------- df's wrapped rows
+
+from sqz_core.kinds.aligned_table import compress_table  # noqa: E402
+
+
+def _df(rows: list[tuple[str, str, str, str]]) -> str:
+    """df -h as df prints it: a filesystem name wider than its column alone on its line."""
+    out = ["Filesystem      Size  Used Avail Use% Mounted on"]
+    for fs, size, use, mount in rows:
+        cells = f"{size:>5} {size:>5} {size:>5} {use:>4} {mount}"
+        out.append(f"{fs}\n{' ' * 15}{cells}" if len(fs) > 14 else f"{fs:<15}{cells}")
+    return "\n".join(out) + "\n"
+
+
+def test_a_filesystem_name_wrapped_onto_its_own_line_joins_its_row():
+    text = _df([("/dev/mapper/vg0-root-logical-volume", "252G", "24%", "/"),
+                ("tmpfs", "12G", "0%", "/dev/shm"), ("tmpfs", "12G", "0%", "/run/my disk")])
+    out = compress_table(FormatRequest(text, "df -h"))
+    lines = out.rstrip("\n").split("\n")
+    assert lines[1] == "/dev/mapper/vg0-root-logical-volume 252G 252G 252G 24% /"
+    assert lines[3] == "tmpfs 12G 12G 12G 0% /run/my disk"
+    # another command's table with a lone word is not df's: left to the aligned parser
+    assert compress_table(FormatRequest(text, "cat df.txt")) is None
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.text(alphabet="abc/-_0", min_size=1, max_size=30).filter(lambda s: s[0] != "-"),
+                          st.sampled_from(["0", "12G", "252G", "1.5T"]), st.sampled_from(["0%", "24%", "100%"]),
+                          st.text(alphabet="/ab c", min_size=1, max_size=12).map(lambda s: "/" + s.strip())),
+                min_size=2, max_size=6))
+def test_every_df_row_reads_back_whole(rows):
+    out = compress_table(FormatRequest(_df(rows), "df -h"))
+    assert out is not None
+    back = [line.split(" ", 5) for line in out.rstrip("\n").split("\n")[1:] if not line.startswith("[")]
+    expanded = []
+    for cells in back:
+        m = re.match(r"^(.*) \[×(\d+)\]$", cells[5])
+        n = int(m.group(2)) if m else 1
+        expanded += [cells[:5] + [m.group(1) if m else cells[5]]] * n
+    assert [(c[0], c[1], c[4], c[5]) for c in expanded] == rows
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 99999), st.sampled_from(["0.0", "13.7", "100"]),
+                          st.text(alphabet="ab -=&'\"", min_size=1, max_size=40).map(lambda s: "x" + s.rstrip())),
+                min_size=2, max_size=6, unique_by=lambda t: t[0]))
+def test_a_ps_command_keeps_every_space(rows):
+    """COMMAND is the last column: its runs of spaces reach the reader as ps printed them."""
+    lines = ["USER         PID %CPU COMMAND"]
+    lines += [f"root{pid:>12} {cpu:>4} {cmd}" for pid, cpu, cmd in rows]
+    out = compress_table(FormatRequest("\n".join(lines) + "\n", "ps aux"))
+    assert out is not None
+    body = out.rstrip("\n").split("\n")[1:]
+    assert [line.split(" ", 3) for line in body] == [["root", str(pid), cpu, cmd] for pid, cpu, cmd in rows]

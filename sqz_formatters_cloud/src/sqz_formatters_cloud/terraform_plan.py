@@ -7,8 +7,9 @@ box (errors, warnings). A resource block that repeats the one above it but for a
 (``server["web-02"]`` after ``server["web-01"]``) is written as its action line and those
 values. Dropped with a count: ``Refreshing state...`` lines, the
 symbol legend, the ``-out`` note, ``Creating...``-style progress whose completion
-line follows, and unchanged multi-line values inside a changed block. A list of plain values
-that is created whole (or an output's) is written on one line.
+line follows, and unchanged multi-line values inside a changed block (a short list of plain values is
+written on one line instead, its values kept). A list of plain values that is created whole
+(or an output's, or an unchanged one) is written on one line.
 """
 
 from __future__ import annotations
@@ -38,17 +39,36 @@ def is_plan_like(lines: list[str]) -> bool:
     return any(_CONCLUSIONS.match(l) or _DIAG.match(l) or l.startswith("╷") for l in lines)
 
 
+_HEREDOC_OPEN = re.compile(r" = <<-?([A-Za-z_][A-Za-z0-9_]*)$")
+
+
+def heredoc_lines(lines: list[str]) -> set[int]:
+    """Indices of the lines inside a heredoc string (``content = <<-EOT`` … ``EOT``): file-like
+    content that must reach the reader as terraform printed it."""
+    inside: set[int] = set()
+    i, n = 0, len(lines)
+    while i < n:
+        m = _HEREDOC_OPEN.search(lines[i])
+        i += 1
+        if m:
+            while i < n and lines[i].strip() != m.group(1):
+                inside.add(i)
+                i += 1
+    return inside
+
+
 def fold_unchanged_values(lines: list[str]) -> list[str]:
     """Collapse an unchanged multi-line list or object (no change marker inside) to one line with a count.
 
     Heredoc strings are left alone: they are file-like content.
     """
     out: list[str] = []
+    heredoc = heredoc_lines(lines)
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
         m = _OPEN_VALUE.match(line)
-        if m and not _MARKED.match(line):
+        if m and not _MARKED.match(line) and i not in heredoc:
             indent = m.group(1)
             closer = "]" if m.group(3) == "[" else "}"
             j = i + 1
@@ -76,9 +96,10 @@ def inline_scalar_lists(lines: list[str]) -> list[str]:
     carries the list's own marker (a created list's ``+``) or none: a list whose items are
     added and removed keeps its lines."""
     out: list[str] = []
+    heredoc = heredoc_lines(lines)
     i, n = 0, len(lines)
     while i < n:
-        m = _LIST_OPEN.match(lines[i])
+        m = _LIST_OPEN.match(lines[i]) if i not in heredoc else None
         if m:
             indent, marker, call = m.group(1), m.group(2) or "", m.group(4) or ""
             closer = "])" if call else "]"
@@ -104,6 +125,7 @@ _ACTION = re.compile(r"^  # (\S.*) (will be \S.*|must be replaced)$")
 _BLOCK_OPEN = re.compile(r"^  (?:\S+ )?(?:resource|data) \"[^\"]+\" \"[^\"]+\" \{$")
 _BLOCK_CLOSE = "    }"
 _VALUE = re.compile(r"^(\s+(?:[+~-] |-/\+ |\+/- |<= )?)(\S+?) *= (.*)$")
+_LOOKS_LIKE_NEXT = re.compile(r", (?:[+~-] |-/\+ |\+/- |<= )?\S+ = ")
 MAX_DIFFERENT = 4   # values that may differ for a block to be written against the one above
 
 
@@ -140,6 +162,8 @@ def _differences(ref: list[str], block: list[str]) -> list[str] | None:
             return None
         if ma.group(1).strip() not in ("", "+", "-") or a.rstrip().endswith(("{", "[")):
             return None
+        if _LOOKS_LIKE_NEXT.search(mb.group(3)):
+            return None  # a value holding ", k = " would read as two values in "[as …, but …]"
         diffs.append(f"{mb.group(1).lstrip()}{mb.group(2)} = {mb.group(3)}")
         if len(diffs) > min(MAX_DIFFERENT, max(1, len(block) // 3)):
             return None
@@ -235,7 +259,9 @@ def format_plan(text: str) -> str | None:
             continue
         out.append(line)
         i += 1
-    out = fold_similar_blocks(inline_scalar_lists(fold_unchanged_values(out)))
+    # a short unchanged list is written on one line (its values kept), before longer or nested
+    # unchanged values are folded to a count
+    out = fold_similar_blocks(fold_unchanged_values(inline_scalar_lists(out)))
     notes = []
     if refreshed:
         notes.append(f"[{refreshed} 'Refreshing state...' lines dropped]")

@@ -80,11 +80,15 @@ def _parse_aligned(lines: list[str]) -> list[list[str]] | None:
             pos += 1
     # A segment with no header text is part of the column on its left; so is a segment
     # whose header word follows the previous one after a single space while no row has a
-    # cell there ("Mounted on" above mount points that all end before "on").
+    # cell there ("Mounted on" above mount points that all end before "on"), or starts in
+    # lower case after a single space (df's "Mounted on" over "/mnt/a  b": one name, one
+    # cell, its two spaces kept; column names start upper case or with a sign).
     cols: list[list[int]] = []
     for s, e in spans:
+        one_space = header[s - 2:s - 1] not in ("", " ")
         if cols and (not header[s:e].strip()
-                     or (header[s - 2:s - 1] not in ("", " ") and not any(l[s:e].strip() for l in lines[1:]))):
+                     or (one_space and header[s:s + 1].islower())
+                     or (one_space and not any(l[s:e].strip() for l in lines[1:]))):
             cols[-1][1] = e
         else:
             cols.append([s, e])
@@ -235,7 +239,43 @@ def compact_tables(text: str, min_rows: int = 1, tabbed: bool = False) -> str | 
 
 
 def compress_table(request) -> str | None:
-    return compact_table_text(request.text)
+    text = request.text
+    if request.argv and request.argv[0].rsplit("/", 1)[-1] == "df":
+        text = _df_unwrapped(text) or text
+    return compact_table_text(text)
+
+
+_DF_HEAD = lazy(r"^Filesystem +(?:\S+ +)+Mounted on$")
+
+
+def _df_unwrapped(text: str) -> str | None:
+    """``df`` prints a filesystem name too long for its column alone on a line and the row's
+    other cells on the next, indented; such a row is joined back and the table realigned (the
+    name, then the numbers, then the mount point, which may hold spaces) so it parses as one
+    table. None when there is nothing to join or the rows do not read as df's."""
+    lines = text.rstrip("\n").split("\n")
+    if not lines or not _DF_HEAD.match(lines[0]):
+        return None
+    ncols = len(lines[0].split()) - 1          # "Mounted on" is one column
+    rows, i, joined = [], 1, False
+    while i < len(lines):
+        line = lines[i]
+        if (len(line.split()) == 1 and not line[:1].isspace() and i + 1 < len(lines)
+                and lines[i + 1][:1] == " " and len(lines[i + 1].split(None, ncols - 2)) == ncols - 1):
+            line = line + " " + lines[i + 1].strip()
+            i += 1
+            joined = True
+        cells = line.split(None, ncols - 1)
+        if len(cells) != ncols or line[:1].isspace():
+            return None
+        rows.append(cells)
+        i += 1
+    if not joined:
+        return None
+    table = [lines[0].split(None, ncols - 1)] + rows
+    widths = [max(len(r[c]) for r in table) for c in range(ncols - 1)]
+    return "\n".join(" ".join(r[c].ljust(widths[c]) if c < ncols - 1 else r[c] for c in range(ncols))
+                     for r in table) + "\n"
 
 
 def compact_table_text(text: str) -> str | None:

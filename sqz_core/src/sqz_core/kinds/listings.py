@@ -108,6 +108,10 @@ def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None 
         name += "/"
     elif kind == "l" and " -> " not in name:
         name += "@"
+    elif kind != "l" and (" -> " in name or name.endswith("@")) and name == name.strip() and name[0] not in "'\"":
+        # a plain file must not read as a link; a name ls quoted itself (or padded with a
+        # space to line up with quoted ones) is left as ls printed it
+        name = quote_name(name, force=True)
     parts = [_octal(mode)]
     if with_owner and f"{m.group('owner')}:{m.group('group')}" != usual:
         parts.append(f"{m.group('owner')}:{m.group('group')}")
