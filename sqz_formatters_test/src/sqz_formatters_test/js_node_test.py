@@ -31,10 +31,16 @@ _SPEC_PASS = re.compile(r"^ *✔ \S.* \([\d.]+m?s\)$")
 
 
 def _yaml_end(lines: list[str], i: int, ind: str) -> int:
-    """Index after the YAML block that starts at ``lines[i]`` (``---`` … ``...``), or ``i`` if none."""
+    """Index after the YAML block that starts at ``lines[i]`` (``---`` … ``...``), or ``i`` if none.
+
+    A block whose ``...`` was lost ends before the first line indented less than its body, so
+    a damaged passing record never swallows the records after it.
+    """
     if i < len(lines) and lines[i] == ind + "  ---":
         j = i + 1
         while j < len(lines) and lines[j] != ind + "  ...":
+            if lines[j].strip() and not lines[j].startswith(ind + "  "):
+                return j
             j += 1
         return min(j + 1, len(lines))
     return i
