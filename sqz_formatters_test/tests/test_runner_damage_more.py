@@ -111,7 +111,7 @@ def test_the_whole_capture_keeps_every_id_and_count(family, fx):
 
 
 @pytest.mark.parametrize("family,fx", RED, ids=lambda v: v if isinstance(v, str) else v.name)
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_cut_or_a_lost_line_never_loses_a_failing_id_or_misstates_a_count(family, fx, data):
     text = fx.text
@@ -124,6 +124,18 @@ def test_a_cut_or_a_lost_line_never_loses_a_failing_id_or_misstates_a_count(fami
         damaged = "".join(lines[:k] + lines[k + 1:])
     exit_code = data.draw(st.sampled_from([fx.meta["exit_code"], None]))
     assert _damage(family, damaged, fx.command, exit_code) in (None, ([], []))
+
+
+@pytest.mark.parametrize("family,fx", RED, ids=lambda v: v if isinstance(v, str) else v.name)
+def test_every_single_lost_line(family, fx):
+    """One lost line, every line in turn (random draws missed the node TAP case below)."""
+    lines = fx.text.splitlines(True)
+    bad = {}
+    for k in range(len(lines)):
+        got = _damage(family, "".join(lines[:k] + lines[k + 1:]), fx.command, fx.meta["exit_code"])
+        if got not in (None, ([], [])):
+            bad[k] = (lines[k], got)
+    assert bad == {}
 
 
 def _text(family: str, name: str) -> str:
