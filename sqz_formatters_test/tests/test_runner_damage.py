@@ -72,6 +72,15 @@ def _lost_ids(family: str, text: str, command: str, exit_code) -> list[str] | No
     return sorted(i for i in ids(text) if i not in out)
 
 
+def draw_damage(data, text: str) -> str:
+    """``text`` cut at any character, or with one line lost (drawn by hypothesis)."""
+    if data.draw(st.sampled_from(["cut", "lost line"])) == "cut":
+        return text[: data.draw(st.integers(0, len(text)))]
+    lines = text.splitlines(True)
+    k = data.draw(st.integers(0, len(lines) - 1))
+    return "".join(lines[:k] + lines[k + 1:])
+
+
 def test_the_red_captures_are_all_here():
     assert {f for f, _ in RED} == set(RUNNERS) and len(RED) >= 25
 
@@ -80,14 +89,7 @@ def test_the_red_captures_are_all_here():
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_cut_or_a_lost_line_never_loses_a_failing_id(family, fx, data):
-    text = fx.text
-    lines = text.splitlines(True)
-    how = data.draw(st.sampled_from(["cut", "lost line"]))
-    if how == "cut":
-        damaged = text[: data.draw(st.integers(0, len(text)))]
-    else:
-        k = data.draw(st.integers(0, len(lines) - 1))
-        damaged = "".join(lines[:k] + lines[k + 1:])
+    damaged = draw_damage(data, fx.text)
     exit_code = data.draw(st.sampled_from([fx.meta["exit_code"], None]))
     assert _lost_ids(family, damaged, fx.command, exit_code) in (None, [])
 

@@ -19,7 +19,7 @@ from sqz_core import FormatRequest
 from sqz_core.cleanup import clean_terminal
 from sqz_core.testing import iter_fixtures
 from sqz_formatters_test import c_ctest, js_node_test, js_vitest, jvm_gradle, jvm_maven, py_tox, rust_cargo
-from test_runner_damage import _ids
+from test_runner_damage import _ids, draw_damage
 
 _C = re.compile
 # (formatter, failing-id patterns, count patterns); group 1 of each is what must survive / agree.
@@ -114,14 +114,7 @@ def test_the_whole_capture_keeps_every_id_and_count(family, fx):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_a_cut_or_a_lost_line_never_loses_a_failing_id_or_misstates_a_count(family, fx, data):
-    text = fx.text
-    lines = text.splitlines(True)
-    how = data.draw(st.sampled_from(["cut", "lost line"]))
-    if how == "cut":
-        damaged = text[: data.draw(st.integers(0, len(text)))]
-    else:
-        k = data.draw(st.integers(0, len(lines) - 1))
-        damaged = "".join(lines[:k] + lines[k + 1:])
+    damaged = draw_damage(data, fx.text)
     exit_code = data.draw(st.sampled_from([fx.meta["exit_code"], None]))
     assert _damage(family, damaged, fx.command, exit_code) in (None, ([], []))
 
