@@ -64,21 +64,29 @@ def _text_of_markup(line: str) -> str:
     return _TAG.sub("", line).strip() if _TAG.search(line) else line
 
 
-def _collapsed_sections(lines: list[str]) -> dict[int, tuple[int, str]]:
-    """Top-level ``<details>`` sections outside code blocks: start line -> (end line, summary)."""
-    found: dict[int, tuple[int, str]] = {}
+def _in_code(lines: list[str]) -> list[bool]:
+    """Per line: whether it belongs to a fenced code block (its fence lines included)."""
+    flags: list[bool] = []
     fence = None
-    start, depth, summary = -1, 0, ""
-    for i, line in enumerate(lines):
+    for line in lines:
         if fence is not None:
             if line.strip().startswith(fence):
                 fence = None
-            continue
-        m = _FENCE.match(line)
-        if m:
+            flags.append(True)
+        elif m := _FENCE.match(line):
             fence = m.group(1)
-            continue
-        if "<" not in line:
+            flags.append(True)
+        else:
+            flags.append(False)
+    return flags
+
+
+def _collapsed_sections(lines: list[str], code: list[bool]) -> dict[int, tuple[int, str]]:
+    """Top-level ``<details>`` sections outside code blocks: start line -> (end line, summary)."""
+    found: dict[int, tuple[int, str]] = {}
+    start, depth, summary = -1, 0, ""
+    for i, line in enumerate(lines):
+        if code[i] or "<" not in line:
             continue
         if _DETAILS_OPEN.match(line):
             if depth == 0:
@@ -110,16 +118,16 @@ def compress_markdown(request) -> str | None:
     text = _strip_comments(request.text) if "<!--" in request.text else request.text
     out: list[str] = []
     defs: list[tuple[int, str]] = []   # (index in out, label) of each reference definition
-    fence = None
     prev_blank = prose = True
     lines = text.split("\n")
+    code = _in_code(lines)
     # (no folding when the text already says "… not shown]": its line would read as our note)
-    sections = _collapsed_sections(lines) if "<details" in text and "not shown]" not in text else {}
+    sections = _collapsed_sections(lines, code) if "<details" in text and "not shown]" not in text else {}
     skip_to = -1
     for i, line in enumerate(lines):
         if i <= skip_to:
             continue
-        if fence is None and i in sections:
+        if i in sections:
             end, summary = sections[i]
             body = lines[i + 1:end]
             shown = sum(1 for x in body if x.strip() and not _SUMMARY.search(x))
@@ -130,15 +138,8 @@ def compress_markdown(request) -> str | None:
                 prev_blank = prose = False
                 skip_to = end
                 continue
-        if fence is not None:
-            out.append(line)
-            if line.strip().startswith(fence):
-                fence = None
-            continue
-        m = _FENCE.match(line)
-        if m:
-            fence = m.group(1)
-            out.append(line)
+        if code[i]:
+            out.append(line)  # code stays as it stands
             prev_blank = False
             continue
         line = line.rstrip()
