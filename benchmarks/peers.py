@@ -259,7 +259,7 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
             if not fx.facts:
                 continue
             family = quality.family_of(root, fx.path)
-            if filter_text and filter_text not in f"{family}/{fx.name}":
+            if not quality.matches(filter_text, f"{family}/{fx.name}"):
                 continue
             text = fx.raw.decode("utf-8", "replace")
             nonce = new_nonce()
@@ -479,7 +479,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print every row and the summary as JSON")
     ap.add_argument("--markdown", action="store_true", help="print the per-family table and summary as Markdown")
-    ap.add_argument("--filter", help="only fixtures whose family/name contains this")
+    ap.add_argument("--filter", help="only fixtures whose family/name contains this (several: comma-separated, any matches)")
     ap.add_argument("--fixtures", action="store_true", help="with --markdown: the per-fixture table too")
     ap.add_argument("--dump", type=Path, help="write every tool's output per fixture under this folder")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)

@@ -76,6 +76,13 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
     return "other"
 
 
+def matches(filter_text: str | None, name: str) -> bool:
+    """True when no filter is given or ``name`` contains one of its comma-separated parts."""
+    if not filter_text:
+        return True
+    return any(part and part in name for part in filter_text.split(","))
+
+
 def run(filter_text: str | None = None) -> list[dict]:
     from sqz_core.cleanup import clean_terminal
     from sqz_core.exitmarker import new_nonce, trailer
@@ -96,7 +103,7 @@ def run(filter_text: str | None = None) -> list[dict]:
             if not fx.facts:
                 continue
             family = family_of(root, fx.path)
-            if filter_text and filter_text not in f"{family}/{fx.name}":
+            if not matches(filter_text, f"{family}/{fx.name}"):
                 continue
             nonce = new_nonce()
             data = fx.raw + (trailer(fx.meta['exit_code'], nonce)
@@ -213,7 +220,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--json", action="store_true", help="print every row as JSON")
     ap.add_argument("--markdown", action="store_true", help="print the per-family table as Markdown")
-    ap.add_argument("--filter", help="only fixtures whose family/name contains this")
+    ap.add_argument("--filter", help="only fixtures whose family/name contains this (several: comma-separated, any matches)")
     args = ap.parse_args()
     os.environ.setdefault("SQZ_QUIET", "1")
     hint = hint_as_on_path()
