@@ -206,3 +206,15 @@ def test_benchmarks_measure_the_hint_as_with_sqz_on_path(monkeypatch):
     assert line == "[sqz expand 0123456789ab]" and find_recovery(line) == ("sqz", "0123456789ab")
     monkeypatch.setenv("SQZ_BIN", "/opt/sqz")
     assert quality.hint_as_on_path() == "recovery hint as with SQZ_BIN=/opt/sqz"
+
+
+def test_reference_table_names_real_fixtures_and_reports_both_units(quality_rows):
+    """Every reference-bench row points at a fixture the corpus has, and its figures are ours, not copied."""
+    bench = load("quality")
+    table = bench.reference_markdown(quality_rows)
+    assert not [line for line in table if "(missing)" in line]
+    rows = {f"{r['family'].split('/')[-1]}/{r['fixture']}": r for r in quality_rows}
+    log = rows["kinds/app_worker_log"]
+    line = next(x for x in table if "kinds/app_worker_log" in x)
+    assert f"{log['tokens_in']} → {log['tokens_out']}" in line and f"-{log['reduction']}%" in line
+    assert bench._quarter_bytes(5) == 2 and bench._quarter_bytes(8) == 2
