@@ -19,16 +19,22 @@ _PIP_CHATTER = re.compile(
     r"^(?:Looking in indexes: |Looking in links: |WARNING: Location '.*' is ignored: |"
     r"Collecting |Obtaining |Downloading |  Downloading |Using cached |  Using cached |Processing |"
     r"Requirement already satisfied: |Installing collected packages: |  Attempting uninstall: |"
-    r"    Found existing installation: |    Uninstalling |      Successfully uninstalled |"
+    r"    Found existing installation: |    Uninstalling |"
     r"  Preparing metadata |  Installing build dependencies |  Getting requirements to build |"
     r"Building wheels for collected packages: |  Building wheel for |  Created wheel for |"
     r"  Stored in directory: |Successfully built |File was already downloaded )")
+# the resolver's progress note and the generic advice under a conflict (the conflict's causes are kept)
+_RESOLVER_ADVICE = re.compile(
+    r"^(?:INFO: pip is looking at multiple versions of \S+ to determine which version is compatible with other "
+    r"requirements\. This could take a while\.|To fix this you could try to:|1\. loosen the range of package "
+    r"versions you've specified|2\. remove package versions to allow pip (?:to )?attempt to solve the dependency "
+    r"conflict)$")
 _PROGRESS_BAR = re.compile(r"^\s*[━╸╺─]+ [\d.]+/[\d.]+ [kMG]?B .*eta ")
 _PIP_RESULT = re.compile(r"^(?:Successfully installed |Successfully downloaded |Saved |ERROR: |"
                          r"Would install )")
 _UV_CHATTER = re.compile(r"^(?:Using Python \S+ environment at: |Resolved \d+ packages? in |"
                          r"Prepared \d+ packages? in |Audited \d+ packages? in |Downloading |Building |"
-                         r" Downloading | Building | Built )")
+                         r" Downloading | Downloaded | Building | Built )")
 _UV_RESULT = re.compile(r"^(?:Installed \d+ packages? in |Uninstalled \d+ packages? in | [+-] \S+==\S+|"
                         r"error: |warning: |Audited \d+ packages? in )")
 
@@ -96,7 +102,9 @@ def compact_pip(lines: list[str]) -> list[str] | None:
                 already += 1  # a dependency of another requirement
             else:
                 out.append(line)  # a requirement the user asked for (argument or -r file): keep its version
-        elif _PIP_CHATTER.match(line) or _PROGRESS_BAR.match(line):
+        elif line.startswith("      Successfully uninstalled "):
+            out.append(line.strip())  # the version an install replaced
+        elif _PIP_CHATTER.match(line) or _PROGRESS_BAR.match(line) or _RESOLVER_ADVICE.match(line):
             dropped += 1
         else:
             out.append(line)
