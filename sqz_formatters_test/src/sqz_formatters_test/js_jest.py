@@ -74,7 +74,7 @@ def compact_jest(lines: list[str]) -> list[str] | None:
 
 # A coverage table (istanbul's `text` reporter under jest and vitest, node's own in `#`/`ℹ` comments):
 # its border lines go and each row's cells lose their padding (a file cell keeps its nesting indent).
-_COV_BORDER = re.compile(r"^(?P<pre># |ℹ )?-+(?:\|-+)*\s*$")
+_COV_BORDER = re.compile(r"^(?P<pre># |ℹ )?-{8,}(?:\|-+)*\s*$")
 _COV_HEADER = re.compile(r"^(?:# |ℹ )?(?:File|file) +\| .*%")
 
 
@@ -90,7 +90,7 @@ def compact_coverage_tables(lines: list[str]) -> list[str]:
     cells = 0  # the header's cell count while inside a table, else 0
     for k, line in enumerate(lines):
         border = _COV_BORDER.match(line)
-        if border and "|" in line and (cells or k + 1 < len(lines) and _COV_HEADER.match(lines[k + 1])
+        if border and (cells or k + 1 < len(lines) and _COV_HEADER.match(lines[k + 1])
                                       or out and out[-1].count("|") >= 3):
             continue
         if _COV_HEADER.match(line):
