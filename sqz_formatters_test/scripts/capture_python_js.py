@@ -1478,7 +1478,7 @@ def capture_npm_heldout(node: str) -> None:
            notes="held-out: the registry mirror used here has no audit endpoint")
     record("npm", "outdated_table", "npm outdated", old, npmv, notes="held-out")
     pkg = json.loads((old / "package.json").read_text())
-    pkg["dependencies"]["uuid"] = "^9.0.0"
+    pkg.setdefault("dependencies", {})["uuid"] = "^9.0.0"
     (old / "package.json").write_text(json.dumps(pkg, indent=2) + "\n")
     record("npm", "ls_invalid", "npm ls", old, npmv,
            notes="held-out: package.json asks for uuid ^9 after uuid 3.4.0 was installed")
@@ -1496,6 +1496,15 @@ def capture_npm_heldout(node: str) -> None:
            notes="held-out: the script throws ENOENT (no migrations folder)")
     record("npm", "test_jest_big", "npm test", ROOT / "jsbig", npmv + "; jest " + version("jest --version"),
            notes="held-out: npm test running the JBIG suite (jest --ci jbig)")
+    big = ROOT / "jsbig"
+    pnv = "pnpm " + version("pnpm --version") + "; " + node + "; jest " + version("jest --version")
+    record("npm", "pnpm_test_jest_big", "pnpm test", big, pnv, notes="held-out: pnpm running the JBIG suite's test script")
+    record("npm", "yarn_test_jest_big", "yarn test", big,
+           "yarn " + version("yarn --version") + "; " + node + "; jest " + version("jest --version"),
+           notes="held-out: yarn 1 running the JBIG suite's test script")
+    record("npm", "pnpm_exec_vitest_big", "pnpm exec vitest run vbig", big,
+           "pnpm " + version("pnpm --version") + "; " + node + "; " + version("vitest --version"),
+           notes="held-out: pnpm exec (no script banner) running the VBIG suite")
     pp = _pm_project("pnpmpeer", '{"name": "peer-app", "version": "1.0.0", "private": true}\n')
     pv = "pnpm " + version("pnpm --version") + "; " + node
     record("npm", "pnpm_peer_issues", "pnpm add eslint@9 eslint-config-airbnb@19 eslint-plugin-import@2", pp, pv,
