@@ -164,3 +164,33 @@ def test_uv_large_install_keeps_every_package_drops_downloads():
 def test_uv_conflict_keeps_the_whole_explanation():
     text, out = text_of("pip", "uv_install_conflict"), _pip("uv_install_conflict")
     assert out == text.split("\n", 1)[1]   # only uv's `Using Python … environment` line goes
+
+
+# ---------------------------------------------------------------- pnpm / yarn running the same suites
+
+def test_pnpm_and_yarn_test_scripts_go_through_jest():
+    for name, trailer in (("pnpm_test_jest_big", "[ELIFECYCLE] Test failed. See above for more details."),
+                          ("yarn_test_jest_big", "error Command failed with exit code 1.")):
+        out = _npm(name)
+        assert out is not None, name
+        assert "$ jest --ci jbig" not in out and "yarn run v1.22.22" not in out
+        assert "Tests:       12 failed, 171 passed, 183 total" in out
+        assert trailer in out
+
+
+def test_pnpm_exec_has_no_banner_and_is_still_recognised():
+    text, out = text_of("npm", "pnpm_exec_vitest_big"), _npm("pnpm_exec_vitest_big")
+    assert not text.lstrip().startswith(("$ ", "> "))
+    assert out is not None and "⎯ Failed Tests 6 ⎯" in out and "✓ total > line 0" not in out
+
+
+def test_exec_of_an_unknown_binary_is_not_ours():
+    body = text_of("npm", "run_script_crash").split("\n", 3)[3]   # the crash without npm's banner
+    assert _ask(js_npm, text_of("eslint", "errors"), "pnpm exec eslint lint", 1) is None
+    assert _ask(js_npm, "hello\nworld\n", "npm exec cowsay hello", 0) is None
+    assert _ask(js_npm, cut_body(body), "pnpm dlx some-tool", 1) is None
+
+
+def cut_body(body):
+    """The crash output cut before node's closing ``Node.js vX`` line (not a complete crash report)."""
+    return body[:body.index("Node.js v")]

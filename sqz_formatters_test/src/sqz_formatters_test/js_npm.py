@@ -24,7 +24,8 @@ commands = ("npm", "pnpm", "yarn", "bun")
 reports_traces = True
 
 _INSTALL = frozenset({"install", "i", "ci", "add", "update", "up", "upgrade", "remove", "rm", "uninstall", "un"})
-_RUN = frozenset({"test", "t", "tst", "run", "run-script", "rt"})
+_RUN = frozenset({"test", "t", "tst", "run", "run-script", "rt", "exec", "x"})
+_EXEC = frozenset({"exec", "dlx", "x"})   # a package's binary run directly: no script banner
 _BANNER = re.compile(r"^> \S+(?:@\S+)? \S+$")
 _BANNER_CMD = re.compile(r"^> \S.*$")
 _YARN_BANNER = re.compile(r"^(?:yarn run v\d\S*|\$ \S.*)$")
@@ -173,12 +174,16 @@ def strip_banner(lines: list[str]) -> tuple[list[str], bool]:
     return out, found
 
 
-def compact_script(lines: list[str], exit_code: int | None) -> list[str] | None:
-    """A script's output compacted by the formatter of the tool that printed it, or None."""
+def compact_script(lines: list[str], exit_code: int | None, bare: bool = False) -> list[str] | None:
+    """A script's output compacted by the formatter of the tool that printed it, or None.
+
+    ``bare``: the command runs a package's binary directly (``pnpm exec``, ``pnpm dlx``, ``bun x``,
+    ``npm exec``), so there is no script banner to find; otherwise a missing banner gives None.
+    """
     from . import js_jest, js_node_test, js_tsc, js_vitest
 
     body, found = strip_banner(lines)
-    if not found:
+    if not found and not bare:
         return None
     trailer: list[str] = []
     while body and body[-1].startswith(("npm error ", "npm ERR! ", "error Command failed", " ELIFECYCLE ")):
@@ -222,7 +227,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     if sub in _INSTALL or (request.program in ("yarn", "pnpm", "bun") and sub is None):
         out = compact_install(request.lines)
     elif sub in _RUN or (request.program in ("yarn", "pnpm", "bun") and sub is not None):
-        out = compact_script(request.lines, request.exit_code)
+        out = compact_script(request.lines, request.exit_code, bare=sub in _EXEC)
     else:
         return None
     if out is None:
