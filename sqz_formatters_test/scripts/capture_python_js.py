@@ -595,6 +595,15 @@ def capture_pip_heldout() -> None:
     record("pip", "uv_install_many", "uv pip install sphinx", d, uv, env=uenv, notes="held-out")
     record("pip", "uv_install_conflict", "uv pip install 'requests==2.31.0' 'urllib3<1.21'", d, uv, env=uenv,
            notes="held-out: no urllib3 satisfies both")
+    proj = d / "uvproj"
+    penv = dict(env)
+    penv.pop("VIRTUAL_ENV", None)
+    run("uv init -q --lib --name uvproj uvproj", d, penv)
+    record("pip", "uv_add", "uv add requests rich", proj, uv, env=penv,
+           notes="held-out: a new uv project's first add (creates its venv)")
+    record("pip", "uv_remove", "uv remove rich", proj, uv, env=penv, notes="held-out")
+    record("pip", "uv_add_conflict", "uv add 'requests==2.31.0' 'urllib3<1.21'", proj, uv, env=penv,
+           notes="held-out: no urllib3 satisfies both")
 
 
 # ---------------------------------------------------------------- JavaScript projects
