@@ -194,3 +194,15 @@ def test_exec_of_an_unknown_binary_is_not_ours():
 def cut_body(body):
     """The crash output cut before node's closing ``Node.js vX`` line (not a complete crash report)."""
     return body[:body.index("Node.js v")]
+
+
+def test_uv_project_commands_are_left_alone_for_now():
+    """`uv add`/`uv remove` are not this formatter's yet (see the pip family's refused set)."""
+    assert _pip("uv_add") is None and _pip("uv_remove") is None and _pip("uv_add_conflict") is None
+
+
+def test_uv_indented_build_lines_are_chatter_package_lines_stay():
+    text = ("Resolved 3 packages in 10ms\n   Building demo @ file:///w/demo\n      Built demo @ file:///w/demo\n"
+            "Prepared 1 package in 2ms\nInstalled 1 package in 1ms\n ~ demo==0.1.0 (from file:///w/demo)\n")
+    out = _ask(py_pip, text, "uv pip install -e .")
+    assert out == "Installed 1 package in 1ms\n ~ demo==0.1.0 (from file:///w/demo)\n"

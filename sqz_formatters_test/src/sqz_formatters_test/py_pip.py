@@ -33,9 +33,9 @@ _PROGRESS_BAR = re.compile(r"^\s*[━╸╺─]+ [\d.]+/[\d.]+ [kMG]?B .*eta ")
 _PIP_RESULT = re.compile(r"^(?:Successfully installed |Successfully downloaded |Saved |ERROR: |"
                          r"Would install )")
 _UV_CHATTER = re.compile(r"^(?:Using Python \S+ environment at: |Resolved \d+ packages? in |"
-                         r"Prepared \d+ packages? in |Audited \d+ packages? in |Downloading |Building |"
-                         r" Downloading | Downloaded | Building | Built )")
-_UV_RESULT = re.compile(r"^(?:Installed \d+ packages? in |Uninstalled \d+ packages? in | [+-] \S+==\S+|"
+                         r"Prepared \d+ packages? in |Audited \d+ packages? in |"
+                         r" *(?:Downloading|Downloaded|Building|Built) )")
+_UV_RESULT = re.compile(r"^(?:Installed \d+ packages? in |Uninstalled \d+ packages? in | [+~-] \S+==\S+|"
                         r"error: |warning: |Audited \d+ packages? in )")
 
 
@@ -121,7 +121,8 @@ def compact_pip(lines: list[str]) -> list[str] | None:
 
 
 def compact_uv(lines: list[str]) -> list[str] | None:
-    """uv pip install output without resolver chatter; None when no result or error line is seen."""
+    """uv pip install output without resolver, download and build chatter (every ``+``/``-``/``~`` package
+    line stays); None when no result or error line is seen."""
     out = [x for x in lines if not _UV_CHATTER.match(x)]
     if not any(_UV_RESULT.match(x) for x in out):
         return None
