@@ -212,3 +212,29 @@ def test_node_tap_cut_before_counts_is_refused():
 def _req(text, command, exit_code):
     from sqz_core import FormatRequest
     return FormatRequest(text, command, exit_code=exit_code)
+
+
+def test_jest_verbose_console_before_its_passing_suite_keeps_the_suite_line():
+    """--verbose prints a suite's console output before the suite's own PASS line."""
+    out = _jest("big_red_verbose").splitlines()
+    k = out.index("PASS jbig/logging.test.js")
+    assert any(x.strip() == "console.warn" for x in out[k - 8:k])
+    assert "PASS jbig/logging.test.js" in text_of("jest", "big_red_verbose")
+
+
+def test_jest_verbose_all_passing_describe_goes_failing_ones_stay():
+    text, out = text_of("jest", "big_red_verbose"), _jest("big_red_verbose")
+    assert "\n  chunking\n" in text and "\n  chunking\n" not in out
+    lines = out.splitlines()
+    # describe blocks holding a failure keep their line and the ✕ under it
+    k = lines.index("  ranges")
+    assert lines[k + 1] == "    ✕ caret on zero major is narrow (5 ms)"
+
+
+def test_jest_verbose_describe_with_a_skip_stays():
+    text = ("FAIL a.test.js\n  outer\n    ✓ one (1 ms)\n    ○ skipped two\n  inner\n    ✓ three\n\n"
+            "  ● x › y\n\n    boom\n\n      at Object.<anonymous> (a.test.js:1:1)\n\n"
+            "Test Suites: 1 failed, 1 total\nTests:       1 failed, 1 skipped, 2 passed, 4 total\n")
+    out = js_jest.sqz_format(request=_req(text, "jest --verbose", 1))
+    assert "  outer\n    ○ skipped two\n" in out
+    assert "  inner" not in out and "✓" not in out

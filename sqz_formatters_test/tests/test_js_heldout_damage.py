@@ -34,7 +34,7 @@ CASES = [
 
 # lines a formatter writes itself: counted notes, folded frames, section titles, group headers, markers
 _OWN = re.compile(
-    r"^\s*(?:\(.*\)|\[\d+ frames? in [^\]]*\]\s*\{?|⎯ .* ⎯|npm (?:error|warn|ERR!|WARN):|npm warn deprecated:"
+    r"^\s*(?:\(.*\)|\[\d+ frames? in [^\]]*\](?: \{|,)?|⎯ .* ⎯|npm (?:error|warn|ERR!|WARN):|npm warn deprecated:"
     r"|npm error \(\d+ lines? of usage and options dropped\)|Cause: \(the message above\))$")
 
 

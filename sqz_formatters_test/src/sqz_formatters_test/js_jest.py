@@ -44,10 +44,25 @@ def compact_jest(lines: list[str]) -> list[str] | None:
     located = -1  # index of the next `at … (file:line:col)` line at or after the current one
     message: list[str] = []   # the first paragraph under the current `●` title (stripped)
     skip_to = -1              # a `Cause:` repeating that message: its lines up to here go
+    in_tree = False           # in --verbose's tree of describe blocks and ticks under a PASS/FAIL line
+    console = ""              # "header": a `● Console` block seen since the last suite line; "bare": console output without it
     for k, line in enumerate(lines):
         if k < skip_to:
             continue
         stripped = line.strip()
+        if _SUITE_LINE.match(line):
+            in_tree, was, console = True, console, ""
+            if was == "bare" and _PASS_SUITE.match(line):
+                out.append(line)  # --verbose prints a suite's console output before its line: keep whose it is
+                continue
+        elif not stripped:
+            in_tree = False
+        elif stripped == "● Console":
+            console = "header"
+        elif _CONSOLE_CALL.match(line) and not console:
+            console = "bare"
+        elif in_tree and _all_passing_block(lines, k):
+            continue  # a describe block whose tests all passed: the counts cover it, as for its ticks
         if stripped.startswith("● "):
             message = _paragraph(lines, k + 2) if k + 1 < len(lines) and not lines[k + 1].strip() else []
         elif stripped == "Cause:" and message and _paragraph(lines, k + 1) == message:
@@ -120,6 +135,30 @@ def _paragraph(lines: list[str], k: int) -> list[str]:
             return out
         out.append(lines[j].strip())
     return [] if len(out) > _PARAGRAPH_MAX else out
+
+
+_SUITE_LINE = re.compile(r"^(?:PASS|FAIL) \S")
+_CONSOLE_CALL = re.compile(r"^ +console\.\w+$")
+_TREE_HEADER = re.compile(r"^(?P<ind> {2,})[^\s✓√✕×○✎●]")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _all_passing_block(lines: list[str], k: int) -> bool:
+    """True when ``lines[k]`` is a describe line of --verbose's tree and everything under it is a ``✓`` tick
+    (or a describe line whose own lines are): it holds no failure, skip or todo to show."""
+    m = _TREE_HEADER.match(lines[k])
+    if not m:
+        return False
+    ind = len(m.group("ind"))
+    j = k + 1
+    while j < len(lines) and lines[j].strip() and _indent(lines[j]) > ind:
+        if not (_PASS_TICK.match(lines[j]) or _TREE_HEADER.match(lines[j])):
+            return False
+        j += 1
+    return j > k + 1
 
 
 def _next_location(lines: list[str], k: int) -> int:

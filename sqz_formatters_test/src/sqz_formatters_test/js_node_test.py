@@ -109,7 +109,7 @@ def _drop_named_twice(lines: list[str]) -> list[str]:
 
 
 _NODE_FRAME = re.compile(
-    r"^(?P<ind>\s+)(?:at )?(?:async )?(?:\S+(?: \[as \S+\])? \()?(?P<mod>node:[\w/]+)(?::\d+)*\)?(?P<brace> \{)?$")
+    r"^(?P<ind>\s+)(?:at )?(?:async )?(?:\S+(?: \[as \S+\])? \()?(?P<mod>node:[\w/]+)(?::\d+)*\)?(?P<brace> \{|,)?$")
 _FAILING = "✖ failing tests:"
 _TEST_AT = re.compile(r"^test at \S+:\d+:\d+$")
 
