@@ -1335,6 +1335,31 @@ for (let n = 1; n <= 12; n++) {
 }
 
 
+def _huge_suite(folder: str, esm: bool) -> dict[str, str]:
+    """Six test files of 150 parametrised cases each over lodash, one failing case in three of them."""
+    head = ('import { describe, test, expect } from "vitest";\nimport _ from "lodash";\n' if esm
+            else 'const _ = require("lodash");\n')
+    ext = "test.mjs" if esm else "test.js"
+    files = {}
+    for n, (fn, expr, want, bad) in enumerate([
+            ("camelCase", "_.camelCase(`foo bar ${i}`)", "`fooBar${i}`", None),
+            ("kebabCase", "_.kebabCase(`Foo Bar ${i}`)", "`foo-bar-${i}`", 77),
+            ("padStart", "_.padStart(String(i), 4, '0')", "String(i).padStart(4, '0')", None),
+            ("clamp", "_.clamp(i, 10, 100)", "Math.min(100, Math.max(10, i))", 3),
+            ("sum", "_.sum([i, i, i])", "3 * i", None),
+            ("words", "_.words(`alpha beta ${i}`).length", "3", 149)]):
+        expected = want if bad is None else f"(i === {bad} ? null : {want})"
+        files[f"{folder}/{fn}.{ext}"] = head + (
+            f'describe("{fn}", () => {{\n'
+            f'  test.each(Array.from({{ length: 150 }}, (_v, i) => i))("{fn} case %i", (i) => {{\n'
+            f'    expect({expr}).toEqual({expected});\n'
+            f'  }});\n}});\n')
+    return files
+
+
+JHUGE = _huge_suite("jhuge", esm=False)
+VHUGE = _huge_suite("vhuge", esm=True)
+
 def capture_js(families: set) -> None:
     js = JS
     shutil.rmtree(js, ignore_errors=True)
@@ -1395,7 +1420,7 @@ def capture_js_heldout(families: set, node: str) -> None:
                                       '"scripts": {"test": "jest --ci jbig"}}\n')
     (big / "vitest.config.mjs").write_text(
         'export default { test: { coverage: { provider: "v8", reporter: ["text"], include: ["vcov/src/**"] } } };\n')
-    for rel, body in {**JBIG, **JGREEN_COV, **VBIG, **VCOV, **NBIG, **NCOV}.items():
+    for rel, body in {**JBIG, **JGREEN_COV, **VBIG, **VCOV, **NBIG, **NCOV, **JHUGE, **VHUGE}.items():
         p = big / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(body)
@@ -1408,6 +1433,8 @@ def capture_js_heldout(families: set, node: str) -> None:
                      "timeout, rejected promise, console output, a suite that fails to load")
         record("jest", "big_red_verbose", "jest --ci --verbose jbig", big, jv, notes="held-out: as big_red_ci, --verbose")
         record("jest", "green_coverage", "jest --coverage jcov", big, jv, notes="held-out: green run with a coverage table")
+        record("jest", "huge_verbose", "jest --verbose jhuge", big, jv,
+               notes="held-out: 900 parametrised tests over lodash in 6 files, 3 failing, every test listed")
     if "vitest" in families:
         vv = version("vitest --version") + "; " + node + "; " + libs
         record("vitest", "big_red_run", "vitest run vbig", big, vv,
@@ -1416,6 +1443,8 @@ def capture_js_heldout(families: set, node: str) -> None:
         record("vitest", "green_coverage", "vitest run --coverage vcov", big,
                vv + "; @vitest/coverage-v8 " + version("node -p 'require(\"@vitest/coverage-v8/package.json\").version'"),
                notes="held-out: green run with a v8 coverage table")
+        record("vitest", "huge_verbose", "vitest run --reporter=verbose vhuge", big, vv,
+               notes="held-out: 900 parametrised tests over lodash in 6 files, 3 failing, every test listed")
     if "node" in families:
         record("node", "big_red_spec", "node --test --test-reporter=spec nbig/", big, node,
                notes="held-out: 140 passing tests around a deep-equal diff, a thrown error, a timeout, a hook failure")
