@@ -4,7 +4,11 @@ Every ``●`` failure block keeps its title, message, diff and every ``at`` stac
 the code frame (echoed source, its caret line and the ``>`` failing statement, which
 the ``at`` line below locates) goes. A ``>`` line with no ``at …:line:col`` line after
 it is kept. Suites that failed to run and console output jest prints are kept; PASS
-suites and passing ticks go (the ``Test Suites:``/``Tests:`` lines count them).
+suites and passing ticks go (the ``Test Suites:``/``Tests:`` lines count them), but for the
+PASS line of a suite whose console output jest printed; so do --verbose's describe lines whose
+tests all passed. A ``Cause:`` repeating the failure's message word for word says so in one line
+(its stack stays), and jest's fixed explanation under a snapshot not written in CI goes. Coverage
+tables (``--coverage``) lose their border lines and cell padding; every row stays.
 """
 
 from __future__ import annotations

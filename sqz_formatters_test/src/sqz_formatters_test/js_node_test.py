@@ -3,11 +3,13 @@
 TAP (the default reporter when not on a terminal): passing ``# Subtest`` records with
 their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay (but for
 node's own frames, counted as below), as do skips, todos and the ``# tests``/``# pass``/
-``# fail`` counts.
+``# fail`` counts; a kept record's ``duration_ms`` and node's generic ``code: 'ERR_TEST_FAILURE'``
+go, and so does a ``# Subtest: X`` line right above X's own result line.
 Spec reporter: ``✔`` lines go; runs of stack frames inside node itself (``node:internal/…``,
 ``node:async_hooks``) become one counted line naming those modules; under ``✖ failing tests:``
 each entry keeps its ``test at file:line:col`` and ``✖`` lines, and its details when they
-are not the ones the report above already showed. Everything else stays.
+are not the ones the report above already showed. Everything else stays. A lone node frame
+stays as printed. Coverage tables (``--experimental-test-coverage``) lose their borders and padding.
 """
 
 from __future__ import annotations

@@ -7,7 +7,12 @@ Installs keep every error and warning, each deprecation message once with every
 ``package@version`` npm deprecated with it (under one ``npm warn deprecated:`` line), and the ``added N packages`` / audit / ``Done``
 results (funding notes and npm audit's generic "Some issues need review…" advice go); a run of five or more ``npm error``/``npm warn``
 lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
-text indented under it, and its empty ``npm error`` lines go.
+text indented under it, and its empty ``npm error`` lines go. The packages whose install scripts
+npm held back (``npm warn install-scripts``) stay; its advice line goes.
+``pnpm exec`` / ``pnpm dlx`` / ``npm exec`` / ``bun x`` run a runner with no banner: the same
+formatters apply. A script that crashes node (a stack, then ``Node.js vX.Y.Z``) keeps its lines,
+node's own frames folded as node --test folds them. Any npm command's ``EUSAGE`` report keeps
+its message, help pointer and log line; the usage and option reference goes (counted).
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ In the ``Failed Suites``/``Failed Tests`` sections every ``FAIL`` header, error 
 echoed source of a code frame goes (the line the caret points at too when a ``❯ file:line:col``
 above locates it), and so do the caret line and the ``⎯⎯[1/4]⎯`` separators (section titles
 lose their padding). The clock line ``Start at`` and the phase breakdown of ``Duration`` are
-dropped; passing files and ticks go, the ``Test Files``/``Tests`` lines count them.
+dropped; passing files and ticks go, the ``Test Files``/``Tests`` lines count them. Around an
+unhandled error, vitest's fixed explanations go (the error, its stack, its file and the latest
+test stay). Coverage tables lose their border lines and cell padding.
 """
 
 from __future__ import annotations

@@ -2,7 +2,9 @@
 
 Kept verbatim: every ERROR/error and warning line (except pip's notes about ignored
 index locations), the result lines (``Successfully installed …``, ``Saved …``,
-uv's ``+ pkg==ver`` list) and any line not recognised as chatter.
+uv's ``+ pkg==ver`` list) and any line not recognised as chatter. A replaced package's
+``Successfully uninstalled X-ver`` stays (unindented); the resolver's "looking at multiple
+versions" note and its generic "To fix this you could try to" advice go (the conflict's causes stay).
 """
 
 from __future__ import annotations
