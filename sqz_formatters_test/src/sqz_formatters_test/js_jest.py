@@ -49,6 +49,7 @@ def compact_jest(lines: list[str]) -> list[str] | None:
     message: list[str] = []   # the first paragraph under the current `●` title (stripped)
     skip_to = -1              # a `Cause:` repeating that message: its lines up to here go
     in_tree = False           # in --verbose's tree of describe blocks and ticks under a PASS/FAIL line
+    all_passing = _all_passing_blocks(lines)
     console = ""              # "header": a `● Console` block seen since the last suite line; "bare": console output without it
     for k, line in enumerate(lines):
         if k < skip_to:
@@ -65,7 +66,7 @@ def compact_jest(lines: list[str]) -> list[str] | None:
             console = "header"
         elif _CONSOLE_CALL.match(line) and not console:
             console = "bare"
-        elif in_tree and _all_passing_block(lines, k):
+        elif in_tree and all_passing[k]:
             continue  # a describe block whose tests all passed: the counts cover it, as for its ticks
         if stripped.startswith("● "):
             message = _paragraph(lines, k + 2) if k + 1 < len(lines) and not lines[k + 1].strip() else []
@@ -150,19 +151,32 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" "))
 
 
-def _all_passing_block(lines: list[str], k: int) -> bool:
-    """True when ``lines[k]`` is a describe line of --verbose's tree and everything under it is a ``✓`` tick
-    (or a describe line whose own lines are): it holds no failure, skip or todo to show."""
-    m = _TREE_HEADER.match(lines[k])
-    if not m:
-        return False
-    ind = len(m.group("ind"))
-    j = k + 1
-    while j < len(lines) and lines[j].strip() and _indent(lines[j]) > ind:
-        if not (_PASS_TICK.match(lines[j]) or _TREE_HEADER.match(lines[j])):
-            return False
-        j += 1
-    return j > k + 1
+def _all_passing_blocks(lines: list[str]) -> list[bool]:
+    """Per line: True for a describe line of --verbose's tree whose lines below (deeper indented, up to
+    a blank line) are all ``✓`` ticks or such describe lines: it holds no failure, skip or todo to show.
+
+    One backward pass with a stack of the lines below (each line pushed and popped once): linear.
+    """
+    flags = [False] * len(lines)
+    below: list[tuple[int, bool]] = []   # (indent, everything in it passed) of the lines after the current one
+    for k in range(len(lines) - 1, -1, -1):
+        line = lines[k]
+        if not line.strip():
+            below.clear()
+            continue
+        ind = _indent(line)
+        passed, children = True, 0
+        while below and below[-1][0] > ind:
+            passed = below.pop()[1] and passed
+            children += 1
+        if _PASS_TICK.match(line):
+            ok = True
+        elif _TREE_HEADER.match(line):
+            ok = flags[k] = passed and children > 0
+        else:
+            ok = False
+        below.append((ind, ok))
+    return flags
 
 
 def _next_location(lines: list[str], k: int) -> int:
