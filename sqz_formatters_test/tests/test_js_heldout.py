@@ -36,7 +36,7 @@ def test_jest_big_keeps_every_title_and_located_frame():
     text, out = text_of("jest", "big_red_ci"), _jest("big_red_ci")
     for line in text.splitlines():
         s = line.strip()
-        if s.startswith("●") or re.match(r"^at .*:\d+:\d+\)$", s) or s.startswith("FAIL "):
+        if s.startswith(("●", "FAIL ")) or re.match(r"^at .*:\d+:\d+\)$", s):
             assert s in out, s
     assert "Tests:       12 failed, 171 passed, 183 total" in out
 
@@ -157,7 +157,8 @@ def test_vitest_coverage_table_squeezed():
 
 
 def test_vitest_truncated_big_run_is_refused():
-    assert js_vitest.sqz_format(request=_req(cut_tail(text_of("vitest", "big_red_run"), 8), "vitest run vbig", 1)) is None
+    cut = cut_tail(text_of("vitest", "big_red_run"), 8)
+    assert js_vitest.sqz_format(request=_req(cut, "vitest run vbig", 1)) is None
 
 
 # ---------------------------------------------------------------- node --test

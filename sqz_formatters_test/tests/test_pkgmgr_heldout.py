@@ -80,7 +80,8 @@ def test_pnpm_peer_issue_warning_kept_progress_dropped():
 def test_eresolve_report_keeps_both_sides_of_the_conflict():
     out = _npm("install_eresolve_eslint")
     assert "npm error:" in out.splitlines()
-    for part in ("code ERESOLVE", "Found: eslint@9.39.5", 'peer eslint@"^7.32.0 || ^8.2.0" from eslint-config-airbnb@19.0.4',
+    for part in ("code ERESOLVE", "Found: eslint@9.39.5",
+                 'peer eslint@"^7.32.0 || ^8.2.0" from eslint-config-airbnb@19.0.4',
                  'eslint-config-airbnb@"19" from the root project', "--legacy-peer-deps"):
         assert part in out, part
 

@@ -50,7 +50,7 @@ def compact_jest(lines: list[str]) -> list[str] | None:
     skip_to = -1              # a `Cause:` repeating that message: its lines up to here go
     in_tree = False           # in --verbose's tree of describe blocks and ticks under a PASS/FAIL line
     all_passing = _all_passing_blocks(lines)
-    console = ""              # "header": a `● Console` block seen since the last suite line; "bare": console output without it
+    console = ""              # since the last suite line: "header" (a `● Console` block), "bare" (console output alone)
     for k, line in enumerate(lines):
         if k < skip_to:
             continue
@@ -126,8 +126,8 @@ def compact_coverage_tables(lines: list[str]) -> list[str]:
 
 
 _ADVICE = frozenset({  # jest's fixed explanation under a snapshot it did not write (`--ci`)
-    "This is likely because this test is run in a continuous integration (CI) environment in which snapshots "
-    "are not written by default.",
+    ("This is likely because this test is run in a continuous integration (CI) environment in which snapshots "
+     "are not written by default."),
 })
 _PARAGRAPH_MAX = 12
 

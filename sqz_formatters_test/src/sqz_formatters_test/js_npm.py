@@ -218,7 +218,7 @@ _AT_FRAME = re.compile(r"^ +at \S")
 
 
 def is_node_crash(body: list[str]) -> bool:
-    """True when the script's output ends the way node ends on an uncaught exception: a stack, then ``Node.js vX.Y.Z``."""
+    """True when the script's output ends as node ends on an uncaught exception: a stack, then ``Node.js vX.Y.Z``."""
     return bool(body) and _NODE_TRAILER.match(body[-1]) is not None and any(_AT_FRAME.match(x) for x in body)
 
 

@@ -82,7 +82,8 @@ _RULE = re.compile(r"^⎯+$")
 _ADVICE = frozenset({
     "This might cause false positive tests. Resolve unhandled errors to make sure your tests are not affected.",
     "- The error was thrown, while Vitest was running this test.",
-    "- If the error occurred after the test had been completed, this was the last documented test before it was thrown.",
+    ("- If the error occurred after the test had been completed, this was the last documented test before it was "
+     "thrown."),
 })
 _ADVICE_TAIL = re.compile(
     r"(?<=\.) (?:It doesn't mean the error was thrown inside the file itself, but while it was running\."
