@@ -1424,8 +1424,10 @@ def capture_js_heldout(families: set, node: str) -> None:
         p = big / rel
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(body)
-    libs = "; ".join(f"{m} " + version(f"node -p 'require(\"{m}/package.json\").version'")
-                     for m in ("semver", "lodash", "ms", "dayjs"))
+    def pkg_version(m: str) -> str:  # read in the project, whose node_modules has the package
+        return f"{m} " + run(f"node -p 'require(\"{m}/package.json\").version'", big)[0].decode().strip()
+
+    libs = "; ".join(pkg_version(m) for m in ("semver", "lodash", "ms", "dayjs"))
     if "jest" in families:
         jv = "jest " + version("jest --version") + "; " + node + "; " + libs
         record("jest", "big_red_ci", "jest --ci jbig", big, jv,
@@ -1441,7 +1443,7 @@ def capture_js_heldout(families: set, node: str) -> None:
                notes="held-out: snapshot mismatch, timeout, beforeAll failure, unhandled rejection, console output, "
                      "a file that fails to import")
         record("vitest", "green_coverage", "vitest run --coverage vcov", big,
-               vv + "; @vitest/coverage-v8 " + version("node -p 'require(\"@vitest/coverage-v8/package.json\").version'"),
+               vv + "; " + pkg_version("@vitest/coverage-v8"),
                notes="held-out: green run with a v8 coverage table")
         record("vitest", "huge_verbose", "vitest run --reporter=verbose vhuge", big, vv,
                notes="held-out: 900 parametrised tests over lodash in 6 files, 3 failing, every test listed")
