@@ -11,7 +11,8 @@ updates ``NAME.json`` (command, produced_by, exit_code; hand-picked ``facts``,
 
 Tools: a throw-away venv /tmp/sqz-pyjs-tools/venv (pytest, pytest-xdist, tox,
 nox, ruff, mypy, uv) and npm packages in /tmp/sqz-pyjs-tools/js (jest, vitest 3
-+ vite 6, typescript, eslint 9; symlinked into the JS project) and
++ vite 6, typescript, eslint 9, @vitest/coverage-v8, and the held-out suites' semver, lodash, ms,
+dayjs; symlinked into the JS projects) and
 /tmp/sqz-pyjs-tools/pm (pnpm, yarn, bun). They are created when missing.
 
 Registry host names and index paths are replaced by ``pkgs.example.org``.
@@ -110,6 +111,9 @@ def ensure_tools(families: set) -> None:
         NODE_MODULES.mkdir(parents=True, exist_ok=True)
         subprocess.run("npm init -y >/dev/null && npm install --save-dev jest vitest@3 vite@6 typescript "
                        "eslint@9 @eslint/js@9", shell=True, cwd=NODE_MODULES, check=True)
+    if not (NODE_MODULES / "node_modules" / "dayjs").exists():  # the held-out suites' libraries
+        subprocess.run("npm install --save-dev semver lodash ms dayjs @vitest/coverage-v8@3", shell=True,
+                       cwd=NODE_MODULES, check=True)
     if not (TOOLS / "node_modules" / ".bin" / "pnpm").exists():
         subprocess.run(["npm", "install", "--prefix", str(TOOLS), "pnpm", "yarn", "bun"], check=True)
 
@@ -565,6 +569,41 @@ def capture_pip() -> None:
     uenv["VIRTUAL_ENV"] = str(pipdir / "uvenv")
     record("pip", "uv_install", "uv pip install requests", pipdir, uv, env=uenv)
     record("pip", "uv_install_error", "uv pip install 'requests==0.0.999'", pipdir, uv, env=uenv)
+    capture_pip_heldout()
+
+
+def capture_pip_heldout() -> None:
+    """Held-out pip/uv outputs: a large install, an unsatisfiable pin, a downgrade that breaks an installed
+    package's requirement, and the uv equivalents."""
+    d = ROOT / "pipho"
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    subprocess.run([sys.executable, "-m", "venv", str(d / "venv")], check=True)
+    env = env_path()
+    env["PATH"] = str(d / "venv" / "bin") + os.pathsep + env["PATH"]
+    env["VIRTUAL_ENV"] = str(d / "venv")
+    pv = run("pip --version", d, env)[0].decode().split(" from ")[0]
+    record("pip", "install_many", "pip install sphinx", d, pv, env=env, notes="held-out: about 25 packages")
+    record("pip", "install_conflict", "pip install 'requests==2.31.0' 'urllib3<1.21'", d, pv, env=env,
+           notes="held-out: no urllib3 satisfies both")
+    record("pip", "install_breaks_dependent", "pip install 'docutils==0.17.1'", d, pv, env=env,
+           notes="held-out: downgrades a package sphinx requires")
+    uv = run("uv --version", d, env)[0].decode().strip()
+    run("uv venv -q uvenv", d, env)
+    uenv = dict(env)
+    uenv["VIRTUAL_ENV"] = str(d / "uvenv")
+    record("pip", "uv_install_many", "uv pip install sphinx", d, uv, env=uenv, notes="held-out")
+    record("pip", "uv_install_conflict", "uv pip install 'requests==2.31.0' 'urllib3<1.21'", d, uv, env=uenv,
+           notes="held-out: no urllib3 satisfies both")
+    proj = d / "uvproj"
+    penv = dict(env)
+    penv.pop("VIRTUAL_ENV", None)
+    run("uv init -q --lib --name uvproj uvproj", d, penv)
+    record("pip", "uv_add", "uv add requests rich", proj, uv, env=penv,
+           notes="held-out: a new uv project's first add (creates its venv)")
+    record("pip", "uv_remove", "uv remove rich", proj, uv, env=penv, notes="held-out")
+    record("pip", "uv_add_conflict", "uv add 'requests==2.31.0' 'urllib3<1.21'", proj, uv, env=penv,
+           notes="held-out: no urllib3 satisfies both")
 
 
 # ---------------------------------------------------------------- JavaScript projects
@@ -723,6 +762,604 @@ export default main;
 }
 
 
+# ---------------------------------------------------------------- held-out JS suites (larger, real libraries)
+# Multi-file suites over real packages (semver, lodash, ms, dayjs): hundreds of passing tests around a few
+# failures of every kind jest/vitest/node report: assertion diffs, thrown errors with deep stacks, snapshot
+# mismatches and unwritten snapshots (--ci), async timeouts, rejected promises, console output, a suite that
+# fails to load, hook failures; plus green runs with coverage tables.
+
+JBIG = {
+    "jbig/src/version.js": '''const semver = require("semver");
+
+function pickLatest(versions, range) {
+  return semver.maxSatisfying(versions, range);
+}
+
+function bumpAll(versions, kind) {
+  return versions.map((v) => semver.inc(v, kind));
+}
+
+function parseStrict(v) {
+  const parsed = semver.parse(v);
+  if (!parsed) {
+    throw new TypeError(`invalid version: ${JSON.stringify(v)}`);
+  }
+  return parsed;
+}
+
+module.exports = { pickLatest, bumpAll, parseStrict };
+''',
+    "jbig/src/report.js": '''const _ = require("lodash");
+const ms = require("ms");
+
+function summarize(rows) {
+  const byTeam = _.groupBy(rows, "team");
+  return _.mapValues(byTeam, (items) => ({
+    count: items.length,
+    total: _.sumBy(items, "ms"),
+    slowest: _.maxBy(items, "ms").name,
+  }));
+}
+
+function humanize(rows) {
+  return rows.map((r) => `${r.name}: ${ms(r.ms, { long: true })}`);
+}
+
+function loadConfig(text) {
+  const cfg = JSON.parse(text);
+  return validate(cfg);
+}
+
+function validate(cfg) {
+  if (!cfg.retries) {
+    throw new Error(`config.retries must be a positive number, got ${cfg.retries}`);
+  }
+  return cfg;
+}
+
+module.exports = { summarize, humanize, loadConfig };
+''',
+    "jbig/src/clock.js": '''const dayjs = require("dayjs");
+
+function addBusinessDays(iso, n) {
+  let d = dayjs(iso);
+  let left = n;
+  while (left > 0) {
+    d = d.add(1, "day");
+    if (d.day() !== 0 && d.day() !== 6) left -= 1;
+  }
+  return d.format("YYYY-MM-DD");
+}
+
+function waitFor(msDelay) {
+  return new Promise((resolve) => setTimeout(resolve, msDelay));
+}
+
+async function fetchStatus(service) {
+  await waitFor(5);
+  if (service === "billing") {
+    throw new Error(`service ${service} unavailable (503)`);
+  }
+  return { service, status: "up" };
+}
+
+module.exports = { addBusinessDays, waitFor, fetchStatus };
+''',
+    "jbig/version.test.js": '''const semver = require("semver");
+const { pickLatest, bumpAll, parseStrict } = require("./src/version");
+
+const pairs = [];
+for (let major = 0; major < 6; major++) {
+  for (let minor = 0; minor < 10; minor++) {
+    pairs.push([`${major}.${minor}.0`, `${major}.${minor}.1`]);
+  }
+}
+
+describe("semver ordering", () => {
+  test.each(pairs)("%s < %s", (a, b) => {
+    expect(semver.lt(a, b)).toBe(true);
+  });
+
+  test("prerelease sorts before release", () => {
+    expect(semver.sort(["1.0.0", "1.0.0-rc.1", "1.0.0-beta.2"])).toEqual(["1.0.0-rc.1", "1.0.0-beta.2", "1.0.0"]);
+  });
+});
+
+describe("ranges", () => {
+  test.each([
+    ["^1.2.0", "1.9.9"],
+    ["~1.2.0", "1.2.9"],
+    [">=2.0.0 <3.0.0", "2.5.0"],
+    ["1.x", "1.9.9"],
+  ])("pickLatest(%s) is %s", (range, want) => {
+    expect(pickLatest(["1.2.0", "1.2.9", "1.9.9", "2.5.0", "3.0.0"], range)).toBe(want);
+  });
+
+  test("caret on zero major is narrow", () => {
+    expect(pickLatest(["0.2.0", "0.2.5", "0.3.0"], "^0.2.0")).toBe("0.3.0");
+  });
+});
+
+describe("bumping", () => {
+  test("minor bump resets patch", () => {
+    expect(bumpAll(["1.2.3", "2.0.9"], "minor")).toEqual(["1.3.0", "2.1.0"]);
+  });
+  test("parseStrict rejects garbage", () => {
+    expect(parseStrict("1.2.3").major).toBe(1);
+    parseStrict("v1..2");
+  });
+});
+''',
+    "jbig/report.test.js": '''const { summarize, humanize, loadConfig } = require("./src/report");
+
+const rows = [];
+const teams = ["core", "web", "data", "infra"];
+for (let i = 0; i < 80; i++) {
+  rows.push({ name: `job-${i}`, team: teams[i % 4], ms: (i + 1) * 1500 });
+}
+
+describe("summarize", () => {
+  test.each(teams)("team %s has 20 jobs", (team) => {
+    expect(summarize(rows)[team].count).toBe(20);
+  });
+
+  test("totals per team", () => {
+    expect(summarize(rows)).toEqual({
+      core: { count: 20, total: 1185000, slowest: "job-76" },
+      web: { count: 20, total: 1215000, slowest: "job-77" },
+      data: { count: 20, total: 1245000, slowest: "job-78" },
+      infra: { count: 20, total: 1275000, slowest: "job-79" },
+    });
+  });
+});
+
+describe("humanize", () => {
+  test.each(rows.slice(0, 40).map((r) => [r.name, r.ms]))("%s renders", (name, msValue) => {
+    expect(humanize([{ name, ms: msValue }])[0]).toMatch(/^job-\\d+: \\d+ (second|minute)s?$/);
+  });
+
+  test("long durations", () => {
+    expect(humanize([{ name: "nightly", ms: 5400000 }])).toEqual(["nightly: 1.5 hours"]);
+  });
+});
+
+describe("loadConfig", () => {
+  test("rejects zero retries", () => {
+    expect(() => loadConfig('{"retries": 0}')).toThrow("config.retries must be a positive number, got 0");
+  });
+  test("reads the config file", () => {
+    const cfg = loadConfig('{"retries": 0, "timeout": 30}');
+    expect(cfg.timeout).toBe(30);
+  });
+});
+''',
+    "jbig/clock.test.js": '''const { addBusinessDays, waitFor, fetchStatus } = require("./src/clock");
+
+describe("business days", () => {
+  const starts = [];
+  for (let day = 1; day <= 28; day++) {
+    starts.push(`2024-02-${String(day).padStart(2, "0")}`);
+  }
+  test.each(starts)("from %s adds 0 days", (start) => {
+    expect(addBusinessDays(start, 0)).toBe(start);
+  });
+  test("friday plus one is monday", () => {
+    expect(addBusinessDays("2024-03-01", 1)).toBe("2024-03-04");
+  });
+  test("spans the leap day", () => {
+    expect(addBusinessDays("2024-02-28", 2)).toBe("2024-02-29");
+  });
+});
+
+describe("services", () => {
+  test("api is up", async () => {
+    await expect(fetchStatus("api")).resolves.toEqual({ service: "api", status: "up" });
+  });
+  test("billing is up", async () => {
+    const st = await fetchStatus("billing");
+    expect(st.status).toBe("up");
+  });
+  test("slow health check", async () => {
+    await waitFor(400);
+  }, 150);
+});
+''',
+    "jbig/snap.test.js": '''const { summarize } = require("./src/report");
+
+const rows = [
+  { name: "lint", team: "web", ms: 1200 },
+  { name: "unit", team: "web", ms: 5400 },
+  { name: "e2e", team: "qa", ms: 98000 },
+];
+
+test("summary snapshot", () => {
+  expect(summarize(rows)).toMatchSnapshot();
+});
+
+test("inline summary", () => {
+  expect(summarize(rows.slice(0, 2))).toMatchInlineSnapshot(`
+{
+  "web": {
+    "count": 2,
+    "slowest": "lint",
+    "total": 6600,
+  },
+}
+`);
+});
+
+test("new snapshot in CI", () => {
+  expect(rows.map((r) => r.name)).toMatchSnapshot("job names");
+});
+''',
+    "jbig/__snapshots__/snap.test.js.snap": '''// Jest Snapshot v1, https://jestjs.io/docs/snapshot-testing
+
+exports[`summary snapshot 1`] = `
+{
+  "qa": {
+    "count": 1,
+    "slowest": "e2e",
+    "total": 98000,
+  },
+  "web": {
+    "count": 2,
+    "slowest": "unit",
+    "total": 6000,
+  },
+}
+`;
+''',
+    "jbig/logging.test.js": '''const _ = require("lodash");
+
+describe("chunking", () => {
+  test.each(_.range(1, 31))("chunk size %i covers everything", (size) => {
+    const items = _.range(100);
+    expect(_.flatten(_.chunk(items, size))).toEqual(items);
+  });
+  test("prints progress", () => {
+    console.log("processed 100 items in", 3, "batches");
+    console.warn("batch 2 retried after timeout");
+    expect(_.chunk(_.range(7), 3)).toHaveLength(3);
+  });
+});
+''',
+    "jbig/broken.test.js": '''const { summarize } = require("./src/report");
+const { renderTable } = require("./src/table");
+
+test("renders", () => {
+  expect(renderTable(summarize([]))).toBe("");
+});
+''',
+}
+
+JGREEN_COV = {
+    "jcov/src/version.js": JBIG["jbig/src/version.js"],
+    "jcov/src/report.js": JBIG["jbig/src/report.js"],
+    "jcov/src/clock.js": JBIG["jbig/src/clock.js"],
+    "jcov/version.test.js": '''const semver = require("semver");
+const { pickLatest, bumpAll } = require("./src/version");
+
+describe("semver", () => {
+  test.each([["1.0.0", "1.0.1"], ["1.2.0", "1.10.0"], ["0.9.9", "1.0.0"]])("%s < %s", (a, b) => {
+    expect(semver.lt(a, b)).toBe(true);
+  });
+  test("pickLatest", () => { expect(pickLatest(["1.0.0", "1.4.0", "2.0.0"], "^1.0.0")).toBe("1.4.0"); });
+  test("bumpAll", () => { expect(bumpAll(["1.0.0"], "major")).toEqual(["2.0.0"]); });
+});
+''',
+    "jcov/report.test.js": '''const { summarize, humanize } = require("./src/report");
+
+test.each(["a", "b", "c", "d", "e", "f"])("team %s summarised", (team) => {
+  const s = summarize([{ name: "x", team, ms: 10 }, { name: "y", team, ms: 30 }]);
+  expect(s[team]).toEqual({ count: 2, total: 40, slowest: "y" });
+});
+test("humanize", () => { expect(humanize([{ name: "n", ms: 60000 }])).toEqual(["n: 1 minute"]); });
+''',
+    "jcov/clock.test.js": '''const { addBusinessDays } = require("./src/clock");
+
+test.each([["2024-03-01", 1, "2024-03-04"], ["2024-03-04", 5, "2024-03-11"]])("%s + %i = %s", (a, n, want) => {
+  expect(addBusinessDays(a, n)).toBe(want);
+});
+''',
+}
+
+
+VBIG = {
+    "vbig/src/cart.mjs": '''import _ from "lodash";
+
+export function total(lines) {
+  return _.round(_.sumBy(lines, (l) => l.qty * l.price), 2);
+}
+
+export function applyCoupon(sum, coupon) {
+  if (!coupon.code.startsWith("SAVE")) {
+    throw new RangeError(`unknown coupon ${coupon.code}`);
+  }
+  return _.round(sum * (1 - coupon.pct / 100), 2);
+}
+
+export function byCategory(lines) {
+  return _.mapValues(_.groupBy(lines, "cat"), (ls) => ls.map((l) => l.sku).sort());
+}
+''',
+    "vbig/src/inventory.mjs": '''export async function reserve(store, sku, qty) {
+  await new Promise((r) => setTimeout(r, 2));
+  const have = store.get(sku) ?? 0;
+  if (have < qty) {
+    throw new Error(`insufficient stock for ${sku}: have ${have}, need ${qty}`);
+  }
+  store.set(sku, have - qty);
+  return store.get(sku);
+}
+
+export function slowSync(msDelay) {
+  return new Promise((r) => setTimeout(r, msDelay));
+}
+''',
+    "vbig/cart.test.mjs": '''import { describe, test, expect } from "vitest";
+import { total, applyCoupon, byCategory } from "./src/cart.mjs";
+
+const lines = Array.from({ length: 60 }, (_, i) => ({ sku: `SKU-${i}`, qty: (i % 3) + 1, price: 2.5, cat: ["food", "toys", "books"][i % 3] }));
+
+describe("total", () => {
+  test.each(lines.map((l, i) => [i, l]))("line %i totals qty*price", (_, line) => {
+    expect(total([line])).toBe(line.qty * 2.5);
+  });
+  test("whole cart", () => {
+    expect(total(lines)).toBe(300);
+  });
+});
+
+describe("coupons", () => {
+  test.each([10, 20, 25, 50])("SAVE%i", (pct) => {
+    expect(applyCoupon(100, { code: `SAVE${pct}`, pct })).toBe(100 - pct);
+  });
+  test("rejects unknown codes", () => {
+    expect(applyCoupon(100, { code: "FREE", pct: 100 })).toBe(0);
+  });
+  test("rounds to cents", () => {
+    expect(applyCoupon(19.99, { code: "SAVE15", pct: 15 })).toBeCloseTo(16.99, 2);
+  });
+});
+
+describe("byCategory", () => {
+  test("groups skus", () => {
+    const got = byCategory(lines.slice(0, 6));
+    expect(got).toEqual({ food: ["SKU-0", "SKU-3"], toys: ["SKU-1", "SKU-4"], books: ["SKU-2", "SKU-6"] });
+  });
+});
+''',
+    "vbig/inventory.test.mjs": '''import { describe, test, expect, beforeAll } from "vitest";
+import { reserve, slowSync } from "./src/inventory.mjs";
+
+describe("reserve", () => {
+  const store = new Map(Array.from({ length: 40 }, (_, i) => [`SKU-${i}`, 10]));
+  test.each(Array.from({ length: 40 }, (_, i) => `SKU-${i}`))("reserves one %s", async (sku) => {
+    await expect(reserve(store, sku, 1)).resolves.toBe(9);
+  });
+  test("overbooking fails", async () => {
+    await reserve(store, "SKU-1", 50);
+  });
+  test("warehouse sync finishes", async () => {
+    await slowSync(500);
+  }, 100);
+});
+
+describe("with a broken fixture", () => {
+  beforeAll(() => {
+    throw new Error("could not open inventory.db: permission denied");
+  });
+  test("counts stock", () => {
+    expect(1).toBe(1);
+  });
+  test("lists skus", () => {
+    expect([]).toEqual([]);
+  });
+});
+''',
+    "vbig/snap.test.mjs": '''import { test, expect } from "vitest";
+import { byCategory } from "./src/cart.mjs";
+
+const lines = [
+  { sku: "A-1", cat: "food" }, { sku: "B-2", cat: "toys" }, { sku: "C-3", cat: "food" },
+];
+
+test("category snapshot", () => {
+  expect(byCategory(lines)).toMatchSnapshot();
+});
+
+test("inline categories", () => {
+  expect(byCategory(lines.slice(1))).toMatchInlineSnapshot(`
+    {
+      "food": [
+        "C-3",
+      ],
+      "toys": [
+        "B-2",
+        "A-1",
+      ],
+    }
+  `);
+});
+''',
+    "vbig/__snapshots__/snap.test.mjs.snap": '''// Vitest Snapshot v1, https://vitest.dev/guide/snapshot.html
+
+exports[`category snapshot 1`] = `
+{
+  "food": [
+    "A-1",
+    "C-3",
+  ],
+  "toys": [
+    "B-9",
+  ],
+}
+`;
+''',
+    "vbig/log.test.mjs": '''import { test, expect } from "vitest";
+import _ from "lodash";
+
+test.each(_.range(0, 50))("uniq keeps %i", (n) => {
+  expect(_.uniq([n, n, n])).toEqual([n]);
+});
+
+test("reports progress", () => {
+  console.log("indexed 50 documents");
+  console.error("shard 3 slow: 812ms");
+  expect(_.uniq([1, 1])).toHaveLength(1);
+});
+
+test("late rejection", async () => {
+  setTimeout(() => { Promise.reject(new Error("late webhook failure: ECONNRESET")); }, 1);
+  await new Promise((r) => setTimeout(r, 20));
+});
+''',
+    "vbig/broken.test.mjs": '''import { test, expect } from "vitest";
+import { renderTable } from "./src/table.mjs";
+
+test("renders", () => {
+  expect(renderTable([])).toBe("");
+});
+''',
+}
+
+VCOV = {
+    "vcov/src/cart.mjs": VBIG["vbig/src/cart.mjs"],
+    "vcov/src/inventory.mjs": VBIG["vbig/src/inventory.mjs"],
+    "vcov/cart.test.mjs": '''import { test, expect } from "vitest";
+import { total, applyCoupon } from "./src/cart.mjs";
+
+test.each([1, 2, 3, 4, 5, 6, 7, 8])("qty %i", (q) => { expect(total([{ qty: q, price: 2 }])).toBe(q * 2); });
+test("coupon", () => { expect(applyCoupon(50, { code: "SAVE10", pct: 10 })).toBe(45); });
+''',
+    "vcov/inventory.test.mjs": '''import { test, expect } from "vitest";
+import { reserve } from "./src/inventory.mjs";
+
+test("reserve", async () => { await expect(reserve(new Map([["a", 2]]), "a", 1)).resolves.toBe(1); });
+''',
+}
+
+NBIG = {
+    "nbig/lib/queue.mjs": '''export class Queue {
+  constructor(limit) { this.limit = limit; this.items = []; }
+  push(x) {
+    if (this.items.length >= this.limit) throw new RangeError(`queue full (limit ${this.limit})`);
+    this.items.push(x);
+    return this.items.length;
+  }
+  drain() { const out = this.items; this.items = []; return out; }
+}
+
+export async function retry(fn, times) {
+  let last;
+  for (let i = 0; i < times; i++) {
+    try { return await fn(i); } catch (e) { last = e; }
+  }
+  throw new Error(`gave up after ${times} attempts: ${last.message}`);
+}
+''',
+    "nbig/queue.test.mjs": '''import { describe, it, before } from "node:test";
+import assert from "node:assert/strict";
+import { Queue, retry } from "./lib/queue.mjs";
+
+describe("Queue", () => {
+  for (let n = 1; n <= 60; n++) {
+    it(`accepts ${n} items under a limit of ${n}`, () => {
+      const q = new Queue(n);
+      for (let i = 0; i < n; i++) q.push(i);
+      assert.equal(q.drain().length, n);
+    });
+  }
+  it("rejects past the limit", () => {
+    const q = new Queue(2);
+    q.push(1); q.push(2);
+    assert.throws(() => q.push(3), { message: "queue full (limit 3)" });
+  });
+  it("drains in order", () => {
+    const q = new Queue(5);
+    [5, 3, 1].forEach((x) => q.push(x));
+    assert.deepEqual(q.drain(), [1, 3, 5]);
+  });
+});
+
+describe("retry", () => {
+  it("succeeds on the third try", async () => {
+    const got = await retry(async (i) => { if (i < 2) throw new Error("flaky"); return i; }, 3);
+    assert.equal(got, 2);
+  });
+  it("gives up", async () => {
+    await retry(async () => { throw new Error("ECONNREFUSED 127.0.0.1:5432"); }, 2);
+  });
+  it("slow retry", { timeout: 100 }, async () => {
+    await new Promise((r) => setTimeout(r, 400));
+  });
+});
+''',
+    "nbig/parse.test.mjs": '''import { describe, it, before } from "node:test";
+import assert from "node:assert/strict";
+
+const samples = Array.from({ length: 80 }, (_, i) => [`{"id":${i},"ok":true}`, i]);
+
+describe("JSON round trip", () => {
+  for (const [text, id] of samples) {
+    it(`parses record ${id}`, () => {
+      assert.equal(JSON.parse(text).id, id);
+    });
+  }
+  it("parses a truncated record", () => {
+    JSON.parse('{"id": 81, "ok": tr');
+  });
+});
+
+describe("with a failing setup", () => {
+  before(() => { throw new Error("fixture server did not start on port 9999"); });
+  it("reads from the server", () => { assert.ok(true); });
+});
+''',
+}
+
+NCOV = {
+    "ncov/lib/queue.mjs": NBIG["nbig/lib/queue.mjs"],
+    "ncov/queue.test.mjs": '''import { test } from "node:test";
+import assert from "node:assert/strict";
+import { Queue } from "./lib/queue.mjs";
+
+for (let n = 1; n <= 12; n++) {
+  test(`queue of ${n}`, () => {
+    const q = new Queue(n);
+    for (let i = 0; i < n; i++) q.push(i);
+    assert.equal(q.drain().length, n);
+  });
+}
+''',
+}
+
+
+def _huge_suite(folder: str, esm: bool) -> dict[str, str]:
+    """Six test files of 150 parametrised cases each over lodash, one failing case in three of them."""
+    head = ('import { describe, test, expect } from "vitest";\nimport _ from "lodash";\n' if esm
+            else 'const _ = require("lodash");\n')
+    ext = "test.mjs" if esm else "test.js"
+    files = {}
+    for n, (fn, expr, want, bad) in enumerate([
+            ("camelCase", "_.camelCase(`foo bar ${i}`)", "`fooBar${i}`", None),
+            ("kebabCase", "_.kebabCase(`Foo Bar ${i}`)", "`foo-bar-${i}`", 77),
+            ("padStart", "_.padStart(String(i), 4, '0')", "String(i).padStart(4, '0')", None),
+            ("clamp", "_.clamp(i, 10, 100)", "Math.min(100, Math.max(10, i))", 3),
+            ("sum", "_.sum([i, i, i])", "3 * i", None),
+            ("words", "_.words(`alpha beta ${i}`).length", "3", 149)]):
+        expected = want if bad is None else f"(i === {bad} ? null : {want})"
+        files[f"{folder}/{fn}.{ext}"] = head + (
+            f'describe("{fn}", () => {{\n'
+            f'  test.each(Array.from({{ length: 150 }}, (_v, i) => i))("{fn} case %i", (i) => {{\n'
+            f'    expect({expr}).toEqual({expected});\n'
+            f'  }});\n}});\n')
+    return files
+
+
+JHUGE = _huge_suite("jhuge", esm=False)
+VHUGE = _huge_suite("vhuge", esm=True)
+
 def capture_js(families: set) -> None:
     js = JS
     shutil.rmtree(js, ignore_errors=True)
@@ -767,8 +1404,56 @@ def capture_js(families: set) -> None:
         record("eslint", "errors", "eslint lint", js, ev)
         record("eslint", "clean", "eslint lint_green", js, ev)
         record("eslint", "errors_color", "eslint --color lint/util.js", js, ev, notes="forced colour: raw ANSI kept")
+    capture_js_heldout(families, node)
     if "npm" in families:
         capture_npm(node)
+        capture_npm_heldout(node)
+
+
+def capture_js_heldout(families: set, node: str) -> None:
+    """The held-out suites (JBIG, VBIG, NBIG and their green coverage variants) in /tmp/sqz-capture/pyjs/jsbig."""
+    big = ROOT / "jsbig"
+    shutil.rmtree(big, ignore_errors=True)
+    big.mkdir(parents=True)
+    (big / "node_modules").symlink_to(NODE_MODULES / "node_modules")
+    (big / "package.json").write_text('{"name": "jsbig", "version": "1.0.0", "private": true, '
+                                      '"scripts": {"test": "jest --ci jbig"}}\n')
+    (big / "vitest.config.mjs").write_text(
+        'export default { test: { coverage: { provider: "v8", reporter: ["text"], include: ["vcov/src/**"] } } };\n')
+    for rel, body in {**JBIG, **JGREEN_COV, **VBIG, **VCOV, **NBIG, **NCOV, **JHUGE, **VHUGE}.items():
+        p = big / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(body)
+    def pkg_version(m: str) -> str:  # read in the project, whose node_modules has the package
+        return f"{m} " + run(f"node -p 'require(\"{m}/package.json\").version'", big)[0].decode().strip()
+
+    libs = "; ".join(pkg_version(m) for m in ("semver", "lodash", "ms", "dayjs"))
+    if "jest" in families:
+        jv = "jest " + version("jest --version") + "; " + node + "; " + libs
+        record("jest", "big_red_ci", "jest --ci jbig", big, jv,
+               notes="held-out: 8 files over semver/lodash/ms/dayjs; snapshot mismatch, unwritten snapshot (--ci), "
+                     "timeout, rejected promise, console output, a suite that fails to load")
+        record("jest", "big_red_verbose", "jest --ci --verbose jbig", big, jv, notes="held-out: as big_red_ci, --verbose")
+        record("jest", "green_coverage", "jest --coverage jcov", big, jv, notes="held-out: green run with a coverage table")
+        record("jest", "huge_verbose", "jest --verbose jhuge", big, jv,
+               notes="held-out: 900 parametrised tests over lodash in 6 files, 3 failing, every test listed")
+    if "vitest" in families:
+        vv = version("vitest --version") + "; " + node + "; " + libs
+        record("vitest", "big_red_run", "vitest run vbig", big, vv,
+               notes="held-out: snapshot mismatch, timeout, beforeAll failure, unhandled rejection, console output, "
+                     "a file that fails to import")
+        record("vitest", "green_coverage", "vitest run --coverage vcov", big,
+               vv + "; " + pkg_version("@vitest/coverage-v8"),
+               notes="held-out: green run with a v8 coverage table")
+        record("vitest", "huge_verbose", "vitest run --reporter=verbose vhuge", big, vv,
+               notes="held-out: 900 parametrised tests over lodash in 6 files, 3 failing, every test listed")
+    if "node" in families:
+        record("node", "big_red_spec", "node --test --test-reporter=spec nbig/", big, node,
+               notes="held-out: 140 passing tests around a deep-equal diff, a thrown error, a timeout, a hook failure")
+        record("node", "big_red_tap", "node --test nbig/", big, node,
+               notes="held-out: as big_red_spec with the default (TAP) reporter, not a TTY")
+        record("node", "green_coverage_tap", "node --test --experimental-test-coverage ncov/", big, node,
+               notes="held-out: green run with node's experimental coverage report (TAP)")
 
 
 def capture_npm(node: str) -> None:
@@ -795,6 +1480,75 @@ def capture_npm(node: str) -> None:
         (d / "package.json").write_text('{"name": "inst", "version": "1.0.0", "private": true}\n')
         tv = f"{tool} " + version(f"{tool} --version") + "; " + node
         record("npm", f"{tool}_add", f"{tool} {args} express@4", d, tv)
+
+
+def _pm_project(name: str, package_json: str) -> Path:
+    d = ROOT / name
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    (d / "package.json").write_text(package_json)
+    return d
+
+
+_MIGRATE = """const fs = require("fs");
+
+function readMigrations(dir) {
+  return fs.readdirSync(dir).filter((f) => f.endsWith(".sql"));
+}
+
+function main() {
+  const files = readMigrations("./migrations");
+  console.log(`applying ${files.length} migrations`);
+}
+
+main();
+"""
+
+
+def capture_npm_heldout(node: str) -> None:
+    """Held-out package-manager outputs: a deprecation wall, audit/outdated/ls reports, an ERESOLVE peer
+    conflict, npm ci without a lockfile, a crashing script, pnpm's peer-dependency report."""
+    npmv = "npm " + version("npm --version") + "; " + node
+    old = _pm_project("npmold", '{"name": "legacy-app", "version": "1.0.0", "private": true}\n')
+    record("npm", "install_legacy_tree",
+           "npm install request@2.88.2 gulp@3.9.1 babel-core@6.26.3 tslint@6.1.3 core-js@2.6.12 uuid@3.4.0",
+           old, npmv, notes="held-out: old, deprecated packages (the registry mirror used here sends no deprecation "
+                            "notices, so npm printed none); core-js's postinstall is held back by allowScripts")
+    record("npm", "audit_endpoint_error", "npm audit", old, npmv,
+           notes="held-out: the registry mirror used here has no audit endpoint")
+    record("npm", "outdated_table", "npm outdated", old, npmv, notes="held-out")
+    pkg = json.loads((old / "package.json").read_text())
+    pkg.setdefault("dependencies", {})["uuid"] = "^9.0.0"
+    (old / "package.json").write_text(json.dumps(pkg, indent=2) + "\n")
+    record("npm", "ls_invalid", "npm ls", old, npmv,
+           notes="held-out: package.json asks for uuid ^9 after uuid 3.4.0 was installed")
+    peer = _pm_project("npmpeer", '{"name": "peer-app", "version": "1.0.0", "private": true}\n')
+    record("npm", "install_eresolve_eslint", "npm install eslint@9 eslint-config-airbnb@19", peer, npmv,
+           notes="held-out: eslint-config-airbnb 19 wants eslint ^7 or ^8")
+    ci = _pm_project("npmci", '{"name": "ci-app", "version": "1.0.0", "private": true, '
+                              '"dependencies": {"ms": "^2.1.0"}}\n')
+    record("npm", "ci_no_lockfile", "npm ci", ci, npmv, notes="held-out: no package-lock.json")
+    crash = _pm_project("npmcrash", '{"name": "crash-app", "version": "1.0.0", "private": true, '
+                                    '"scripts": {"migrate": "node scripts/migrate.js"}}\n')
+    (crash / "scripts").mkdir()
+    (crash / "scripts" / "migrate.js").write_text(_MIGRATE)
+    record("npm", "run_script_crash", "npm run migrate", crash, npmv,
+           notes="held-out: the script throws ENOENT (no migrations folder)")
+    record("npm", "test_jest_big", "npm test", ROOT / "jsbig", npmv + "; jest " + version("jest --version"),
+           notes="held-out: npm test running the JBIG suite (jest --ci jbig)")
+    big = ROOT / "jsbig"
+    pnv = "pnpm " + version("pnpm --version") + "; " + node + "; jest " + version("jest --version")
+    record("npm", "pnpm_test_jest_big", "pnpm test", big, pnv, notes="held-out: pnpm running the JBIG suite's test script")
+    record("npm", "yarn_test_jest_big", "yarn test", big,
+           "yarn " + version("yarn --version") + "; " + node + "; jest " + version("jest --version"),
+           notes="held-out: yarn 1 running the JBIG suite's test script")
+    record("npm", "pnpm_exec_vitest_big", "pnpm exec vitest run vbig", big,
+           "pnpm " + version("pnpm --version") + "; " + node + "; " + version("vitest --version"),
+           notes="held-out: pnpm exec (no script banner) running the VBIG suite")
+    pp = _pm_project("pnpmpeer", '{"name": "peer-app", "version": "1.0.0", "private": true}\n')
+    pv = "pnpm " + version("pnpm --version") + "; " + node
+    record("npm", "pnpm_peer_issues", "pnpm add eslint@9 eslint-config-airbnb@19 eslint-plugin-import@2", pp, pv,
+           notes="held-out: pnpm installs and reports the unmet peer dependencies")
 
 
 def main(argv: list[str]) -> int:

@@ -8,7 +8,8 @@ from fmt_test_suite import FormatterSuite, cut_tail, other, text_of
 from sqz_formatters_test import js_npm as formatter
 
 # refused: outputs with nothing to win or not ours: the formatter must answer None
-suite = FormatterSuite(formatter, "npm", refused={'install_notarget', 'run_missing'})
+suite = FormatterSuite(formatter, "npm", refused={'install_notarget', 'run_missing', 'audit_endpoint_error', 'ls_invalid',
+                                                  'outdated_table'})
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
     complete={'bun_add', 'install_deprecated', 'pnpm_add', 'run_build_fail', 'test_jest', 'test_node', 'test_vitest', 'yarn_add'},

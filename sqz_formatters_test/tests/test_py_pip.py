@@ -5,7 +5,8 @@ from __future__ import annotations
 from fmt_test_suite import FormatterSuite, other, text_of
 from sqz_formatters_test import py_pip as formatter
 
-suite = FormatterSuite(formatter, "pip")
+# refused: uv project commands (uv add/remove) are not handled here yet; uv_add_conflict has nothing to drop either
+suite = FormatterSuite(formatter, "pip", refused={"uv_add", "uv_remove", "uv_add_conflict"})
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
     complete={'download', 'install_already', 'install_fresh', 'install_no_version', 'uv_install', 'uv_install_error'},

@@ -4,7 +4,11 @@ Every ``●`` failure block keeps its title, message, diff and every ``at`` stac
 the code frame (echoed source, its caret line and the ``>`` failing statement, which
 the ``at`` line below locates) goes. A ``>`` line with no ``at …:line:col`` line after
 it is kept. Suites that failed to run and console output jest prints are kept; PASS
-suites and passing ticks go (the ``Test Suites:``/``Tests:`` lines count them).
+suites and passing ticks go (the ``Test Suites:``/``Tests:`` lines count them), but for the
+PASS line of a suite whose console output jest printed; so do --verbose's describe lines whose
+tests all passed. A ``Cause:`` repeating the failure's message word for word says so in one line
+(its stack stays), and jest's fixed explanation under a snapshot not written in CI goes. Coverage
+tables (``--coverage``) lose their border lines and cell padding; every row stays.
 """
 
 from __future__ import annotations
@@ -42,7 +46,39 @@ def compact_jest(lines: list[str]) -> list[str] | None:
         return None
     out: list[str] = []
     located = -1  # index of the next `at … (file:line:col)` line at or after the current one
+    message: list[str] = []   # the first paragraph under the current `●` title (stripped)
+    skip_to = -1              # a `Cause:` repeating that message: its lines up to here go
+    in_tree = False           # in --verbose's tree of describe blocks and ticks under a PASS/FAIL line
+    all_passing = _all_passing_blocks(lines)
+    console = ""              # since the last suite line: "header" (a `● Console` block), "bare" (console output alone)
     for k, line in enumerate(lines):
+        if k < skip_to:
+            continue
+        stripped = line.strip()
+        if _SUITE_LINE.match(line):
+            in_tree, was, console = True, console, ""
+            if was == "bare" and _PASS_SUITE.match(line):
+                out.append(line)  # --verbose prints a suite's console output before its line: keep whose it is
+                continue
+        elif not stripped:
+            in_tree = False
+        elif stripped == "● Console":
+            console = "header"
+        elif _CONSOLE_CALL.match(line) and not console:
+            console = "bare"
+        elif in_tree and all_passing[k]:
+            continue  # a describe block whose tests all passed: the counts cover it, as for its ticks
+        if stripped.startswith("● "):
+            message = _paragraph(lines, k + 2) if k + 1 < len(lines) and not lines[k + 1].strip() else []
+        elif stripped == "Cause:" and message and _paragraph(lines, k + 1) == message:
+            out.append(line + " (the message above)")
+            skip_to = k + 1 + len(message)
+            continue
+        if stripped in _ADVICE:
+            continue
+        if _PASS_SUITE.match(line) and k + 1 < len(lines) and lines[k + 1].strip() == "● Console":
+            out.append(line)  # a passing suite's console output: the header says whose it is
+            continue
         if _PASS_SUITE.match(line) or _PASS_TICK.match(line):
             continue  # the `Test Suites:`/`Tests:` lines count them
         if _DROP_TAIL.match(line) or _FRAME_CONTEXT.match(line) or _CARET.match(line):
@@ -53,7 +89,94 @@ def compact_jest(lines: list[str]) -> list[str] | None:
             if located > k:
                 continue  # the failing statement: the `at` line below names its file:line:col
         out.append(line)
+    return compact_coverage_tables(out)
+
+
+# A coverage table (istanbul's `text` reporter under jest and vitest, node's own in `#`/`ℹ` comments):
+# its border lines go and each row's cells lose their padding (a file cell keeps its nesting indent).
+_COV_BORDER = re.compile(r"^(?P<pre># |ℹ )?-{8,}(?:\|-+)*\s*$")
+_COV_HEADER = re.compile(r"^(?:# |ℹ )?(?:File|file) +\| .*%")
+
+
+def compact_coverage_tables(lines: list[str]) -> list[str]:
+    """Every coverage table (a header row naming ``File`` and a ``%`` column, between border lines) squeezed.
+
+    A row keeps its cells in order, joined by `` | ``; rows with a different number of cells
+    than the header, and any table without a header, stay as printed.
+    """
+    if not any(_COV_HEADER.match(x) for x in lines):
+        return lines
+    out: list[str] = []
+    cells = 0  # the header's cell count while inside a table, else 0
+    for k, line in enumerate(lines):
+        border = _COV_BORDER.match(line)
+        if border and (cells or k + 1 < len(lines) and _COV_HEADER.match(lines[k + 1])
+                                      or out and out[-1].count("|") >= 3):
+            continue
+        if _COV_HEADER.match(line):
+            cells = line.count("|") + 1
+        elif cells and line.count("|") + 1 != cells:
+            cells = 0
+        if cells:
+            pre = "# " if line.startswith("# ") else "ℹ " if line.startswith("ℹ ") else ""
+            parts = line[len(pre):].split("|")
+            line = pre + " | ".join([parts[0].rstrip()] + [c.strip() for c in parts[1:]]).rstrip()
+        out.append(line)
     return out
+
+
+_ADVICE = frozenset({  # jest's fixed explanation under a snapshot it did not write (`--ci`)
+    ("This is likely because this test is run in a continuous integration (CI) environment in which snapshots "
+     "are not written by default."),
+})
+_PARAGRAPH_MAX = 12
+
+
+def _paragraph(lines: list[str], k: int) -> list[str]:
+    """The stripped lines from ``k`` up to the next blank line (at most ``_PARAGRAPH_MAX``; longer gives [])."""
+    out: list[str] = []
+    for j in range(k, min(len(lines), k + _PARAGRAPH_MAX + 1)):
+        if not lines[j].strip():
+            return out
+        out.append(lines[j].strip())
+    return [] if len(out) > _PARAGRAPH_MAX else out
+
+
+_SUITE_LINE = re.compile(r"^(?:PASS|FAIL) \S")
+_CONSOLE_CALL = re.compile(r"^ +console\.\w+$")
+_TREE_HEADER = re.compile(r"^(?P<ind> {2,})[^\s✓√✕×○✎●]")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _all_passing_blocks(lines: list[str]) -> list[bool]:
+    """Per line: True for a describe line of --verbose's tree whose lines below (deeper indented, up to
+    a blank line) are all ``✓`` ticks or such describe lines: it holds no failure, skip or todo to show.
+
+    One backward pass with a stack of the lines below (each line pushed and popped once): linear.
+    """
+    flags = [False] * len(lines)
+    below: list[tuple[int, bool]] = []   # (indent, everything in it passed) of the lines after the current one
+    for k in range(len(lines) - 1, -1, -1):
+        line = lines[k]
+        if not line.strip():
+            below.clear()
+            continue
+        ind = _indent(line)
+        passed, children = True, 0
+        while below and below[-1][0] > ind:
+            passed = below.pop()[1] and passed
+            children += 1
+        if _PASS_TICK.match(line):
+            ok = True
+        elif _TREE_HEADER.match(line):
+            ok = flags[k] = passed and children > 0
+        else:
+            ok = False
+        below.append((ind, ok))
+    return flags
 
 
 def _next_location(lines: list[str], k: int) -> int:

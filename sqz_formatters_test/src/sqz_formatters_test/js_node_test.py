@@ -3,11 +3,13 @@
 TAP (the default reporter when not on a terminal): passing ``# Subtest`` records with
 their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay (but for
 node's own frames, counted as below), as do skips, todos and the ``# tests``/``# pass``/
-``# fail`` counts.
+``# fail`` counts; a kept record's ``duration_ms`` and node's generic ``code: 'ERR_TEST_FAILURE'``
+go, and so does a ``# Subtest: X`` line right above X's own result line.
 Spec reporter: ``✔`` lines go; runs of stack frames inside node itself (``node:internal/…``,
 ``node:async_hooks``) become one counted line naming those modules; under ``✖ failing tests:``
 each entry keeps its ``test at file:line:col`` and ``✖`` lines, and its details when they
-are not the ones the report above already showed. Everything else stays.
+are not the ones the report above already showed. Everything else stays. A lone node frame
+stays as printed. Coverage tables (``--experimental-test-coverage``) lose their borders and padding.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import join_output, plural, shorter_or_none
+from .js_jest import compact_coverage_tables
 
 commands = ("node",)
 # a stack in a failing test's report is part of it: its program frames are kept (see the core's safety routing)
@@ -83,24 +86,45 @@ def compact_tap(lines: list[str]) -> list[str] | None:
         if _PLAN.match(line) or line == "TAP version 13":
             drop[i] = True
         i += 1
-    out = fold_node_frames([x for k, x in enumerate(lines) if not drop[k]])
+    kept = [x for k, x in enumerate(lines) if not drop[k] and not _YAML_DURATION.match(x)]
+    out = compact_coverage_tables(fold_node_frames(_drop_named_twice(kept)))
     if passed:
         out.insert(0, f"(+ {plural(passed, 'passing test')} not listed)")
     return out
 
 
-_NODE_FRAME = re.compile(r"^(?P<ind>\s+)(?:at )?(?:async )?(?:\S+ \()?(?P<mod>node:[\w/]+)(?::\d+)*\)?(?P<brace> \{)?$")
+# a kept record's timing, and the code node gives every failing test (an assertion's own code is kept)
+_YAML_DURATION = re.compile(r"^ +(?:duration_ms: [\d.]+|code: 'ERR_TEST_FAILURE')$")
+
+
+def _drop_named_twice(lines: list[str]) -> list[str]:
+    """A ``# Subtest: X`` line goes when the next line is X's own ``ok``/``not ok`` line at its indent."""
+    out: list[str] = []
+    for k, line in enumerate(lines):
+        m = _SUBTEST.match(line)
+        if m and k + 1 < len(lines):
+            r = _RESULT.match(lines[k + 1])
+            if r and r.group("ind") == m.group("ind") and r.group("name") == m.group("name"):
+                continue
+        out.append(line)
+    return out
+
+
+_NODE_FRAME = re.compile(
+    r"^(?P<ind>\s+)(?:at )?(?:async )?(?:\S+(?: \[as \S+\])? \()?(?P<mod>node:[\w/]+)(?::\d+)*\)?(?P<brace> \{|,)?$")
 _FAILING = "✖ failing tests:"
 _TEST_AT = re.compile(r"^test at \S+:\d+:\d+$")
 
 
 def fold_node_frames(lines: list[str]) -> list[str]:
-    """Each run of frames inside node itself as one line: how many and in which node modules."""
+    """Each run of two or more frames inside node itself as one line: how many and in which node modules."""
     out: list[str] = []
     run: list[re.Match] = []
 
     def flush() -> None:
-        if run:
+        if len(run) == 1:
+            out.append(run.pop().group(0))  # a lone frame stays as printed: folding it saves nothing
+        elif run:
             mods = ", ".join(dict.fromkeys(m.group("mod") for m in run))
             what = "frame" if len(run) == 1 else "frames"
             out.append(f"{run[0].group('ind')}[{len(run)} {what} in {mods}]{run[-1].group('brace') or ''}")
@@ -162,7 +186,7 @@ def compact_spec(lines: list[str]) -> list[str] | None:
         return None
     out = [x for x in lines if not _SPEC_PASS.match(x)]
     passed = len(lines) - len(out)
-    out = fold_node_frames(fold_failing_summary(out))
+    out = compact_coverage_tables(fold_node_frames(fold_failing_summary(out)))
     if passed:
         out.insert(0, f"(+ {plural(passed, 'passing test')} not listed)")
     return out

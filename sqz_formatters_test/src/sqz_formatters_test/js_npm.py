@@ -7,7 +7,12 @@ Installs keep every error and warning, each deprecation message once with every
 ``package@version`` npm deprecated with it (under one ``npm warn deprecated:`` line), and the ``added N packages`` / audit / ``Done``
 results (funding notes and npm audit's generic "Some issues need review…" advice go); a run of five or more ``npm error``/``npm warn``
 lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
-text indented under it, and its empty ``npm error`` lines go.
+text indented under it, and its empty ``npm error`` lines go. The packages whose install scripts
+npm held back (``npm warn install-scripts``) stay; its advice line goes.
+``pnpm exec`` / ``pnpm dlx`` / ``npm exec`` / ``bun x`` run a runner with no banner: the same
+formatters apply. A script that crashes node (a stack, then ``Node.js vX.Y.Z``) keeps its lines,
+node's own frames folded as node --test folds them. Any npm command's ``EUSAGE`` report keeps
+its message, help pointer and log line; the usage and option reference goes (counted).
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ commands = ("npm", "pnpm", "yarn", "bun")
 reports_traces = True
 
 _INSTALL = frozenset({"install", "i", "ci", "add", "update", "up", "upgrade", "remove", "rm", "uninstall", "un"})
-_RUN = frozenset({"test", "t", "tst", "run", "run-script", "rt"})
+_RUN = frozenset({"test", "t", "tst", "run", "run-script", "rt", "exec", "x"})
+_EXEC = frozenset({"exec", "dlx", "x"})   # a package's binary run directly: no script banner
 _BANNER = re.compile(r"^> \S+(?:@\S+)? \S+$")
 _BANNER_CMD = re.compile(r"^> \S.*$")
 _YARN_BANNER = re.compile(r"^(?:yarn run v\d\S*|\$ \S.*)$")
@@ -34,7 +40,7 @@ _DEPRECATED = re.compile(r"^npm (?:warn|WARN) deprecated (?P<pkg>[^\s:]+): (?P<m
 _NPM_CHATTER = re.compile(
     r"^(?:\d+ packages? (?:is|are) looking for funding|  run `npm fund` for details|"
     r"Some issues need review, and may require choosing|a different dependency\.|"
-    r"npm warn install-scripts(?: .*)?|)$")
+    r"npm warn install-scripts|npm warn install-scripts Run `npm install-scripts ls` to review.*|)$")
 _PNPM_CHATTER = re.compile(
     r"^(?:Progress: resolved \d+.*|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*|"
     r"  Content-addressable store is at: .*|  Virtual store is at: .*|\++-*|Downloading \S+: .*|"
@@ -78,6 +84,35 @@ def fold_prefix_runs(lines: list[str]) -> list[str]:
                     out.append("  " + text)
         i = j
     return out
+
+
+_USAGE = "npm error Usage:"
+_HELP_POINTER = re.compile(r'^npm error Run "npm help [\w-]+" for more info$')
+
+
+def drop_usage(lines: list[str]) -> list[str] | None:
+    """An ``npm error code EUSAGE`` report without the command's usage and option reference.
+
+    Kept: the code, the message npm explains the misuse with, the ``Run "npm help X"`` pointer
+    and the log line. Dropped (counted): the one-line summary of the command before ``Usage:``,
+    the usage, every option and its description, the aliases. None when this is not that report
+    (no EUSAGE code, or no ``Usage:`` … ``Run "npm help X"`` block after it).
+    """
+    if "npm error code EUSAGE" not in lines:
+        return None
+    start = lines.index("npm error code EUSAGE")
+    try:
+        usage = lines.index(_USAGE, start)
+    except ValueError:
+        return None
+    end = next((k for k in range(usage + 1, len(lines)) if _HELP_POINTER.match(lines[k])), None)
+    if end is None:
+        return None
+    cut = usage
+    if cut - 3 > start and lines[cut - 1] == lines[cut - 3] == "npm error" != lines[cut - 2]:
+        cut -= 2  # the command's one-line summary (`npm error Clean install a project`) and its spacer
+    return fold_prefix_runs(
+        lines[:cut] + [f"npm error ({plural(end - cut, 'line')} of usage and options dropped)"] + lines[end:])
 
 
 def compact_install(lines: list[str]) -> list[str] | None:
@@ -144,12 +179,16 @@ def strip_banner(lines: list[str]) -> tuple[list[str], bool]:
     return out, found
 
 
-def compact_script(lines: list[str], exit_code: int | None) -> list[str] | None:
-    """A script's output compacted by the formatter of the tool that printed it, or None."""
+def compact_script(lines: list[str], exit_code: int | None, bare: bool = False) -> list[str] | None:
+    """A script's output compacted by the formatter of the tool that printed it, or None.
+
+    ``bare``: the command runs a package's binary directly (``pnpm exec``, ``pnpm dlx``, ``bun x``,
+    ``npm exec``), so there is no script banner to find; otherwise a missing banner gives None.
+    """
     from . import js_jest, js_node_test, js_tsc, js_vitest
 
     body, found = strip_banner(lines)
-    if not found:
+    if not found and not bare:
         return None
     trailer: list[str] = []
     while body and body[-1].startswith(("npm error ", "npm ERR! ", "error Command failed", " ELIFECYCLE ")):
@@ -166,19 +205,34 @@ def compact_script(lines: list[str], exit_code: int | None) -> list[str] | None:
         out = js_node_test.compact_node_test(body)
     if out is None and js_tsc.is_tsc_output(body):
         out = js_tsc.group_plain(body) or body  # grouped by file when a file has several errors
+    if out is None and is_node_crash(body):
+        folded = js_node_test.fold_node_frames(body)
+        return folded + trailer if len(folded) < len(body) else None
     if out is None:
         return None
     return out + trailer
+
+
+_NODE_TRAILER = re.compile(r"^Node\.js v\d+\.\d+\.\d+$")
+_AT_FRAME = re.compile(r"^ +at \S")
+
+
+def is_node_crash(body: list[str]) -> bool:
+    """True when the script's output ends as node ends on an uncaught exception: a stack, then ``Node.js vX.Y.Z``."""
+    return bool(body) and _NODE_TRAILER.match(body[-1]) is not None and any(_AT_FRAME.match(x) for x in body)
 
 
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
     """Installs and test/run scripts; other subcommands (ls, view, publish…) give None."""
     sub = request.subcommand()
+    usage = drop_usage(request.lines)
+    if usage is not None:
+        return shorter_or_none(join_output(usage), request.text)
     if sub in _INSTALL or (request.program in ("yarn", "pnpm", "bun") and sub is None):
         out = compact_install(request.lines)
     elif sub in _RUN or (request.program in ("yarn", "pnpm", "bun") and sub is not None):
-        out = compact_script(request.lines, request.exit_code)
+        out = compact_script(request.lines, request.exit_code, bare=sub in _EXEC)
     else:
         return None
     if out is None:

@@ -5,7 +5,9 @@ In the ``Failed Suites``/``Failed Tests`` sections every ``FAIL`` header, error 
 echoed source of a code frame goes (the line the caret points at too when a ``❯ file:line:col``
 above locates it), and so do the caret line and the ``⎯⎯[1/4]⎯`` separators (section titles
 lose their padding). The clock line ``Start at`` and the phase breakdown of ``Duration`` are
-dropped; passing files and ticks go, the ``Test Files``/``Tests`` lines count them.
+dropped; passing files and ticks go, the ``Test Files``/``Tests`` lines count them. Around an
+unhandled error, vitest's fixed explanations go (the error, its stack, its file and the latest
+test stay). Coverage tables lose their border lines and cell padding.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import join_output, shorter_or_none
+from .js_jest import compact_coverage_tables
 
 commands = ("vitest",)
 # a stack in a failed test's report is part of it: its ❯/at locations are kept (see the core's safety routing)
@@ -46,7 +49,7 @@ def compact_vitest(lines: list[str]) -> list[str] | None:
     out: list[str] = []
     in_report = located = False
     for k, line in enumerate(lines):
-        if _SECTION.match(line):
+        if _SECTION.match(line) or _SUBSECTION.match(line):
             in_report = True
             out.append("⎯ " + line.strip("⎯ ") + " ⎯")
             continue
@@ -57,17 +60,34 @@ def compact_vitest(lines: list[str]) -> list[str] | None:
                 located = False
             elif _LOCATION.match(line):
                 located = True
-            if _SEPARATOR.match(line) or _CARET.match(line):
+            if _SEPARATOR.match(line) or _CARET.match(line) or _RULE.match(line):
                 continue
             if _FRAME_LINE.match(line) and (located or not (k + 1 < len(lines) and _CARET.match(lines[k + 1]))):
                 continue  # echoed source; the pointed line too once a ❯ file:line:col above locates it
+            line = _ADVICE_TAIL.sub("", line)
+            if line in _ADVICE:
+                continue
             out.append(line)
         elif _RUN.match(line) or _START.match(line) or _PASS_FILE.match(line) or _PASS_TICK.match(line):
             continue  # passing files and ticks: the ``Test Files``/``Tests`` lines count them
         else:
             m = _DURATION.match(line)
             out.append(m.group(1) if m else line)
-    return out
+    return compact_coverage_tables(out)
+
+
+_SUBSECTION = re.compile(r"^⎯+ Unhandled (?:Rejection|Error) ⎯+$")
+_RULE = re.compile(r"^⎯+$")
+# vitest's fixed explanations around an unhandled error (the error, its file and its test are kept)
+_ADVICE = frozenset({
+    "This might cause false positive tests. Resolve unhandled errors to make sure your tests are not affected.",
+    "- The error was thrown, while Vitest was running this test.",
+    ("- If the error occurred after the test had been completed, this was the last documented test before it was "
+     "thrown."),
+})
+_ADVICE_TAIL = re.compile(
+    r"(?<=\.) (?:It doesn't mean the error was thrown inside the file itself, but while it was running\."
+    r"|It might mean one of the following:)$")
 
 
 def vitest_is_red(lines: list[str]) -> bool:

@@ -2,7 +2,9 @@
 
 Kept verbatim: every ERROR/error and warning line (except pip's notes about ignored
 index locations), the result lines (``Successfully installed …``, ``Saved …``,
-uv's ``+ pkg==ver`` list) and any line not recognised as chatter.
+uv's ``+ pkg==ver`` list) and any line not recognised as chatter. A replaced package's
+``Successfully uninstalled X-ver`` stays (unindented); the resolver's "looking at multiple
+versions" note and its generic "To fix this you could try to" advice go (the conflict's causes stay).
 """
 
 from __future__ import annotations
@@ -19,17 +21,23 @@ _PIP_CHATTER = re.compile(
     r"^(?:Looking in indexes: |Looking in links: |WARNING: Location '.*' is ignored: |"
     r"Collecting |Obtaining |Downloading |  Downloading |Using cached |  Using cached |Processing |"
     r"Requirement already satisfied: |Installing collected packages: |  Attempting uninstall: |"
-    r"    Found existing installation: |    Uninstalling |      Successfully uninstalled |"
+    r"    Found existing installation: |    Uninstalling |"
     r"  Preparing metadata |  Installing build dependencies |  Getting requirements to build |"
     r"Building wheels for collected packages: |  Building wheel for |  Created wheel for |"
     r"  Stored in directory: |Successfully built |File was already downloaded )")
+# the resolver's progress note and the generic advice under a conflict (the conflict's causes are kept)
+_RESOLVER_ADVICE = re.compile(
+    r"^(?:INFO: pip is looking at multiple versions of \S+ to determine which version is compatible with other "
+    r"requirements\. This could take a while\.|To fix this you could try to:|1\. loosen the range of package "
+    r"versions you've specified|2\. remove package versions to allow pip (?:to )?attempt to solve the dependency "
+    r"conflict)$")
 _PROGRESS_BAR = re.compile(r"^\s*[━╸╺─]+ [\d.]+/[\d.]+ [kMG]?B .*eta ")
 _PIP_RESULT = re.compile(r"^(?:Successfully installed |Successfully downloaded |Saved |ERROR: |"
                          r"Would install )")
 _UV_CHATTER = re.compile(r"^(?:Using Python \S+ environment at: |Resolved \d+ packages? in |"
-                         r"Prepared \d+ packages? in |Audited \d+ packages? in |Downloading |Building |"
-                         r" Downloading | Building | Built )")
-_UV_RESULT = re.compile(r"^(?:Installed \d+ packages? in |Uninstalled \d+ packages? in | [+-] \S+==\S+|"
+                         r"Prepared \d+ packages? in |Audited \d+ packages? in |"
+                         r" *(?:Downloading|Downloaded|Building|Built) )")
+_UV_RESULT = re.compile(r"^(?:Installed \d+ packages? in |Uninstalled \d+ packages? in | [+~-] \S+==\S+|"
                         r"error: |warning: |Audited \d+ packages? in )")
 
 
@@ -96,7 +104,9 @@ def compact_pip(lines: list[str]) -> list[str] | None:
                 already += 1  # a dependency of another requirement
             else:
                 out.append(line)  # a requirement the user asked for (argument or -r file): keep its version
-        elif _PIP_CHATTER.match(line) or _PROGRESS_BAR.match(line):
+        elif line.startswith("      Successfully uninstalled "):
+            out.append(line.strip())  # the version an install replaced
+        elif _PIP_CHATTER.match(line) or _PROGRESS_BAR.match(line) or _RESOLVER_ADVICE.match(line):
             dropped += 1
         else:
             out.append(line)
@@ -113,7 +123,8 @@ def compact_pip(lines: list[str]) -> list[str] | None:
 
 
 def compact_uv(lines: list[str]) -> list[str] | None:
-    """uv pip install output without resolver chatter; None when no result or error line is seen."""
+    """uv pip install output without resolver, download and build chatter (every ``+``/``-``/``~`` package
+    line stays); None when no result or error line is seen."""
     out = [x for x in lines if not _UV_CHATTER.match(x)]
     if not any(_UV_RESULT.match(x) for x in out):
         return None
