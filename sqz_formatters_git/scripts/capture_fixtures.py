@@ -726,13 +726,31 @@ _RAW_NUMSTAT = re.compile(r"^(\d+|-)\t(\d+|-)\t(.+)$")
 
 
 def name_status_facts(text: str) -> list:
-    """Each ``--name-status`` line as [status, path] (a rename/copy as [Rnn, old, new])."""
-    return [[x for x in m.groups() if x] for m in map(_RAW_NAME_STATUS.match, text.splitlines()) if m]
+    """Each ``--name-status`` line as [dir/, name, status] (the layout may change, as for
+    ``path_count_fact``); a rename or copy as [Rnn, old, new]."""
+    out: list = []
+    for m in map(_RAW_NAME_STATUS.match, text.splitlines()):
+        if m and m.group(3):
+            out.append(list(m.groups()))
+        elif m:
+            out.append(path_count_fact(m.group(2), m.group(1)))
+    return out
 
 
 def numstat_facts(text: str) -> list:
-    """Each ``--numstat`` line as [added, deleted, path]."""
-    return [list(m.groups()) for m in map(_RAW_NUMSTAT.match, text.splitlines()) if m]
+    """Each ``--numstat`` line as [dir/, name, added, deleted]."""
+    return [path_count_fact(m.group(3), m.group(1)) + [m.group(2)]
+            for m in map(_RAW_NUMSTAT.match, text.splitlines()) if m]
+
+
+def name_only_facts(text: str) -> list:
+    """Each path line of ``--name-only`` as [dir/, name] (a top-level name as it stands)."""
+    out: list = []
+    for line in text.splitlines():
+        if re.match(r"^[\w.-]+(/[\w.-]+)*$", line) and "." in line:
+            head, sep, name = line.rpartition("/")
+            out.append([head + "/", name] if sep else line)
+    return out
 
 
 def build_click() -> Path:
@@ -802,8 +820,7 @@ def capture_heldout_shapes() -> None:
                                                                      if _RAW_SUMMARY.match(x)], notes=note)
     capture("log", "held_name_only", click, "git log --name-only -n 2 8.1.3",
             facts=[tags["8.1.3"], tags["8.0.0"]] + subjects[1:3],
-            raw_facts=lambda t: [x for x in t.splitlines() if re.match(r"^[\w.-]+(/[\w.-]+)*$", x) and "." in x],
-            notes=note)
+            raw_facts=name_only_facts, notes=note)
     capture("log", "held_patch_types", click, "git log -p -n 2 -- src/click/types.py",
             facts=[tags["8.1.7"], tags["8.1.3"]] + subjects[2:], raw_facts=hunk_facts, notes=note)
     capture("log", "held_stat_all", click, "git log --stat -M",

@@ -36,6 +36,7 @@ EXPECTED_NONE = {
     "ops/add_missing", "ops/checkout_blocked", "ops/checkout_new_branch", "ops/cherry_pick",
     "ops/commit", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
     "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_tag_exists",
+    "ops/held_apply_fail", "ops/held_am_fail",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
@@ -326,7 +327,8 @@ def test_custom_log_format_refused_even_if_it_looks_default():
     text = fixture("log/default").request().text
     assert git.sqz_format(request=_req(text, "git log --format=medium")) is not None
     assert git.sqz_format(request=_req(text, "git log --pretty=format:%H")) is None
-    assert git.sqz_format(request=_req(text, "git log --name-status")) is None
+    assert git.sqz_format(request=_req(text, "git log --raw")) is None
+    assert git.sqz_format(request=_req(text, "git log --name-status -p")) is None
 
 
 def test_log_writes_a_shared_day_once_before_its_commits():
@@ -573,3 +575,35 @@ def test_lossy_git_results_expand_to_the_exact_bytes(name, tmp_path):
         assert resolve(store, ref.group(1)) == fx.raw
     finally:
         store.close()
+
+
+# --------------------------------------------------------------------------- format-patch
+
+def test_format_patch_keeps_mail_header_and_every_change_drops_index_and_bar():
+    fx = fixture("diff/held_format_patch")
+    text = fx.request().text
+    out = run(fx).splitlines()
+    head = text.splitlines()[:text.splitlines().index("---") + 1]
+    assert out[:len(head)] == head  # From <sha>, From:, Date:, Subject:, message, ---: verbatim
+    assert " src/click/utils.py 102" in out and " 1 file changed, 73 insertions(+), 29 deletions(-)" in out
+    assert not any(x.startswith("index ") or x.endswith("-------") for x in out)
+    assert out[-2:] == ["-- ", "2.39.5"]
+    assert _patch_lines("\n".join(out)) == _patch_lines(text)
+
+
+@pytest.mark.parametrize("cut", ["no_stdout", "before_signature", "mid_hunk", "no_separator", "stat_line"])
+def test_format_patch_damaged_or_other_shape_refused(cut):
+    fx = fixture("diff/held_format_patch")
+    text, command = fx.request().text, fx.command
+    lines = text.splitlines()
+    if cut == "no_stdout":
+        command = command.replace("--stdout ", "")
+    elif cut == "before_signature":
+        lines = lines[:lines.index("-- ")]
+    elif cut == "mid_hunk":
+        lines = lines[:40]
+    elif cut == "no_separator":
+        lines.remove("---")
+    else:
+        lines[lines.index("---") + 1] = " src/click/utils.py | 102 +++++ garbled"
+    assert git.sqz_format(request=_req("\n".join(lines) + "\n", command)) is None

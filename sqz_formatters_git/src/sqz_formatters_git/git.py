@@ -16,6 +16,7 @@ _ROUTES = {
     "diff": ("git_diff", "format_diff"),
     "show": ("git_log", "format_show"),
     "log": ("git_log", "format_log"),
+    "format-patch": ("git_log", "format_format_patch"),
     "branch": ("git_refs", "format_branch"),
     "tag": ("git_refs", "format_tag"),
     "remote": ("git_refs", "format_remote"),

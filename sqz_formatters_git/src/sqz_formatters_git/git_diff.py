@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import compact_stat_block
+from ._common import LISTINGS, args_after, compact_listing, compact_stat_block, option_names
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: .*)?$")
 _COMBINED_HUNK = re.compile(r"^(@{3,}) (?:-\d+(?:,\d+)? )+\+\d+(?:,\d+)? \1(?: .*)?$")
@@ -194,11 +194,19 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
 
 
 def format_diff(request) -> str | None:
-    """``git diff`` in patch or ``--stat`` form."""
+    """``git diff`` in patch, ``--stat`` or file-listing (``--name-status``, ``--name-only``,
+    ``--numstat``) form."""
     lines = request.text.splitlines()
     if not lines:
         return None
-    if lines[0].startswith("diff "):
+    options = option_names(args_after(request, "diff"))
+    listing = [a for a in LISTINGS if a in options]
+    if listing:
+        if len(listing) > 1 or any(a in options for a in ("-p", "-u", "--patch", "--stat", "--shortstat",
+                                                          "--summary", "--raw", "-z", "--dirstat")):
+            return None
+        out = compact_listing(lines, listing[0])
+    elif lines[0].startswith("diff "):
         out = format_patch_lines(lines)
     else:
         out = compact_stat_block(lines)

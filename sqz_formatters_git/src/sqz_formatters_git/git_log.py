@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import args_after, compact_stat_block, person_name, short_date
+from ._common import LISTINGS, args_after, compact_listing, compact_stat_block, person_name, short_date
 from .git_diff import format_patch_lines
 
 _COMMIT = re.compile(r"^commit ([0-9a-f]{40}|[0-9a-f]{64})(?: \((.+)\))?$")
@@ -23,12 +23,27 @@ _TOPOLOGY = frozenset("/\\_")
 HASH_LEN = 12
 
 # options whose output shape this module does not parse
-_REFUSED = ("--format", "--pretty", "--oneline", "--raw", "--name-only", "--name-status", "--numstat",
-            "--shortstat", "--summary", "--word-diff", "--show-signature", "--source", "--line-prefix", "-z",
+_REFUSED = ("--format", "--pretty", "--oneline", "--raw", "--summary", "--word-diff", "--show-signature", "--source", "--line-prefix", "-z",
             "--dirstat", "--compact-summary", "--left-right", "--parents", "--children", "--notes",
             "--show-notes", "--cherry-mark", "--cherry", "--binary", "--patch-with-raw", "--patch-with-stat",
             "--color-words", "--word-diff-regex", "--check", "-L", "--show-linear-break", "--full-diff")
 _NAMED_PRETTY = ("medium", "short", "full", "fuller")
+
+
+_PATCH_OR_STAT = ("-p", "-u", "--patch", "--stat", "--shortstat", "-m", "--cc", "-c", "--first-parent", "--graph")
+
+
+def _listing(args: list[str]) -> str | None | bool:
+    """The file listing asked for (``--name-status``, ``--name-only``, ``--numstat``), None for none,
+    False for a mix this module does not parse (two listings, or one with a patch or stat)."""
+    names = [a.split("=", 1)[0] for a in args[:args.index("--")] if a.startswith("-")] if "--" in args else [
+        a.split("=", 1)[0] for a in args if a.startswith("-")]
+    asked = [a for a in LISTINGS if a in names]
+    if not asked:
+        return None
+    if len(asked) > 1 or any(a in names for a in _PATCH_OR_STAT):
+        return False
+    return asked[0]
 
 
 def _format_ok(args: list[str]) -> bool:
@@ -93,7 +108,7 @@ def _day(block: list[str]) -> str | None:
     return None
 
 
-def _format_commit(block: list[str], dated: bool = True) -> list[str] | None:
+def _format_commit(block: list[str], dated: bool = True, listing: str | None = None) -> list[str] | None:
     """One commit block (header, message, optional stat or patch) compacted."""
     m = _COMMIT.match(block[0])
     sha, refs = m.group(1), m.group(2)
@@ -121,6 +136,14 @@ def _format_commit(block: list[str], dated: bool = True) -> list[str] | None:
     out.extend("  " + x for x in message[1:])
     if not rest:
         return out
+    if listing:
+        if "" in rest:
+            return None  # one block of file lines after the message
+        files = compact_listing(rest, listing)
+        if files is None:
+            return None
+        out.extend(files)
+        return out
     if rest[0].startswith("diff "):
         patch = format_patch_lines(rest)
         if patch is None:
@@ -144,8 +167,9 @@ def _format_commit(block: list[str], dated: bool = True) -> list[str] | None:
     return out
 
 
-def format_commits(text: str) -> str | None:
-    """A sequence of commits in the medium/short/full/fuller format, with optional stat/patch."""
+def format_commits(text: str, listing: str | None = None) -> str | None:
+    """A sequence of commits in the medium/short/full/fuller format, with optional stat/patch
+    or file listing (``listing``: ``--name-status``, ``--name-only`` or ``--numstat``)."""
     lines = text.splitlines()
     spans = _split_commits(lines)
     if spans is None:
@@ -156,7 +180,7 @@ def format_commits(text: str) -> str | None:
     out: list[str] = []
     previous = None
     for (s, e), day in zip(spans, days):
-        part = _format_commit(lines[s:e], dated=not by_day)
+        part = _format_commit(lines[s:e], dated=not by_day, listing=listing)
         if part is None:
             return None
         if by_day and day != previous:
@@ -228,18 +252,70 @@ def format_graph(text: str) -> str | None:
 def format_log(request) -> str | None:
     """``git log`` in the forms listed in the module docstring."""
     args = args_after(request, "log")
-    if not _format_ok(args):
+    listing = _listing(args)
+    if not _format_ok(args) or listing is False:
         return None
     if "--graph" in args:
         if any(a in args for a in ("-p", "-u", "--patch", "--stat")) or any(a.startswith("--stat=") for a in args):
             return None
         return format_graph(request.text)
-    return format_commits(request.text)
+    return format_commits(request.text, listing)
 
 
 def format_show(request) -> str | None:
     """``git show`` of commits (header + patch or stat); tags, trees and blobs → None."""
     args = args_after(request, "show")
-    if not _format_ok(args):
+    listing = _listing(args)
+    if not _format_ok(args) or listing is False:
         return None
-    return format_commits(request.text)
+    return format_commits(request.text, listing)
+
+
+_MBOX_FROM = re.compile(r"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$")
+
+
+def _format_one_patch_mail(lines: list[str]) -> list[str] | None:
+    """One ``format-patch`` mail: header and message verbatim up to ``---``, then the diffstat
+    compacted, the patch as in ``git diff``, the ``-- `` signature verbatim."""
+    try:
+        sep = lines.index("---")
+    except ValueError:
+        return None
+    try:
+        sig = len(lines) - 1 - lines[::-1].index("-- ")
+    except ValueError:
+        return None
+    body = lines[sep + 1:sig]
+    try:
+        blank = body.index("")
+    except ValueError:
+        return None
+    stat = compact_stat_block(body[:blank])
+    patch = format_patch_lines(body[blank + 1:])
+    if stat is None or patch is None:
+        return None
+    return lines[:sep + 1] + stat + [""] + patch + lines[sig:]
+
+
+def format_format_patch(request) -> str | None:
+    """``git format-patch --stdout``: each mail as :func:`_format_one_patch_mail`; other output
+    (file names written, no ``--stdout``) → None."""
+    args = args_after(request, "format-patch")
+    if "--stdout" not in args or any(a.split("=", 1)[0] in ("--no-stat", "--numstat", "--cover-letter", "--attach",
+                                                            "--inline", "--binary", "--no-binary")
+                                     or a.startswith("--stat") for a in args):
+        return None
+    lines = request.text.splitlines()
+    starts = [k for k, x in enumerate(lines) if _MBOX_FROM.match(x)]
+    if not starts or starts[0] != 0:
+        return None
+    out: list[str] = []
+    for s, e in zip(starts, starts[1:] + [len(lines)]):
+        mail = lines[s:e]
+        while mail and mail[-1] == "":
+            mail.pop()
+        part = _format_one_patch_mail(mail)
+        if part is None:
+            return None
+        out.extend(part + ([""] if e < len(lines) else []))
+    return "\n".join(out) + "\n"
