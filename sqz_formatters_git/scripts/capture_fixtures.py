@@ -825,6 +825,9 @@ def capture_heldout_shapes() -> None:
             facts=[tags["8.1.7"], tags["8.1.3"]] + subjects[2:], raw_facts=hunk_facts, notes=note)
     capture("log", "held_stat_all", click, "git log --stat -M",
             facts=list(tags.values()) + subjects, raw_facts=lambda t: stat_facts(t, every=3), notes=note)
+    capture("log", "held_patch_with_stat", click, "git log -p --stat -n 2 -- src/click/globals.py src/click/parser.py",
+            facts=[tags["8.1.7"], tags["8.1.3"]] + subjects[2:],
+            raw_facts=lambda t: stat_facts(t) + hunk_facts(t), notes=note + "; -p with --stat: git puts a --- line before the stat")
     capture("diff", "held_stat_major", click, "git diff --stat=100 -M 7.1.2 8.0.0",
             raw_facts=stat_facts, notes=note + "; every file of the 7.1.2 -> 8.0.0 diffstat")
     capture("diff", "held_core_patch", click, "git diff 8.1.3 8.1.7 -- src/click/core.py",
@@ -891,6 +894,10 @@ def capture_heldout_shapes() -> None:
             facts=["* main", "remotes/origin/HEAD -> origin/main"], notes=snote,
             raw_facts=lambda t: [[m.group(1), m.group(2)] for m in
                                  map(re.compile(r"^[* ] (\S+)\s+([0-9a-f]{7}) ").match, t.splitlines()) if m])
+    capture("log", "held_first_parent_name_status", sqz, "git log --first-parent --name-status -n 12",
+            facts=[x[:12] for x in run(sqz, "log", "--first-parent", "-n", "12", "--format=%H").stdout.split()]
+            + ["Merge branch 'audit5'", "Merge branch 'audit4'"], raw_facts=name_status_facts,
+            notes=snote + "; --first-parent lists a merge's files against its first parent")
     capture("log", "held_sqz_name_status", sqz, "git log --name-status -n 12 --no-merges",
             facts=[x[:12] for x in run(sqz, "log", "-n", "12", "--no-merges", "--format=%H").stdout.split()],
             raw_facts=name_status_facts, notes=snote)
