@@ -127,6 +127,16 @@ def _patch_lines(text: str) -> list[str]:
     header |= {k for k in range(1, len(lines) - 1)
                if lines[k].startswith(("--- ", "+++ ")) and lines[k + 1].startswith("@@")
                and re.search(r"(?:^|; )(?:new|deleted) file mode \d{6}(?:;|$)", lines[k - 1])}
+    # lines of a commit (a mail) before its patch starts are no change lines: git's `---`
+    # between a message and its stat (`log -p --stat`, `format-patch`) is one
+    before_patch = True
+    for k, x in enumerate(lines):
+        if re.match(r"^(?:commit [0-9a-f]{40}|From [0-9a-f]{40} |[0-9a-f]{12} )", x):
+            before_patch = True
+        elif x.startswith(("diff ", "--- ", "@@")):  # (the rendering may drop the `diff --git` line)
+            before_patch = False
+        if before_patch:
+            header.add(k)
     return [x for k, x in enumerate(lines) if x.startswith(("+", "-", "@@")) and k not in header]
 
 

@@ -107,7 +107,7 @@ def _read_raw(text: str, kind: str) -> list[list[tuple[str, str, str]]]:
 _LISTING_FIXTURES = [
     ("log/held_name_status", "--name-status"), ("log/held_sqz_name_status", "--name-status"),
     ("diff/held_name_status_m", "--name-status"), ("log/held_numstat", "--numstat"),
-    ("log/held_name_only", "--name-only"),
+    ("log/held_name_only", "--name-only"), ("log/held_first_parent_name_status", "--name-status"),
 ]
 
 
@@ -140,6 +140,17 @@ def test_names_with_spaces_switch_the_group_to_commas():
     assert group_paths([("", "docs/user guide.md", ""), ("", "docs/faq.md", "")]) == [" docs/: user guide.md, faq.md"]
     assert group_paths([("", "d/a, b.md", ""), ("", "d/c.md", "")]) == [" d/a, b.md", " d/c.md"]
     assert group_paths([("M", "a/: b", ""), ("M", "x", "")]) == [' M "a/: b"', " M x"]
+
+
+def test_patch_with_stat_drops_gits_separator_line_only():
+    fx = load_fixture(HERE / "fixtures" / "log/held_patch_with_stat.json")
+    text = fx.request().text
+    out = _run(text, fx.command)
+    assert "---" in text.splitlines() and "---" not in out.splitlines()
+    assert " src/click/parser.py 10" in out.splitlines()
+    assert " 1 file changed, 5 insertions(+), 5 deletions(-)" in out.splitlines()
+    # a message line `---` (indented, as git prints message lines) is message, not a separator
+    assert _run(text.replace("    Imported from the click-8.1.7 sdist.", "    ---", 1), fx.command) is not None
 
 
 def test_log_name_status_drops_header_lines_keeps_message():

@@ -30,7 +30,8 @@ _REFUSED = ("--format", "--pretty", "--oneline", "--raw", "--summary", "--word-d
 _NAMED_PRETTY = ("medium", "short", "full", "fuller")
 
 
-_PATCH_OR_STAT = ("-p", "-u", "--patch", "--stat", "--shortstat", "-m", "--cc", "-c", "--first-parent", "--graph")
+# (``--first-parent`` is not among them: it lists a merge's files against its first parent, same shape)
+_PATCH_OR_STAT = ("-p", "-u", "--patch", "--stat", "--shortstat", "-m", "--cc", "-c", "--diff-merges", "--graph")
 
 
 def _listing(args: list[str]) -> str | None | bool:
@@ -144,6 +145,8 @@ def _format_commit(block: list[str], dated: bool = True, listing: str | None = N
             return None
         out.extend(files)
         return out
+    if rest[0] == "---" and len(rest) > 1 and not rest[1].startswith("diff "):
+        rest = rest[1:]  # `-p` with `--stat`: git's `---` line between the message and the stat
     if rest[0].startswith("diff "):
         patch = format_patch_lines(rest)
         if patch is None:
