@@ -828,6 +828,11 @@ def capture_heldout_shapes() -> None:
     capture("log", "held_patch_with_stat", click, "git log -p --stat -n 2 -- src/click/globals.py src/click/parser.py",
             facts=[tags["8.1.7"], tags["8.1.3"]] + subjects[2:],
             raw_facts=lambda t: stat_facts(t) + hunk_facts(t), notes=note + "; -p with --stat: git puts a --- line before the stat")
+    pairs = [[tags[v][:7], f"Release Click {v}"] for v in CLICK_VERSIONS[1:]]
+    capture("log", "held_oneline_name_status", click, "git log --oneline --name-status -n 3 8.1.7",
+            facts=pairs, raw_facts=name_status_facts, notes=note)
+    capture("log", "held_oneline_stat", click, "git log --oneline --stat -n 3 8.1.7",
+            facts=pairs, raw_facts=stat_facts, notes=note)
     capture("diff", "held_stat_major", click, "git diff --stat=100 -M 7.1.2 8.0.0",
             raw_facts=stat_facts, notes=note + "; every file of the 7.1.2 -> 8.0.0 diffstat")
     capture("diff", "held_core_patch", click, "git diff 8.1.3 8.1.7 -- src/click/core.py",
@@ -898,6 +903,9 @@ def capture_heldout_shapes() -> None:
             facts=[x[:12] for x in run(sqz, "log", "--first-parent", "-n", "12", "--format=%H").stdout.split()]
             + ["Merge branch 'audit5'", "Merge branch 'audit4'"], raw_facts=name_status_facts,
             notes=snote + "; --first-parent lists a merge's files against its first parent")
+    capture("log", "held_sqz_oneline_stat", sqz, "git log --oneline --stat -n 12",
+            facts=[x.split(" ", 1) for x in run(sqz, "log", "-n", "12", "--format=%h %s").stdout.splitlines()],
+            raw_facts=stat_facts, notes=snote)
     capture("log", "held_sqz_name_status", sqz, "git log --name-status -n 12 --no-merges",
             facts=[x[:12] for x in run(sqz, "log", "-n", "12", "--no-merges", "--format=%H").stdout.split()],
             raw_facts=name_status_facts, notes=snote)
