@@ -96,8 +96,9 @@ def _read_rendering(out: str, kind: str) -> list[list[tuple[str, str, str]]]:
 
 def _read_raw(text: str, kind: str) -> list[list[tuple[str, str, str]]]:
     commits: list[list] = [[]]
+    oneline = not text.startswith("commit ")
     for line in text.splitlines():
-        if line.startswith("commit "):
+        if line.startswith("commit ") or (oneline and re.match(r"^[0-9a-f]{7,}(?: |$)", line)):
             commits.append([])
         elif line and not line.startswith(("Author:", "Date:", "Merge:", "    ")):
             commits[-1].append(_raw_entry(line, kind))
@@ -108,6 +109,7 @@ _LISTING_FIXTURES = [
     ("log/held_name_status", "--name-status"), ("log/held_sqz_name_status", "--name-status"),
     ("diff/held_name_status_m", "--name-status"), ("log/held_numstat", "--numstat"),
     ("log/held_name_only", "--name-only"), ("log/held_first_parent_name_status", "--name-status"),
+    ("log/held_oneline_name_status", "--name-status"),
 ]
 
 
@@ -258,3 +260,36 @@ def test_name_status_line_git_never_writes_is_refused(bad):
 @pytest.mark.parametrize("bad", ["3 1 docs/a.rst", "3\tdocs/a.rst", "x\t1\tdocs/a.rst", "3\t1\t"])
 def test_numstat_line_git_never_writes_is_refused(bad):
     assert compact_listing(["3\t1\tdocs/b.rst", bad], "--numstat") is None
+
+
+# --- --oneline with files -----------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["log/held_oneline_name_status", "log/held_oneline_stat", "log/held_sqz_oneline_stat"])
+def test_oneline_commit_lines_stay_verbatim_and_in_order(name):
+    fx = load_fixture(HERE / "fixtures" / f"{name}.json")
+    text = fx.request().text
+    out = _run(text, fx.command)
+    if out is None:  # (the entry point drops a rendering that is not shorter)
+        from sqz_formatters_git.git_log import format_oneline_files
+
+        out = format_oneline_files(text, "--stat")
+    heads = [x for x in text.splitlines() if re.match(r"^[0-9a-f]{7} ", x)]
+    assert len(heads) >= 3
+    assert [x for x in out.splitlines() if not x.startswith(" ")] == heads
+
+
+@pytest.mark.parametrize("command", [
+    "git log --oneline --stat -p", "git log --oneline --graph --stat", "git log --oneline --name-only",
+    "git log --oneline --stat --name-status", "git log --oneline --format=%h --stat",
+])
+def test_oneline_with_another_shape_is_refused(command):
+    fx = load_fixture(HERE / "fixtures" / "log/held_oneline_stat.json")
+    assert _run(fx.request().text, command) is None
+
+
+def test_oneline_with_a_line_of_neither_kind_is_refused():
+    fx = load_fixture(HERE / "fixtures" / "log/held_oneline_name_status.json")
+    lines = fx.request().text.splitlines()
+    assert _run("\n".join(lines) + "\n", fx.command) is not None
+    for bad in ("Merge: 1234567 89abcde", "", "M docs/x.rst", "    message line"):
+        assert _run("\n".join(lines[:5] + [bad] + lines[5:]) + "\n", fx.command) is None, bad

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ._common import LISTINGS, args_after, compact_listing, compact_stat_block, person_name, short_date
+from ._common import (LISTINGS, args_after, compact_listing, compact_stat_block, option_names, person_name,
+                      short_date)
 from .git_diff import format_patch_lines
 
 _COMMIT = re.compile(r"^commit ([0-9a-f]{40}|[0-9a-f]{64})(?: \((.+)\))?$")
@@ -252,9 +253,66 @@ def format_graph(text: str) -> str | None:
     return "\n".join(out) + "\n"
 
 
+_ONELINE_HEAD = re.compile(r"^[0-9a-f]{7,64}(?: .*)?$")
+_ONELINE_OK = frozenset(("--oneline", "--stat", "--shortstat", "--name-status", "--numstat", "--no-merges", "--merges",
+                         "--first-parent", "--all", "--decorate", "--no-decorate", "--reverse", "--author", "--since",
+                         "--until", "--after", "--before", "--grep", "-n", "--max-count", "--skip", "--abbrev",
+                         "--abbrev-commit", "--no-renames", "-M", "--find-renames", "--date-order", "--topo-order",
+                         "--no-color", "--relative", "--follow", "--diff-filter", "-i", "--regexp-ignore-case",
+                         "--invert-grep", "--all-match", "--branches", "--tags", "--remotes", "--stat-width",
+                         "--stat-name-width", "--stat-count", "--stat-graph-width"))
+
+
+def format_oneline_files(text: str, kind: str) -> str | None:
+    """``--oneline`` with ``--stat``/``--shortstat``/``--name-status``/``--numstat``: each commit's
+    line as git wrote it, its file lines compacted as in the long format. A line that is neither
+    a commit line nor a file line of ``kind`` → None."""
+    lines = text.splitlines()
+    if not lines or not _ONELINE_HEAD.match(lines[0]):
+        return None
+    stat = kind in ("--stat", "--shortstat")
+
+    def is_entry(line: str) -> bool:
+        if stat:
+            return line.startswith(" ")
+        return compact_listing([line], kind) is not None
+
+    out: list[str] = []
+    block: list[str] = []
+    for line in lines + [None]:
+        if line is not None and is_entry(line):
+            block.append(line)
+            continue
+        if block:
+            files = compact_stat_block(block) if stat else compact_listing(block, kind)
+            if files is None:
+                return None
+            out.extend(files)
+            block = []
+        if line is None:
+            break
+        if not _ONELINE_HEAD.match(line):
+            return None
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _oneline_kind(args: list[str]) -> str | None:
+    """The file form asked with ``--oneline`` (``--stat``, ``--shortstat``, ``--name-status``,
+    ``--numstat``), or None when the options ask for anything else (or for no file form)."""
+    names = option_names(args)
+    if "--oneline" not in names or any(n not in _ONELINE_OK and not re.fullmatch(r"-\d+", n) for n in names):
+        return None
+    kinds = [n for n in ("--stat", "--shortstat", "--name-status", "--numstat") if n in names]
+    return kinds[0] if len(kinds) == 1 else None
+
+
 def format_log(request) -> str | None:
     """``git log`` in the forms listed in the module docstring."""
     args = args_after(request, "log")
+    kind = _oneline_kind(args)
+    if kind is not None:
+        return format_oneline_files(request.text, kind)
     listing = _listing(args)
     if not _format_ok(args) or listing is False:
         return None
