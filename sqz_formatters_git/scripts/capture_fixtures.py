@@ -882,6 +882,19 @@ def capture_heldout_shapes() -> None:
     run(click, "am", "--abort")
     capture("diff", "held_format_patch", click, "git format-patch --stdout -1 8.1.7 -- src/click/utils.py",
             facts=[rev(click, "8.1.7", 40), "Subject: [PATCH] Release Click 8.1.7"], raw_facts=hunk_facts, notes=note)
+    # a stash of edits to two real files, shown as a stat and as a patch; an annotated tag shown
+    run(click, "reset", "-q", "--hard", "8.1.7")
+    for rel, old_text, new_text in (("src/click/termui.py", "def hidden_prompt_func", "def hidden_prompt_func  # stash"),
+                                    ("src/click/utils.py", "def make_str", "def make_str  # stash")):
+        write(click, rel, (click / rel).read_text().replace(old_text, new_text, 1))
+    run(click, "stash", "push", "-q", "-m", "wip: mark prompt helpers")
+    capture("diff", "held_stash_show", click, "git stash show", raw_facts=stat_facts, notes=note)
+    capture("diff", "held_stash_show_p", click, "git stash show -p",
+            facts=["--- a/src/click/termui.py", "--- a/src/click/utils.py"], raw_facts=hunk_facts, notes=note)
+    run(click, "tag", "-a", "release-8.1.7", "-m", "Click 8.1.7\n\nThe last release imported here.", "8.1.7")
+    capture("log", "held_show_tag", click, "git show --stat release-8.1.7",
+            facts=["tag release-8.1.7", "Tagger: Dev Example <dev@example.org>", "The last release imported here.",
+                   tags["8.1.7"], "Release Click 8.1.7"], raw_facts=lambda t: stat_facts(t, every=4), notes=note)
     # sqz's own history: merges, many branches
     sqz, _ = build_sqz_history()
     snote = f"the sqz repository's own history up to {SQZ_PIN} (clone of a bare copy, branches at their merged commits)"
