@@ -617,3 +617,30 @@ def test_format_patch_damaged_or_other_shape_refused(cut):
     else:
         lines[lines.index("---") + 1] = " src/click/utils.py | 102 +++++ garbled"
     assert git.sqz_format(request=_req("\n".join(lines) + "\n", command)) is None
+
+
+# --------------------------------------------------------------------------- stash show, show of a tag
+
+def test_stash_show_is_read_as_a_diff_other_stash_verbs_are_not():
+    stat, patch = fixture("diff/held_stash_show"), fixture("diff/held_stash_show_p")
+    assert run(stat).splitlines() == [" src/click/: termui.py 2 utils.py 2",
+                                      " 2 files changed, 2 insertions(+), 2 deletions(-)"]
+    out = run(patch)
+    assert _patch_lines(out) == _patch_lines(patch.request().text) and "index " not in out
+    assert git.sqz_format(request=_req(patch.request().text, "git stash show -p stash@{0}")) == out
+    for command in ("git stash list", "git stash push", "git stash show -u", "git stash show -p --stat", "git stash"):
+        assert git.sqz_format(request=_req(patch.request().text, command)) is None, command
+
+
+def test_show_of_an_annotated_tag_keeps_the_tag_block_and_compacts_its_commit():
+    fx = fixture("log/held_show_tag")
+    text = fx.request().text.splitlines()
+    out = run(fx).splitlines()
+    start = next(k for k, x in enumerate(text) if x.startswith("commit "))
+    assert out[:start] == text[:start]  # tag, Tagger (with its email), Date, message: verbatim
+    assert out[start] == "0ca26f201605 2024-03-14 Dev Example: Release Click 8.1.7"
+    # a tag whose header is not git's, or that points at no commit: refused
+    no_tagger = "\n".join(text[:1] + text[2:]) + "\n"
+    assert git.sqz_format(request=_req(no_tagger, fx.command)) is None
+    blob_tag = "\n".join(text[:start]) + "\nsome blob text\n"
+    assert git.sqz_format(request=_req(blob_tag, fx.command)) is None

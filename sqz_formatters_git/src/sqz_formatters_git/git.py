@@ -14,6 +14,7 @@ commands = ("git",)
 _ROUTES = {
     "status": ("git_status", "format_status"),
     "diff": ("git_diff", "format_diff"),
+    "stash": ("git_diff", "format_stash"),
     "show": ("git_log", "format_show"),
     "log": ("git_log", "format_log"),
     "format-patch": ("git_log", "format_format_patch"),

@@ -211,3 +211,19 @@ def format_diff(request) -> str | None:
     else:
         out = compact_stat_block(lines)
     return "\n".join(out) + "\n" if out is not None else None
+
+
+def format_stash(request) -> str | None:
+    """``git stash show`` (a diffstat) and ``git stash show -p`` (a patch), as ``git diff``;
+    any other stash verb (``list`` is one line per entry already) → None."""
+    args = args_after(request, "stash")
+    if args[:1] != ["show"]:
+        return None
+    options = option_names(args[1:])
+    if any(a not in ("-p", "--patch", "--stat") for a in options) or len(set(options)) > 1:
+        return None
+    lines = request.text.splitlines()
+    if not lines:
+        return None
+    out = format_patch_lines(lines) if lines[0].startswith("diff ") else compact_stat_block(lines)
+    return "\n".join(out) + "\n" if out is not None else None

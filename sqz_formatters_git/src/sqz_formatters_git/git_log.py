@@ -329,7 +329,17 @@ def format_show(request) -> str | None:
     listing = _listing(args)
     if not _format_ok(args) or listing is False:
         return None
-    return format_commits(request.text, listing)
+    text = request.text
+    if text.startswith("tag "):
+        # an annotated tag: its own header and message stay as git wrote them, the commit it
+        # points to follows as in a log (a tag of a tree or a blob has no commit line: None)
+        lines = text.splitlines()
+        start = next((k for k, x in enumerate(lines) if _COMMIT.match(x)), None)
+        if start is None or len(lines) < 2 or not lines[1].startswith("Tagger: "):
+            return None
+        commits = format_commits("\n".join(lines[start:]) + "\n", listing)
+        return None if commits is None else "\n".join(lines[:start]) + "\n" + commits
+    return format_commits(text, listing)
 
 
 _MBOX_FROM = re.compile(r"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$")
