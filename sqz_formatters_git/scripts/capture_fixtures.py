@@ -833,6 +833,8 @@ def capture_heldout_shapes() -> None:
             facts=pairs, raw_facts=name_status_facts, notes=note)
     capture("log", "held_oneline_stat", click, "git log --oneline --stat -n 3 8.1.7",
             facts=pairs, raw_facts=stat_facts, notes=note)
+    capture("log", "held_show_oneline_stat", click, "git show --oneline --stat 8.0.0",
+            facts=pairs[:1], raw_facts=stat_facts, notes=note)
     capture("diff", "held_stat_major", click, "git diff --stat=100 -M 7.1.2 8.0.0",
             raw_facts=stat_facts, notes=note + "; every file of the 7.1.2 -> 8.0.0 diffstat")
     capture("diff", "held_core_patch", click, "git diff 8.1.3 8.1.7 -- src/click/core.py",
@@ -919,6 +921,10 @@ def capture_heldout_shapes() -> None:
     capture("log", "held_sqz_oneline_stat", sqz, "git log --oneline --stat -n 12",
             facts=[x.split(" ", 1) for x in run(sqz, "log", "-n", "12", "--format=%h %s").stdout.splitlines()],
             raw_facts=stat_facts, notes=snote)
+    cloud = "13181a5429f7"  # a commit of the pinned history touching 22 fixture sidecars
+    capture("log", "held_sqz_show_oneline_name_only", sqz, f"git show --oneline --name-only {cloud}",
+            facts=[[cloud[:7], run(sqz, "log", "-1", "--format=%s", cloud).stdout.strip()]],
+            raw_facts=name_only_facts, notes=snote)
     capture("log", "held_sqz_name_status", sqz, "git log --name-status -n 12 --no-merges",
             facts=[x[:12] for x in run(sqz, "log", "-n", "12", "--no-merges", "--format=%H").stdout.split()],
             raw_facts=name_status_facts, notes=snote)
