@@ -109,7 +109,7 @@ _LISTING_FIXTURES = [
     ("log/held_name_status", "--name-status"), ("log/held_sqz_name_status", "--name-status"),
     ("diff/held_name_status_m", "--name-status"), ("log/held_numstat", "--numstat"),
     ("log/held_name_only", "--name-only"), ("log/held_first_parent_name_status", "--name-status"),
-    ("log/held_oneline_name_status", "--name-status"),
+    ("log/held_oneline_name_status", "--name-status"), ("log/held_sqz_show_oneline_name_only", "--name-only"),
 ]
 
 
@@ -293,3 +293,15 @@ def test_oneline_with_a_line_of_neither_kind_is_refused():
     assert _run("\n".join(lines) + "\n", fx.command) is not None
     for bad in ("Merge: 1234567 89abcde", "", "M docs/x.rst", "    message line"):
         assert _run("\n".join(lines[:5] + [bad] + lines[5:]) + "\n", fx.command) is None, bad
+
+
+def test_show_oneline_name_only_only_for_one_commit():
+    fx = load_fixture(HERE / "fixtures" / "log/held_sqz_show_oneline_name_only.json")
+    text = fx.request().text
+    out = _run(text, fx.command).splitlines()
+    assert out[0] == text.splitlines()[0]
+    assert out[1].startswith(" sqz_formatters_cloud/tests/fixtures/docker/: images_no_trunc_upstream.json ")
+    # several commits: a path line could be a commit line, so the text is left alone
+    for command in ("git show --oneline --name-only HEAD HEAD~1", "git show --oneline --name-only HEAD~3..HEAD",
+                    "git log --oneline --name-only"):
+        assert _run(text, command) is None, command

@@ -254,7 +254,8 @@ def format_graph(text: str) -> str | None:
 
 
 _ONELINE_HEAD = re.compile(r"^[0-9a-f]{7,64}(?: .*)?$")
-_ONELINE_OK = frozenset(("--oneline", "--stat", "--shortstat", "--name-status", "--numstat", "--no-merges", "--merges",
+_ONELINE_OK = frozenset(("--oneline", "--stat", "--shortstat", "--name-status", "--numstat", "--name-only",
+                         "--no-merges", "--merges",
                          "--first-parent", "--all", "--decorate", "--no-decorate", "--reverse", "--author", "--since",
                          "--until", "--after", "--before", "--grep", "-n", "--max-count", "--skip", "--abbrev",
                          "--abbrev-commit", "--no-renames", "-M", "--find-renames", "--date-order", "--topo-order",
@@ -275,11 +276,13 @@ def format_oneline_files(text: str, kind: str) -> str | None:
     def is_entry(line: str) -> bool:
         if stat:
             return line.startswith(" ")
+        if kind == "--name-only":
+            return True  # (one commit only: every line after its own is a path)
         return compact_listing([line], kind) is not None
 
-    out: list[str] = []
+    out: list[str] = [lines[0]]
     block: list[str] = []
-    for line in lines + [None]:
+    for line in lines[1:] + [None]:
         if line is not None and is_entry(line):
             block.append(line)
             continue
@@ -297,14 +300,14 @@ def format_oneline_files(text: str, kind: str) -> str | None:
     return "\n".join(out) + "\n"
 
 
-def _oneline_kind(args: list[str]) -> str | None:
-    """The file form asked with ``--oneline`` (``--stat``, ``--shortstat``, ``--name-status``,
-    ``--numstat``), or None when the options ask for anything else (or for no file form)."""
+def _oneline_kind(args: list[str], forms: tuple = ("--stat", "--shortstat", "--name-status", "--numstat")) -> str | None:
+    """The file form asked with ``--oneline`` (one of ``forms``), or None when the options ask
+    for anything else (or for no file form)."""
     names = option_names(args)
     if "--oneline" not in names or any(n not in _ONELINE_OK and not re.fullmatch(r"-\d+", n) for n in names):
         return None
-    kinds = [n for n in ("--stat", "--shortstat", "--name-status", "--numstat") if n in names]
-    return kinds[0] if len(kinds) == 1 else None
+    kinds = [n for n in ("--stat", "--shortstat", "--name-status", "--numstat", "--name-only") if n in names]
+    return kinds[0] if len(kinds) == 1 and kinds[0] in forms else None
 
 
 def format_log(request) -> str | None:
@@ -326,6 +329,13 @@ def format_log(request) -> str | None:
 def format_show(request) -> str | None:
     """``git show`` of commits (header + patch or stat); tags, trees and blobs → None."""
     args = args_after(request, "show")
+    revs = [a for a in args[:args.index("--")] if not a.startswith("-")] if "--" in args else [
+        a for a in args if not a.startswith("-")]
+    single = len(revs) <= 1 and not any(".." in r for r in revs)
+    kind = _oneline_kind(args, ("--stat", "--shortstat", "--name-status", "--numstat")
+                         + (("--name-only",) if single else ()))
+    if kind is not None:
+        return format_oneline_files(request.text, kind)
     listing = _listing(args)
     if not _format_ok(args) or listing is False:
         return None
