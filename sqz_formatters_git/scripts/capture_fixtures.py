@@ -897,6 +897,28 @@ def capture_heldout_shapes() -> None:
     capture("log", "held_show_tag", click, "git show --stat release-8.1.7",
             facts=["tag release-8.1.7", "Tagger: Dev Example <dev@example.org>", "The last release imported here.",
                    tags["8.1.7"], "Release Click 8.1.7"], raw_facts=lambda t: stat_facts(t, every=4), notes=note)
+    # an upgrade in progress: 8.1.3's src/ and tests/ checked out over 8.0.0 (staged), more edits
+    # unstaged, a deleted file, generated files untracked
+    run(click, "reset", "-q", "--hard")
+    run(click, "clean", "-qfdx")
+    run(click, "checkout", "-q", "-b", "upgrade", "8.0.0")
+    run(click, "checkout", "8.1.3", "--", "src", "tests")
+    for rel in ("docs/api.rst", "docs/options.rst", "docs/quickstart.rst", "examples/repo/repo.py", "setup.cfg"):
+        write(click, rel, (click / rel).read_text() + "\n")
+    (click / "docs/why.rst").unlink()
+    for i in range(3):
+        write(click, f"src/click/_generated_{i}.py", "X = 1\n")
+        write(click, f"tests/snapshots/case_{i}.txt", "ok\n")
+    raw_status = run(click, "status", "--porcelain").stdout
+    upgrade_facts = [path_count_fact(x[3:], "")[:-1] if "/" in x[3:] and not x[3:].endswith("/") else x[3:]
+                     for x in raw_status.splitlines()]
+    capture("status", "held_upgrade", click, "git status", facts=upgrade_facts + ["On branch upgrade"],
+            notes=note + "; Click 8.1.3's src/ and tests/ checked out over 8.0.0, more edits unstaged; facts: every path"
+            " (directory and name on one line)")
+    capture("status", "held_upgrade_short", click, "git status -s", facts=upgrade_facts, notes=note)
+    run(click, "reset", "-q", "--hard")
+    run(click, "clean", "-qfd")
+    run(click, "checkout", "-q", "main")
     # sqz's own history: merges, many branches
     sqz, _ = build_sqz_history()
     snote = f"the sqz repository's own history up to {SQZ_PIN} (clone of a bare copy, branches at their merged commits)"
