@@ -860,7 +860,7 @@ def capture_heldout_shapes() -> None:
                     "scratch/", "build/", "src/click/__pycache__/"]
     capture("status", "held_ignored", click, "git status --ignored", facts=status_facts + ["On branch main"], notes=note)
     capture("status", "held_untracked_all", click, "git status -uall",
-            facts=status_facts[:9] + [f"scratch/note_{i}.txt" for i in range(6)], notes=note)
+            facts=status_facts[:9] + [["scratch/", f"note_{i}.txt"] for i in range(6)], notes=note)
     # a stale patch that no longer applies, and `git am` of it
     run(click, "reset", "-q", "--hard")
     run(click, "clean", "-qfd")

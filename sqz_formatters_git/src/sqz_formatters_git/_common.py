@@ -192,7 +192,12 @@ def group_paths(entries: list[tuple[str, str, str]]) -> list[str]:
     separators are never grouped).
     """
     def key(lead: str, path: str) -> tuple[str, str]:
-        return lead, ("" if "\t" in path else _stat_dir(path))  # (a rename's `old<TAB>new`: whole)
+        # (a rename's `old<TAB>new` or status's `old -> new`: whole; so is a name that would
+        # read as one next to another, `a, -> b`)
+        if "\t" in path or " -> " in path:
+            return lead, ""
+        d = _stat_dir(path)
+        return lead, ("" if " -> " in f" {path[len(d):]} " else d)
 
     sizes: dict[tuple[str, str], int] = {}
     for lead, path, _ in entries:
