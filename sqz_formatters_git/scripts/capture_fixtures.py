@@ -919,6 +919,25 @@ def capture_heldout_shapes() -> None:
     run(click, "reset", "-q", "--hard")
     run(click, "clean", "-qfd")
     run(click, "checkout", "-q", "main")
+    # `rebase -i` whose todo list an editor broke, and a `bisect run` hunting a real change
+    editor = ROOT / "bad_todo.sh"
+    editor.write_text("#!/bin/sh\nsed -i '1s/^pick /pock /' \"$1\"\n")
+    editor.chmod(0o755)
+    capture("ops", "held_rebase_todo_error", click, f"GIT_SEQUENCE_EDITOR={editor} git rebase -i 8.0.0",
+            facts=["error: invalid line 1: pock", "You can fix this with 'git rebase --edit-todo' and then run "
+                   "'git rebase --continue'.", "Or you can abort the rebase with 'git rebase --abort'."], notes=note)
+    run(click, "rebase", "--abort", check=False)
+    probe = ROOT / "bisect_probe.sh"
+    probe.write_text("#!/bin/sh\n! grep -q 'def get_current_context' src/click/globals.py 2>/dev/null || "
+                     "! grep -q 'import typing' src/click/globals.py\n")
+    probe.chmod(0o755)
+    run(click, "bisect", "start", "8.1.7", "7.1.2")
+    capture("ops", "held_bisect_run", click, f"git bisect run {probe}",
+            facts=[f"{rev(click, '8.0.0', 40)} is the first bad commit", "bisect found first bad commit",
+                   "Bisecting: 0 revisions left to test after this (roughly 0 steps)"],
+            raw_facts=lambda t: stat_facts(t, every=5), notes=note + "; the probe fails once "
+            "src/click/globals.py imports typing (8.0.0)")
+    run(click, "bisect", "reset")
     # sqz's own history: merges, many branches
     sqz, _ = build_sqz_history()
     snote = f"the sqz repository's own history up to {SQZ_PIN} (clone of a bare copy, branches at their merged commits)"
