@@ -36,7 +36,7 @@ EXPECTED_NONE = {
     "ops/add_missing", "ops/checkout_blocked", "ops/checkout_new_branch", "ops/cherry_pick",
     "ops/commit", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
     "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_tag_exists",
-    "ops/held_apply_fail", "ops/held_am_fail",
+    "ops/held_apply_fail", "ops/held_am_fail", "ops/held_rebase_todo_error",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
@@ -644,3 +644,32 @@ def test_show_of_an_annotated_tag_keeps_the_tag_block_and_compacts_its_commit():
     assert git.sqz_format(request=_req(no_tagger, fx.command)) is None
     blob_tag = "\n".join(text[:start]) + "\nsome blob text\n"
     assert git.sqz_format(request=_req(blob_tag, fx.command)) is None
+
+
+# --------------------------------------------------------------------------- bisect
+
+def test_bisect_keeps_its_own_lines_and_compacts_the_first_bad_commit():
+    fx = fixture("ops/held_bisect_run")
+    text = fx.request().text.splitlines()
+    out = run(fx).splitlines()
+    k = next(i for i, x in enumerate(text) if x.endswith(" is the first bad commit"))
+    assert out[:k + 1] == text[:k + 1]  # running …, Bisecting: …, [sha] subject, <sha> is the first bad commit
+    assert out[k + 1] == "9dffd9144dd3 2024-03-13 Alice Example: Release Click 8.0.0"
+    assert out[-1] == "bisect found first bad commit"
+    assert not any(x.startswith(("Author:", "Date:")) for x in out)
+
+
+@pytest.mark.parametrize("damage", ["still_bisecting", "other_sha", "no_commit_line", "cut_stat"])
+def test_bisect_without_a_clean_first_bad_commit_is_refused(damage):
+    fx = fixture("ops/held_bisect_run")
+    lines = fx.request().text.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.endswith(" is the first bad commit"))
+    if damage == "still_bisecting":
+        lines = lines[:k]
+    elif damage == "other_sha":
+        lines[k] = "0" * 40 + " is the first bad commit"
+    elif damage == "no_commit_line":
+        del lines[k + 1]
+    else:
+        lines = [x for x in lines if " files changed, " not in x]
+    assert git.sqz_format(request=_req("\n".join(lines) + "\n", fx.command)) is None

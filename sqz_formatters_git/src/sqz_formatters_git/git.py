@@ -18,6 +18,7 @@ _ROUTES = {
     "show": ("git_log", "format_show"),
     "log": ("git_log", "format_log"),
     "format-patch": ("git_log", "format_format_patch"),
+    "bisect": ("git_log", "format_bisect"),
     "branch": ("git_refs", "format_branch"),
     "tag": ("git_refs", "format_tag"),
     "remote": ("git_refs", "format_remote"),

@@ -400,3 +400,29 @@ def format_format_patch(request) -> str | None:
             return None
         out.extend(part + ([""] if e < len(lines) else []))
     return "\n".join(out) + "\n"
+
+
+_FIRST_BAD = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64}) is the first bad commit$")
+_BISECT_DONE = "bisect found first bad commit"
+
+
+def format_bisect(request) -> str | None:
+    """``git bisect`` (``run``, ``good``, ``bad``) once it names the first bad commit: every line
+    up to ``<sha> is the first bad commit`` verbatim, the commit it shows (header, message,
+    stat) compacted as in a log, ``bisect found first bad commit`` verbatim. Before that (a
+    bisection still going) → None."""
+    lines = request.text.splitlines()
+    found = [k for k, x in enumerate(lines) if _FIRST_BAD.match(x)]
+    if len(found) != 1:
+        return None
+    k = found[0]
+    sha = _FIRST_BAD.match(lines[k]).group(1)
+    if k + 1 >= len(lines) or lines[k + 1] != f"commit {sha}":
+        return None
+    end = len(lines)
+    if lines[-1] == _BISECT_DONE:
+        end -= 1
+    commit = format_commits("\n".join(lines[k + 1:end]) + "\n")
+    if commit is None:
+        return None
+    return "\n".join(lines[:k + 1]) + "\n" + commit + "".join(x + "\n" for x in lines[end:])
