@@ -36,7 +36,7 @@ EXPECTED_NONE = {
     "ops/add_missing", "ops/checkout_blocked", "ops/checkout_new_branch", "ops/cherry_pick",
     "ops/commit", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
     "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_tag_exists",
-    "ops/held_apply_fail", "ops/held_am_fail", "ops/held_rebase_todo_error",
+    "ops/held_apply_fail", "ops/held_rebase_todo_error",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
@@ -673,3 +673,16 @@ def test_bisect_without_a_clean_first_bad_commit_is_refused(damage):
     else:
         lines = [x for x in lines if " files changed, " not in x]
     assert git.sqz_format(request=_req("\n".join(lines) + "\n", fx.command)) is None
+
+
+def test_am_resolution_lines_cut_only_in_gits_own_words():
+    fx = fixture("ops/held_am_fail")
+    text = fx.request().text
+    out = run(fx).splitlines()
+    assert "[hints cut: git am --continue; git am --skip; git am --abort]" in out
+    assert not any(x.startswith(("When you have resolved", "If you prefer", "To restore")) for x in out)
+    assert "hint: Use 'git am --show-current-patch=diff' to see the failed patch" in out  # a one-line hint stays
+    reworded = text.replace("If you prefer to skip this patch", "If you want to skip this patch")
+    assert git.sqz_format(request=_req(reworded, fx.command, 128)) is None
+    cut = "\n".join(text.splitlines()[:-1]) + "\n"  # the block's last line missing
+    assert git.sqz_format(request=_req(cut, fx.command, 128)) is None

@@ -37,6 +37,7 @@ _ROUTES = {
     "revert": ("git_local_ops", "format_local"),
     "reset": ("git_local_ops", "format_local"),
     "restore": ("git_local_ops", "format_local"),
+    "am": ("git_local_ops", "format_local"),
 }
 
 
