@@ -833,6 +833,11 @@ def capture_heldout_shapes() -> None:
             facts=pairs, raw_facts=name_status_facts, notes=note)
     capture("log", "held_oneline_stat", click, "git log --oneline --stat -n 3 8.1.7",
             facts=pairs, raw_facts=stat_facts, notes=note)
+    capture("log", "held_stat_summary", click, "git log --stat --summary -M -n 2 8.1.3",
+            facts=[tags["8.1.3"], tags["8.0.0"]] + subjects[1:3],
+            raw_facts=lambda t: stat_facts(t, every=3) + [x.strip() for x in t.splitlines()
+                                                          if re.match(r"^ (create|delete|rename|mode change) ", x)],
+            notes=note + "; --summary adds create/delete/rename/mode lines after each stat")
     capture("log", "held_show_oneline_stat", click, "git show --oneline --stat 8.0.0",
             facts=pairs[:1], raw_facts=stat_facts, notes=note)
     capture("diff", "held_stat_major", click, "git diff --stat=100 -M 7.1.2 8.0.0",
