@@ -686,3 +686,12 @@ def test_am_resolution_lines_cut_only_in_gits_own_words():
     assert git.sqz_format(request=_req(reworded, fx.command, 128)) is None
     cut = "\n".join(text.splitlines()[:-1]) + "\n"  # the block's last line missing
     assert git.sqz_format(request=_req(cut, fx.command, 128)) is None
+
+
+def test_log_stat_summary_keeps_every_mode_and_rename_line_verbatim():
+    fx = fixture("log/held_stat_summary")
+    text = fx.request().text
+    out = run(fx).splitlines()
+    summary = [x for x in text.splitlines() if re.match(r"^ (create|delete|rename|mode change) ", x)]
+    assert len(summary) >= 20 and [x for x in out if x in summary] == summary
+    assert git.sqz_format(request=_req(text, "git log --summary -n 2")) is None  # no --stat: not this shape

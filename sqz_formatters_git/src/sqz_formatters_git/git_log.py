@@ -49,11 +49,15 @@ def _listing(args: list[str]) -> str | None | bool:
 
 
 def _format_ok(args: list[str]) -> bool:
-    """False when an option asks for a shape this module does not parse."""
+    """False when an option asks for a shape this module does not parse (``--summary`` is one
+    unless ``--stat`` comes with it: its create/delete/rename lines then follow each stat)."""
+    with_stat = any(a == "--stat" or a.startswith("--stat=") for a in args)
     for a in args:
         if a == "--":
             break
         name, _, value = a.partition("=")
+        if name == "--summary" and with_stat:
+            continue
         if name in ("--pretty", "--format") and value in _NAMED_PRETTY:
             continue
         if name in _REFUSED or (name.startswith("-L") and len(name) > 2):
