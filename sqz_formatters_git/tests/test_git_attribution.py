@@ -300,7 +300,12 @@ def test_a_name_with_a_comma_or_an_arrow_is_quoted_not_split():
 # --- log / show: each commit under its own day, with its author ------------------------------------
 
 _LOGS = ["log/default", "log/color", "log/stat", "log/patch", "log/real_stat", "log/stat_spaces",
-         "log/sqz_repo_stat", "log/fuller", "log/graph", "diff/show", "diff/show_stat"]
+         "log/sqz_repo_stat", "log/fuller", "log/graph", "diff/show", "diff/show_stat",
+         # held-out shapes: file listings, -p --stat, --summary, merges, a tag
+         "log/held_name_status", "log/held_numstat", "log/held_name_only", "log/held_shortstat",
+         "log/held_sqz_name_status", "log/held_first_parent_name_status", "log/held_patch_with_stat",
+         "log/held_stat_summary", "log/held_stat_all", "log/held_graph_all", "log/held_show_merge",
+         "log/held_show_tag"]
 
 
 def _raw_commits(text: str) -> list[tuple[str, str, str, str]]:
