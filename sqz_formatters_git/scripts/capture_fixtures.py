@@ -715,11 +715,273 @@ def capture_depth_shapes() -> None:
             notes="annotated tags with three-line messages and a lightweight tag (shows its commit's subject)")
 
 
+
+# ----------------------------------------------------------------------------- held-out shapes
+
+CLICK_VERSIONS = ("7.1.2", "8.0.0", "8.1.3", "8.1.7")
+SDISTS = ROOT.parent / "sdists"
+SQZ_PIN = "2e020bd"  # a commit of the sqz repository's main (never rewound): its history up to there
+_RAW_NAME_STATUS = re.compile(r"^([AMDTUX]|[RC]\d+)\t([^\t]+)(?:\t([^\t]+))?$")
+_RAW_NUMSTAT = re.compile(r"^(\d+|-)\t(\d+|-)\t(.+)$")
+
+
+def name_status_facts(text: str) -> list:
+    """Each ``--name-status`` line as [dir/, name, status] (the layout may change, as for
+    ``path_count_fact``); a rename or copy as [Rnn, old, new]."""
+    out: list = []
+    for m in map(_RAW_NAME_STATUS.match, text.splitlines()):
+        if m and m.group(3):
+            out.append(list(m.groups()))
+        elif m:
+            out.append(path_count_fact(m.group(2), m.group(1)))
+    return out
+
+
+def numstat_facts(text: str) -> list:
+    """Each ``--numstat`` line as [dir/, name, added, deleted]."""
+    return [path_count_fact(m.group(3), m.group(1)) + [m.group(2)]
+            for m in map(_RAW_NUMSTAT.match, text.splitlines()) if m]
+
+
+def name_only_facts(text: str) -> list:
+    """Each path line of ``--name-only`` as [dir/, name] (a top-level name as it stands)."""
+    out: list = []
+    for line in text.splitlines():
+        if re.match(r"^[\w.-]+(/[\w.-]+)*$", line) and "." in line:
+            head, sep, name = line.rpartition("/")
+            out.append([head + "/", name] if sep else line)
+    return out
+
+
+def build_click() -> Path:
+    """History made of four released Click sdists (PyPI), one commit and one tag per release."""
+    SDISTS.mkdir(parents=True, exist_ok=True)
+    repo = new_repo("click")
+    import tarfile
+
+    for i, version in enumerate(CLICK_VERSIONS):
+        tgz = SDISTS / f"click-{version}.tar.gz"
+        if not tgz.exists():
+            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                            f"click=={version}", "-d", str(SDISTS)], check=True)
+        for child in repo.iterdir():
+            if child.name != ".git":
+                shutil.rmtree(child) if child.is_dir() else child.unlink()
+        with tarfile.open(tgz) as tar:
+            for member in tar.getmembers():
+                parts = member.name.split("/", 1)
+                if member.isfile() and len(parts) == 2:
+                    dest = repo / parts[1]
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    dest.write_bytes(tar.extractfile(member).read())
+        commit_all(repo, f"Release Click {version}\n\nImported from the click-{version} sdist.",
+                   who=("dev", "alice", "bob", "dev")[i])
+        run(repo, "tag", version)
+    return repo
+
+
+def build_sqz_history() -> tuple[Path, Path]:
+    """The sqz repository's own history up to ``SQZ_PIN``, served by a bare origin that also holds
+    every branch its merges name (at the merged commit), and a clone of it."""
+    origin = ROOT / "sqz_origin.git"
+    work = ROOT / "sqz_clone"
+    for d in (origin, work):
+        if d.exists():
+            shutil.rmtree(d)
+    run(ROOT, "clone", "-q", "--bare", "--no-local", str(MAIN_REPO), str(origin))
+    for ref in run(origin, "for-each-ref", "--format=%(refname)").stdout.split():
+        if ref != "refs/heads/main":
+            run(origin, "update-ref", "-d", ref)
+    run(origin, "update-ref", "refs/heads/main", run(origin, "rev-parse", SQZ_PIN).stdout.strip())
+    run(origin, "symbolic-ref", "HEAD", "refs/heads/main")
+    for line in run(origin, "log", "--merges", "--format=%P %s", "main").stdout.splitlines():
+        m = re.match(r"^(\S+) Merge branch '([\w./-]+)'$", line.split(" ", 1)[1])
+        if m and run(origin, "rev-parse", "-q", "--verify", f"refs/heads/{m.group(2)}", check=False).returncode:
+            run(origin, "branch", m.group(2), m.group(1))  # newest merge first: the branch at its last merge
+    run(ROOT, "clone", "-q", f"file://{origin}", str(work))
+    return work, origin
+
+
+def capture_heldout_shapes() -> None:
+    """Held-out shapes (none of the fixtures above has them), on real histories: four Click
+    releases from PyPI sdists and the sqz repository's own history. Own repositories and clock
+    (``python scripts/capture_fixtures.py heldout`` re-captures only these)."""
+    _clock[0] = 300
+    click = build_click()
+    tags = {v: rev(click, v) for v in CLICK_VERSIONS}
+    subjects = [f"Release Click {v}" for v in CLICK_VERSIONS]
+    note = "history of four Click sdists from PyPI (7.1.2, 8.0.0, 8.1.3, 8.1.7), one commit and tag each"
+    capture("log", "held_name_status", click, "git log --name-status -n 3",
+            facts=[tags[v] for v in CLICK_VERSIONS[1:]] + subjects[1:], raw_facts=name_status_facts, notes=note)
+    capture("log", "held_numstat", click, "git log --numstat -n 2",
+            facts=[tags[v] for v in CLICK_VERSIONS[2:]] + subjects[2:], raw_facts=numstat_facts, notes=note)
+    capture("log", "held_shortstat", click, "git log --shortstat",
+            facts=list(tags.values()) + subjects, raw_facts=lambda t: [x.strip() for x in t.splitlines()
+                                                                     if _RAW_SUMMARY.match(x)], notes=note)
+    capture("log", "held_name_only", click, "git log --name-only -n 2 8.1.3",
+            facts=[tags["8.1.3"], tags["8.0.0"]] + subjects[1:3],
+            raw_facts=name_only_facts, notes=note)
+    capture("log", "held_patch_types", click, "git log -p -n 2 -- src/click/types.py",
+            facts=[tags["8.1.7"], tags["8.1.3"]] + subjects[2:], raw_facts=hunk_facts, notes=note)
+    capture("log", "held_stat_all", click, "git log --stat -M",
+            facts=list(tags.values()) + subjects, raw_facts=lambda t: stat_facts(t, every=3), notes=note)
+    capture("log", "held_patch_with_stat", click, "git log -p --stat -n 2 -- src/click/globals.py src/click/parser.py",
+            facts=[tags["8.1.7"], tags["8.1.3"]] + subjects[2:],
+            raw_facts=lambda t: stat_facts(t) + hunk_facts(t), notes=note + "; -p with --stat: git puts a --- line before the stat")
+    pairs = [[tags[v][:7], f"Release Click {v}"] for v in CLICK_VERSIONS[1:]]
+    capture("log", "held_oneline_name_status", click, "git log --oneline --name-status -n 3 8.1.7",
+            facts=pairs, raw_facts=name_status_facts, notes=note)
+    capture("log", "held_oneline_stat", click, "git log --oneline --stat -n 3 8.1.7",
+            facts=pairs, raw_facts=stat_facts, notes=note)
+    capture("log", "held_stat_summary", click, "git log --stat --summary -M -n 2 8.1.3",
+            facts=[tags["8.1.3"], tags["8.0.0"]] + subjects[1:3],
+            raw_facts=lambda t: stat_facts(t, every=3) + [x.strip() for x in t.splitlines()
+                                                          if re.match(r"^ (create|delete|rename|mode change) ", x)],
+            notes=note + "; --summary adds create/delete/rename/mode lines after each stat")
+    capture("log", "held_show_oneline_stat", click, "git show --oneline --stat 8.0.0",
+            facts=pairs[:1], raw_facts=stat_facts, notes=note)
+    capture("diff", "held_stat_major", click, "git diff --stat=100 -M 7.1.2 8.0.0",
+            raw_facts=stat_facts, notes=note + "; every file of the 7.1.2 -> 8.0.0 diffstat")
+    capture("diff", "held_core_patch", click, "git diff 8.1.3 8.1.7 -- src/click/core.py",
+            facts=["--- a/src/click/core.py", "+++ b/src/click/core.py"], raw_facts=hunk_facts, notes=note)
+    capture("diff", "held_name_status_m", click, "git diff --name-status -M 7.1.2 8.0.0",
+            raw_facts=name_status_facts, notes=note)
+    capture("blame", "held_blame_w_l", click, "git blame -w -L 40,110 src/click/utils.py",
+            raw_facts=blame_facts, notes=note + "; -w ignores whitespace, -L a line range")
+    # a working tree with many untracked, ignored, renamed and deleted files
+    write(click, ".gitignore", "*.pyc\nbuild/\n")
+    for i in range(6):
+        write(click, f"build/lib/click/mod{i}.py", "x = 1\n")
+        write(click, f"src/click/__pycache__/mod{i}.cpython-311.pyc", "bytecode\n")
+        write(click, f"scratch/note_{i}.txt", f"note {i}\n")
+    run(click, "mv", "docs/why.rst", "docs/rationale.rst")
+    run(click, "mv", "src/click/_textwrap.py", "src/click/textwrap_compat.py")
+    run(click, "rm", "-q", "tests/test_imports.py")
+    write(click, "src/click/core.py", (click / "src/click/core.py").read_text().replace("import enum", "import enum  # ok", 1))
+    (click / "examples/README").unlink()
+    write(click, "CHANGES.rst", "Unreleased\n\n" + (click / "CHANGES.rst").read_text())
+    status_facts = ["docs/why.rst", "docs/rationale.rst", "src/click/_textwrap.py", "src/click/textwrap_compat.py",
+                    "tests/test_imports.py", "src/click/core.py", "examples/README", "CHANGES.rst", ".gitignore",
+                    "scratch/", "build/", "src/click/__pycache__/"]
+    capture("status", "held_ignored", click, "git status --ignored", facts=status_facts + ["On branch main"], notes=note)
+    capture("status", "held_untracked_all", click, "git status -uall",
+            facts=status_facts[:9] + [["scratch/", f"note_{i}.txt"] for i in range(6)], notes=note)
+    # a stale patch that no longer applies, and `git am` of it
+    run(click, "reset", "-q", "--hard")
+    run(click, "clean", "-qfd")
+    run(click, "checkout", "-q", "-b", "fix", "8.0.0")
+    write(click, "src/click/globals.py", (click / "src/click/globals.py").read_text().replace(
+        "def get_current_context", "def get_current_context  # patched", 1))
+    commit_all(click, "Mark get_current_context", who="bob")
+    run(click, "checkout", "-q", "main")
+    patch = ROOT / "fix.patch"
+    patch.write_text(run(click, "format-patch", "--stdout", "-1", "fix").stdout)
+    write(click, "src/click/globals.py", (click / "src/click/globals.py").read_text().replace(
+        "def get_current_context", "def get_current_context  # local", 1))
+    capture("ops", "held_apply_fail", click, f"git apply {patch}",
+            facts=["error: patch failed: src/click/globals.py", "error: src/click/globals.py: patch does not apply"],
+            notes=note)
+    run(click, "commit", "-qam", "Local mark")
+    capture("ops", "held_am_fail", click, f"git am {patch}",
+            facts=["Applying: Mark get_current_context", "error: patch failed: src/click/globals.py",
+                   "Patch failed at 0001 Mark get_current_context", "git am --continue", "git am --skip",
+                   "git am --abort", "hint: Use 'git am --show-current-patch=diff' to see the failed patch"], notes=note)
+    run(click, "am", "--abort")
+    capture("diff", "held_format_patch", click, "git format-patch --stdout -1 8.1.7 -- src/click/utils.py",
+            facts=[rev(click, "8.1.7", 40), "Subject: [PATCH] Release Click 8.1.7"], raw_facts=hunk_facts, notes=note)
+    # a stash of edits to two real files, shown as a stat and as a patch; an annotated tag shown
+    run(click, "reset", "-q", "--hard", "8.1.7")
+    for rel, old_text, new_text in (("src/click/termui.py", "def hidden_prompt_func", "def hidden_prompt_func  # stash"),
+                                    ("src/click/utils.py", "def make_str", "def make_str  # stash")):
+        write(click, rel, (click / rel).read_text().replace(old_text, new_text, 1))
+    run(click, "stash", "push", "-q", "-m", "wip: mark prompt helpers")
+    capture("diff", "held_stash_show", click, "git stash show", raw_facts=stat_facts, notes=note)
+    capture("diff", "held_stash_show_p", click, "git stash show -p",
+            facts=["--- a/src/click/termui.py", "--- a/src/click/utils.py"], raw_facts=hunk_facts, notes=note)
+    run(click, "tag", "-a", "release-8.1.7", "-m", "Click 8.1.7\n\nThe last release imported here.", "8.1.7")
+    capture("log", "held_show_tag", click, "git show --stat release-8.1.7",
+            facts=["tag release-8.1.7", "Tagger: Dev Example <dev@example.org>", "The last release imported here.",
+                   tags["8.1.7"], "Release Click 8.1.7"], raw_facts=lambda t: stat_facts(t, every=4), notes=note)
+    # an upgrade in progress: 8.1.3's src/ and tests/ checked out over 8.0.0 (staged), more edits
+    # unstaged, a deleted file, generated files untracked
+    run(click, "reset", "-q", "--hard")
+    run(click, "clean", "-qfdx")
+    run(click, "checkout", "-q", "-b", "upgrade", "8.0.0")
+    run(click, "checkout", "8.1.3", "--", "src", "tests")
+    for rel in ("docs/api.rst", "docs/options.rst", "docs/quickstart.rst", "examples/repo/repo.py", "setup.cfg"):
+        write(click, rel, (click / rel).read_text() + "\n")
+    (click / "docs/why.rst").unlink()
+    for i in range(3):
+        write(click, f"src/click/_generated_{i}.py", "X = 1\n")
+        write(click, f"tests/snapshots/case_{i}.txt", "ok\n")
+    raw_status = run(click, "status", "--porcelain").stdout
+    upgrade_facts = [path_count_fact(x[3:], "")[:-1] if "/" in x[3:] and not x[3:].endswith("/") else x[3:]
+                     for x in raw_status.splitlines()]
+    capture("status", "held_upgrade", click, "git status", facts=upgrade_facts + ["On branch upgrade"],
+            notes=note + "; Click 8.1.3's src/ and tests/ checked out over 8.0.0, more edits unstaged; facts: every path"
+            " (directory and name on one line)")
+    capture("status", "held_upgrade_short", click, "git status -s", facts=upgrade_facts, notes=note)
+    run(click, "reset", "-q", "--hard")
+    run(click, "clean", "-qfd")
+    run(click, "checkout", "-q", "main")
+    # `rebase -i` whose todo list an editor broke, and a `bisect run` hunting a real change
+    editor = ROOT / "bad_todo.sh"
+    editor.write_text("#!/bin/sh\nsed -i '1s/^pick /pock /' \"$1\"\n")
+    editor.chmod(0o755)
+    capture("ops", "held_rebase_todo_error", click, f"GIT_SEQUENCE_EDITOR={editor} git rebase -i 8.0.0",
+            facts=["error: invalid line 1: pock", "You can fix this with 'git rebase --edit-todo' and then run "
+                   "'git rebase --continue'.", "Or you can abort the rebase with 'git rebase --abort'."], notes=note)
+    run(click, "rebase", "--abort", check=False)
+    probe = ROOT / "bisect_probe.sh"
+    probe.write_text("#!/bin/sh\n! grep -q 'def get_current_context' src/click/globals.py 2>/dev/null || "
+                     "! grep -q 'import typing' src/click/globals.py\n")
+    probe.chmod(0o755)
+    run(click, "bisect", "start", "8.1.7", "7.1.2")
+    capture("ops", "held_bisect_run", click, f"git bisect run {probe}",
+            facts=[f"{rev(click, '8.0.0', 40)} is the first bad commit", "bisect found first bad commit",
+                   "Bisecting: 0 revisions left to test after this (roughly 0 steps)"],
+            raw_facts=lambda t: stat_facts(t, every=5), notes=note + "; the probe fails once "
+            "src/click/globals.py imports typing (8.0.0)")
+    run(click, "bisect", "reset")
+    # sqz's own history: merges, many branches
+    sqz, _ = build_sqz_history()
+    snote = f"the sqz repository's own history up to {SQZ_PIN} (clone of a bare copy, branches at their merged commits)"
+    merges = run(sqz, "log", "--merges", "-n", "2", "--format=%H").stdout.split()
+    graph_picks = [x.split(" ", 1) for x in run(sqz, "log", "--all", "--topo-order", "-n", "40",
+                                                 "--format=%H %s").stdout.splitlines()[::4]]
+    capture("log", "held_graph_all", sqz, "git log --graph --all -n 40",
+            facts=[h[:12] for h, _ in graph_picks] + [subj for _, subj in graph_picks]
+            + ["Merge branch 'audit5'"], notes=snote,
+            raw_facts=lambda t: [m.group(0) for m in map(re.compile(r"Merge: [0-9a-f]+ [0-9a-f]+$").search,
+                                                          t.splitlines()) if m])
+    capture("log", "held_show_merge", sqz, f"git show --stat {merges[1][:12]}",
+            facts=[merges[1][:12], "Merge branch 'audit4'"], raw_facts=stat_facts, notes=snote)
+    capture("refs", "held_branch_avv", sqz, "git branch -a -vv",
+            facts=["* main", "remotes/origin/HEAD -> origin/main"], notes=snote,
+            raw_facts=lambda t: [[m.group(1), m.group(2)] for m in
+                                 map(re.compile(r"^[* ] (\S+)\s+([0-9a-f]{7}) ").match, t.splitlines()) if m])
+    capture("log", "held_first_parent_name_status", sqz, "git log --first-parent --name-status -n 12",
+            facts=[x[:12] for x in run(sqz, "log", "--first-parent", "-n", "12", "--format=%H").stdout.split()]
+            + ["Merge branch 'audit5'", "Merge branch 'audit4'"], raw_facts=name_status_facts,
+            notes=snote + "; --first-parent lists a merge's files against its first parent")
+    capture("log", "held_sqz_oneline_stat", sqz, "git log --oneline --stat -n 12",
+            facts=[x.split(" ", 1) for x in run(sqz, "log", "-n", "12", "--format=%h %s").stdout.splitlines()],
+            raw_facts=stat_facts, notes=snote)
+    cloud = "13181a5429f7"  # a commit of the pinned history touching 22 fixture sidecars
+    capture("log", "held_sqz_show_oneline_name_only", sqz, f"git show --oneline --name-only {cloud}",
+            facts=[[cloud[:7], run(sqz, "log", "-1", "--format=%s", cloud).stdout.strip()]],
+            raw_facts=name_only_facts, notes=snote)
+    capture("log", "held_sqz_name_status", sqz, "git log --name-status -n 12 --no-merges",
+            facts=[x[:12] for x in run(sqz, "log", "-n", "12", "--no-merges", "--format=%H").stdout.split()],
+            raw_facts=name_status_facts, notes=snote)
+
+
 def main() -> None:
-    if sys.argv[1:] in (["advice"], ["depth"]):
+    only = {"advice": capture_advice_shapes, "depth": capture_depth_shapes, "heldout": capture_heldout_shapes}
+    if sys.argv[1:2] and sys.argv[1] in only and len(sys.argv) == 2:
         (ROOT / "home").mkdir(parents=True, exist_ok=True)
         (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
-        (capture_advice_shapes if sys.argv[1] == "advice" else capture_depth_shapes)()
+        only[sys.argv[1]]()
         if _problems:
             raise SystemExit("\n".join(_problems))
         return
@@ -743,6 +1005,7 @@ def main() -> None:
     capture_main_repo()
     capture_advice_shapes()
     capture_depth_shapes()
+    capture_heldout_shapes()
     if _problems:
         raise SystemExit("\n".join(_problems))
 

@@ -75,13 +75,42 @@ def _split_rename(path: str) -> list[str]:
     return [_unquote(path)]
 
 
+def _read_by_directory(lines: list[str], coded: bool) -> list[str]:
+    """The ``CODE path`` (``path``) items of a group written one (code, directory) a line:
+    `` M src/: a.py b.py`` (``, `` between names when one has a space), or one entry whole."""
+    items = []
+    for line in lines:
+        assert line.startswith(" ") and not line.startswith("  "), line
+        body = line[1:]
+        code = ""
+        if coded:
+            code, _, body = body.partition(" ")
+            code += " "
+        m = re.match(r"^(.*?/): (.*)$", body)
+        if body.startswith('"') or " -> " in body or not m:
+            items.append(code + body)
+            continue
+        names = m.group(2).split(", ") if ", " in m.group(2) else m.group(2).split(" ")
+        items += [code + m.group(1) + name for name in names]
+    return items
+
+
 def _read_status(out: str) -> list[tuple]:
     entries = []
-    for line in out.splitlines():
-        m = re.match(r"^(conflicts|staged|modified|untracked|ignored)(?: \((\d+)\))?: (.*)$", line)
+    lines = out.splitlines()
+    for k, line in enumerate(lines):
+        m = re.match(r"^(conflicts|staged|modified|untracked|ignored)(?: \((\d+)\))?:(?: (.*))?$", line)
         if not m:
             continue
-        items = _split_items(m.group(3))
+        if m.group(3) is None:  # one (code, directory) a line below the header
+            block = []
+            for below in lines[k + 1:]:
+                if not below.startswith(" "):
+                    break
+                block.append(below)
+            items = _read_by_directory(block, m.group(1) not in ("untracked", "ignored"))
+        else:
+            items = _split_items(m.group(3))
         if m.group(2):
             assert int(m.group(2)) == len(items)
         for item in items:
@@ -178,6 +207,71 @@ def test_long_status_every_path_reads_back_with_its_status(entries):
     assert _read_status(out) == sorted(expected, key=repr)
 
 
+_DIR_NAME = st.text(alphabet="ab ,:->.", min_size=1, max_size=6).filter(lambda s: s.strip() == s and s != "")
+_DIR_PATH = st.lists(st.sampled_from(["src", "src/a b", "docs", "t,x"]), max_size=1).map(lambda d: d[0] + "/" if d else "")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["staged", "modified", "untracked"]), st.sampled_from("MADT"),
+                          st.tuples(_DIR_PATH, _DIR_NAME).map("".join)), min_size=4, max_size=14))
+def test_long_status_grouped_by_directory_reads_back(entries):
+    """Many entries sharing directories: each group written one (code, directory) a line."""
+    sections = {"staged": "Changes to be committed:", "modified": "Changes not staged for commit:",
+                "untracked": "Untracked files:"}
+    lines, expected = ["On branch main", ""], []
+    for name, header in sections.items():
+        mine = [(code, path) for group, code, path in entries if group == name]
+        if mine:
+            lines.append(header)
+            for code, path in mine:
+                lines.append(f"\t{path}" if name == "untracked" else f"\t{_LONG_LABEL[code]}{path}")
+                expected.append((name, None if name == "untracked" else code, path))
+            lines.append("")
+    out = _status("\n".join(lines) + "\n", "git status")
+    assert out is not None
+    assert _read_status(out) == sorted(expected, key=repr)
+
+
+def test_a_name_reading_as_an_arrow_next_to_another_is_not_grouped():
+    text = ("On branch main\nChanges not staged for commit:\n\tmodified:   src/x\n\tmodified:   src/w w\n"
+            "\tmodified:   src/-> k\n\tmodified:   src/z ->\n\tdeleted:    t,x/q\n\n")
+    out = _status(text, "git status").splitlines()
+    assert out[1:] == ["modified (5):", " M src/: x, w w", " M src/-> k", ' M "src/z ->"', " D t,x/q"]
+
+
+def test_upgrade_status_reads_back_every_path_by_directory():
+    """Click 8.1.3 over 8.0.0: the raw long format parsed here, against the grouped rendering."""
+    label = {"modified:": "M", "new file:": "A", "deleted:": "D"}
+    for name in ("held_upgrade", "held_upgrade_short"):
+        fx = _fixture(f"status/{name}")
+        text = fx.request().text
+        expected, section = [], None
+        if name == "held_upgrade":
+            for line in text.splitlines():
+                headers = {"Changes to be committed:": "staged", "Changes not staged for commit:": "modified",
+                           "Untracked files:": "untracked"}
+                if line in headers:
+                    section = headers[line]
+                elif line.startswith("\t") and section == "untracked":
+                    expected.append(("untracked", None, line[1:]))
+                elif line.startswith("\t"):
+                    word, _, path = line[1:].partition(":")
+                    expected.append((section, label[word + ":"], path.strip()))
+        else:
+            for line in text.splitlines():
+                xy, path = line[:2], line[3:]
+                if xy == "??":
+                    expected.append(("untracked", None, path))
+                    continue
+                if xy[0] != " ":
+                    expected.append(("staged", xy[0], path))
+                if xy[1] != " ":
+                    expected.append(("modified", xy[1], path))
+        out = git.sqz_format(request=fx.request())
+        assert "staged (30):" in out.splitlines()
+        assert len(expected) == 40 and _read_status(out) == sorted(expected, key=repr), name
+
+
 def test_status_fixtures_read_back_with_their_status():
     """The demo repository's state, as read from the raw captures (see the sidecars)."""
     state = [("staged", "R", ("docs/usage.md", "docs/USAGE.md")), ("staged", "M", "src/app.py"),
@@ -206,7 +300,12 @@ def test_a_name_with_a_comma_or_an_arrow_is_quoted_not_split():
 # --- log / show: each commit under its own day, with its author ------------------------------------
 
 _LOGS = ["log/default", "log/color", "log/stat", "log/patch", "log/real_stat", "log/stat_spaces",
-         "log/sqz_repo_stat", "log/fuller", "log/graph", "diff/show", "diff/show_stat"]
+         "log/sqz_repo_stat", "log/fuller", "log/graph", "diff/show", "diff/show_stat",
+         # held-out shapes: file listings, -p --stat, --summary, merges, a tag
+         "log/held_name_status", "log/held_numstat", "log/held_name_only", "log/held_shortstat",
+         "log/held_sqz_name_status", "log/held_first_parent_name_status", "log/held_patch_with_stat",
+         "log/held_stat_summary", "log/held_stat_all", "log/held_graph_all", "log/held_show_merge",
+         "log/held_show_tag"]
 
 
 def _raw_commits(text: str) -> list[tuple[str, str, str, str]]:

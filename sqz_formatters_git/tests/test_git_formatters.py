@@ -36,6 +36,7 @@ EXPECTED_NONE = {
     "ops/add_missing", "ops/checkout_blocked", "ops/checkout_new_branch", "ops/cherry_pick",
     "ops/commit", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
     "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_tag_exists",
+    "ops/held_apply_fail", "ops/held_rebase_todo_error",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
@@ -126,6 +127,16 @@ def _patch_lines(text: str) -> list[str]:
     header |= {k for k in range(1, len(lines) - 1)
                if lines[k].startswith(("--- ", "+++ ")) and lines[k + 1].startswith("@@")
                and re.search(r"(?:^|; )(?:new|deleted) file mode \d{6}(?:;|$)", lines[k - 1])}
+    # lines of a commit (a mail) before its patch starts are no change lines: git's `---`
+    # between a message and its stat (`log -p --stat`, `format-patch`) is one
+    before_patch = True
+    for k, x in enumerate(lines):
+        if re.match(r"^(?:commit [0-9a-f]{40}|From [0-9a-f]{40} |[0-9a-f]{12} )", x):
+            before_patch = True
+        elif x.startswith(("diff ", "--- ", "@@")):  # (the rendering may drop the `diff --git` line)
+            before_patch = False
+        if before_patch:
+            header.add(k)
     return [x for k, x in enumerate(lines) if x.startswith(("+", "-", "@@")) and k not in header]
 
 
@@ -326,7 +337,8 @@ def test_custom_log_format_refused_even_if_it_looks_default():
     text = fixture("log/default").request().text
     assert git.sqz_format(request=_req(text, "git log --format=medium")) is not None
     assert git.sqz_format(request=_req(text, "git log --pretty=format:%H")) is None
-    assert git.sqz_format(request=_req(text, "git log --name-status")) is None
+    assert git.sqz_format(request=_req(text, "git log --raw")) is None
+    assert git.sqz_format(request=_req(text, "git log --name-status -p")) is None
 
 
 def test_log_writes_a_shared_day_once_before_its_commits():
@@ -573,3 +585,113 @@ def test_lossy_git_results_expand_to_the_exact_bytes(name, tmp_path):
         assert resolve(store, ref.group(1)) == fx.raw
     finally:
         store.close()
+
+
+# --------------------------------------------------------------------------- format-patch
+
+def test_format_patch_keeps_mail_header_and_every_change_drops_index_and_bar():
+    fx = fixture("diff/held_format_patch")
+    text = fx.request().text
+    out = run(fx).splitlines()
+    head = text.splitlines()[:text.splitlines().index("---") + 1]
+    assert out[:len(head)] == head  # From <sha>, From:, Date:, Subject:, message, ---: verbatim
+    assert " src/click/utils.py 102" in out and " 1 file changed, 73 insertions(+), 29 deletions(-)" in out
+    assert not any(x.startswith("index ") or x.endswith("-------") for x in out)
+    assert out[-2:] == ["-- ", "2.39.5"]
+    assert _patch_lines("\n".join(out)) == _patch_lines(text)
+
+
+@pytest.mark.parametrize("cut", ["no_stdout", "before_signature", "mid_hunk", "no_separator", "stat_line"])
+def test_format_patch_damaged_or_other_shape_refused(cut):
+    fx = fixture("diff/held_format_patch")
+    text, command = fx.request().text, fx.command
+    lines = text.splitlines()
+    if cut == "no_stdout":
+        command = command.replace("--stdout ", "")
+    elif cut == "before_signature":
+        lines = lines[:lines.index("-- ")]
+    elif cut == "mid_hunk":
+        lines = lines[:40]
+    elif cut == "no_separator":
+        lines.remove("---")
+    else:
+        lines[lines.index("---") + 1] = " src/click/utils.py | 102 +++++ garbled"
+    assert git.sqz_format(request=_req("\n".join(lines) + "\n", command)) is None
+
+
+# --------------------------------------------------------------------------- stash show, show of a tag
+
+def test_stash_show_is_read_as_a_diff_other_stash_verbs_are_not():
+    stat, patch = fixture("diff/held_stash_show"), fixture("diff/held_stash_show_p")
+    assert run(stat).splitlines() == [" src/click/: termui.py 2 utils.py 2",
+                                      " 2 files changed, 2 insertions(+), 2 deletions(-)"]
+    out = run(patch)
+    assert _patch_lines(out) == _patch_lines(patch.request().text) and "index " not in out
+    assert git.sqz_format(request=_req(patch.request().text, "git stash show -p stash@{0}")) == out
+    for command in ("git stash list", "git stash push", "git stash show -u", "git stash show -p --stat", "git stash"):
+        assert git.sqz_format(request=_req(patch.request().text, command)) is None, command
+
+
+def test_show_of_an_annotated_tag_keeps_the_tag_block_and_compacts_its_commit():
+    fx = fixture("log/held_show_tag")
+    text = fx.request().text.splitlines()
+    out = run(fx).splitlines()
+    start = next(k for k, x in enumerate(text) if x.startswith("commit "))
+    assert out[:start] == text[:start]  # tag, Tagger (with its email), Date, message: verbatim
+    assert out[start] == "0ca26f201605 2024-03-14 Dev Example: Release Click 8.1.7"
+    # a tag whose header is not git's, or that points at no commit: refused
+    no_tagger = "\n".join(text[:1] + text[2:]) + "\n"
+    assert git.sqz_format(request=_req(no_tagger, fx.command)) is None
+    blob_tag = "\n".join(text[:start]) + "\nsome blob text\n"
+    assert git.sqz_format(request=_req(blob_tag, fx.command)) is None
+
+
+# --------------------------------------------------------------------------- bisect
+
+def test_bisect_keeps_its_own_lines_and_compacts_the_first_bad_commit():
+    fx = fixture("ops/held_bisect_run")
+    text = fx.request().text.splitlines()
+    out = run(fx).splitlines()
+    k = next(i for i, x in enumerate(text) if x.endswith(" is the first bad commit"))
+    assert out[:k + 1] == text[:k + 1]  # running …, Bisecting: …, [sha] subject, <sha> is the first bad commit
+    assert out[k + 1] == "9dffd9144dd3 2024-03-13 Alice Example: Release Click 8.0.0"
+    assert out[-1] == "bisect found first bad commit"
+    assert not any(x.startswith(("Author:", "Date:")) for x in out)
+
+
+@pytest.mark.parametrize("damage", ["still_bisecting", "other_sha", "no_commit_line", "cut_stat"])
+def test_bisect_without_a_clean_first_bad_commit_is_refused(damage):
+    fx = fixture("ops/held_bisect_run")
+    lines = fx.request().text.splitlines()
+    k = next(i for i, x in enumerate(lines) if x.endswith(" is the first bad commit"))
+    if damage == "still_bisecting":
+        lines = lines[:k]
+    elif damage == "other_sha":
+        lines[k] = "0" * 40 + " is the first bad commit"
+    elif damage == "no_commit_line":
+        del lines[k + 1]
+    else:
+        lines = [x for x in lines if " files changed, " not in x]
+    assert git.sqz_format(request=_req("\n".join(lines) + "\n", fx.command)) is None
+
+
+def test_am_resolution_lines_cut_only_in_gits_own_words():
+    fx = fixture("ops/held_am_fail")
+    text = fx.request().text
+    out = run(fx).splitlines()
+    assert "[hints cut: git am --continue; git am --skip; git am --abort]" in out
+    assert not any(x.startswith(("When you have resolved", "If you prefer", "To restore")) for x in out)
+    assert "hint: Use 'git am --show-current-patch=diff' to see the failed patch" in out  # a one-line hint stays
+    reworded = text.replace("If you prefer to skip this patch", "If you want to skip this patch")
+    assert git.sqz_format(request=_req(reworded, fx.command, 128)) is None
+    cut = "\n".join(text.splitlines()[:-1]) + "\n"  # the block's last line missing
+    assert git.sqz_format(request=_req(cut, fx.command, 128)) is None
+
+
+def test_log_stat_summary_keeps_every_mode_and_rename_line_verbatim():
+    fx = fixture("log/held_stat_summary")
+    text = fx.request().text
+    out = run(fx).splitlines()
+    summary = [x for x in text.splitlines() if re.match(r"^ (create|delete|rename|mode change) ", x)]
+    assert len(summary) >= 20 and [x for x in out if x in summary] == summary
+    assert git.sqz_format(request=_req(text, "git log --summary -n 2")) is None  # no --stat: not this shape

@@ -1,4 +1,5 @@
-"""git's stock advice paragraphs (``hint: …`` blocks) and redundant ``Auto-merging`` lines.
+"""git's stock advice paragraphs (``hint: …`` blocks, and ``git am``'s three lines on how to go on
+after a failed patch) and redundant ``Auto-merging`` lines.
 
 A block of consecutive ``hint:`` lines is dropped only when it is, line for line, one of
 git's own advice texts in ``STOCK`` (conflict resolution after rebase/cherry-pick/revert,
@@ -37,7 +38,14 @@ STOCK = frozenset([
     "hint: 'git pull ...') before pushing again.\n"
     "hint: See the 'Note about fast-forwards' in 'git push --help' for details.",
 ])
+# `git am` (and the apply backend of `git rebase`) after a patch failed: stock lines without `hint: `
+_RESOLVE = ('When you have resolved this problem, run "{cmd} --continue".\n'
+            'If you prefer to skip this patch, run "{cmd} --skip" instead.\n'
+            'To restore the original branch and stop patching, run "{cmd} --abort".')
+PLAIN_STOCK = frozenset(_RESOLVE.format(cmd=c) for c in ("git am", "git rebase"))
+_PLAIN_LINES = 3
 FIRST_LINES = frozenset(x.split("\n", 1)[0] for x in STOCK)
+_PLAIN_FIRST = frozenset(x.split("\n", 1)[0] for x in PLAIN_STOCK)
 _MAX_LINES = max(x.count("\n") + 1 for x in STOCK)
 _QUOTED_GIT = re.compile(r"""["']((?:git )[^"']*)["']""")
 _AUTO_MERGING = re.compile(r"^Auto-merging (.+)$")
@@ -46,6 +54,8 @@ _CONTENT_CONFLICT = re.compile(r"^CONFLICT \([^)]*\): Merge conflict in (.+)$")
 
 def stock_block(lines: list[str], i: int) -> int:
     """The end of the stock advice block starting at ``lines[i]``, or ``i`` if there is none."""
+    if lines[i] in _PLAIN_FIRST:
+        return i + _PLAIN_LINES if "\n".join(lines[i:i + _PLAIN_LINES]) in PLAIN_STOCK else i
     if lines[i] not in FIRST_LINES:
         return i
     j = i
@@ -64,7 +74,8 @@ def drop_stock_advice(lines: list[str]) -> list[str]:
             out.append(lines[i])
             i += 1
             continue
-        quoted = list(dict.fromkeys(_QUOTED_GIT.findall(" ".join(x[6:] for x in lines[i:j]))))
+        quoted = list(dict.fromkeys(_QUOTED_GIT.findall(" ".join(x[6:] if x.startswith("hint: ") else x
+                                                                 for x in lines[i:j]))))
         # `before "git rebase"` names the command itself: keep only the forms with arguments
         commands = [c for c in quoted if not any(o != c and o.startswith(c + " ") for o in quoted)
                     and "<" not in c and not c.endswith(" --help")]

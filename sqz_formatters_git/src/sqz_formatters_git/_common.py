@@ -170,3 +170,88 @@ def person_name(value: str) -> str:
     """``Dev Example <dev@example.org>`` → ``Dev Example``."""
     m = _PERSON.match(value.strip())
     return m.group("name") if m else value.strip()
+
+
+# ----------------------------------------------------------------------------- file listings
+# `--name-status`, `--name-only`, `--numstat` (in `log`, `show`, `diff`): one file a line, as git
+# writes them (a name git had to quote stays in its double quotes, so a tab is never inside one)
+_NAME_STATUS = re.compile(r"^(?P<status>[AMDTUXB]|[RC]\d{1,3})\t(?P<path>[^\t]+)(?:\t(?P<dest>[^\t]+))?$")
+_NUMSTAT = re.compile(r"^(?P<added>\d+|-)\t(?P<deleted>\d+|-)\t(?P<path>[^\t]+)$")
+LISTINGS = ("--name-status", "--name-only", "--numstat")
+
+
+def group_paths(entries: list[tuple[str, str, str]]) -> list[str]:
+    """File entries ``(lead, path, tail)`` grouped by ``lead`` and directory: `` M docs/: a.rst b.rst``.
+
+    A (lead, directory) pair holding ``GROUP_MIN`` entries or more is written once, where git
+    first lists one of them, followed by each name with its tail (``name 3 1``); items are
+    joined by a space (a tail is one form for a whole listing, as ``3 1`` in ``--numstat``, so
+    each item still reads name first), or by ``, `` when a name has a space. Every other entry is
+    written whole (`` M README.md``, `` src/app.py 3 1``); the directory rules are the stat's
+    (:func:`_stat_dir`: renames, quoted paths, ``.../`` cuts and names that would blur the
+    separators are never grouped).
+    """
+    def key(lead: str, path: str) -> tuple[str, str]:
+        # (a rename's `old<TAB>new` or status's `old -> new`: whole; so is a name that would
+        # read as one next to another, `a, -> b`)
+        if "\t" in path or " -> " in path:
+            return lead, ""
+        d = _stat_dir(path)
+        return lead, ("" if " -> " in f" {path[len(d):]} " else d)
+
+    sizes: dict[tuple[str, str], int] = {}
+    for lead, path, _ in entries:
+        k = key(lead, path)
+        sizes[k] = sizes.get(k, 0) + 1
+    out: list[str] = []
+    where: dict[tuple[str, str], int] = {}
+    items: dict[tuple[str, str], list[str]] = {}
+    spaced: set = set()  # groups with a name holding a space
+    for lead, path, tail in entries:
+        k = key(lead, path)
+        lead_text = f"{lead} " if lead else ""
+        if k[1] and sizes[k] >= GROUP_MIN:
+            if k not in where:
+                where[k] = len(out)
+                out.append("")
+                items[k] = []
+            items[k].append(path[len(k[1]):] + (f" {tail}" if tail else ""))
+            if " " in path[len(k[1]):]:
+                spaced.add(k)
+            continue
+        if "/: " in f"{path} " and not path.startswith('"') and "\t" not in path:
+            # ` a/: b` would read as a group of directory a/: git's double quotes keep it one path
+            # (a line holding a tab is a rename's, never a group)
+            path = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        out.append(f" {lead_text}{path}" + (f" {tail}" if tail else ""))
+    for (lead, d), i in where.items():
+        out[i] = f" {lead + ' ' if lead else ''}{d}: " + (", " if (lead, d) in spaced else " ").join(items[(lead, d)])
+    return out
+
+
+def compact_listing(lines: list[str], kind: str) -> list[str] | None:
+    """A whole ``--name-status``/``--name-only``/``--numstat`` block grouped (:func:`group_paths`),
+    or None when a line is not of that kind. A rename or copy (``R087``/``C100`` with two paths)
+    is written whole, its two paths apart by git's tab."""
+    if not lines:
+        return None
+    entries: list[tuple[str, str, str]] = []
+    for line in lines:
+        if kind == "--name-status":
+            m = _NAME_STATUS.match(line)
+            if not m or (m.group("dest") is None) != (m.group("status")[0] not in "RC"):
+                return None
+            path = m.group("path") + (f"\t{m.group('dest')}" if m.group("dest") is not None else "")
+            entries.append((m.group("status"), path, ""))
+        elif kind == "--numstat":
+            m = _NUMSTAT.match(line)
+            if not m:
+                return None
+            entries.append(("", m.group("path"), f"{m.group('added')} {m.group('deleted')}"))
+        elif kind == "--name-only":
+            if not line or line != line.strip() or "\t" in line:
+                return None
+            entries.append(("", line, ""))
+        else:
+            return None
+    return group_paths(entries)

@@ -14,8 +14,11 @@ commands = ("git",)
 _ROUTES = {
     "status": ("git_status", "format_status"),
     "diff": ("git_diff", "format_diff"),
+    "stash": ("git_diff", "format_stash"),
     "show": ("git_log", "format_show"),
     "log": ("git_log", "format_log"),
+    "format-patch": ("git_log", "format_format_patch"),
+    "bisect": ("git_log", "format_bisect"),
     "branch": ("git_refs", "format_branch"),
     "tag": ("git_refs", "format_tag"),
     "remote": ("git_refs", "format_remote"),
@@ -34,6 +37,7 @@ _ROUTES = {
     "revert": ("git_local_ops", "format_local"),
     "reset": ("git_local_ops", "format_local"),
     "restore": ("git_local_ops", "format_local"),
+    "am": ("git_local_ops", "format_local"),
 }
 
 

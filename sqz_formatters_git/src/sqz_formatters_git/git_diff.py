@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import compact_stat_block
+from ._common import LISTINGS, args_after, compact_listing, compact_stat_block, option_names
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(?: .*)?$")
 _COMBINED_HUNK = re.compile(r"^(@{3,}) (?:-\d+(?:,\d+)? )+\+\d+(?:,\d+)? \1(?: .*)?$")
@@ -194,12 +194,36 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
 
 
 def format_diff(request) -> str | None:
-    """``git diff`` in patch or ``--stat`` form."""
+    """``git diff`` in patch, ``--stat`` or file-listing (``--name-status``, ``--name-only``,
+    ``--numstat``) form."""
     lines = request.text.splitlines()
     if not lines:
         return None
-    if lines[0].startswith("diff "):
+    options = option_names(args_after(request, "diff"))
+    listing = [a for a in LISTINGS if a in options]
+    if listing:
+        if len(listing) > 1 or any(a in options for a in ("-p", "-u", "--patch", "--stat", "--shortstat",
+                                                          "--summary", "--raw", "-z", "--dirstat")):
+            return None
+        out = compact_listing(lines, listing[0])
+    elif lines[0].startswith("diff "):
         out = format_patch_lines(lines)
     else:
         out = compact_stat_block(lines)
+    return "\n".join(out) + "\n" if out is not None else None
+
+
+def format_stash(request) -> str | None:
+    """``git stash show`` (a diffstat) and ``git stash show -p`` (a patch), as ``git diff``;
+    any other stash verb (``list`` is one line per entry already) → None."""
+    args = args_after(request, "stash")
+    if args[:1] != ["show"]:
+        return None
+    options = option_names(args[1:])
+    if any(a not in ("-p", "--patch", "--stat") for a in options) or len(set(options)) > 1:
+        return None
+    lines = request.text.splitlines()
+    if not lines:
+        return None
+    out = format_patch_lines(lines) if lines[0].startswith("diff ") else compact_stat_block(lines)
     return "\n".join(out) + "\n" if out is not None else None

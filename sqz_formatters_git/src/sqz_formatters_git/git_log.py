@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ._common import args_after, compact_stat_block, person_name, short_date
+from ._common import (LISTINGS, args_after, compact_listing, compact_stat_block, option_names, person_name,
+                      short_date)
 from .git_diff import format_patch_lines
 
 _COMMIT = re.compile(r"^commit ([0-9a-f]{40}|[0-9a-f]{64})(?: \((.+)\))?$")
@@ -23,20 +24,40 @@ _TOPOLOGY = frozenset("/\\_")
 HASH_LEN = 12
 
 # options whose output shape this module does not parse
-_REFUSED = ("--format", "--pretty", "--oneline", "--raw", "--name-only", "--name-status", "--numstat",
-            "--shortstat", "--summary", "--word-diff", "--show-signature", "--source", "--line-prefix", "-z",
+_REFUSED = ("--format", "--pretty", "--oneline", "--raw", "--summary", "--word-diff", "--show-signature", "--source", "--line-prefix", "-z",
             "--dirstat", "--compact-summary", "--left-right", "--parents", "--children", "--notes",
             "--show-notes", "--cherry-mark", "--cherry", "--binary", "--patch-with-raw", "--patch-with-stat",
             "--color-words", "--word-diff-regex", "--check", "-L", "--show-linear-break", "--full-diff")
 _NAMED_PRETTY = ("medium", "short", "full", "fuller")
 
 
+# (``--first-parent`` is not among them: it lists a merge's files against its first parent, same shape)
+_PATCH_OR_STAT = ("-p", "-u", "--patch", "--stat", "--shortstat", "-m", "--cc", "-c", "--diff-merges", "--graph")
+
+
+def _listing(args: list[str]) -> str | None | bool:
+    """The file listing asked for (``--name-status``, ``--name-only``, ``--numstat``), None for none,
+    False for a mix this module does not parse (two listings, or one with a patch or stat)."""
+    names = [a.split("=", 1)[0] for a in args[:args.index("--")] if a.startswith("-")] if "--" in args else [
+        a.split("=", 1)[0] for a in args if a.startswith("-")]
+    asked = [a for a in LISTINGS if a in names]
+    if not asked:
+        return None
+    if len(asked) > 1 or any(a in names for a in _PATCH_OR_STAT):
+        return False
+    return asked[0]
+
+
 def _format_ok(args: list[str]) -> bool:
-    """False when an option asks for a shape this module does not parse."""
+    """False when an option asks for a shape this module does not parse (``--summary`` is one
+    unless ``--stat`` comes with it: its create/delete/rename lines then follow each stat)."""
+    with_stat = any(a == "--stat" or a.startswith("--stat=") for a in args)
     for a in args:
         if a == "--":
             break
         name, _, value = a.partition("=")
+        if name == "--summary" and with_stat:
+            continue
         if name in ("--pretty", "--format") and value in _NAMED_PRETTY:
             continue
         if name in _REFUSED or (name.startswith("-L") and len(name) > 2):
@@ -93,7 +114,7 @@ def _day(block: list[str]) -> str | None:
     return None
 
 
-def _format_commit(block: list[str], dated: bool = True) -> list[str] | None:
+def _format_commit(block: list[str], dated: bool = True, listing: str | None = None) -> list[str] | None:
     """One commit block (header, message, optional stat or patch) compacted."""
     m = _COMMIT.match(block[0])
     sha, refs = m.group(1), m.group(2)
@@ -121,6 +142,16 @@ def _format_commit(block: list[str], dated: bool = True) -> list[str] | None:
     out.extend("  " + x for x in message[1:])
     if not rest:
         return out
+    if listing:
+        if "" in rest:
+            return None  # one block of file lines after the message
+        files = compact_listing(rest, listing)
+        if files is None:
+            return None
+        out.extend(files)
+        return out
+    if rest[0] == "---" and len(rest) > 1 and not rest[1].startswith("diff "):
+        rest = rest[1:]  # `-p` with `--stat`: git's `---` line between the message and the stat
     if rest[0].startswith("diff "):
         patch = format_patch_lines(rest)
         if patch is None:
@@ -144,8 +175,9 @@ def _format_commit(block: list[str], dated: bool = True) -> list[str] | None:
     return out
 
 
-def format_commits(text: str) -> str | None:
-    """A sequence of commits in the medium/short/full/fuller format, with optional stat/patch."""
+def format_commits(text: str, listing: str | None = None) -> str | None:
+    """A sequence of commits in the medium/short/full/fuller format, with optional stat/patch
+    or file listing (``listing``: ``--name-status``, ``--name-only`` or ``--numstat``)."""
     lines = text.splitlines()
     spans = _split_commits(lines)
     if spans is None:
@@ -156,7 +188,7 @@ def format_commits(text: str) -> str | None:
     out: list[str] = []
     previous = None
     for (s, e), day in zip(spans, days):
-        part = _format_commit(lines[s:e], dated=not by_day)
+        part = _format_commit(lines[s:e], dated=not by_day, listing=listing)
         if part is None:
             return None
         if by_day and day != previous:
@@ -225,21 +257,176 @@ def format_graph(text: str) -> str | None:
     return "\n".join(out) + "\n"
 
 
+_ONELINE_HEAD = re.compile(r"^[0-9a-f]{7,64}(?: .*)?$")
+_ONELINE_OK = frozenset(("--oneline", "--stat", "--shortstat", "--name-status", "--numstat", "--name-only",
+                         "--no-merges", "--merges",
+                         "--first-parent", "--all", "--decorate", "--no-decorate", "--reverse", "--author", "--since",
+                         "--until", "--after", "--before", "--grep", "-n", "--max-count", "--skip", "--abbrev",
+                         "--abbrev-commit", "--no-renames", "-M", "--find-renames", "--date-order", "--topo-order",
+                         "--no-color", "--relative", "--follow", "--diff-filter", "-i", "--regexp-ignore-case",
+                         "--invert-grep", "--all-match", "--branches", "--tags", "--remotes", "--stat-width",
+                         "--stat-name-width", "--stat-count", "--stat-graph-width"))
+
+
+def format_oneline_files(text: str, kind: str) -> str | None:
+    """``--oneline`` with ``--stat``/``--shortstat``/``--name-status``/``--numstat``: each commit's
+    line as git wrote it, its file lines compacted as in the long format. A line that is neither
+    a commit line nor a file line of ``kind`` → None."""
+    lines = text.splitlines()
+    if not lines or not _ONELINE_HEAD.match(lines[0]):
+        return None
+    stat = kind in ("--stat", "--shortstat")
+
+    def is_entry(line: str) -> bool:
+        if stat:
+            return line.startswith(" ")
+        if kind == "--name-only":
+            return True  # (one commit only: every line after its own is a path)
+        return compact_listing([line], kind) is not None
+
+    out: list[str] = [lines[0]]
+    block: list[str] = []
+    for line in lines[1:] + [None]:
+        if line is not None and is_entry(line):
+            block.append(line)
+            continue
+        if block:
+            files = compact_stat_block(block) if stat else compact_listing(block, kind)
+            if files is None:
+                return None
+            out.extend(files)
+            block = []
+        if line is None:
+            break
+        if not _ONELINE_HEAD.match(line):
+            return None
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _oneline_kind(args: list[str], forms: tuple = ("--stat", "--shortstat", "--name-status", "--numstat")) -> str | None:
+    """The file form asked with ``--oneline`` (one of ``forms``), or None when the options ask
+    for anything else (or for no file form)."""
+    names = option_names(args)
+    if "--oneline" not in names or any(n not in _ONELINE_OK and not re.fullmatch(r"-\d+", n) for n in names):
+        return None
+    kinds = [n for n in ("--stat", "--shortstat", "--name-status", "--numstat", "--name-only") if n in names]
+    return kinds[0] if len(kinds) == 1 and kinds[0] in forms else None
+
+
 def format_log(request) -> str | None:
     """``git log`` in the forms listed in the module docstring."""
     args = args_after(request, "log")
-    if not _format_ok(args):
+    kind = _oneline_kind(args)
+    if kind is not None:
+        return format_oneline_files(request.text, kind)
+    listing = _listing(args)
+    if not _format_ok(args) or listing is False:
         return None
     if "--graph" in args:
         if any(a in args for a in ("-p", "-u", "--patch", "--stat")) or any(a.startswith("--stat=") for a in args):
             return None
         return format_graph(request.text)
-    return format_commits(request.text)
+    return format_commits(request.text, listing)
 
 
 def format_show(request) -> str | None:
     """``git show`` of commits (header + patch or stat); tags, trees and blobs → None."""
     args = args_after(request, "show")
-    if not _format_ok(args):
+    revs = [a for a in args[:args.index("--")] if not a.startswith("-")] if "--" in args else [
+        a for a in args if not a.startswith("-")]
+    single = len(revs) <= 1 and not any(".." in r for r in revs)
+    kind = _oneline_kind(args, ("--stat", "--shortstat", "--name-status", "--numstat")
+                         + (("--name-only",) if single else ()))
+    if kind is not None:
+        return format_oneline_files(request.text, kind)
+    listing = _listing(args)
+    if not _format_ok(args) or listing is False:
         return None
-    return format_commits(request.text)
+    text = request.text
+    if text.startswith("tag "):
+        # an annotated tag: its own header and message stay as git wrote them, the commit it
+        # points to follows as in a log (a tag of a tree or a blob has no commit line: None)
+        lines = text.splitlines()
+        start = next((k for k, x in enumerate(lines) if _COMMIT.match(x)), None)
+        if start is None or len(lines) < 2 or not lines[1].startswith("Tagger: "):
+            return None
+        commits = format_commits("\n".join(lines[start:]) + "\n", listing)
+        return None if commits is None else "\n".join(lines[:start]) + "\n" + commits
+    return format_commits(text, listing)
+
+
+_MBOX_FROM = re.compile(r"^From [0-9a-f]{40} Mon Sep 17 00:00:00 2001$")
+
+
+def _format_one_patch_mail(lines: list[str]) -> list[str] | None:
+    """One ``format-patch`` mail: header and message verbatim up to ``---``, then the diffstat
+    compacted, the patch as in ``git diff``, the ``-- `` signature verbatim."""
+    try:
+        sep = lines.index("---")
+    except ValueError:
+        return None
+    try:
+        sig = len(lines) - 1 - lines[::-1].index("-- ")
+    except ValueError:
+        return None
+    body = lines[sep + 1:sig]
+    try:
+        blank = body.index("")
+    except ValueError:
+        return None
+    stat = compact_stat_block(body[:blank])
+    patch = format_patch_lines(body[blank + 1:])
+    if stat is None or patch is None:
+        return None
+    return lines[:sep + 1] + stat + [""] + patch + lines[sig:]
+
+
+def format_format_patch(request) -> str | None:
+    """``git format-patch --stdout``: each mail as :func:`_format_one_patch_mail`; other output
+    (file names written, no ``--stdout``) → None."""
+    args = args_after(request, "format-patch")
+    if "--stdout" not in args or any(a.split("=", 1)[0] in ("--no-stat", "--numstat", "--cover-letter", "--attach",
+                                                            "--inline", "--binary", "--no-binary")
+                                     or a.startswith("--stat") for a in args):
+        return None
+    lines = request.text.splitlines()
+    starts = [k for k, x in enumerate(lines) if _MBOX_FROM.match(x)]
+    if not starts or starts[0] != 0:
+        return None
+    out: list[str] = []
+    for s, e in zip(starts, starts[1:] + [len(lines)]):
+        mail = lines[s:e]
+        while mail and mail[-1] == "":
+            mail.pop()
+        part = _format_one_patch_mail(mail)
+        if part is None:
+            return None
+        out.extend(part + ([""] if e < len(lines) else []))
+    return "\n".join(out) + "\n"
+
+
+_FIRST_BAD = re.compile(r"^([0-9a-f]{40}|[0-9a-f]{64}) is the first bad commit$")
+_BISECT_DONE = "bisect found first bad commit"
+
+
+def format_bisect(request) -> str | None:
+    """``git bisect`` (``run``, ``good``, ``bad``) once it names the first bad commit: every line
+    up to ``<sha> is the first bad commit`` verbatim, the commit it shows (header, message,
+    stat) compacted as in a log, ``bisect found first bad commit`` verbatim. Before that (a
+    bisection still going) → None."""
+    lines = request.text.splitlines()
+    found = [k for k, x in enumerate(lines) if _FIRST_BAD.match(x)]
+    if len(found) != 1:
+        return None
+    k = found[0]
+    sha = _FIRST_BAD.match(lines[k]).group(1)
+    if k + 1 >= len(lines) or lines[k + 1] != f"commit {sha}":
+        return None
+    end = len(lines)
+    if lines[-1] == _BISECT_DONE:
+        end -= 1
+    commit = format_commits("\n".join(lines[k + 1:end]) + "\n")
+    if commit is None:
+        return None
+    return "\n".join(lines[:k + 1]) + "\n" + commit + "".join(x + "\n" for x in lines[end:])

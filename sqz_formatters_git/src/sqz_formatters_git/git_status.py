@@ -198,13 +198,31 @@ def _quoted_rename(body: str) -> str:
 COUNT_FROM = 4
 
 
+def _by_directory(name: str, items: list[str]) -> list[str] | None:
+    """A long group's entries one (code, directory) a line, `` M src/click/: core.py types.py``
+    (``_common.group_paths``), or None where that merges nothing (or an entry is a submodule's)."""
+    from ._common import group_paths
+
+    if len(items) < COUNT_FROM or any(" [submodule " in x for x in items):
+        return None
+    coded = name not in ("untracked", "ignored")
+    entries = [(*x.split(" ", 1), "") if coded else ("", x, "") for x in items]
+    lines = group_paths(entries)
+    return lines if len(lines) < len(items) else None
+
+
 def _render(head: list[str], groups: dict, clean: str | bool) -> str:
     out = list(head)
     for name in _GROUP_ORDER:
         items = groups.get(name)
         if items:
             count = f" ({len(items)})" if len(items) >= COUNT_FROM else ""
-            out.append(f"{name}{count}: " + ", ".join(items))
+            grouped = _by_directory(name, items)
+            if grouped is not None:
+                out.append(f"{name}{count}:")
+                out.extend(grouped)
+            else:
+                out.append(f"{name}{count}: " + ", ".join(items))
     if clean:
         out.append(clean)
     elif not groups:
