@@ -241,3 +241,28 @@ def test_run_never_strips_a_trailer(tmp_path):
     r = subprocess.run([sys.executable, "-m", "sqz_core", "run", "--", sys.executable, "-c",
                         f"import sys; sys.stdout.write({fake!r})"], capture_output=True, env=env)
     assert (r.returncode, r.stdout) == (0, fake.encode())
+
+
+def test_a_line_turned_crlf_in_a_real_diff_never_reads_as_an_identical_pair(store, tmp_path):
+    """A patch's carriage returns and form feeds are content: whatever sqz sends, the -/+ pair differs."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Dev", "GIT_AUTHOR_EMAIL": "dev@example.org",
+           "GIT_COMMITTER_NAME": "Dev", "GIT_COMMITTER_EMAIL": "dev@example.org", "LANG": "C"}
+    repo = tmp_path / "r"
+    repo.mkdir()
+
+    def git(*args):
+        return subprocess.run(["git", "-C", str(repo), *args], env=env, capture_output=True, check=True).stdout
+
+    git("init", "-q")
+    git("config", "core.autocrlf", "false")
+    lines = [f"    value_{i} = compute_something_long({i}, factor={i * 3})\n" for i in range(60)]
+    (repo / "m.py").write_text("".join(lines), newline="")
+    git("add", ".")
+    git("commit", "-qm", "base")
+    for changed in ({30: lines[30][:-1] + "\r\n"}, {40: "\f" + lines[40]}):
+        new = [changed.get(i, line) for i, line in enumerate(lines)]
+        (repo / "m.py").write_text("".join(new), newline="")
+        raw = git("diff", "-U15")
+        (i, line), = changed.items()
+        out = compress(raw, command="git diff -U15", store=store, session=f"s{i}").output.decode()
+        assert f"-{lines[i]}" in out and f"+{line}" in out, (i, out)

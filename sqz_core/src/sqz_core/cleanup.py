@@ -15,6 +15,7 @@ _ANSI = lazy(
 )
 # C0 controls other than tab, newline, carriage return, backspace; DEL; C1 controls.
 _CONTROL = lazy(r"[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]")
+_CONTROL_IN_DIFF = lazy(r"[\x00-\x07\x0b\x0e-\x1f\x7f-\x9f]")  # in a patch: form feed kept, a stray ESC not
 
 
 def strip_escapes(text: str) -> str:
@@ -138,11 +139,17 @@ def resolve_cursor_moves(text: str) -> str:
 def clean_terminal(text: str) -> str:
     """ANSI/control removal, carriage-return redraws and trailing whitespace: what a reader saw.
 
-    Trailing whitespace is kept in a diff, where it is content (a context line of an
-    empty source line is a single space, and ``+x `` differs from ``+x``).
+    In a diff only escapes and control characters other than form feed and carriage return go:
+    trailing whitespace, ``\\r`` and ``\\f`` are content there (a context line of an empty source
+    line is a single space, ``+x `` differs from ``+x``, a line turned CRLF differs only by its ``\\r``).
     """
-    text = resolve_redraws(strip_ansi(resolve_cursor_moves(text)))
-    return text if looks_like_diff(text) else strip_trailing_whitespace(text)
+    text = resolve_cursor_moves(text)
+    plain = strip_escapes(text)
+    if looks_like_diff(plain):
+        # a patch's carriage returns, form feeds and trailing blanks are the files' content: a line
+        # turned CRLF must not read as an identical -/+ pair
+        return _CONTROL_IN_DIFF.sub("", plain)
+    return strip_trailing_whitespace(resolve_redraws(strip_ansi(text)))
 
 
 _DIFF_MARK = lazy(r"^(?:diff --git |@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|--- \S|\+\+\+ \S)", re.M)

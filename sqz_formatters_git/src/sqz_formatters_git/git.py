@@ -69,8 +69,10 @@ def sqz_format(request) -> str | None:
     """Compact git output for the subcommands above; None for anything else."""
     if request.program != "git" or request.is_file_content() or not request.text.strip():
         return None
-    if any(c in request.text for c in _OTHER_LINE_BREAKS):
-        return None  # the modules split with str.splitlines(): refuse rather than split inside a line
+    if any(c in request.text for c in _OTHER_LINE_BREAKS) or "\r" in request.text:
+        # the modules split with str.splitlines(): refuse rather than split inside a line; a carriage
+        # return left after terminal clean-up is a file's (a line turned CRLF in a diff) and would be lost
+        return None
     out = _route(request)
     if out is None or len(out) >= len(request.text):
         return None  # not recognised, or nothing gained: leave it to the generic stages
