@@ -32,7 +32,7 @@ _FINAL = re.compile(
     r" in \d+(?:\.\d+)?s(?: \([\d:.]+\))?(?: =+)?$")
 _SECTION = re.compile(r"^=+ (?P<title>\S.*?) =+$")
 _HEADER_NOISE = re.compile(
-    r"^(?:platform \S+ -- Python \S+|cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
+    r"^(?:platform \S+ -- Python \S+|sysconfig platform: |cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
     r"hypothesis profile |Using --randomly-seed=|created: \d+/\d+ workers?$|scheduling tests via |"
     r"benchmark: |asyncio: mode=|django: |metadata: )")
 _COLLECTED = re.compile(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
@@ -44,11 +44,20 @@ _VERBOSE_XDIST = re.compile(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::.*)$")
 _DEPRECATION = re.compile(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")
 _WARN_COUNT = re.compile(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
-_BANNER = re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$")
+_BANNER_RE = re.compile(r"^_+ (?P<name>\S.*?) _+$")  # a long name gets a single ``_`` each side
 _FRAME_SEP = re.compile(r"^(?:_ )+_?\s*$")
+
+
+def _banner(line: str):
+    """The match of a test's ``____ name ____`` banner (not a ``_ _ _`` frame separator), or None."""
+    m = _BANNER_RE.match(line)
+    return m if m and not _FRAME_SEP.match(line) else None
 _CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _WORKER_PLATFORM = re.compile(r"^\[gw\d+\] \S+ -- Python \S+ \S+$")  # xdist: the worker's platform, per failure
+_LOCATION = re.compile(r"^\S+:\d+:(?: |$)")
+_LIBRARY_PATH = re.compile(r"^(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )")
+_ARGUMENT = re.compile(r"^[A-Za-z_]\w* = \S")
 _LIBRARY_FRAME = re.compile(r"^(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
 _IMPORT_HINT = "Hint: make sure your test modules/packages have valid Python names."
 _EMPTY_E = re.compile(r"^E\s*$")
@@ -186,6 +195,14 @@ def _compact_frame(frame: list[str]) -> list[str]:
     out: list[str] = []
     keep = False
     frozen = 0
+    # per line: whether the next ``path:N:`` location below it is in a library (a long-format frame
+    # names its location after its ``>`` statement); one backward pass
+    lib_below = [False] * len(frame)
+    below = False
+    for k in range(len(frame) - 1, -1, -1):
+        if _LOCATION.match(frame[k]):
+            below = bool(_LIBRARY_PATH.match(frame[k]))
+        lib_below[k] = below
     for k, line in enumerate(frame):
         if frozen and not (line.startswith("<frozen importlib.") or (keep is None and line.strip() == "???")):
             out.append(f"(+ {plural(frozen, 'frozen importlib frame')})")
@@ -205,6 +222,8 @@ def _compact_frame(frame: list[str]) -> list[str]:
         elif line[0] in " \t":
             if keep and not _CARETS.match(line) and line.strip() != "???":
                 out.append(line)
+        elif line.startswith(">") and lib_below[k]:
+            keep = False  # the statement of a frame in an installed library or the stdlib: its location stays
         else:  # ``>`` statements, locations, argument values, messages
             out.append(line)
             # a --tb=short frame in an installed library or the stdlib: its location, not its source
@@ -244,18 +263,59 @@ def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
     return out
 
 
+_LINE_LOCATION = re.compile(r"^\S+:\d+: (?P<msg>\S.*)$")
+
+
+def _line_entries(body: list[str]) -> list[list[str]] | None:
+    """A ``--tb=line`` section split into entries, each ending with its ``path:N: message`` line;
+    None when text follows the last location (not the shape this reads)."""
+    entries: list[list[str]] = []
+    cur: list[str] = []
+    for line in body:
+        if not line.strip() and not cur:
+            continue
+        cur.append(line)
+        if _LINE_LOCATION.match(line):
+            entries.append(cur)
+            cur = []
+    if any(x.strip() for x in cur):
+        return None
+    return entries
+
+
+def compact_line_failures(body: list[str]) -> list[str]:
+    """A ``--tb=line`` FAILURES section: one entry per failure (its ``E`` message and ``path:N:``
+    location, which names no test: the short summary does). An entry identical to an earlier one
+    is kept once, with its count."""
+    entries = _line_entries(body)
+    if entries is None:
+        return body
+    counts: dict[tuple[str, ...], int] = {}
+    for entry in entries:
+        key = tuple(x for x in entry if x.strip())
+        counts[key] = counts.get(key, 0) + 1
+    out: list[str] = []
+    for key, n in counts.items():  # first-occurrence order
+        out.extend(key)
+        if n > 1:
+            out.append(f"  [×{n} in all]")
+    return out
+
+
 def compact_failures(body: list[str]) -> list[str]:
     """A FAILURES/ERRORS section without source context, separators, padding or repeated frames.
 
-    A section without test banners (``--tb=line``: one message per failure) is kept whole.
+    A section without test banners (``--tb=line``: one message per failure) goes through
+    :func:`compact_line_failures`.
     """
-    if not any(_BANNER.match(line) for line in body):
-        return body
+    if not any(_banner(line) for line in body):
+        return compact_line_failures(body)
     out: list[str] = []
     frame: list[str] = []
     last: list[str] | None = None
     repeats = 0
     seen_native: set[tuple[str, str]] = set()
+    shown_args: set[str] = set()
 
     def flush() -> None:
         nonlocal frame, last, repeats
@@ -269,12 +329,17 @@ def compact_failures(body: list[str]) -> list[str]:
         if repeats:
             out.append(f"(+ {plural(repeats, 'identical frame')})")
             repeats = 0
-        out.extend(kept)
         last = kept
+        for x in kept:
+            if _ARGUMENT.match(x):
+                if x in shown_args:
+                    continue  # an argument value this test's report already shows (a wrapper's frame)
+                shown_args.add(x)
+            out.append(x)
 
     captured = False
     for line in body:
-        banner = _BANNER.match(line)
+        banner = _banner(line)
         cap = _CAPTURED.match(line)
         if banner or cap:
             flush()
@@ -282,6 +347,8 @@ def compact_failures(body: list[str]) -> list[str]:
                 out.append(f"(+ {plural(repeats, 'identical frame')})")
                 repeats = 0
             last = None
+            if banner:
+                shown_args.clear()
             captured = bool(cap)
             out.append(f"_ {banner.group('name')} _" if banner else f"-- {cap.group('title')} --")
         elif captured:
@@ -353,7 +420,7 @@ def sqz_format(request: FormatRequest) -> str | None:
             if any(x.strip() for x in sbody):
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
         elif title in ("FAILURES", "ERRORS"):
-            if not any(_BANNER.match(x) for x in sbody):
+            if not any(_banner(x) for x in sbody):
                 out.append(rule)  # --tb=line: the rule says what the messages are; else the banners do
             out.extend(compact_failures(sbody))
         else:
@@ -368,7 +435,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     return shorter_or_none(rendered, request.text)
 
 
-_SUMMARY_ID = re.compile(r"^(?:FAILED|ERROR) (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
+_SUMMARY_ID = re.compile(r"^(?:SUB)?(?:FAILED|ERROR)(?:\(.*?\))? (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
 
 
 def _summary_ids(lines) -> set[str]:

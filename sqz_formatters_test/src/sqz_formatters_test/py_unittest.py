@@ -15,7 +15,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import join_output, shorter_or_none
+from ._common import join_output, plural, shorter_or_none
 
 commands = ("unittest",)
 # the tracebacks are the failure report itself: rendered here frame by frame (see the core's safety routing)
@@ -25,6 +25,7 @@ _RAN = re.compile(r"^Ran \d+ tests? in \d+(?:\.\d+)?s$")
 _STATUS = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \((?:\w+=\d+(?:, )?)+\))?$")
 _DOTS = re.compile(r"^[.FEsxu]+$")
 _VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
+_VERBOSE_NAME = re.compile(r"^\w+ \([\w.]+\)$")  # ``test_x (pkg.mod.Class.test_x)`` alone on its line
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _FRAME = re.compile(r'^  File "[^"]*", line \d+')
 # a frame in an installed library or the stdlib: its location stays, the statement it echoes goes
@@ -35,10 +36,31 @@ _RULE = "=" * 70
 _DASH = "-" * 70
 
 
+def _fold_shown_library_frames(frames: tuple[str, ...], shown: set[str]) -> list[str]:
+    """``frames`` with each library/stdlib frame (its ``File`` line: its statement is already gone)
+    that an earlier block showed replaced, per run, by one counted line."""
+    out: list[str] = []
+    skipped = 0
+    for x in frames:
+        if _LIBRARY_FRAME.match(x):
+            if x in shown:
+                skipped += 1
+                continue
+            shown.add(x)
+        if skipped:
+            out.append(f"  [{plural(skipped, 'library frame')} already shown above]")
+            skipped = 0
+        out.append(x)
+    if skipped:
+        out.append(f"  [{plural(skipped, 'library frame')} already shown above]")
+    return out
+
+
 def compact_blocks(lines: list[str]) -> list[str]:
     """FAIL/ERROR blocks without rules and carets; frames already shown by an earlier block folded."""
     out: list[str] = []
     seen: set[tuple[str, ...]] = set()
+    shown_lib: set[str] = set()
     titled = False  # a FAIL/ERROR title was seen: a Traceback header after it is the block's
     i = 0
     while i < len(lines):
@@ -61,7 +83,7 @@ def compact_blocks(lines: list[str]) -> list[str]:
                 out.append(f"  [the same {n} frames as above]" if n > 1 else "  [the same frame as above]")
             else:
                 seen.add(frames)
-                out.extend(frames)
+                out.extend(_fold_shown_library_frames(frames, shown_lib))
             i = j
             continue
         out.append(line)
@@ -80,11 +102,13 @@ def compact_unittest(lines: list[str]) -> list[str] | None:
     first_rule = next((i for i, x in enumerate(lines) if x == _RULE), ran - 1)
     out: list[str] = []
     passed = 0
-    for line in lines[:first_rule]:
+    for k, line in enumerate(lines[:first_rule]):
         if _DOTS.match(line) or not line.strip():
             continue
         if _VERBOSE_OK.match(line):
             passed += 1
+            if k and out and out[-1] == lines[k - 1] and _VERBOSE_NAME.match(out[-1]):
+                out.pop()  # ``-v`` prints a test with a docstring as its name, then the docstring's line ... ok
             continue
         out.append(line)
     if passed:
