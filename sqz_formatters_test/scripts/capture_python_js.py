@@ -665,6 +665,14 @@ def capture_python_heldout(families: set) -> None:
                   pv, flip=_HO_SIMPLEJSON_SEP)
         ho_record("pytest", "ho_more_itertools_red_tb_long", "more_itertools",
                   "pytest --tb=long tests/test_more.py", pv, flip=_HO_MI_PERMS)
+    if "tox" in families:
+        tv = "tox " + run(f"{vb}/tox --version", HO_ROOT)[0].decode().split()[0] + "; " + pyv
+        ho_record("tox", "ho_cachetools_green_cov", "cachetools", "tox -e py", tv,
+                  notes="the project's tox.ini: pytest with pytest-cov (a coverage table)")
+        ho_record("tox", "ho_cachetools_red_cov", "cachetools", "tox -e py -- tests/test_lru.py", tv,
+                  flip=_HO_CACHE_SIZE, notes="the project's tox.ini: pytest with pytest-cov (a coverage table)")
+        ho_record("tox", "ho_more_itertools_red_unittest", "more_itertools", "tox -e py311 -- tests.test_more", tv,
+                  flip=_HO_MI_PERMS, notes="the project's tox.ini runs python -m unittest -v")
     if "unittest" in families:
         ho_record("unittest", "ho_more_itertools_red_subtests", "more_itertools",
                   "python -m unittest discover -s tests -t .", pyv, flip=_HO_MI_PERMS)
