@@ -666,7 +666,9 @@ def capture_python_heldout(families: set) -> None:
         ho_record("pytest", "ho_more_itertools_red_tb_long", "more_itertools",
                   "pytest --tb=long tests/test_more.py", pv, flip=_HO_MI_PERMS)
     if "tox" in families:
-        tv = "tox " + run(f"{vb}/tox --version", HO_ROOT)[0].decode().split()[0] + "; " + pyv
+        tv_out = run(f"{vb}/tox --version", HO_ROOT)[0].decode()  # may print a "ROOT: …" notice first
+        tv = "tox " + next((line.split()[0] for line in tv_out.splitlines() if re.match(r"\d+\.\d+", line)),
+                           "(version not printed)") + "; " + pyv
         ho_record("tox", "ho_cachetools_green_cov", "cachetools", "tox -e py", tv,
                   notes="the project's tox.ini: pytest with pytest-cov (a coverage table)")
         ho_record("tox", "ho_cachetools_red_cov", "cachetools", "tox -e py -- tests/test_lru.py", tv,
