@@ -56,9 +56,10 @@ _CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _WORKER_PLATFORM = re.compile(r"^\[gw\d+\] \S+ -- Python \S+ \S+$")  # xdist: the worker's platform, per failure
 _LOCATION = re.compile(r"^\S+:\d+:(?: |$)")
-_LIBRARY_PATH = re.compile(r"^(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )")
+# the package under test that tox/nox installed into their env's site-packages is not a library here
+_LIBRARY_PATH = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )")
 _ARGUMENT = re.compile(r"^[A-Za-z_]\w* = \S")
-_LIBRARY_FRAME = re.compile(r"^(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
+_LIBRARY_FRAME = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
 _IMPORT_HINT = "Hint: make sure your test modules/packages have valid Python names."
 _EMPTY_E = re.compile(r"^E\s*$")
 _COUNT = re.compile(r"(\d+) (\w+)")
@@ -302,6 +303,28 @@ def compact_line_failures(body: list[str]) -> list[str]:
     return out
 
 
+_COVERAGE_RULE = re.compile(r"^(?:-{3,}|_+ coverage: .* _+)$")
+_TRACEBACK_HEAD = "Traceback (most recent call last):"
+_ADDRESS = re.compile(r"object at 0x[0-9a-fA-F]+")
+
+
+def _banner_class(name: str) -> tuple[str, str] | None:
+    """``(Class, method)`` of a ``Class.method[params]`` / ``Class.method (subtest)`` banner, else None."""
+    name = name.split(" ", 1)[0].split("[", 1)[0]
+    cls, dot, meth = name.rpartition(".")
+    return (cls.rpartition(".")[2], meth) if dot and cls and meth else None
+
+
+def _is_test_instance(line: str, test_class: tuple[str, str] | None) -> bool:
+    """True for ``self = <pkg.mod.Class object at 0x…>`` / ``<… testMethod=method>`` where the banner
+    names ``Class.method``: the test case instance, which says nothing the banner does not."""
+    if test_class is None or not (line.startswith("self = <") and line.endswith(">")):
+        return False
+    head, _, tail = line[8:-1].partition(" ")
+    cls, meth = test_class
+    return head.rpartition(".")[2] == cls and (tail == f"testMethod={meth}" or bool(_ADDRESS.fullmatch(tail)))
+
+
 def compact_failures(body: list[str]) -> list[str]:
     """A FAILURES/ERRORS section without source context, separators, padding or repeated frames.
 
@@ -316,6 +339,8 @@ def compact_failures(body: list[str]) -> list[str]:
     repeats = 0
     seen_native: set[tuple[str, str]] = set()
     shown_args: set[str] = set()
+    test_class: tuple[str, str] | None = None
+    banner_line: str | None = None
 
     def flush() -> None:
         nonlocal frame, last, repeats
@@ -331,8 +356,10 @@ def compact_failures(body: list[str]) -> list[str]:
             repeats = 0
         last = kept
         for x in kept:
+            if x == _TRACEBACK_HEAD and out and out[-1] is banner_line:
+                continue  # --tb=native: the banner already says this test failed; its frames follow
             if _ARGUMENT.match(x):
-                if x in shown_args:
+                if x in shown_args or _is_test_instance(x, test_class):
                     continue  # an argument value this test's report already shows (a wrapper's frame)
                 shown_args.add(x)
             out.append(x)
@@ -349,8 +376,10 @@ def compact_failures(body: list[str]) -> list[str]:
             last = None
             if banner:
                 shown_args.clear()
+                test_class = _banner_class(banner.group("name"))
             captured = bool(cap)
-            out.append(f"_ {banner.group('name')} _" if banner else f"-- {cap.group('title')} --")
+            banner_line = f"_ {banner.group('name')} _" if banner else f"-- {cap.group('title')} --"
+            out.append(banner_line)
         elif captured:
             if line.strip():
                 out.append(line)
@@ -419,6 +448,9 @@ def sqz_format(request: FormatRequest) -> str | None:
             out.append(rule)
             if any(x.strip() for x in sbody):
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
+        elif title == "tests coverage":  # pytest-cov: its table without the platform banner and rules
+            out.append(rule)
+            out.extend(x for x in sbody if x.strip() and not _COVERAGE_RULE.match(x))
         elif title in ("FAILURES", "ERRORS"):
             if not any(_banner(x) for x in sbody):
                 out.append(rule)  # --tb=line: the rule says what the messages are; else the banners do

@@ -25,6 +25,7 @@ _RAN = re.compile(r"^Ran \d+ tests? in \d+(?:\.\d+)?s$")
 _STATUS = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \((?:\w+=\d+(?:, )?)+\))?$")
 _DOTS = re.compile(r"^[.FEsxu]+$")
 _VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
+_VERBOSE_SKIP = re.compile(r"^\S.* \.\.\. skipped (?P<why>'.*')$")
 _VERBOSE_NAME = re.compile(r"^\w+ \([\w.]+\)$")  # ``test_x (pkg.mod.Class.test_x)`` alone on its line
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _FRAME = re.compile(r'^  File "[^"]*", line \d+')
@@ -102,6 +103,11 @@ def compact_unittest(lines: list[str]) -> list[str] | None:
     first_rule = next((i for i, x in enumerate(lines) if x == _RULE), ran - 1)
     out: list[str] = []
     passed = 0
+    skips: dict[str, int] = {}  # reason -> skipped tests (``-v``); the first stays, the rest are counted
+    for line in lines[:first_rule]:
+        m = _VERBOSE_SKIP.match(line)
+        if m:
+            skips[m.group("why")] = skips.get(m.group("why"), 0) + 1
     for k, line in enumerate(lines[:first_rule]):
         if _DOTS.match(line) or not line.strip():
             continue
@@ -109,6 +115,15 @@ def compact_unittest(lines: list[str]) -> list[str] | None:
             passed += 1
             if k and out and out[-1] == lines[k - 1] and _VERBOSE_NAME.match(out[-1]):
                 out.pop()  # ``-v`` prints a test with a docstring as its name, then the docstring's line ... ok
+            continue
+        m = _VERBOSE_SKIP.match(line)
+        if m:
+            n = skips.pop(m.group("why"), 0)
+            if not n:
+                continue  # another test skipped for a reason already shown
+            out.append(line)
+            if n > 1:
+                out.append(f"(+ {n - 1} more skipped {m.group('why')})")
             continue
         out.append(line)
     if passed:
