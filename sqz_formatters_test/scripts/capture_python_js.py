@@ -654,6 +654,8 @@ def capture_python_heldout(families: set) -> None:
                   flip=_HO_TOOLZ_FREQ)
         ho_record("pytest", "ho_toolz_red_doctest_tb_short", "toolz", "pytest --doctest-modules --tb=short toolz",
                   pv, flip=_HO_TOOLZ_INTERLEAVE)
+        ho_record("pytest", "ho_toolz_red_xdist_verbose", "toolz", "pytest -v -n 2 toolz/tests/test_itertoolz.py",
+                  xv, flip=_HO_TOOLZ_INTERLEAVE, notes="xdist -v: a line per test started, then its outcome")
         ho_record("pytest", "ho_cachetools_red_tb_line", "cachetools", "pytest --tb=line tests", pv,
                   flip=_HO_CACHE_SIZE, src_dir="src")
         ho_record("pytest", "ho_cachetools_red_quiet", "cachetools", "pytest -q tests/test_lru.py tests/test_fifo.py", pv,
