@@ -233,3 +233,34 @@ def test_a_truncated_tb_line_run_is_refused():
     fx = pytest_suite.fixture("ho_cachetools_red_tb_line")
     cut = fx.text[: fx.text.index("= short test summary info =") - 200]
     assert pytest_suite.ask(cut, fx.command, 1) is None
+
+
+def test_xdist_verbose_started_lines_go_when_their_outcome_is_shown():
+    fx = pytest_suite.fixture("ho_toolz_red_xdist_verbose")
+    out = pytest_suite.run(fx)
+    assert "toolz/tests/test_itertoolz.py::test_remove \n" in fx.text
+    assert "test_remove" not in out and "(+ 50 passed)" in out
+    assert "toolz/tests/test_itertoolz.py::test_interleave FAILED" in out.splitlines()
+    # a test whose outcome line is missing (its worker went down) keeps its started line
+    lines = [x for x in fx.text.splitlines(True) if not x.startswith("[gw") or "test_remove" not in x]
+    crashed = pytest_suite.ask("".join(lines), fx.command, 1)
+    assert "toolz/tests/test_itertoolz.py::test_remove" in [x.rstrip() for x in crashed.splitlines()]
+    assert "toolz/tests/test_itertoolz.py::test_interleave FAILED" in crashed.splitlines()
+
+
+def test_native_library_frames_keep_their_location_not_their_statement():
+    raw, out = _out(pytest_suite, "ho_simplejson_red_tb_native")
+    frame = '  File "/root/.pyenv/versions/3.11.7/lib/python3.11/unittest/case.py", line 623, in run'
+    assert raw.count(frame + "\n    self._callTestMethod(testMethod)") == 19
+    assert out.count(frame) == 1 and "self._callTestMethod(testMethod)" not in out
+    assert "    self.assertEqual('[0, 1, -1]', json.dumps(" in out  # the test's own statement
+
+
+def test_an_empty_passes_section_goes():
+    fx = pytest_suite.fixture("ho_boltons_report_all")
+    lines = fx.text.splitlines(True)
+    start = next(i for i, x in enumerate(lines) if " PASSES " in x)
+    end = next(i for i, x in enumerate(lines) if " short test summary info " in x)
+    out = pytest_suite.ask("".join(lines[:start + 1] + lines[end:]), fx.command, 0)  # nothing captured
+    assert "PASSES" not in out and "23 passed in 1.36s" in out
+    assert "(captured output of passing tests dropped:" in pytest_suite.run(fx)

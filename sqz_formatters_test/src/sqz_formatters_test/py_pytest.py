@@ -95,8 +95,13 @@ def compact_header(head: list[str]) -> list[str] | None:
     """Drop platform/rootdir/plugins lines and progress; keep non-passing verbose lines and unknown text."""
     out: list[str] = []
     passed = 0
+    # xdist -v prints ``id `` when a worker starts a test, then ``[gwN] [ P%] OUTCOME id``: a started
+    # line goes when an outcome line names its test (a test that took its worker down keeps it)
+    finished = {m.group("id").rstrip() for m in map(_VERBOSE_XDIST.match, head) if m}
     for line in head:
         if not line.strip() or _HEADER_NOISE.match(line):
+            continue
+        if finished and line.rstrip() in finished:
             continue
         m = _COLLECTED.match(line)
         if m:
@@ -110,7 +115,7 @@ def compact_header(head: list[str]) -> list[str] | None:
                 passed += 1
             else:
                 why = m.groupdict().get("why") or ""
-                out.append(f"{m.group('id')} {m.group('outcome')}{why}")
+                out.append(f"{m.group('id').rstrip()} {m.group('outcome')}{why}")
             continue
         out.append(line)
     if passed:
@@ -235,6 +240,7 @@ def _compact_frame(frame: list[str]) -> list[str]:
 
 
 _NATIVE_FRAME = re.compile(r'^  File "[^"]+", line \d+, in \S')
+_NATIVE_LIBRARY = re.compile(r'^  File "(?![^"]*\.[tn]ox/)(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)')
 
 
 def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
@@ -254,6 +260,13 @@ def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
                 i += step
                 continue
             seen.add(key)
+            if stmt is not None and _NATIVE_LIBRARY.match(line):
+                if skipped:
+                    out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+                    skipped = 0
+                out.append(line)  # a frame in an installed library or the stdlib: its location, not its source
+                i += 2
+                continue
         if skipped:
             out.append(f"  [{plural(skipped, 'frame')} already shown above]")
             skipped = 0
@@ -445,8 +458,8 @@ def sqz_format(request: FormatRequest) -> str | None:
             if passed:
                 out.append(f"(+ {len(passed)} passed)")
         elif title == "PASSES":
-            out.append(rule)
-            if any(x.strip() for x in sbody):
+            if any(x.strip() for x in sbody):  # -rA with nothing captured prints the rule alone: it goes
+                out.append(rule)
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
         elif title == "tests coverage":  # pytest-cov: its table without the platform banner and rules
             out.append(rule)
