@@ -264,3 +264,12 @@ def test_an_empty_passes_section_goes():
     out = pytest_suite.ask("".join(lines[:start + 1] + lines[end:]), fx.command, 0)  # nothing captured
     assert "PASSES" not in out and "23 passed in 1.36s" in out
     assert "(captured output of passing tests dropped:" in pytest_suite.run(fx)
+
+
+def test_a_library_frame_an_earlier_report_showed_is_counted_not_repeated():
+    raw, out = _out(pytest_suite, "ho_packaging_collect_missing_dep")
+    frame = "/root/.pyenv/versions/3.11.7/lib/python3.11/importlib/__init__.py:126: in import_module"
+    assert raw.count(frame) == 5 and out.count(frame) == 1
+    assert out.count("  [1 library frame already shown above]") == 4
+    for mod, line in (("manylinux", 18), ("musllinux", 7), ("specifiers", 21), ("tags", 24), ("version", 13)):
+        assert f"tests/test_{mod}.py:{line}: in <module>" in out  # the project's own frames all stay

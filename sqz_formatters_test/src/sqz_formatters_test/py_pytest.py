@@ -352,6 +352,7 @@ def compact_failures(body: list[str]) -> list[str]:
     repeats = 0
     seen_native: set[tuple[str, str]] = set()
     shown_args: set[str] = set()
+    shown_lib: set[str] = set()
     test_class: tuple[str, str] | None = None
     banner_line: str | None = None
 
@@ -368,14 +369,25 @@ def compact_failures(body: list[str]) -> list[str]:
             out.append(f"(+ {plural(repeats, 'identical frame')})")
             repeats = 0
         last = kept
+        lib_skipped = 0
         for x in kept:
             if x == _TRACEBACK_HEAD and out and out[-1] is banner_line:
                 continue  # --tb=native: the banner already says this test failed; its frames follow
+            if _LIBRARY_FRAME.match(x):
+                if x in shown_lib:
+                    lib_skipped += 1  # a library/stdlib frame an earlier report in this section showed
+                    continue
+                shown_lib.add(x)
+            if lib_skipped:
+                out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
+                lib_skipped = 0
             if _ARGUMENT.match(x):
                 if x in shown_args or _is_test_instance(x, test_class):
                     continue  # an argument value this test's report already shows (a wrapper's frame)
                 shown_args.add(x)
             out.append(x)
+        if lib_skipped:
+            out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
 
     captured = False
     for line in body:
