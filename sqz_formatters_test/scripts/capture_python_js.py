@@ -665,6 +665,8 @@ def capture_python_heldout(families: set) -> None:
                   notes="-rA: captured stdout of passing tests")
         ho_record("pytest", "ho_simplejson_red_tb_native", "simplejson", "pytest --tb=native simplejson/tests",
                   pv, flip=_HO_SIMPLEJSON_SEP)
+        ho_record("pytest", "ho_simplejson_green_verbose", "simplejson", "pytest -v simplejson/tests", pv,
+                  notes="-v of an unmodified suite: many tests SKIPPED with a reason")
         ho_record("pytest", "ho_more_itertools_red_tb_long", "more_itertools",
                   "pytest --tb=long tests/test_more.py", pv, flip=_HO_MI_PERMS)
     if "tox" in families:
