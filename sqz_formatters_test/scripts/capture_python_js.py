@@ -14,6 +14,11 @@ nox, ruff, mypy, uv) and npm packages in /tmp/sqz-pyjs-tools/js (jest, vitest 3
 + vite 6, typescript, eslint 9; symlinked into the JS project) and
 /tmp/sqz-pyjs-tools/pm (pnpm, yarn, bun). They are created when missing.
 
+Held-out fixtures (``ho_*``, families pytest/unittest/tox) run the real test suites of pinned
+third-party sdists (attrs, boltons, cachetools, idna, more-itertools, packaging, simplejson,
+toolz) in /tmp/sqz-pyjs-tools/venv-heldout; a red run flips one line of the library (recorded in
+the sidecar) or lacks a test dependency. ``SQZ_CAPTURE_HELDOUT=0`` skips them.
+
 Registry host names and index paths are replaced by ``pkgs.example.org``.
 
 Usage: [SQZ_CAPTURE_ONLY=name,...] python scripts/capture_python_js.py [family ...]

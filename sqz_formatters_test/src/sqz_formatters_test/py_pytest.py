@@ -5,12 +5,17 @@ continuation lines), every ``path:line:`` location, the statement a ``--tb=short
 names, argument values and captured output are kept; echoed source context, caret
 markers, ``_ _ _`` frame separators, banner and rule padding and repeated identical
 frames are dropped, and so are the statements of frames in installed libraries or the
-stdlib (their locations stay), the import machinery's frozen frames (counted), xdist's
-per-failure worker platform line and the section rules the banners make redundant. The
-short test summary is kept whole (without its rule); ``collected N items`` goes when the
-final line's outcomes add up to N. The long warnings summary keeps every non-deprecation
-entry and the first entry of each deprecation message (quoted values and numbers aside), and
-counts the repeats.
+stdlib (their locations stay; a library frame an earlier report of the section showed is
+counted; the package tox/nox installed is not a library), the import machinery's frozen
+frames (counted), xdist's per-failure worker platform line, an argument value the test's
+report already shows or that is just the test case instance the banner names, a
+``--tb=native`` report's ``Traceback`` header and the section rules the banners make
+redundant. A ``--tb=line`` report identical to an earlier one is kept once with its count.
+The short test summary is kept whole (without its rule); ``collected N items`` goes when the
+final line's outcomes add up to N; xdist ``-v``'s "started" lines go once an outcome line
+names the test. The long warnings summary keeps every non-deprecation entry and the first
+entry of each deprecation message (quoted values and numbers aside), and counts the repeats;
+pytest-cov's table keeps its rows, not its rules.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""tox and nox: drop environment set-up chatter; compact each embedded pytest run.
+"""tox and nox: drop environment set-up chatter; compact each embedded pytest or unittest run.
 
-A command's output is compacted with the pytest formatter when it is a pytest run,
-otherwise kept verbatim; every environment result and the final verdict stay. An inline
+A command's output is compacted with the pytest (or unittest) formatter when it is such a
+run, otherwise kept verbatim; the packaging env's build-backend hook lines (``.pkg: …>``) go; every environment result and the final verdict stay. An inline
 result the closing report repeats goes, and so does a command echo whose ``exit N`` line
 names the command again.
 """

@@ -5,8 +5,10 @@ exception line and message continuation (diffs, subtest parameters) stays, with 
 tests`` line and the status. Dropped: the ``====``/``----`` rules, the ``Traceback (most
 recent call last):`` lines inside the blocks, caret lines under a statement (``^^^^``,
 ``~~^~~``), the statements of frames in installed libraries or the stdlib (their ``File``
-lines stay) and, in a block whose frames repeat an earlier block's (one subtest failing
-for several parameters), those frames, replaced by one line.
+lines stay; one an earlier block showed is counted) and, in a block whose frames repeat an
+earlier block's (one subtest failing for several parameters), those frames, replaced by one
+line. With ``-v`` a passing test goes whole (a docstring test's name line too) and tests
+skipped for a reason already shown are counted under the first.
 """
 
 from __future__ import annotations
