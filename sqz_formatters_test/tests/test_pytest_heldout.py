@@ -273,3 +273,18 @@ def test_a_library_frame_an_earlier_report_showed_is_counted_not_repeated():
     assert out.count("  [1 library frame already shown above]") == 4
     for mod, line in (("manylinux", 18), ("musllinux", 7), ("specifiers", 21), ("tags", 24), ("version", 13)):
         assert f"tests/test_{mod}.py:{line}: in <module>" in out  # the project's own frames all stay
+
+
+_POOL = sorted({x for fx in (*pytest_suite.all, *unittest_suite.all, *tox_suite.all)
+                if fx.name.startswith("ho_") for x in fx.text.splitlines()[:400]})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sampled_from(_POOL), max_size=80), st.sampled_from(["pytest", "python -m unittest", "tox"]))
+def test_shuffled_real_lines_never_crash_a_formatter(lines, command):
+    """Real lines in any order (sections, banners, frames, summaries out of place): an answer or None,
+    never an exception; a pytest answer names every failing id its input's summary names."""
+    text = "\n".join(lines) + "\n"
+    out = {"pytest": pytest_suite, "python -m unittest": unittest_suite, "tox": tox_suite}[command].ask(text, command, 1)
+    if out is not None and command == "pytest":
+        assert py_pytest._summary_ids(text.splitlines()) <= py_pytest._summary_ids(out.splitlines())
