@@ -666,6 +666,8 @@ def capture_python_heldout(families: set) -> None:
         ho_record("pytest", "ho_cachetools_red_quiet", "cachetools", "pytest -q tests/test_lru.py tests/test_fifo.py", pv,
                   flip=_HO_CACHE_SIZE, src_dir="src")
         ho_record("pytest", "ho_boltons_red_xdist", "boltons", "pytest -n 2 tests", xv, flip=_HO_BOLTONS_FIRST)
+        ho_record("pytest", "ho_boltons_warnings_always", "boltons", "pytest -q -W always tests", pv,
+                  notes="-W always: every warning shown (ResourceWarnings with pytest's hints)")
         ho_record("pytest", "ho_boltons_report_all", "boltons", "pytest -rA tests/test_cacheutils.py", pv,
                   notes="-rA: captured stdout of passing tests")
         ho_record("pytest", "ho_simplejson_red_tb_native", "simplejson", "pytest --tb=native simplejson/tests",
