@@ -288,3 +288,23 @@ def test_shuffled_real_lines_never_crash_a_formatter(lines, command):
     out = {"pytest": pytest_suite, "python -m unittest": unittest_suite, "tox": tox_suite}[command].ask(text, command, 1)
     if out is not None and command == "pytest":
         assert py_pytest._summary_ids(text.splitlines()) <= py_pytest._summary_ids(out.splitlines())
+
+
+def test_resource_warnings_keep_every_location_their_hints_once():
+    raw, out = _out(pytest_suite, "ho_boltons_warnings_always")
+    hint = "  Enable tracemalloc to get traceback where the object was allocated."
+    assert raw.count(hint + "\n") == 30 and out.count(hint + "\n") == 1
+    assert "(+ 58 repeated hint lines like the above dropped)" in out  # 29 × the two hint lines
+    at = re.compile(r"^  \S+:\d+: ResourceWarning: ", re.M)
+    assert len(at.findall(raw)) == len(at.findall(out)) == 30  # every warning's location and message
+    assert "tests/test_jsonutils.py::test_reverse_iter_lines [×4]" in out
+    assert "    utf8_file_str = codecs.open(CUR_FILE_PATH, encoding='utf8').read()" in raw
+    assert "utf8_file_str" not in out  # the echoed source: the location names it
+
+
+def test_a_warning_message_continued_on_more_lines_is_not_taken_for_echoed_source():
+    entry = ["t.py::test_a", "  /p/t.py:3: UserWarning: first line", "    second line of the message",
+             "    warnings.warn(msg)"]
+    assert not py_pytest._echoed_warning_source(entry, 2)  # another 4-space line follows it
+    assert py_pytest._echoed_warning_source(entry[:2] + entry[3:], 2)
+    assert py_pytest._fold_repeated_ids(["a::t", "a::t", "b::t", "  /p:1: W: m"]) == ["a::t [×2]", "b::t", "  /p:1: W: m"]

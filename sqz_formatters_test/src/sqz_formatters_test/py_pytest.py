@@ -132,9 +132,23 @@ _WARNING_AT = re.compile(r"^  \S.*:\d+: \w*Warning: ")
 
 
 def _echoed_warning_source(entry: list[str], i: int) -> bool:
-    """True for the source line ``warnings.formatwarning`` echoes after a one-line warning."""
-    return (i == len(entry) - 1 and i > 0 and entry[i].startswith("    ")
-            and bool(_WARNING_AT.match(entry[i - 1])))
+    """True for the source line ``warnings.formatwarning`` echoes after a one-line warning: the
+    entry's last line, or followed only by pytest's two-space hint lines (a ResourceWarning's)."""
+    return (i > 0 and entry[i].startswith("    ") and bool(_WARNING_AT.match(entry[i - 1]))
+            and all(x.startswith("  ") and x[2:3] not in (" ", "") for x in entry[i + 1:]))
+
+
+def _fold_repeated_ids(entry: list[str]) -> list[str]:
+    """An entry's run of identical test-id lines (a test that warned N times) as one line with ``[×N]``."""
+    out: list[str] = []
+    run = 0
+    for k, x in enumerate(entry):
+        if not x.startswith(" ") and k + 1 < len(entry) and entry[k + 1] == x:
+            run += 1
+            continue
+        out.append(f"{x} [×{run + 1}]" if run else x)
+        run = 0
+    return out
 
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
@@ -156,7 +170,9 @@ def _deprecation_shape(entry: list[str]) -> str:
 def fold_warnings(body: list[str]) -> list[str]:
     """Keep non-deprecation entries and the first entry of each deprecation message; count the repeats.
 
-    The source line echoed under a one-line warning is dropped: the entry names its location.
+    The source line echoed under a warning is dropped: the entry names its location. A test id
+    listed N times in a row (it warned N times) is one line with ``[×N]``; a continuation line an
+    earlier entry already showed (pytest's ResourceWarning hints) is counted, not repeated.
     """
     entries: list[list[str]] = [[]]
     for line in body:
@@ -166,6 +182,8 @@ def fold_warnings(body: list[str]) -> list[str]:
             entries.append([])
     out: list[str] = []
     seen_shapes: set[str] = set()
+    shown_hints: set[str] = set()
+    hints = 0
     folded_entries = folded_warnings = 0
     folded_paths: list[str] = []
     for entry in entries:
@@ -187,8 +205,17 @@ def fold_warnings(body: list[str]) -> list[str]:
                         folded_paths.append(path)
                 continue
             seen_shapes.add(shape)
-        out.extend(x for i, x in enumerate(entry) if not _echoed_warning_source(entry, i))
+        kept = [x for i, x in enumerate(entry) if not _echoed_warning_source(entry, i)]
+        for x in _fold_repeated_ids(kept):
+            if x.startswith("  ") and not _WARNING_AT.match(x) and x in shown_hints:
+                hints += 1  # a hint line pytest repeats under every such warning: shown once
+                continue
+            if x.startswith("  ") and not _WARNING_AT.match(x):
+                shown_hints.add(x)
+            out.append(x)
         out.append("")
+    if hints:
+        out.append(f"(+ {plural(hints, 'repeated hint line')} like the above dropped)")
     if folded_entries:
         noun = "entry" if folded_entries == 1 else "entries"
         out.append(f"(+ {folded_entries} more deprecation warning {noun} like the above folded: "
