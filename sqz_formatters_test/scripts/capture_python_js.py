@@ -630,6 +630,7 @@ _HO_CACHE_SIZE = ("src/cachetools/__init__.py", "                self.__currsize
 _HO_BOLTONS_FIRST = ("boltons/iterutils.py", "    return next(filter(key, iterable), default)\n",
                      "    return next(filter(key, iterable), None)\n")
 _HO_SIMPLEJSON_SEP = ("simplejson/encoder.py", "    item_separator = ', '\n", "    item_separator = ',  '\n")
+_HO_PACKAGING_NAME = ("src/packaging/utils.py", "    name = canonicalize_name(name_part)\n", "    name = name_part\n")
 _HO_MI_PERMS = ("more_itertools/more.py", "            yield tuple(head)\n", "            yield tuple(head[::-1])\n")
 
 
@@ -655,6 +656,9 @@ def capture_python_heldout(families: set) -> None:
                   flip=_HO_ATTRS_ATOMIC, src_dir="src")
         ho_record("pytest", "ho_packaging_collect_missing_dep", "packaging", "pytest tests", pv, src_dir="src",
                   notes="the test dependency 'pretend' is not installed: collection errors")
+        ho_record("pytest", "ho_packaging_red_unicode_ids", "packaging", "pytest -v tests/test_utils.py", pv,
+                  src_dir="src", flip=_HO_PACKAGING_NAME,
+                  notes="parametrized ids with dots, brackets and non-ASCII (pytest escapes them)")
         ho_record("pytest", "ho_toolz_red_vv", "toolz", "pytest -vv toolz/tests/test_itertoolz.py", pv,
                   flip=_HO_TOOLZ_FREQ)
         ho_record("pytest", "ho_toolz_red_doctest_tb_short", "toolz", "pytest --doctest-modules --tb=short toolz",
