@@ -308,3 +308,14 @@ def test_a_warning_message_continued_on_more_lines_is_not_taken_for_echoed_sourc
     assert not py_pytest._echoed_warning_source(entry, 2)  # another 4-space line follows it
     assert py_pytest._echoed_warning_source(entry[:2] + entry[3:], 2)
     assert py_pytest._fold_repeated_ids(["a::t", "a::t", "b::t", "  /p:1: W: m"]) == ["a::t [×2]", "b::t", "  /p:1: W: m"]
+
+
+def test_showlocals_lines_the_arguments_already_show_go_escaped_ids_stay_whole():
+    raw, out = _out(pytest_suite, "ho_packaging_red_unicode_ids")
+    assert "filename   = 'some_PACKAGE-1.0-py3-none-any.whl'" in raw  # --showlocals (the project's addopts)
+    assert "filename   =" not in out and "tags       =" not in out
+    assert "filename = 'some_PACKAGE-1.0-py3-none-any.whl', name = 'some-package'" in out
+    for line in raw.splitlines():
+        if line.startswith("FAILED "):
+            assert line in out.splitlines()  # ids with \\x escapes, dots and brackets kept whole
+    assert out.count("\n_ test_parse_wheel_filename[") + out.startswith("_ test_parse") == 3

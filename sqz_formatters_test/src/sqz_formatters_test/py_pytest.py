@@ -349,6 +349,8 @@ def compact_line_failures(body: list[str]) -> list[str]:
 
 
 _COVERAGE_RULE = re.compile(r"^(?:-{3,}|_+ coverage: .* _+)$")
+_PAIR_SPLIT = re.compile(r", (?=[A-Za-z_]\w* = )")  # ``a = 1, b = 'x'``: pytest puts several arguments on a line
+_LOCAL = re.compile(r"^(?P<name>[A-Za-z_]\w*) += (?P<value>.*)$")  # --showlocals, names padded to align
 _TRACEBACK_HEAD = "Traceback (most recent call last):"
 _ADDRESS = re.compile(r"object at 0x[0-9a-fA-F]+")
 
@@ -385,6 +387,7 @@ def compact_failures(body: list[str]) -> list[str]:
     seen_native: set[tuple[str, str]] = set()
     shown_args: set[str] = set()
     shown_lib: set[str] = set()
+    shown_pairs: set[str] = set()  # ``name = value`` of the argument lines this test's report shows
     test_class: tuple[str, str] | None = None
     banner_line: str | None = None
 
@@ -417,6 +420,11 @@ def compact_failures(body: list[str]) -> list[str]:
                 if x in shown_args or _is_test_instance(x, test_class):
                     continue  # an argument value this test's report already shows (a wrapper's frame)
                 shown_args.add(x)
+                shown_pairs.update(_PAIR_SPLIT.split(x))
+            else:
+                m = _LOCAL.match(x)
+                if m and f"{m.group('name')} = {m.group('value')}" in shown_pairs:
+                    continue  # --showlocals: a local this report's argument values already show
             out.append(x)
         if lib_skipped:
             out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
@@ -433,6 +441,7 @@ def compact_failures(body: list[str]) -> list[str]:
             last = None
             if banner:
                 shown_args.clear()
+                shown_pairs.clear()
                 test_class = _banner_class(banner.group("name"))
             captured = bool(cap)
             banner_line = f"_ {banner.group('name')} _" if banner else f"-- {cap.group('title')} --"
