@@ -15,6 +15,11 @@ nox, ruff, mypy, uv) and npm packages in /tmp/sqz-pyjs-tools/js (jest, vitest 3
 dayjs; symlinked into the JS projects) and
 /tmp/sqz-pyjs-tools/pm (pnpm, yarn, bun). They are created when missing.
 
+Held-out fixtures (``ho_*``, families pytest/unittest/tox) run the real test suites of pinned
+third-party sdists (attrs, boltons, cachetools, idna, more-itertools, packaging, simplejson,
+toolz) in /tmp/sqz-pyjs-tools/venv-heldout; a red run flips one line of the library (recorded in
+the sidecar) or lacks a test dependency. ``SQZ_CAPTURE_HELDOUT=0`` skips them.
+
 Registry host names and index paths are replaced by ``pkgs.example.org``.
 
 Usage: [SQZ_CAPTURE_ONLY=name,...] python scripts/capture_python_js.py [family ...]
@@ -548,6 +553,157 @@ def capture_python(families: set) -> None:
         record("mypy", "clean", "mypy typed_green", py, mv)
     if "pip" in families:
         capture_pip()
+    if families & {"pytest", "unittest", "tox"} and os.environ.get("SQZ_CAPTURE_HELDOUT", "1") != "0":
+        capture_python_heldout(families)
+
+
+# ---------------------------------------------------------------- held-out: real third-party test suites
+
+# Real projects' own test suites (sdists that ship tests), run in a separate throw-away venv; a red run
+# comes from flipping ONE line of the library's source (recorded in the sidecar's notes) or from a test
+# dependency left uninstalled. The sdists are pinned so a re-capture sees the same tests.
+HO_ROOT = Path("/tmp/sqz-capture/pyho")
+HO_VENV = TOOLBOX / "venv-heldout"
+HO_SDISTS = {"attrs": "attrs==26.1.0", "boltons": "boltons==26.2.0", "cachetools": "cachetools==8.0.2",
+             "idna": "idna==3.20", "more_itertools": "more-itertools==11.2.1", "packaging": "packaging==26.4",
+             "simplejson": "simplejson==4.3.0", "toolz": "toolz==1.2.0"}
+
+
+def ho_ensure() -> None:
+    """The held-out venv (pytest, pytest-xdist, hypothesis, tox) and the unpacked sdists."""
+    if not (HO_VENV / "bin" / "pytest").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(HO_VENV)], check=True)
+        subprocess.run([str(HO_VENV / "bin" / "pip"), "install", "-q", "pytest==9.2.0", "pytest-xdist==3.8.0",
+                        "hypothesis==6.170.17", "tox==4.67.15"], check=True, stderr=subprocess.DEVNULL)
+    sdist = HO_ROOT / "sdist"
+    sdist.mkdir(parents=True, exist_ok=True)
+    for spec in HO_SDISTS.values():
+        name, ver = spec.split("==")
+        if not any(sdist.glob(f"{name.replace('-', '_')}-{ver}.tar.gz")) and not any(sdist.glob(f"{name}-{ver}.tar.gz")):
+            subprocess.run([str(HO_VENV / "bin" / "pip"), "download", "-q", "--no-binary", ":all:", "--no-deps",
+                            "-d", str(sdist), spec], check=True, stderr=subprocess.DEVNULL)
+
+
+def ho_project(key: str, flip: tuple[str, str, str] | None = None) -> Path:
+    """A fresh copy of project ``key`` under HO_ROOT (its sdist's top directory), with ``flip`` =
+    (file, old line text, new line text) applied to the first line that reads ``old``."""
+    name, ver = HO_SDISTS[key].split("==")
+    tarball = next(p for p in (HO_ROOT / "sdist").glob("*.tar.gz")
+                   if p.name.lower().replace("_", "-").startswith(f"{name.lower()}-{ver}"))
+    top = HO_ROOT / tarball.name[:-len(".tar.gz")]
+    shutil.rmtree(top, ignore_errors=True)
+    subprocess.run(["tar", "xzf", str(tarball), "-C", str(HO_ROOT)], check=True)
+    if flip:
+        path, old, new = flip
+        src = (top / path).read_text()
+        assert old in src, (key, path, old)
+        (top / path).write_text(src.replace(old, new, 1))
+    return top
+
+
+def ho_env(pythonpath: str = "") -> dict:
+    env = env_path()
+    env["PATH"] = os.pathsep.join([str(HO_VENV / "bin"), env["PATH"]])
+    env["VIRTUAL_ENV"] = str(HO_VENV)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(HO_ROOT / "hypothesis-db")  # emptied before each run
+    return env
+
+
+def ho_record(family: str, name: str, key: str, cmd: str, pv: str, flip=None, src_dir: str = "",
+              notes: str = "") -> None:
+    """Capture ``cmd`` run in a fresh copy of project ``key`` (with ``flip`` applied)."""
+    if ONLY and name not in ONLY:
+        return
+    top = ho_project(key, flip)
+    shutil.rmtree(HO_ROOT / "hypothesis-db", ignore_errors=True)
+    what = f"{HO_SDISTS[key]} sdist's own tests"
+    if flip:
+        what += f"; red by flipping one line (the first such) of {flip[0]}: {flip[1].strip()!r} -> {flip[2].strip()!r}"
+    record(family, name, cmd, top, f"{pv}; {HO_SDISTS[key]}",
+           notes="; ".join(x for x in (what, notes) if x),
+           env=ho_env(str(top / src_dir) if src_dir else str(top)))
+
+
+_HO_TOOLZ_FREQ = ("toolz/itertoolz.py", "        d[item] += 1\n", "        d[item] += 2\n")
+_HO_TOOLZ_INTERLEAVE = ("toolz/itertoolz.py", "                yield next(itr)\n", "                yield next(itr) * 2\n")
+_HO_ATTRS_ATOMIC = ("src/attr/_funcs.py", "                rv[a.name] = v\n", "                rv[a.name] = [v]\n")
+_HO_CACHE_SIZE = ("src/cachetools/__init__.py", "                self.__currsize += 1\n",
+                  "                self.__currsize += 2\n")
+_HO_BOLTONS_FIRST = ("boltons/iterutils.py", "    return next(filter(key, iterable), default)\n",
+                     "    return next(filter(key, iterable), None)\n")
+_HO_SIMPLEJSON_SEP = ("simplejson/encoder.py", "    item_separator = ', '\n", "    item_separator = ',  '\n")
+_HO_PACKAGING_NAME = ("src/packaging/utils.py", "    name = canonicalize_name(name_part)\n", "    name = name_part\n")
+_HO_MI_PERMS = ("more_itertools/more.py", "            yield tuple(head)\n", "            yield tuple(head[::-1])\n")
+
+
+def capture_python_heldout(families: set) -> None:
+    """Held-out fixtures: real suites of third-party projects (shapes the hand-made projects lack)."""
+    ho_ensure()
+    HO_ROOT.mkdir(parents=True, exist_ok=True)
+    vb = HO_VENV / "bin"
+    pyv = "Python " + run(f"{vb}/python -c 'import platform;print(platform.python_version())'", HO_ROOT)[0].decode().strip()
+    pv = run(f"{vb}/pytest --version", HO_ROOT)[0].decode().strip().splitlines()[0] + "; " + pyv
+    xv = pv + "; pytest-xdist " + run(f"{vb}/python -c 'import xdist;print(xdist.__version__)'", HO_ROOT)[0].decode().strip()
+    hv = pv + "; hypothesis " + run(f"{vb}/python -c 'import hypothesis;print(hypothesis.__version__)'", HO_ROOT)[0].decode().strip()
+    if "pytest" in families:
+        ho_record("pytest", "ho_idna_green_quiet", "idna", "pytest -q tests", pv,
+                  notes="6k+ tests: many lines of progress dots")
+        ho_record("pytest", "ho_more_itertools_green_default", "more_itertools", "pytest tests", pv,
+                  notes="unittest-style suite (TestCase classes, subTest)")
+        ho_record("pytest", "ho_attrs_red_default", "attrs", "pytest tests", hv, src_dir="src",
+                  notes="unmodified: one test fails on this Python")
+        ho_record("pytest", "ho_attrs_red_hypothesis", "attrs", "pytest tests/test_funcs.py", hv,
+                  flip=_HO_ATTRS_ATOMIC, src_dir="src")
+        ho_record("pytest", "ho_attrs_red_exitfirst_verbose", "attrs", "pytest -x -v tests/test_funcs.py", hv,
+                  flip=_HO_ATTRS_ATOMIC, src_dir="src")
+        ho_record("pytest", "ho_packaging_collect_missing_dep", "packaging", "pytest tests", pv, src_dir="src",
+                  notes="the test dependency 'pretend' is not installed: collection errors")
+        ho_record("pytest", "ho_packaging_red_unicode_ids", "packaging", "pytest -v tests/test_utils.py", pv,
+                  src_dir="src", flip=_HO_PACKAGING_NAME,
+                  notes="parametrized ids with dots, brackets and non-ASCII (pytest escapes them)")
+        ho_record("pytest", "ho_toolz_red_vv", "toolz", "pytest -vv toolz/tests/test_itertoolz.py", pv,
+                  flip=_HO_TOOLZ_FREQ)
+        ho_record("pytest", "ho_toolz_red_doctest_tb_short", "toolz", "pytest --doctest-modules --tb=short toolz",
+                  pv, flip=_HO_TOOLZ_INTERLEAVE)
+        ho_record("pytest", "ho_toolz_red_xdist_verbose", "toolz", "pytest -v -n 2 toolz/tests/test_itertoolz.py",
+                  xv, flip=_HO_TOOLZ_INTERLEAVE, notes="xdist -v: a line per test started, then its outcome")
+        ho_record("pytest", "ho_cachetools_red_tb_line", "cachetools", "pytest --tb=line tests", pv,
+                  flip=_HO_CACHE_SIZE, src_dir="src")
+        ho_record("pytest", "ho_cachetools_red_quiet", "cachetools", "pytest -q tests/test_lru.py tests/test_fifo.py", pv,
+                  flip=_HO_CACHE_SIZE, src_dir="src")
+        ho_record("pytest", "ho_boltons_red_xdist", "boltons", "pytest -n 2 tests", xv, flip=_HO_BOLTONS_FIRST)
+        ho_record("pytest", "ho_boltons_warnings_always", "boltons", "pytest -q -W always tests", pv,
+                  notes="-W always: every warning shown (ResourceWarnings with pytest's hints)")
+        ho_record("pytest", "ho_boltons_report_all", "boltons", "pytest -rA tests/test_cacheutils.py", pv,
+                  notes="-rA: captured stdout of passing tests")
+        ho_record("pytest", "ho_simplejson_red_tb_native", "simplejson", "pytest --tb=native simplejson/tests",
+                  pv, flip=_HO_SIMPLEJSON_SEP)
+        ho_record("pytest", "ho_simplejson_green_verbose", "simplejson", "pytest -v simplejson/tests", pv,
+                  notes="-v of an unmodified suite: many tests SKIPPED with a reason")
+        ho_record("pytest", "ho_more_itertools_red_tb_long", "more_itertools",
+                  "pytest --tb=long tests/test_more.py", pv, flip=_HO_MI_PERMS)
+    if "tox" in families:
+        tv_out = run(f"{vb}/tox --version", HO_ROOT)[0].decode()  # may print a "ROOT: …" notice first
+        tv = "tox " + next((line.split()[0] for line in tv_out.splitlines() if re.match(r"\d+\.\d+", line)),
+                           "(version not printed)") + "; " + pyv
+        ho_record("tox", "ho_cachetools_green_cov", "cachetools", "tox -e py", tv,
+                  notes="the project's tox.ini: pytest with pytest-cov (a coverage table)")
+        ho_record("tox", "ho_cachetools_red_cov", "cachetools", "tox -e py -- tests/test_lru.py", tv,
+                  flip=_HO_CACHE_SIZE, notes="the project's tox.ini: pytest with pytest-cov (a coverage table)")
+        ho_record("tox", "ho_more_itertools_red_unittest", "more_itertools", "tox -e py311 -- tests.test_more", tv,
+                  flip=_HO_MI_PERMS, notes="the project's tox.ini runs python -m unittest -v")
+    if "unittest" in families:
+        ho_record("unittest", "ho_more_itertools_red_subtests", "more_itertools",
+                  "python -m unittest discover -s tests -t .", pyv, flip=_HO_MI_PERMS)
+        ho_record("unittest", "ho_simplejson_red_verbose", "simplejson",
+                  "python -m unittest discover -v -s simplejson/tests -t .", pyv, flip=_HO_SIMPLEJSON_SEP)
+        ho_record("unittest", "ho_idna_green_dots", "idna", "python -m unittest discover -s tests -t .", pyv,
+                  notes="6k+ tests: one long line of progress dots")
+        ho_record("unittest", "ho_packaging_import_errors", "packaging",
+                  "python -m unittest discover -s tests -t .", pyv, src_dir="src",
+                  notes="the test dependency 'pretend' is not installed: modules fail to import")
 
 
 def capture_pip() -> None:

@@ -47,8 +47,8 @@ RUNNERS = {
               (_C(r"(\d+% tests passed, \d+ tests? failed out of \d+)"),)),
     "tox": (py_tox,
             (_C(r"^\s*(\S+): FAIL\b"), _C(r"^nox > \* (\S+): failed"), _C(r"^nox > Session (\S+) failed"),
-             _C(r"^FAILED (\S+)"), _C(r"^(\S+): exit [1-9]\d* \(")),
-            (_C(r"^(\d+ failed(?:, \d+ \w+)*)"),)),
+             _C(r"^FAILED (\S+)"), _C(r"^(\S+): exit [1-9]\d* \("), _C(r"^(?:FAIL|ERROR): (.+)$")),
+            (_C(r"^(?:=+ )?(\d+ failed(?:, \d+ \w+)*)"), _C(r"^(FAILED \((?:\w+=\d+(?:, )?)+\))$"))),
 }
 # The test-runner captures (build/compile captures of maven, gradle and cargo belong to build's tests).
 _RUNNER_CAPTURE = {"maven": ("test_fail", "reactor_fail"), "gradle": ("test_fail",),

@@ -5,12 +5,17 @@ continuation lines), every ``path:line:`` location, the statement a ``--tb=short
 names, argument values and captured output are kept; echoed source context, caret
 markers, ``_ _ _`` frame separators, banner and rule padding and repeated identical
 frames are dropped, and so are the statements of frames in installed libraries or the
-stdlib (their locations stay), the import machinery's frozen frames (counted), xdist's
-per-failure worker platform line and the section rules the banners make redundant. The
-short test summary is kept whole (without its rule); ``collected N items`` goes when the
-final line's outcomes add up to N. The long warnings summary keeps every non-deprecation
-entry and the first entry of each deprecation message (quoted values and numbers aside), and
-counts the repeats.
+stdlib (their locations stay; a library frame an earlier report of the section showed is
+counted; the package tox/nox installed is not a library), the import machinery's frozen
+frames (counted), xdist's per-failure worker platform line, an argument value the test's
+report already shows or that is just the test case instance the banner names, a
+``--tb=native`` report's ``Traceback`` header and the section rules the banners make
+redundant. A ``--tb=line`` report identical to an earlier one is kept once with its count.
+The short test summary is kept whole (without its rule); ``collected N items`` goes when the
+final line's outcomes add up to N; xdist ``-v``'s "started" lines go once an outcome line
+names the test. The long warnings summary keeps every non-deprecation entry and the first
+entry of each deprecation message (quoted values and numbers aside), and counts the repeats;
+pytest-cov's table keeps its rows, not its rules.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ _FINAL = re.compile(
     r" in \d+(?:\.\d+)?s(?: \([\d:.]+\))?(?: =+)?$")
 _SECTION = re.compile(r"^=+ (?P<title>\S.*?) =+$")
 _HEADER_NOISE = re.compile(
-    r"^(?:platform \S+ -- Python \S+|cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
+    r"^(?:platform \S+ -- Python \S+|sysconfig platform: |cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
     r"hypothesis profile |Using --randomly-seed=|created: \d+/\d+ workers?$|scheduling tests via |"
     r"benchmark: |asyncio: mode=|django: |metadata: )")
 _COLLECTED = re.compile(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
@@ -44,12 +49,22 @@ _VERBOSE_XDIST = re.compile(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::.*)$")
 _DEPRECATION = re.compile(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")
 _WARN_COUNT = re.compile(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
-_BANNER = re.compile(r"^_{3,} (?P<name>\S.*?) _{3,}$")
+_BANNER_RE = re.compile(r"^_+ (?P<name>\S.*?) _+$")  # a long name gets a single ``_`` each side
 _FRAME_SEP = re.compile(r"^(?:_ )+_?\s*$")
+
+
+def _banner(line: str):
+    """The match of a test's ``____ name ____`` banner (not a ``_ _ _`` frame separator), or None."""
+    m = _BANNER_RE.match(line)
+    return m if m and not _FRAME_SEP.match(line) else None
 _CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _WORKER_PLATFORM = re.compile(r"^\[gw\d+\] \S+ -- Python \S+ \S+$")  # xdist: the worker's platform, per failure
-_LIBRARY_FRAME = re.compile(r"^(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
+_LOCATION = re.compile(r"^\S+:\d+:(?: |$)")
+# the package under test that tox/nox installed into their env's site-packages is not a library here
+_LIBRARY_PATH = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )")
+_ARGUMENT = re.compile(r"^[A-Za-z_]\w* = \S")
+_LIBRARY_FRAME = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
 _IMPORT_HINT = "Hint: make sure your test modules/packages have valid Python names."
 _EMPTY_E = re.compile(r"^E\s*$")
 _COUNT = re.compile(r"(\d+) (\w+)")
@@ -85,8 +100,13 @@ def compact_header(head: list[str]) -> list[str] | None:
     """Drop platform/rootdir/plugins lines and progress; keep non-passing verbose lines and unknown text."""
     out: list[str] = []
     passed = 0
+    # xdist -v prints ``id `` when a worker starts a test, then ``[gwN] [ P%] OUTCOME id``: a started
+    # line goes when an outcome line names its test (a test that took its worker down keeps it)
+    finished = {m.group("id").rstrip() for m in map(_VERBOSE_XDIST.match, head) if m}
     for line in head:
         if not line.strip() or _HEADER_NOISE.match(line):
+            continue
+        if finished and line.rstrip() in finished:
             continue
         m = _COLLECTED.match(line)
         if m:
@@ -100,7 +120,7 @@ def compact_header(head: list[str]) -> list[str] | None:
                 passed += 1
             else:
                 why = m.groupdict().get("why") or ""
-                out.append(f"{m.group('id')} {m.group('outcome')}{why}")
+                out.append(f"{m.group('id').rstrip()} {m.group('outcome')}{why}")
             continue
         out.append(line)
     if passed:
@@ -112,9 +132,23 @@ _WARNING_AT = re.compile(r"^  \S.*:\d+: \w*Warning: ")
 
 
 def _echoed_warning_source(entry: list[str], i: int) -> bool:
-    """True for the source line ``warnings.formatwarning`` echoes after a one-line warning."""
-    return (i == len(entry) - 1 and i > 0 and entry[i].startswith("    ")
-            and bool(_WARNING_AT.match(entry[i - 1])))
+    """True for the source line ``warnings.formatwarning`` echoes after a one-line warning: the
+    entry's last line, or followed only by pytest's two-space hint lines (a ResourceWarning's)."""
+    return (i > 0 and entry[i].startswith("    ") and bool(_WARNING_AT.match(entry[i - 1]))
+            and all(x.startswith("  ") and x[2:3] not in (" ", "") for x in entry[i + 1:]))
+
+
+def _fold_repeated_ids(entry: list[str]) -> list[str]:
+    """An entry's run of identical test-id lines (a test that warned N times) as one line with ``[×N]``."""
+    out: list[str] = []
+    run = 0
+    for k, x in enumerate(entry):
+        if not x.startswith(" ") and k + 1 < len(entry) and entry[k + 1] == x:
+            run += 1
+            continue
+        out.append(f"{x} [×{run + 1}]" if run else x)
+        run = 0
+    return out
 
 
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
@@ -136,7 +170,9 @@ def _deprecation_shape(entry: list[str]) -> str:
 def fold_warnings(body: list[str]) -> list[str]:
     """Keep non-deprecation entries and the first entry of each deprecation message; count the repeats.
 
-    The source line echoed under a one-line warning is dropped: the entry names its location.
+    The source line echoed under a warning is dropped: the entry names its location. A test id
+    listed N times in a row (it warned N times) is one line with ``[×N]``; a continuation line an
+    earlier entry already showed (pytest's ResourceWarning hints) is counted, not repeated.
     """
     entries: list[list[str]] = [[]]
     for line in body:
@@ -146,6 +182,8 @@ def fold_warnings(body: list[str]) -> list[str]:
             entries.append([])
     out: list[str] = []
     seen_shapes: set[str] = set()
+    shown_hints: set[str] = set()
+    hints = 0
     folded_entries = folded_warnings = 0
     folded_paths: list[str] = []
     for entry in entries:
@@ -167,8 +205,17 @@ def fold_warnings(body: list[str]) -> list[str]:
                         folded_paths.append(path)
                 continue
             seen_shapes.add(shape)
-        out.extend(x for i, x in enumerate(entry) if not _echoed_warning_source(entry, i))
+        kept = [x for i, x in enumerate(entry) if not _echoed_warning_source(entry, i)]
+        for x in _fold_repeated_ids(kept):
+            if x.startswith("  ") and not _WARNING_AT.match(x) and x in shown_hints:
+                hints += 1  # a hint line pytest repeats under every such warning: shown once
+                continue
+            if x.startswith("  ") and not _WARNING_AT.match(x):
+                shown_hints.add(x)
+            out.append(x)
         out.append("")
+    if hints:
+        out.append(f"(+ {plural(hints, 'repeated hint line')} like the above dropped)")
     if folded_entries:
         noun = "entry" if folded_entries == 1 else "entries"
         out.append(f"(+ {folded_entries} more deprecation warning {noun} like the above folded: "
@@ -186,6 +233,14 @@ def _compact_frame(frame: list[str]) -> list[str]:
     out: list[str] = []
     keep = False
     frozen = 0
+    # per line: whether the next ``path:N:`` location below it is in a library (a long-format frame
+    # names its location after its ``>`` statement); one backward pass
+    lib_below = [False] * len(frame)
+    below = False
+    for k in range(len(frame) - 1, -1, -1):
+        if _LOCATION.match(frame[k]):
+            below = bool(_LIBRARY_PATH.match(frame[k]))
+        lib_below[k] = below
     for k, line in enumerate(frame):
         if frozen and not (line.startswith("<frozen importlib.") or (keep is None and line.strip() == "???")):
             out.append(f"(+ {plural(frozen, 'frozen importlib frame')})")
@@ -205,6 +260,8 @@ def _compact_frame(frame: list[str]) -> list[str]:
         elif line[0] in " \t":
             if keep and not _CARETS.match(line) and line.strip() != "???":
                 out.append(line)
+        elif line.startswith(">") and lib_below[k]:
+            keep = False  # the statement of a frame in an installed library or the stdlib: its location stays
         else:  # ``>`` statements, locations, argument values, messages
             out.append(line)
             # a --tb=short frame in an installed library or the stdlib: its location, not its source
@@ -215,6 +272,7 @@ def _compact_frame(frame: list[str]) -> list[str]:
 
 
 _NATIVE_FRAME = re.compile(r'^  File "[^"]+", line \d+, in \S')
+_NATIVE_LIBRARY = re.compile(r'^  File "(?![^"]*\.[tn]ox/)(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)')
 
 
 def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
@@ -234,6 +292,13 @@ def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
                 i += step
                 continue
             seen.add(key)
+            if stmt is not None and _NATIVE_LIBRARY.match(line):
+                if skipped:
+                    out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+                    skipped = 0
+                out.append(line)  # a frame in an installed library or the stdlib: its location, not its source
+                i += 2
+                continue
         if skipped:
             out.append(f"  [{plural(skipped, 'frame')} already shown above]")
             skipped = 0
@@ -244,18 +309,87 @@ def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
     return out
 
 
+_LINE_LOCATION = re.compile(r"^\S+:\d+: (?P<msg>\S.*)$")
+
+
+def _line_entries(body: list[str]) -> list[list[str]] | None:
+    """A ``--tb=line`` section split into entries, each ending with its ``path:N: message`` line;
+    None when text follows the last location (not the shape this reads)."""
+    entries: list[list[str]] = []
+    cur: list[str] = []
+    for line in body:
+        if not line.strip() and not cur:
+            continue
+        cur.append(line)
+        if _LINE_LOCATION.match(line):
+            entries.append(cur)
+            cur = []
+    if any(x.strip() for x in cur):
+        return None
+    return entries
+
+
+def compact_line_failures(body: list[str]) -> list[str]:
+    """A ``--tb=line`` FAILURES section: one entry per failure (its ``E`` message and ``path:N:``
+    location, which names no test: the short summary does). An entry identical to an earlier one
+    is kept once, with its count."""
+    entries = _line_entries(body)
+    if entries is None:
+        return body
+    counts: dict[tuple[str, ...], int] = {}
+    for entry in entries:
+        key = tuple(x for x in entry if x.strip())
+        counts[key] = counts.get(key, 0) + 1
+    out: list[str] = []
+    for key, n in counts.items():  # first-occurrence order
+        out.extend(key)
+        if n > 1:
+            out.append(f"  [×{n} in all]")
+    return out
+
+
+_COVERAGE_RULE = re.compile(r"^(?:-{3,}|_+ coverage: .* _+)$")
+_PAIR_SPLIT = re.compile(r", (?=[A-Za-z_]\w* = )")  # ``a = 1, b = 'x'``: pytest puts several arguments on a line
+_LOCAL = re.compile(r"^(?P<name>[A-Za-z_]\w*) += (?P<value>.*)$")  # --showlocals, names padded to align
+_TRACEBACK_HEAD = "Traceback (most recent call last):"
+_ADDRESS = re.compile(r"object at 0x[0-9a-fA-F]+")
+
+
+def _banner_class(name: str) -> tuple[str, str] | None:
+    """``(Class, method)`` of a ``Class.method[params]`` / ``Class.method (subtest)`` banner, else None."""
+    name = name.split(" ", 1)[0].split("[", 1)[0]
+    cls, dot, meth = name.rpartition(".")
+    return (cls.rpartition(".")[2], meth) if dot and cls and meth else None
+
+
+def _is_test_instance(line: str, test_class: tuple[str, str] | None) -> bool:
+    """True for ``self = <pkg.mod.Class object at 0x…>`` / ``<… testMethod=method>`` where the banner
+    names ``Class.method``: the test case instance, which says nothing the banner does not."""
+    if test_class is None or not (line.startswith("self = <") and line.endswith(">")):
+        return False
+    head, _, tail = line[8:-1].partition(" ")
+    cls, meth = test_class
+    return head.rpartition(".")[2] == cls and (tail == f"testMethod={meth}" or bool(_ADDRESS.fullmatch(tail)))
+
+
 def compact_failures(body: list[str]) -> list[str]:
     """A FAILURES/ERRORS section without source context, separators, padding or repeated frames.
 
-    A section without test banners (``--tb=line``: one message per failure) is kept whole.
+    A section without test banners (``--tb=line``: one message per failure) goes through
+    :func:`compact_line_failures`.
     """
-    if not any(_BANNER.match(line) for line in body):
-        return body
+    if not any(_banner(line) for line in body):
+        return compact_line_failures(body)
     out: list[str] = []
     frame: list[str] = []
     last: list[str] | None = None
     repeats = 0
     seen_native: set[tuple[str, str]] = set()
+    shown_args: set[str] = set()
+    shown_lib: set[str] = set()
+    shown_pairs: set[str] = set()  # ``name = value`` of the argument lines this test's report shows
+    test_class: tuple[str, str] | None = None
+    banner_line: str | None = None
 
     def flush() -> None:
         nonlocal frame, last, repeats
@@ -269,12 +403,35 @@ def compact_failures(body: list[str]) -> list[str]:
         if repeats:
             out.append(f"(+ {plural(repeats, 'identical frame')})")
             repeats = 0
-        out.extend(kept)
         last = kept
+        lib_skipped = 0
+        for x in kept:
+            if x == _TRACEBACK_HEAD and out and out[-1] is banner_line:
+                continue  # --tb=native: the banner already says this test failed; its frames follow
+            if _LIBRARY_FRAME.match(x):
+                if x in shown_lib:
+                    lib_skipped += 1  # a library/stdlib frame an earlier report in this section showed
+                    continue
+                shown_lib.add(x)
+            if lib_skipped:
+                out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
+                lib_skipped = 0
+            if _ARGUMENT.match(x):
+                if x in shown_args or _is_test_instance(x, test_class):
+                    continue  # an argument value this test's report already shows (a wrapper's frame)
+                shown_args.add(x)
+                shown_pairs.update(_PAIR_SPLIT.split(x))
+            else:
+                m = _LOCAL.match(x)
+                if m and f"{m.group('name')} = {m.group('value')}" in shown_pairs:
+                    continue  # --showlocals: a local this report's argument values already show
+            out.append(x)
+        if lib_skipped:
+            out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
 
     captured = False
     for line in body:
-        banner = _BANNER.match(line)
+        banner = _banner(line)
         cap = _CAPTURED.match(line)
         if banner or cap:
             flush()
@@ -282,8 +439,13 @@ def compact_failures(body: list[str]) -> list[str]:
                 out.append(f"(+ {plural(repeats, 'identical frame')})")
                 repeats = 0
             last = None
+            if banner:
+                shown_args.clear()
+                shown_pairs.clear()
+                test_class = _banner_class(banner.group("name"))
             captured = bool(cap)
-            out.append(f"_ {banner.group('name')} _" if banner else f"-- {cap.group('title')} --")
+            banner_line = f"_ {banner.group('name')} _" if banner else f"-- {cap.group('title')} --"
+            out.append(banner_line)
         elif captured:
             if line.strip():
                 out.append(line)
@@ -349,11 +511,14 @@ def sqz_format(request: FormatRequest) -> str | None:
             if passed:
                 out.append(f"(+ {len(passed)} passed)")
         elif title == "PASSES":
-            out.append(rule)
-            if any(x.strip() for x in sbody):
+            if any(x.strip() for x in sbody):  # -rA with nothing captured prints the rule alone: it goes
+                out.append(rule)
                 out.append(f"(captured output of passing tests dropped: {plural(len(sbody), 'line')})")
+        elif title == "tests coverage":  # pytest-cov: its table without the platform banner and rules
+            out.append(rule)
+            out.extend(x for x in sbody if x.strip() and not _COVERAGE_RULE.match(x))
         elif title in ("FAILURES", "ERRORS"):
-            if not any(_BANNER.match(x) for x in sbody):
+            if not any(_banner(x) for x in sbody):
                 out.append(rule)  # --tb=line: the rule says what the messages are; else the banners do
             out.extend(compact_failures(sbody))
         else:
@@ -368,7 +533,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     return shorter_or_none(rendered, request.text)
 
 
-_SUMMARY_ID = re.compile(r"^(?:FAILED|ERROR) (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
+_SUMMARY_ID = re.compile(r"^(?:SUB)?(?:FAILED|ERROR)(?:\(.*?\))? (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
 
 
 def _summary_ids(lines) -> set[str]:

@@ -1,7 +1,7 @@
-"""tox and nox: drop environment set-up chatter; compact each embedded pytest run.
+"""tox and nox: drop environment set-up chatter; compact each embedded pytest or unittest run.
 
-A command's output is compacted with the pytest formatter when it is a pytest run,
-otherwise kept verbatim; every environment result and the final verdict stay. An inline
+A command's output is compacted with the pytest (or unittest) formatter when it is such a
+run, otherwise kept verbatim; the packaging env's build-backend hook lines (``.pkg: …>``) go; every environment result and the final verdict stay. An inline
 result the closing report repeats goes, and so does a command echo whose ``exit N`` line
 names the command again.
 """
@@ -22,7 +22,8 @@ reports_traces = True
 _TOX_STEP = re.compile(r"^(?P<env>[\w.-]+): (?P<kind>install_deps|install_package|install_package_deps|"
                        r"packaging backend|\.pkg|commands_pre\[\d+\]|commands\[\d+\]|commands_post\[\d+\]|"
                        r"exit -?\d+|OK|FAIL|SKIP|skipped)\b")
-_TOX_SETUP = re.compile(r"^[\w.-]+: (?:install_deps|install_package|install_package_deps|packaging backend)> ")
+_TOX_SETUP = re.compile(r"^(?:[\w.-]+: (?:install_deps|install_package|install_package_deps|packaging backend)|"
+                        r"\.pkg: \w+)> ")  # ``.pkg: build_sdist> …``: the packaging env's build-backend hooks
 _TOX_ENV_RESULT = re.compile(r"^  (?P<env>[\w.-]+): (?:OK|FAIL code -?\d+|SKIP)\b")
 _TOX_INLINE_OK = re.compile(r"^(?P<env>[\w.-]+): OK \S* ?in \d+(?:\.\d+)? seconds$")
 _TOX_EXIT = re.compile(r"^(?P<env>[\w.-]+): exit -?\d+ \(\d+(?:\.\d+)? seconds\) \S*> (?P<cmd>.+?) pid=\d+$")
@@ -38,13 +39,16 @@ _NOX_VERDICT = re.compile(r"^nox > (?:Ran \d+ sessions? in |\* [\w.()=, -]+: |Se
 
 
 def compact_segment(seg: list[str], exit_hint: int | None) -> list[str]:
-    """One command's output: the pytest formatter's compaction when it is a pytest run, else verbatim."""
+    """One command's output: the pytest (or unittest) formatter's compaction when it is such a run,
+    else verbatim."""
     from .py_pytest import sqz_format as pytest_format
+    from .py_unittest import sqz_format as unittest_format
 
     if not seg:
         return seg
     text = "\n".join(seg) + "\n"
-    out = pytest_format(request=FormatRequest(text, "pytest", exit_code=exit_hint))
+    out = (pytest_format(request=FormatRequest(text, "pytest", exit_code=exit_hint))
+           or unittest_format(request=FormatRequest(text, "python -m unittest", exit_code=exit_hint)))
     return out.rstrip("\n").split("\n") if out else seg
 
 
@@ -101,7 +105,7 @@ def sqz_format(request: FormatRequest) -> str | None:
         if not _TOX_VERDICT.match(lines[-1]):
             return None
         out = compact_runner(lines, lambda x: bool(_TOX_STEP.match(x) or _TOX_ENV_RESULT.match(x)
-                                                   or _TOX_VERDICT.match(x)),
+                                                   or _TOX_VERDICT.match(x) or _TOX_SETUP.match(x)),
                              lambda x: bool(_TOX_SETUP.match(x)))
     else:
         if not _NOX_VERDICT.match(lines[-1]):

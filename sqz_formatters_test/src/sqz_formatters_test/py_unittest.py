@@ -5,8 +5,10 @@ exception line and message continuation (diffs, subtest parameters) stays, with 
 tests`` line and the status. Dropped: the ``====``/``----`` rules, the ``Traceback (most
 recent call last):`` lines inside the blocks, caret lines under a statement (``^^^^``,
 ``~~^~~``), the statements of frames in installed libraries or the stdlib (their ``File``
-lines stay) and, in a block whose frames repeat an earlier block's (one subtest failing
-for several parameters), those frames, replaced by one line.
+lines stay; one an earlier block showed is counted) and, in a block whose frames repeat an
+earlier block's (one subtest failing for several parameters), those frames, replaced by one
+line. With ``-v`` a passing test goes whole (a docstring test's name line too) and tests
+skipped for a reason already shown are counted under the first.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import re
 
 from sqz_core import FormatRequest, hookimpl
 
-from ._common import join_output, shorter_or_none
+from ._common import join_output, plural, shorter_or_none
 
 commands = ("unittest",)
 # the tracebacks are the failure report itself: rendered here frame by frame (see the core's safety routing)
@@ -25,6 +27,8 @@ _RAN = re.compile(r"^Ran \d+ tests? in \d+(?:\.\d+)?s$")
 _STATUS = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \((?:\w+=\d+(?:, )?)+\))?$")
 _DOTS = re.compile(r"^[.FEsxu]+$")
 _VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
+_VERBOSE_SKIP = re.compile(r"^\S.* \.\.\. skipped (?P<why>'.*')$")
+_VERBOSE_NAME = re.compile(r"^\w+ \([\w.]+\)$")  # ``test_x (pkg.mod.Class.test_x)`` alone on its line
 _CARETS = re.compile(r"^\s+[\^~]+\s*$")
 _FRAME = re.compile(r'^  File "[^"]*", line \d+')
 # a frame in an installed library or the stdlib: its location stays, the statement it echoes goes
@@ -35,10 +39,31 @@ _RULE = "=" * 70
 _DASH = "-" * 70
 
 
+def _fold_shown_library_frames(frames: tuple[str, ...], shown: set[str]) -> list[str]:
+    """``frames`` with each library/stdlib frame (its ``File`` line: its statement is already gone)
+    that an earlier block showed replaced, per run, by one counted line."""
+    out: list[str] = []
+    skipped = 0
+    for x in frames:
+        if _LIBRARY_FRAME.match(x):
+            if x in shown:
+                skipped += 1
+                continue
+            shown.add(x)
+        if skipped:
+            out.append(f"  [{plural(skipped, 'library frame')} already shown above]")
+            skipped = 0
+        out.append(x)
+    if skipped:
+        out.append(f"  [{plural(skipped, 'library frame')} already shown above]")
+    return out
+
+
 def compact_blocks(lines: list[str]) -> list[str]:
     """FAIL/ERROR blocks without rules and carets; frames already shown by an earlier block folded."""
     out: list[str] = []
     seen: set[tuple[str, ...]] = set()
+    shown_lib: set[str] = set()
     titled = False  # a FAIL/ERROR title was seen: a Traceback header after it is the block's
     i = 0
     while i < len(lines):
@@ -61,7 +86,7 @@ def compact_blocks(lines: list[str]) -> list[str]:
                 out.append(f"  [the same {n} frames as above]" if n > 1 else "  [the same frame as above]")
             else:
                 seen.add(frames)
-                out.extend(frames)
+                out.extend(_fold_shown_library_frames(frames, shown_lib))
             i = j
             continue
         out.append(line)
@@ -80,11 +105,27 @@ def compact_unittest(lines: list[str]) -> list[str] | None:
     first_rule = next((i for i, x in enumerate(lines) if x == _RULE), ran - 1)
     out: list[str] = []
     passed = 0
+    skips: dict[str, int] = {}  # reason -> skipped tests (``-v``); the first stays, the rest are counted
     for line in lines[:first_rule]:
+        m = _VERBOSE_SKIP.match(line)
+        if m:
+            skips[m.group("why")] = skips.get(m.group("why"), 0) + 1
+    for k, line in enumerate(lines[:first_rule]):
         if _DOTS.match(line) or not line.strip():
             continue
         if _VERBOSE_OK.match(line):
             passed += 1
+            if k and out and out[-1] == lines[k - 1] and _VERBOSE_NAME.match(out[-1]):
+                out.pop()  # ``-v`` prints a test with a docstring as its name, then the docstring's line ... ok
+            continue
+        m = _VERBOSE_SKIP.match(line)
+        if m:
+            n = skips.pop(m.group("why"), 0)
+            if not n:
+                continue  # another test skipped for a reason already shown
+            out.append(line)
+            if n > 1:
+                out.append(f"(+ {n - 1} more skipped {m.group('why')})")
             continue
         out.append(line)
     if passed:
