@@ -85,7 +85,7 @@ CARGOV=$(cargo --version | cut -d' ' -f1-2)
 # Shapes, projects and sizes the first fixtures above don't cover: big node_modules listings,
 # find -ls, ls -laR, tree -L/-d, du -d, grep -c/-l/-C, rg plain/--heading/-C, failing runs
 # (missing paths, a broken npm tree), and logs from real servers and libraries (http.server under
-# parallel load, PostgreSQL, pip -v, npm silly, urllib3 retries, uvicorn/gunicorn with repeated
+# parallel load, PostgreSQL, urllib3 retries, uvicorn/gunicorn with repeated
 # tracebacks, repeated Python warnings). `capture_kinds.sh heldout-listings` re-captures only these.
 heldout_listings() {
   local SITE_ LSV FINDV TREEV DUV GREPV RGV
@@ -206,19 +206,6 @@ EOF
   scrub <"$PGW/server.log" >"$OUT/log/postgres_server.txt"
   meta "$OUT/log/postgres_server.json" "postgres -D data -p 18776 -c log_min_duration_statement=0 -c log_checkpoints=on -c log_connections=on -c log_disconnections=on (server log; pgbench -c 4 -t 8, then failing statements via psql)" "$PGV" 0
   echo "captured log/postgres_server"
-
-  # ---- pip -v: a version that does not exist (red), an install that works
-  $PY -m venv "$W/venv3"
-  local PIPV3; PIPV3=$("$W/venv3/bin/pip" --version | cut -d' ' -f1-2)
-  cd "$W"
-  CMDLINE="pip install -v --no-cache-dir requests==0.0.999"
-  cap log pip_install_v_no_version "$PIPV3" "$W/venv3/bin/pip" install -v --no-cache-dir requests==0.0.999
-  CMDLINE="pip install -v --no-cache-dir --no-binary itsdangerous click==8.1.7 itsdangerous==2.2.0"
-  cap log pip_install_v_sdist "$PIPV3" "$W/venv3/bin/pip" install -v --no-cache-dir --no-binary itsdangerous click==8.1.7 itsdangerous==2.2.0
-  # ---- npm at loglevel silly
-  rm -rf "$W/npmsilly" && mkdir -p "$W/npmsilly" && cd "$W/npmsilly" && npm init -y >/dev/null
-  CMDLINE="npm install --loglevel silly is-number@7.0.0 left-pad@1.3.0"
-  cap log npm_install_silly "$NPMV" npm install --loglevel silly is-number@7.0.0 left-pad@1.3.0
 
   # ---- Python logging from real libraries: requests/urllib3 at DEBUG, retries against a closed port
   (cd "$W/site2" && exec $PY -m http.server 18777 --bind 127.0.0.1 >/dev/null 2>&1) &

@@ -36,10 +36,62 @@ def compress_ls(request) -> str | None:
     An owner:group or a date that every entry shares is written once in the legend line,
     else on each line (an owner:group most entries share: only on the others' lines); only
     the link count and ``total`` go (``sqz expand`` has them)."""
+    if not any(a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("lgno") for a in request.argv[1:]):
+        return compress_ls_names(request)
+    return _compress_long_listing(request.text.split("\n"), "ls -l")
+
+
+MIN_NAMES = 10      # a shorter name list is left as ls wrote it: joining it saves next to nothing
+_SHORT_LS_UNREAD = frozenset("isCxmQbN")   # inode/size prefixes, columns, commas, quoting: not read
+
+
+def compress_ls_names(request) -> str | None:
+    """``ls``/``ls -1`` (one name a line, as ls writes to a pipe): a directory's names on one
+    line, space-separated, quoted as ``ls`` quotes them where a blank or quote is in a name
+    (``'a b.txt'``), so the line reads back (``shlex.split``); ``dir:`` headers, blank lines
+    between directories and ``ls:`` errors as they were. Columns, ``-i``/``-s`` prefixes or
+    too few names → None."""
+    if any(a.startswith("-") and not a.startswith("--") and set(a[1:]) & _SHORT_LS_UNREAD for a in request.argv[1:]):
+        return None
+    out: list[str] = []
+    run: list[str] = []
+    names = 0
+    prev_blank = True
+    for line in request.text.split("\n"):
+        if not line:
+            if run:
+                out.append(" ".join(run))
+                run = []
+            if out and out[-1] != "":
+                out.append("")
+            prev_blank = True
+            continue
+        if _TOOL_ERROR.match(line) or (prev_blank and line.endswith(":")):
+            if run:
+                out.append(" ".join(run))
+                run = []
+            out.append(line)            # an error, or a directory's header
+        elif "  " in line or "\t" in line or line.startswith("total "):
+            return None                 # columns (-C), or a long/blocks listing this does not read
+        else:
+            run.append(quote_name(line))
+            names += 1
+        prev_blank = False
+    if run:
+        out.append(" ".join(run))
+    while out and out[-1] == "":
+        out.pop()
+    if names < MIN_NAMES:
+        return None
+    result = "\n".join(out) + "\n"
+    return result if len(result) <= len(request.text) else None
+
+
+def _compress_long_listing(lines, label: str) -> str | None:
     rows: list[object] = []              # an entry's match or a verbatim line
     owners: dict[str, int] = {}          # owner:group -> entries
     dates: set[str] = set()
-    for line in request.text.split("\n"):
+    for line in lines:
         if not line.strip():
             if rows and rows[-1] != "":
                 rows.append("")
@@ -69,7 +121,7 @@ def compress_ls(request) -> str | None:
         top, n = max(owners.items(), key=lambda kv: kv[1])
         usual = top if n * 2 > entries else None
     date = dates.pop() if len(dates) == 1 and entries > 1 else None
-    legend = ("[ls -l as: mode(octal)" + ("" if owner else " [owner:group]" if usual else " owner:group")
+    legend = (f"[{label} as: mode(octal)" + ("" if owner else " [owner:group]" if usual else " owner:group")
               + " size" + ("" if date else " date") + " name" + (f"; all owned by {owner}" if owner else "")
               + (f"; owner:group {usual} where not shown" if usual else "")
               + (f"; all dated {date}" if date else "") + "]")
@@ -124,6 +176,26 @@ def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None 
 
 # ---------------------------------------------------------------- find
 
+# ``find -ls``: inode and 1K-blocks, then the columns of ``ls -l`` with the whole path as the name
+_FIND_LS_HEAD = lazy(r"^ *\d+ +\d+ +(?=[-bcdlpsD?][-rwxsStTl?]{9})")
+
+
+def compress_find_ls(request) -> str | None:
+    """``find -ls``: each path on its line as ``ls -l``'s entries are (octal mode, size, name;
+    an owner or date every entry shares said once); the inode and block count go. Any line
+    of another shape → None."""
+    lines = []
+    for line in request.text.split("\n"):
+        if not line or _TOOL_ERROR.match(line):
+            lines.append(line)
+            continue
+        m = _FIND_LS_HEAD.match(line)
+        if m is None or not _LS_ENTRY.match(line[m.end():]):
+            return None
+        lines.append(line[m.end():])
+    return _compress_long_listing(lines, "find -ls")
+
+
 
 def _join_names(names: list[str], sep: str = " ") -> str | None:
     if any(not n or sep in n or n != n.strip() or "\t" in n for n in names):
@@ -152,13 +224,21 @@ PREFIX_MIN_CHARS = 12
 
 
 def compress_find(request) -> str | None:
-    """Paths grouped under their directory: ``dir/: a b c``. A long directory prefix that
-    every path shares is written once (``[paths under /usr/lib/]``); a long listing ends
-    with its counts per extension."""
+    """Paths grouped under their directory: ``dir/: a b c``. A long absolute directory prefix
+    that every path shares is written once (``[paths under /usr/lib/]``); a relative path
+    stays whole on its line. A long listing ends with its counts per extension. ``find -ls``
+    is rendered as ``ls -l`` is (see :func:`compress_find_ls`)."""
+    if "-ls" in request.argv[1:]:
+        return compress_find_ls(request)
+    return group_paths(request.text)
+
+
+def group_paths(text: str) -> str | None:
+    """One path a line (``find``'s, ``grep -l``'s) grouped by directory; None for fewer than 3."""
     groups: dict[str, list[str]] = {}
     order: list[object] = []         # group keys and verbatim lines, in first-seen order
     paths = 0
-    for line in request.text.split("\n"):
+    for line in text.split("\n"):
         if not line:
             continue
         if _TOOL_ERROR.match(line):
@@ -204,7 +284,7 @@ def compress_find(request) -> str | None:
         else:
             out.append(f"{shown}/: {joined}")
     if paths >= SUMMARY_MIN_PATHS:
-        listed = set(request.text.split("\n"))
+        listed = set(text.split("\n"))
         out.append(_extension_counts(paths, sum(1 for d in dirs if d in listed), files))
     return "\n".join(out) + "\n"
 
@@ -221,6 +301,8 @@ def _shared_prefix(order: list) -> str:
     while n < len(first) and n < len(last) and first[n] == last[n]:
         n += 1
     common = first[:n]
+    if not common.startswith("/"):
+        return ""       # a relative prefix is the path the user gave: each path stays whole on its line
     if not (n == len(first) and (len(last) == n or last[n] == "/")):
         common = common[:common.rfind("/") + 1] if "/" in common else ""
     else:
