@@ -176,13 +176,18 @@ def compress_grep(request) -> str | None:
 
 def _render(order: list, groups: dict[str, list[str]], counts: dict[str, int], numbered: bool, raw: str) -> str | None:
     """Each file once: ``path:N: text`` for a single row, else ``path (K matches):`` over its
-    rows; a total when several files matched more than once; None when not shorter than ``raw``."""
+    rows; files whose one match is the same line as one block (:func:`_shared_lines`); a total
+    when several files matched more than once; None when not shorter than ``raw``."""
     if len(groups) < 1:
         return None
+    shared = _shared_lines(groups, counts, numbered)
     out: list[str] = []
     for item in order:
         if isinstance(item, tuple):
             out.append(item[0])
+            continue
+        if item in shared:
+            out.extend(shared[item])            # the block of files matching this same line, or nothing
             continue
         rows = groups[item]
         shown = quote_name(item, force=True) if _AMBIGUOUS_PATH.match(item) else item
@@ -199,6 +204,44 @@ def _render(order: list, groups: dict[str, list[str]], counts: dict[str, int], n
         out.append(f"[{total} matching lines in {len(groups)} files]")
     result = "\n".join(out) + "\n"
     return result if len(result) < len(raw) else None
+
+
+MIN_SHARED = 3      # files whose one matching line is the same text, written as one block
+_PLAIN_NAME = lazy(r"^[^\s{}:'\"\\]+$")
+_ROW_NUMBER = lazy(r"^(\d+): (.*)$")
+
+
+def _shared_lines(groups: dict[str, list[str]], counts: dict[str, int], numbered: bool) -> dict[str, list[str]]:
+    """Files with one matching line whose text MIN_SHARED or more files share (the same import,
+    the same call): ``dir/{a.js:12 b.js:9}: text``, one line per directory, in place of the first
+    such file; ``{path: lines}`` (empty for the others). Names with a blank, brace, colon or
+    quote keep their own lines."""
+    by_text: dict[str, list[tuple[str, str]]] = {}
+    for path, rows in groups.items():
+        if len(rows) != 1 or counts[path] != 1:
+            continue
+        if numbered:
+            m = _ROW_NUMBER.match(rows[0])
+            if m is None:
+                continue
+            number, text = m.group(1), m.group(2)
+        else:
+            number, text = "", rows[0]
+        parent, _, name = path.rpartition("/")
+        if not text or not _PLAIN_NAME.match(name) or _AMBIGUOUS_PATH.match(path) or any(c in parent for c in " {}'\""):
+            continue
+        by_text.setdefault(text, []).append((path, number))
+    shared: dict[str, list[str]] = {}
+    for text, files in by_text.items():
+        if len(files) < MIN_SHARED:
+            continue
+        dirs: dict[str, list[str]] = {}
+        for path, number in files:
+            parent, _, name = path.rpartition("/")
+            dirs.setdefault(parent, []).append(f"{name}:{number}" if number else name)
+            shared[path] = []
+        shared[files[0][0]] = [f"{d + '/' if d else ''}{{{' '.join(names)}}}: {text}" for d, names in dirs.items()]
+    return shared
 
 
 # ---------------------------------------------------------------- rg --heading
