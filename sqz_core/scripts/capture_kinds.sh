@@ -117,7 +117,6 @@ EOF
   CMDLINE="find . -maxdepth 2 -type d"; cap find find_type_d "$FINDV" find . -maxdepth 2 -type d
   # ---- ls
   CMDLINE="ls -laR requests"; cap ls ls_laR_requests "$LSV" ls -laR requests
-  CMDLINE="ls -1 rich"; cap ls ls_1_rich "$LSV" ls -1 rich
   cd "$W/web"
   CMDLINE="ls -lah node_modules"; cap ls ls_lah_node_modules "$LSV" ls -lah node_modules
   CMDLINE="ls -la --time-style=long-iso node_modules/express node_modules/no-such-pkg"

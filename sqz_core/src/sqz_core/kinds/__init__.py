@@ -59,10 +59,9 @@ def _kind_by_program(request) -> str | None:
     if not prog:
         return None
     if prog == "ls":
-        # long (-l), or one name a line (-1, or ls writing to a pipe) when there are enough names
         if any(a.startswith("-") and not a.startswith("--") and "l" in a for a in argv[1:]):
             return "ls"
-        return "ls" if request.text.count("\n") >= _module("listings").MIN_NAMES else None
+        return None
     if prog in ("find", "tree", "du"):
         return prog
     if prog in _GREP_PROGRAMS:

@@ -36,55 +36,7 @@ def compress_ls(request) -> str | None:
     An owner:group or a date that every entry shares is written once in the legend line,
     else on each line (an owner:group most entries share: only on the others' lines); only
     the link count and ``total`` go (``sqz expand`` has them)."""
-    if not any(a.startswith("-") and not a.startswith("--") and set(a[1:]) & set("lgno") for a in request.argv[1:]):
-        return compress_ls_names(request)
     return _compress_long_listing(request.text.split("\n"), "ls -l")
-
-
-MIN_NAMES = 10      # a shorter name list is left as ls wrote it: joining it saves next to nothing
-_SHORT_LS_UNREAD = frozenset("isCxmQbN")   # inode/size prefixes, columns, commas, quoting: not read
-
-
-def compress_ls_names(request) -> str | None:
-    """``ls``/``ls -1`` (one name a line, as ls writes to a pipe): a directory's names on one
-    line, space-separated, quoted as ``ls`` quotes them where a blank or quote is in a name
-    (``'a b.txt'``), so the line reads back (``shlex.split``); ``dir:`` headers, blank lines
-    between directories and ``ls:`` errors as they were. Columns, ``-i``/``-s`` prefixes or
-    too few names → None."""
-    if any(a.startswith("-") and not a.startswith("--") and set(a[1:]) & _SHORT_LS_UNREAD for a in request.argv[1:]):
-        return None
-    out: list[str] = []
-    run: list[str] = []
-    names = 0
-    prev_blank = True
-    for line in request.text.split("\n"):
-        if not line:
-            if run:
-                out.append(" ".join(run))
-                run = []
-            if out and out[-1] != "":
-                out.append("")
-            prev_blank = True
-            continue
-        if _TOOL_ERROR.match(line) or (prev_blank and line.endswith(":")):
-            if run:
-                out.append(" ".join(run))
-                run = []
-            out.append(line)            # an error, or a directory's header
-        elif "  " in line or "\t" in line or line.startswith("total "):
-            return None                 # columns (-C), or a long/blocks listing this does not read
-        else:
-            run.append(quote_name(line))
-            names += 1
-        prev_blank = False
-    if run:
-        out.append(" ".join(run))
-    while out and out[-1] == "":
-        out.pop()
-    if names < MIN_NAMES:
-        return None
-    result = "\n".join(out) + "\n"
-    return result if len(result) <= len(request.text) else None
 
 
 def _compress_long_listing(lines, label: str) -> str | None:

@@ -108,16 +108,16 @@ def compress_log(request) -> str | None:
     masked = [_masked(line, seen) for line in lines]
     stamped = [_TIMESTAMP.sub("@", line) for line in lines]
     pinned = bytearray(n)
+    traced = bytearray(n)     # a Python traceback's body (its frames' source lines and carets too)
     first_severe: set[str] = set()
     in_trace = False
     for i, line in enumerate(lines):
-        # a Python traceback's body (its frames' source lines and carets too) up to the exception
         if line.startswith("Traceback (most recent call last)"):
             in_trace = True
         elif in_trace and line[:1] not in (" ", "\t"):
             in_trace = False
         if in_trace:
-            pinned[i] = 1
+            pinned[i] = traced[i] = 1
     for i, (_, _, flags) in enumerate(masked):
         if flags & 5:             # a trace line; a failed request (its neighbours are other requests)
             pinned[i] = 1
@@ -136,7 +136,7 @@ def compress_log(request) -> str | None:
     # line is never dropped (it may lead its group: the first line is shown anyway).
     groups: dict[object, list[int]] = {}
     for i, line in enumerate(lines):
-        if line.strip() and not masked[i][2] & 1 and not (pinned[i] and line[:1] in (" ", "\t")):
+        if line.strip() and not masked[i][2] & 1 and not traced[i]:
             key = ("!", stamped[i]) if masked[i][2] & 6 else masked[i][0]
             groups.setdefault(key, []).append(i)
     lead: dict[int, list[int]] = {}
