@@ -209,3 +209,29 @@ def test_damaged_input_gives_passthrough_or_only_what_it_says(damage, which):
     # every word the rendering shows comes from the damaged input (or is ours: counts, legends)
     words = set(re.findall(r"[\w.\-]+\.(?:py|js)", out))
     assert words <= set(re.findall(r"[\w.\-]+\.(?:py|js)", text))
+
+
+# ---------------------------------------------------------------- tree -h / -p / -u (bracketed metadata)
+
+
+def test_tree_metadata_goes_before_each_name_as_du_writes_sizes():
+    fx = _fx("tree", "tree_aFh_requests")
+    out = compress_kind("tree", fx.request())
+    lines = out.rstrip("\n").split("\n")
+    assert lines[0] == "[4.0K]  requests/"                   # the root as tree printed it
+    assert lines[1].startswith("  5.0K __init__.py 435 __version__.py 1.5K _internal_utils.py ")
+    assert lines[2].startswith("  4.0K __pycache__/: 6.2K __init__.cpython-311.pyc 573 __version__.cpython-311.pyc ")
+    assert "'" not in out and "//" not in out and "[ " not in out
+    pairs = " ".join(lines[1:3]).replace("4.0K __pycache__/:", "").split()
+    raw = re.findall(r"\[ *([^\]]+?)\]  (\S+)", fx.text)[1:]
+    assert sorted(zip(pairs[::2], pairs[1::2])) == sorted((size, name.rstrip("/")) for size, name in raw
+                                                          if name != "__pycache__/")
+
+
+def test_tree_metadata_on_only_some_entries_is_left_to_the_plain_layout():
+    text = "top\n├── [ 12]  a.txt\n├── [ 30]  b.txt\n└── c.txt\n"
+    out = compress_kind("tree", FormatRequest(text, "tree -s top"))
+    assert out == "top\n  '[ 12]  a.txt' '[ 30]  b.txt' c.txt\n"
+    fields = "top\n├── [-rw-r--r-- root     4.0K]  a.txt\n├── [drwxr-xr-x root     4.0K]  d\n│   └── [-rw-r--r-- root      12]  e\n└── [-rw-r--r-- root      30]  b.txt\n"
+    out = compress_kind("tree", FormatRequest(fields, "tree -pus top"))
+    assert out == "top\n  -rw-r--r--,root,4.0K a.txt -rw-r--r--,root,30 b.txt\n  drwxr-xr-x,root,4.0K d/: -rw-r--r--,root,12 e\n"

@@ -310,7 +310,8 @@ def compress_tree(request) -> str | None:
             stack = [node]
     if nodes < 3:
         return None
-    out = _render_tree(roots)
+    shown = _tree_metadata(roots)
+    out = _render_tree(roots, shown)
     out.extend(tail)
     if nodes >= SUMMARY_MIN_PATHS:
         leaves: list[str] = []
@@ -327,7 +328,31 @@ def compress_tree(request) -> str | None:
     return "\n".join(out) + "\n"
 
 
-def _render_tree(roots: list) -> list[str]:
+_TREE_META = lazy(r"^\[([^\]\n]*)\] +(\S.*)$")
+
+
+def _tree_metadata(roots: list) -> dict[int, str] | None:
+    """``tree -h/-s/-p/-u/-D`` write ``[meta]  name``: when every entry below the roots does,
+    each is shown as ``meta name`` (the fields of meta joined by commas: ``drwxr-xr-x,root,4.0K``),
+    the name quoted as ``ls`` quotes it and without ``-F``'s ``/`` on a directory (the layout adds
+    it). ``{id(node): shown}``, or None when any entry has no such prefix."""
+    shown: dict[int, str] = {}
+    todo = [child for root in roots for child in root[1]]
+    while todo:
+        node = todo.pop()
+        m = _TREE_META.match(node[0])
+        if m is None or "," in m.group(1) or not m.group(1).strip():
+            return None
+        name = m.group(2)
+        if node[1] and name.endswith("/") and len(name) > 1:
+            name = name[:-1]
+        quoted = quote_name(name, force=not node[1] and name.endswith("/"))
+        shown[id(node)] = ",".join(m.group(1).split()) + " " + quoted
+        todo.extend(node[1])
+    return shown
+
+
+def _render_tree(roots: list, shown_as: dict[int, str] | None = None) -> list[str]:
     """Each directory, then its plain files on one line, then its subdirectories (each line a
     token cheaper than tree's interleaved order, and every name still under its directory);
     a directory of plain files only is one line, ``name/: a b``. Names are quoted as ``ls``
@@ -336,11 +361,17 @@ def _render_tree(roots: list) -> list[str]:
     out: list[str] = []
     todo = [(root, 0) for root in reversed(roots)]
     while todo:
-        (name, children), depth = todo.pop()
+        node, depth = todo.pop()
+        name, children = node
         ind = "  " * depth
         shown = quote_name(name) if depth else name     # a root line is tree's argument as given
+        if shown_as is not None and depth:
+            shown = shown_as[id(node)]
         # (a file shown ending in "/", as ``tree -F`` draws an empty directory, quoted: not a directory line)
-        leaves = " ".join(quote_name(child[0], child[0].endswith("/")) for child in children if not child[1])
+        if shown_as is not None:
+            leaves = " ".join(shown_as[id(child)] for child in children if not child[1])
+        else:
+            leaves = " ".join(quote_name(child[0], child[0].endswith("/")) for child in children if not child[1])
         subdirs = [child for child in children if child[1]]
         if depth and leaves and not subdirs:
             out.append(f"{ind}{shown}/: {leaves}")      # a directory of plain files: one line, as find's
