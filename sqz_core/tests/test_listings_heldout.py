@@ -78,6 +78,11 @@ def test_grep_l_is_grouped_by_directory_and_reads_back():
     assert {f"{d}/{n}" for n in names.split(" ")} == set(fx.text.split())
 
 
+def test_rg_files_is_a_path_list_too():
+    paths = "".join(f"src/pkg/m{i}.py\n" for i in range(6)) + "src/top.py\n"
+    assert compress_grep(FormatRequest(paths, "rg --files src")) == "src/pkg/: m0.py m1.py m2.py m3.py m4.py m5.py\nsrc/: top.py\n"
+
+
 def test_grep_c_keeps_every_count_with_its_file():
     fx = _fx("grep", "grep_c_rules")
     out = compress_grep(fx.request())

@@ -3,9 +3,14 @@
 line number sets them apart from a path, as in ripgrep's ``--heading`` layout). Very long
 lines are clipped around the hit.
 
-Context lines (``-A/-B/-C``) keep their ``line- text`` form; error and ``Binary file``
-lines are kept verbatim. A path that starts like a row (``12: …``) or with a blank or quote is
-quoted as ``ls`` quotes names (``'12: notes'``). Output of another shape (``-c``, ``-l``, ``--heading``) → None.
+Context lines (``-A/-B/-C``) keep their ``line- text`` form, read block by block (one file
+and consecutive line numbers between ``--`` lines, or passthrough); error and ``Binary file``
+lines are kept verbatim. Files whose one match is the same line (the same import in 150 files)
+share one line per directory: ``dir/{a.js:12 b.js:9}: text``. A path that starts like a row
+(``12: …``) or with a blank or quote is quoted as ``ls`` quotes names (``'12: notes'``).
+``-l``/``-L``/``rg --files`` paths are grouped by directory as ``find``'s are; ``-c`` counts
+as ``dir/: a.js:1 b.js:0``; ``rg --heading`` loses only its blank lines and indentation.
+Other shapes (``-o``, ``--json``, ``--stats``) → None.
 """
 
 from __future__ import annotations
@@ -90,7 +95,7 @@ _OTHER_SHAPES = frozenset({"-c", "--count", "-l", "--files-with-matches", "-L", 
                            "--heading", "-o", "--only-matching", "--json", "--files", "--stats"})
 
 
-_LIST_OPTS = frozenset({"-l", "--files-with-matches", "-L", "--files-without-match"})
+_LIST_OPTS = frozenset({"-l", "--files-with-matches", "-L", "--files-without-match", "--files"})
 _COUNT_OPTS = frozenset({"-c", "--count", "--count-matches"})
 _CONTEXT_OPTS = frozenset({"-A", "-B", "-C", "--context", "--after-context", "--before-context"})
 

@@ -4,8 +4,10 @@ Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations an
 numbers masked), consecutive or interleaved; a group of three or more becomes its first
 line, where it first occurs, plus a count, the first and last timestamps and, when short,
 the values that varied (``1ms–3ms``, ``a/b``). Every ERROR/WARN/FAIL/exception line and
-the two lines on each side of it, and every stack-trace line, are kept verbatim and never
-folded. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
+the two lines on each side of it, every stack-trace line (a Python traceback's source lines
+and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
+kept verbatim; only an exact repeat of a severe line (timestamps aside: the same warning
+printed on every iteration) folds into its first occurrence, and not when it ends a trace. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
 """
 
 from __future__ import annotations
