@@ -80,7 +80,8 @@ def test_grep_l_is_grouped_by_directory_and_reads_back():
 
 def test_rg_files_is_a_path_list_too():
     paths = "".join(f"src/pkg/m{i}.py\n" for i in range(6)) + "src/top.py\n"
-    assert compress_grep(FormatRequest(paths, "rg --files src")) == "src/pkg/: m0.py m1.py m2.py m3.py m4.py m5.py\nsrc/: top.py\n"
+    out = compress_grep(FormatRequest(paths, "rg --files src"))
+    assert out == "src/pkg/: m0.py m1.py m2.py m3.py m4.py m5.py\nsrc/: top.py\n"
 
 
 def test_grep_c_keeps_every_count_with_its_file():
@@ -156,7 +157,8 @@ def test_heading_rows_keep_their_file_and_number():
     assert "\n\n" not in out
     assert "rich/color.py:288:class ColorParseError(Exception):" in out
     assert "rich/errors.py\n1:class ConsoleError(Exception):\n5:class StyleError(Exception):" in out
-    assert compress_grep(FormatRequest("a.py\nfoo\n\nb.py\n1:x\n", "rg --heading -n x")) is None   # a row without a number
+    # a row without a number
+    assert compress_grep(FormatRequest("a.py\nfoo\n\nb.py\n1:x\n", "rg --heading -n x")) is None
 
 
 def test_files_matching_the_same_line_are_one_block_and_every_one_reads_back():
@@ -237,6 +239,8 @@ def test_tree_metadata_on_only_some_entries_is_left_to_the_plain_layout():
     text = "top\n├── [ 12]  a.txt\n├── [ 30]  b.txt\n└── c.txt\n"
     out = compress_kind("tree", FormatRequest(text, "tree -s top"))
     assert out == "top\n  '[ 12]  a.txt' '[ 30]  b.txt' c.txt\n"
-    fields = "top\n├── [-rw-r--r-- root     4.0K]  a.txt\n├── [drwxr-xr-x root     4.0K]  d\n│   └── [-rw-r--r-- root      12]  e\n└── [-rw-r--r-- root      30]  b.txt\n"
+    fields = ("top\n├── [-rw-r--r-- root     4.0K]  a.txt\n├── [drwxr-xr-x root     4.0K]  d\n"
+              "│   └── [-rw-r--r-- root      12]  e\n└── [-rw-r--r-- root      30]  b.txt\n")
     out = compress_kind("tree", FormatRequest(fields, "tree -pus top"))
-    assert out == "top\n  -rw-r--r--,root,4.0K a.txt -rw-r--r--,root,30 b.txt\n  drwxr-xr-x,root,4.0K d/: -rw-r--r--,root,12 e\n"
+    assert out == ("top\n  -rw-r--r--,root,4.0K a.txt -rw-r--r--,root,30 b.txt\n"
+                   "  drwxr-xr-x,root,4.0K d/: -rw-r--r--,root,12 e\n")

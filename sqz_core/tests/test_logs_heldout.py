@@ -87,8 +87,8 @@ def test_a_log_with_tracebacks_in_it_is_still_a_log():
 
 
 def test_a_bare_traceback_is_not_a_log():
-    trace = ("Traceback (most recent call last):\n" + "".join(f'  File "m{i}.py", line {i}, in f{i}\n    f{i + 1}()\n' for i in range(20))
-             + "ValueError: boom\n")
+    frames = "".join(f'  File "m{i}.py", line {i}, in f{i}\n    f{i + 1}()\n' for i in range(20))
+    trace = "Traceback (most recent call last):\n" + frames + "ValueError: boom\n"
     assert not looks_like_log(trace)
     assert not looks_like_log("2026-12-01 10:00:00 INFO start\n" + trace)
 
@@ -109,8 +109,9 @@ _LOG_LINE = st.builds(lambda s, lvl, msg, n: f"2026-12-01 10:00:{s:02d},000 {lvl
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.one_of(_LOG_LINE, st.sampled_from(["Traceback (most recent call last):", '  File "a.py", line 1, in f',
-                                                      "    f()", "KeyError: 'x'", ""])), min_size=1, max_size=60))
+@given(st.lists(st.one_of(_LOG_LINE, st.sampled_from(["Traceback (most recent call last):",
+                                                      '  File "a.py", line 1, in f', "    f()", "KeyError: 'x'", ""])),
+                min_size=1, max_size=60))
 def test_folding_never_loses_a_severe_line_text_or_a_failed_request(lines):
     text = "\n".join(lines) + "\n"
     out = compress_kind("log", FormatRequest(text, "cat app.log"))

@@ -41,7 +41,7 @@ _HTTP_FAILED = lazy(r'"[A-Z]+ \S+ HTTP/[\d.]+" [45]\d\d\b')
 _SEVERE = lazy(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
                      r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic|"
                      r"FAIL|FAILED|FAILURE|Fail|Failed|Failure|fail|failed|failure|"
-                     r"exception|Traceback)\b|(?:Error|Exception|Warning)\b")  # the second branch: KeyError, IOException
+                     r"exception|Traceback)\b|(?:Error|Exception|Warning)\b")  # 2nd branch: KeyError, UserWarning
 # Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
 _TRACE = lazy(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
                     r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
@@ -87,7 +87,8 @@ def template(line: str) -> str:
 
 def _masked(line: str, seen: dict) -> tuple[str, list[str], int]:
     """The line's template, the values masked in it (timestamps aside) and its flags (1: stack
-    frame, 2: severe, 4: a failed request in an access log); ``seen`` caches lines that only differ by timestamp, the common case."""
+    frame, 2: severe, 4: a failed request in an access log); ``seen`` caches lines that only
+    differ by timestamp, the common case."""
     stamped = _TIMESTAMP.sub("@", line)
     hit = seen.get(stamped)
     if hit is None:
