@@ -54,6 +54,13 @@ def test_find_ls_of_another_shape_is_refused():
     assert compress_find(FormatRequest("a/b\na/c\na/d\n", "find a -ls")) is None
 
 
+def test_find_printing_something_else_than_paths_is_left_alone():
+    sized = "".join(f"4096 ./d{i}/f.py\n" for i in range(5))
+    assert compress_find(FormatRequest(sized, "find . -printf '%s %p\\n'")) is None
+    assert compress_find(FormatRequest(sized, "find . -name '*.py' -exec wc -c {} +")) is None
+    assert compress_find(FormatRequest("a/x\na/y\na/z\n", "find a -type f")) == "a/: x y z\n"
+
+
 def test_relative_find_writes_every_path_whole():
     fx = _fx("find", "find_node_modules_js")
     out = compress_find(fx.request())

@@ -180,9 +180,15 @@ def compress_find(request) -> str | None:
     that every path shares is written once (``[paths under /usr/lib/]``); a relative path
     stays whole on its line. A long listing ends with its counts per extension. ``find -ls``
     is rendered as ``ls -l`` is (see :func:`compress_find_ls`)."""
-    if "-ls" in request.argv[1:]:
+    args = request.argv[1:]
+    if any(a in _FIND_OTHER_OUTPUT for a in args):
+        return None         # what -printf/-exec/-print0 print is not one path a line
+    if "-ls" in args:
         return compress_find_ls(request)
     return group_paths(request.text)
+
+
+_FIND_OTHER_OUTPUT = frozenset({"-printf", "-fprintf", "-print0", "-fprint0", "-exec", "-execdir", "-ok", "-okdir"})
 
 
 def group_paths(text: str) -> str | None:
