@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Re-capture the content-kind fixtures under sqz_core/tests/fixtures/kinds/ from real programs.
 #
-# Needs: python3 (venv + pip), npm/node, cargo, kubectl, tree, ripgrep, curl, unshare (root).
+# Needs: python3 (venv + pip), npm/node, cargo, kubectl, tree, ripgrep, curl, unshare (root),
+# PostgreSQL server binaries (Debian postgresql) and runuser for the held-out logs.
+# `capture_kinds.sh heldout-listings` re-captures only the held-out listing/log fixtures.
 # Throw-away projects live in the fixed dir /tmp/sqz-capture/kinds so paths in the output are stable.
 # Registry hosts and local index paths are replaced by pkgs.example.org (see scrub()).
 # Sidecars keep their hand-written facts/dropped/notes; this script only refreshes
@@ -78,6 +80,218 @@ fn main() {
 }
 EOF
 CARGOV=$(cargo --version | cut -d' ' -f1-2)
+
+# ---------------------------------------------------------------- held-out listings / logs
+# Shapes, projects and sizes the first fixtures above don't cover: big node_modules listings,
+# find -ls, ls -laR, tree -L/-d, du -d, grep -c/-l/-C, rg plain/--heading/-C, failing runs
+# (missing paths, a broken npm tree), and logs from real servers and libraries (http.server under
+# parallel load, PostgreSQL, urllib3 retries, uvicorn/gunicorn with repeated
+# tracebacks, repeated Python warnings). `capture_kinds.sh heldout-listings` re-captures only these.
+heldout_listings() {
+  local SITE_ LSV FINDV TREEV DUV GREPV RGV
+  LSV="$(ls --version | head -1)"; FINDV="$(find --version | head -1)"; TREEV="$(tree --version | cut -d' ' -f1-2)"
+  DUV="$(du --version | head -1)"; GREPV="$(grep --version | head -1)"; RGV="$(rg --version | head -1)"
+  # a bigger npm project (eslint's tree) and a broken one (a missing, an invalid and an extraneous package)
+  mkdir -p "$W/lint" && cd "$W/lint" && npm init -y >/dev/null && npm install -q eslint@8.57.0 >/dev/null 2>&1
+  mkdir -p "$W/broken" && cd "$W/broken" && npm init -y >/dev/null \
+    && npm install -q express@4.21.2 is-number@7.0.0 left-pad@1.3.0 >/dev/null 2>&1
+  rm -rf "$W/broken/node_modules/ms"
+  "$PY" - "$W/broken/package.json" <<'EOF'
+import json, sys
+p = sys.argv[1]; d = json.load(open(p))
+d["dependencies"]["is-number"] = "^6.0.0"; del d["dependencies"]["left-pad"]
+open(p, "w").write(json.dumps(d, indent=2) + "\n")
+EOF
+  # a second Python env with a deeper dependency graph
+  $PY -m venv "$W/venv2" && "$W/venv2/bin/pip" install -q flask==3.0.3 sqlalchemy==2.0.36 httpx==0.27.2 \
+    uvicorn==0.32.1 gunicorn==23.0.0 pipdeptree==2.23.4 urllib3==2.2.3 requests==2.32.3 >/dev/null 2>&1
+
+  # ---- find
+  cd "$W/web"
+  CMDLINE="find node_modules -name '*.js' -not -path '*/test/*'"
+  cap find find_node_modules_js "$FINDV" find node_modules -name '*.js' -not -path '*/test/*'
+  cd "$SITE"
+  CMDLINE="find requests rich/_win32_console.py no-such-dir -name '*.py'"
+  cap find find_missing_dir "$FINDV" find requests rich/_win32_console.py no-such-dir -name '*.py'
+  CMDLINE="find requests -ls"; cap find find_ls_requests "$FINDV" find requests -ls
+  CMDLINE="find . -maxdepth 2 -type d"; cap find find_type_d "$FINDV" find . -maxdepth 2 -type d
+  # ---- ls
+  CMDLINE="ls -laR requests"; cap ls ls_laR_requests "$LSV" ls -laR requests
+  cd "$W/web"
+  CMDLINE="ls -lah node_modules"; cap ls ls_lah_node_modules "$LSV" ls -lah node_modules
+  CMDLINE="ls -la --time-style=long-iso node_modules/express node_modules/no-such-pkg"
+  cap ls ls_la_longiso_missing "$LSV" ls -la --time-style=long-iso node_modules/express node_modules/no-such-pkg
+  # ---- tree
+  cd "$W/lint"
+  CMDLINE="tree -L 2 node_modules"; cap tree tree_L2_node_modules "$TREEV" tree -L 2 node_modules
+  CMDLINE="tree -d -L 3 node_modules/eslint node_modules/ajv node_modules/@eslint"
+  cap tree tree_d_dirs "$TREEV" tree -d -L 3 node_modules/eslint node_modules/ajv node_modules/@eslint
+  cd "$SITE"
+  CMDLINE="tree -a -F -h requests"; cap tree tree_aFh_requests "$TREEV" tree -a -F -h requests
+  # ---- du
+  cd "$W/lint"
+  CMDLINE="du -h -d 2 node_modules"; cap du du_h_d2_node_modules "$DUV" du -h -d 2 node_modules
+  CMDLINE="du -sh node_modules/* no-such-dir"; cap du du_sh_star "$DUV" bash -c 'du -sh node_modules/* no-such-dir'
+  # ---- grep / rg
+  cd "$W/lint/node_modules"
+  CMDLINE="grep -rn 'require(' eslint/lib/rules"; cap grep grep_rn_require_eslint "$GREPV" grep -rn 'require(' eslint/lib/rules
+  CMDLINE="grep -rc 'context.report' eslint/lib/rules"; cap grep grep_c_rules "$GREPV" grep -rc 'context.report' eslint/lib/rules
+  CMDLINE="grep -rl 'deprecated: true' eslint/lib/rules"; cap grep grep_l_deprecated "$GREPV" grep -rl 'deprecated: true' eslint/lib/rules
+  cd "$SITE"
+  CMDLINE="grep -rn -C 2 'def send' requests"; cap grep grep_C2_send "$GREPV" grep -rn -C 2 'def send' requests
+  CMDLINE="grep -rn 'verify=' requests no-such-dir"; cap grep grep_rn_missing "$GREPV" grep -rn 'verify=' requests no-such-dir
+  CMDLINE="rg 'import ' requests"; cap grep rg_plain_import "$RGV" rg 'import ' requests
+  CMDLINE="rg --heading -n 'class \\w+Error' requests rich"; cap grep rg_heading_errors "$RGV" rg --heading -n 'class \w+Error' requests rich
+  CMDLINE="rg -n -C 2 'raise ' requests/adapters.py requests/sessions.py"
+  cap grep rg_C2_raise "$RGV" rg -n -C 2 'raise ' requests/adapters.py requests/sessions.py
+  # ---- dependency trees
+  cd "$W/lint"
+  CMDLINE="npm ls --all"; cap deptree npm_ls_all_eslint "$NPMV" npm ls --all
+  cd "$W/broken"
+  CMDLINE="npm ls --all"; cap deptree npm_ls_broken "$NPMV" npm ls --all
+  cd "$W/ws"
+  CMDLINE="cargo tree --workspace -e normal -i core"; cap deptree cargo_tree_invert "$CARGOV" cargo tree --workspace -e normal -i core
+  cd "$W"
+  CMDLINE="pipdeptree"; cap deptree pipdeptree_flask "pipdeptree 2.23.4" "$W/venv2/bin/pipdeptree" --python "$W/venv2/bin/python"
+  CMDLINE="pipdeptree -r -p markupsafe,idna,sniffio"
+  cap deptree pipdeptree_reverse "pipdeptree 2.23.4" "$W/venv2/bin/pipdeptree" --python "$W/venv2/bin/python" -r -p markupsafe,idna,sniffio
+  heldout_logs
+}
+
+heldout_logs() {
+  local VPY2="$W/venv2/bin/python" PYV
+  PYV="$($PY --version)"
+  # ---- http.server under parallel load (8 clients): pages, 304s, HEADs, 404s, 501s
+  mkdir -p "$W/site2" && cp -r "$SITE/requests" "$SITE/rich" "$W/site2/" && echo ok >"$W/site2/health"
+  (cd "$W/site2" && exec $PY -u -m http.server 18775 --bind 127.0.0.1 >"$W/http2.log" 2>&1) &
+  local SRV=$!
+  sleep 1
+  {
+    for i in $(seq 1 120); do echo "-s -o /dev/null http://127.0.0.1:18775/health"; done
+    for f in api sessions adapters models utils; do
+      for i in 1 2 3 4; do echo "-s -o /dev/null http://127.0.0.1:18775/requests/$f.py"; done
+      echo "-s -o /dev/null -H If-Modified-Since:Tue,01Dec2099 http://127.0.0.1:18775/requests/$f.py"
+    done
+    for i in $(seq 1 12); do echo "-s -o /dev/null http://127.0.0.1:18775/static/app-$i.js"; done
+    for i in $(seq 1 6); do echo "-s -o /dev/null -X DELETE http://127.0.0.1:18775/requests/api.py"; done
+    for i in $(seq 1 10); do echo "-s -o /dev/null -I http://127.0.0.1:18775/rich/"; done
+  } | xargs -P 8 -L 1 curl
+  kill $SRV; wait $SRV 2>/dev/null
+  mkdir -p "$OUT/log"; scrub <"$W/http2.log" >"$OUT/log/http_server_parallel.txt"
+  meta "$OUT/log/http_server_parallel.json" "python3 -u -m http.server 18775 --bind 127.0.0.1" "$PYV" 0
+  echo "captured log/http_server_parallel"
+
+  # ---- PostgreSQL server log: pgbench load with every statement logged, failing statements, a checkpoint
+  local PGW="$W/pg" PGB=/usr/lib/postgresql/15/bin PGV
+  PGV="$($PGB/postgres --version)"
+  mkdir -p "$PGW" && chown postgres "$PGW"
+  runuser -u postgres -- $PGB/initdb -D "$PGW/data" -A trust -U postgres >/dev/null 2>&1
+  runuser -u postgres -- $PGB/pg_ctl -D "$PGW/data" -l "$PGW/server.log" -w -o \
+    "-p 18776 -k $PGW -c listen_addresses='' -c log_min_duration_statement=0 -c log_checkpoints=on -c log_connections=on -c log_disconnections=on" start >/dev/null
+  runuser -u postgres -- $PGB/pgbench -h "$PGW" -p 18776 -i -s 1 postgres >/dev/null 2>&1
+  runuser -u postgres -- $PGB/pgbench -h "$PGW" -p 18776 -c 4 -t 8 postgres >/dev/null 2>&1
+  runuser -u postgres -- psql -h "$PGW" -p 18776 -U postgres -q postgres >/dev/null 2>&1 <<'EOF'
+CREATE TABLE orders (id int PRIMARY KEY, sku text NOT NULL);
+INSERT INTO orders VALUES (1, 'A-100');
+INSERT INTO orders VALUES (1, 'A-100');
+INSERT INTO orders VALUES (1, 'A-100');
+INSERT INTO orders VALUES (2, NULL);
+SELECT * FROM order_items;
+SELECT count(*) / 0 FROM orders;
+SELEC 1;
+CHECKPOINT;
+EOF
+  runuser -u postgres -- $PGB/pg_ctl -D "$PGW/data" -w stop >/dev/null
+  scrub <"$PGW/server.log" >"$OUT/log/postgres_server.txt"
+  meta "$OUT/log/postgres_server.json" "postgres -D data -p 18776 -c log_min_duration_statement=0 -c log_checkpoints=on -c log_connections=on -c log_disconnections=on (server log; pgbench -c 4 -t 8, then failing statements via psql)" "$PGV" 0
+  echo "captured log/postgres_server"
+
+  # ---- Python logging from real libraries: requests/urllib3 at DEBUG, retries against a closed port
+  (cd "$W/site2" && exec $PY -m http.server 18777 --bind 127.0.0.1 >/dev/null 2>&1) &
+  local SRV2=$!
+  sleep 1
+  cat >"$W/fetch.py" <<'EOF'
+import logging, requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+logging.basicConfig(level=logging.DEBUG, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("fetcher")
+s = requests.Session()
+s.mount("http://", HTTPAdapter(max_retries=Retry(total=3, backoff_factor=0.1)))
+for i in range(25):
+    path = "/health" if i % 5 else f"/requests/api.py?page={i}"
+    r = s.get("http://127.0.0.1:18777" + path, timeout=5)
+    log.info("fetched %s -> %d (%d bytes)", path, r.status_code, len(r.content))
+r = s.get("http://127.0.0.1:18777/reports/2026-11.csv", timeout=5)
+log.warning("report missing: %s", r.status_code)
+try:
+    s.get("http://127.0.0.1:18774/metrics", timeout=2)
+except requests.ConnectionError:
+    log.exception("metrics endpoint down")
+log.info("done: 26 fetched, 1 missing, 1 failed")
+EOF
+  CMDLINE="python fetch.py"; cap log requests_urllib3_debug "$("$VPY2" --version), requests $("$VPY2" -c 'import requests;print(requests.__version__)'), urllib3 2.2.3" "$VPY2" "$W/fetch.py"
+  kill $SRV2; wait $SRV2 2>/dev/null
+
+  # ---- uvicorn: an ASGI app whose /boom raises (the same traceback logged per request)
+  cat >"$W/asgi_app.py" <<'EOF'
+async def app(scope, receive, send):
+    if scope["type"] != "http":
+        return
+    if scope["path"] == "/boom":
+        raise RuntimeError("payment gateway returned malformed JSON")
+    status = 200 if scope["path"] in ("/", "/health") else 404
+    await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"text/plain")]})
+    await send({"type": "http.response.body", "body": b"ok"})
+EOF
+  (cd "$W" && exec "$W/venv2/bin/uvicorn" asgi_app:app --port 18778 >"$W/uvicorn.log" 2>&1) &
+  local UV=$!
+  sleep 2
+  for i in $(seq 1 30); do curl -s -o /dev/null http://127.0.0.1:18778/health; done
+  for i in 1 2 3 4; do curl -s -o /dev/null http://127.0.0.1:18778/boom; curl -s -o /dev/null http://127.0.0.1:18778/; done
+  curl -s -o /dev/null http://127.0.0.1:18778/admin
+  for i in $(seq 1 10); do curl -s -o /dev/null http://127.0.0.1:18778/health; done
+  kill -INT $UV; wait $UV 2>/dev/null
+  scrub <"$W/uvicorn.log" >"$OUT/log/uvicorn_boom.txt"
+  meta "$OUT/log/uvicorn_boom.json" "uvicorn asgi_app:app --port 18778" "uvicorn 0.32.1, $("$VPY2" --version)" 0
+  echo "captured log/uvicorn_boom"
+
+  # ---- gunicorn: a Flask app, access log on stdout, a failing view
+  cat >"$W/wsgi_app.py" <<'EOF'
+from flask import Flask, abort
+app = Flask(__name__)
+@app.get("/items/<int:n>")
+def item(n):
+    if n == 13:
+        return {"id": n, "price": 1 / 0}
+    if n > 40:
+        abort(404)
+    return {"id": n}
+EOF
+  (cd "$W" && exec "$W/venv2/bin/gunicorn" -w 2 -b 127.0.0.1:18779 --access-logfile - wsgi_app:app >"$W/gunicorn.log" 2>&1) &
+  local GU=$!
+  sleep 2
+  for i in $(seq 1 45); do curl -s -o /dev/null "http://127.0.0.1:18779/items/$i"; done
+  for i in $(seq 10 14); do curl -s -o /dev/null "http://127.0.0.1:18779/items/$i"; done
+  kill -TERM $GU; wait $GU 2>/dev/null
+  scrub <"$W/gunicorn.log" >"$OUT/log/gunicorn_flask.txt"
+  meta "$OUT/log/gunicorn_flask.json" "gunicorn -w 2 -b 127.0.0.1:18779 --access-logfile - wsgi_app:app" "gunicorn 23.0.0, flask 3.0.3, $("$VPY2" --version)" 0
+  echo "captured log/gunicorn_flask"
+
+  # ---- the same DeprecationWarning on every iteration (-W always), between log records
+  cat >"$W/warn_loop.py" <<'EOF'
+import locale, logging
+logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+log = logging.getLogger("exporter")
+for batch in range(1, 31):
+    lang, enc = locale.getdefaultlocale()
+    log.info("batch %d exported with encoding %s", batch, enc)
+log.info("export finished: 30 batches")
+EOF
+  CMDLINE="python -W always warn_loop.py"; cap log python_warnings_repeated "$PYV" $PY -W always "$W/warn_loop.py"
+}
+
+if [ "${1:-}" = heldout-listings ]; then heldout_listings; echo done; exit 0; fi
 
 # ---------------------------------------------------------------- json
 cd "$W"
@@ -173,4 +387,5 @@ CMDLINE="cargo tree"; cap deptree cargo_tree "$CARGOV" cargo tree
 cd "$W"
 CMDLINE="pipdeptree"; cap deptree pipdeptree "pipdeptree 2.23.4" "$W/venv/bin/pipdeptree" --python "$VPY"
 CMDLINE="pip list"; cap deptree pip_list "$PIPV" "$W/venv/bin/pip" list
+heldout_listings
 echo done

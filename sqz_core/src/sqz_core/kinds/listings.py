@@ -36,10 +36,14 @@ def compress_ls(request) -> str | None:
     An owner:group or a date that every entry shares is written once in the legend line,
     else on each line (an owner:group most entries share: only on the others' lines); only
     the link count and ``total`` go (``sqz expand`` has them)."""
+    return _compress_long_listing(request.text.split("\n"), "ls -l")
+
+
+def _compress_long_listing(lines, label: str) -> str | None:
     rows: list[object] = []              # an entry's match or a verbatim line
     owners: dict[str, int] = {}          # owner:group -> entries
     dates: set[str] = set()
-    for line in request.text.split("\n"):
+    for line in lines:
         if not line.strip():
             if rows and rows[-1] != "":
                 rows.append("")
@@ -69,7 +73,7 @@ def compress_ls(request) -> str | None:
         top, n = max(owners.items(), key=lambda kv: kv[1])
         usual = top if n * 2 > entries else None
     date = dates.pop() if len(dates) == 1 and entries > 1 else None
-    legend = ("[ls -l as: mode(octal)" + ("" if owner else " [owner:group]" if usual else " owner:group")
+    legend = (f"[{label} as: mode(octal)" + ("" if owner else " [owner:group]" if usual else " owner:group")
               + " size" + ("" if date else " date") + " name" + (f"; all owned by {owner}" if owner else "")
               + (f"; owner:group {usual} where not shown" if usual else "")
               + (f"; all dated {date}" if date else "") + "]")
@@ -124,6 +128,26 @@ def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None 
 
 # ---------------------------------------------------------------- find
 
+# ``find -ls``: inode and 1K-blocks, then the columns of ``ls -l`` with the whole path as the name
+_FIND_LS_HEAD = lazy(r"^ *\d+ +\d+ +(?=[-bcdlpsD?][-rwxsStTl?]{9})")
+
+
+def compress_find_ls(request) -> str | None:
+    """``find -ls``: each path on its line as ``ls -l``'s entries are (octal mode, size, name;
+    an owner or date every entry shares said once); the inode and block count go. Any line
+    of another shape → None."""
+    lines = []
+    for line in request.text.split("\n"):
+        if not line or _TOOL_ERROR.match(line):
+            lines.append(line)
+            continue
+        m = _FIND_LS_HEAD.match(line)
+        if m is None or not _LS_ENTRY.match(line[m.end():]):
+            return None
+        lines.append(line[m.end():])
+    return _compress_long_listing(lines, "find -ls")
+
+
 
 def _join_names(names: list[str], sep: str = " ") -> str | None:
     if any(not n or sep in n or n != n.strip() or "\t" in n for n in names):
@@ -152,13 +176,27 @@ PREFIX_MIN_CHARS = 12
 
 
 def compress_find(request) -> str | None:
-    """Paths grouped under their directory: ``dir/: a b c``. A long directory prefix that
-    every path shares is written once (``[paths under /usr/lib/]``); a long listing ends
-    with its counts per extension."""
+    """Paths grouped under their directory: ``dir/: a b c``. A long absolute directory prefix
+    that every path shares is written once (``[paths under /usr/lib/]``); a relative path
+    stays whole on its line. A long listing ends with its counts per extension. ``find -ls``
+    is rendered as ``ls -l`` is (see :func:`compress_find_ls`)."""
+    args = request.argv[1:]
+    if any(a in _FIND_OTHER_OUTPUT for a in args):
+        return None         # what -printf/-exec/-print0 print is not one path a line
+    if "-ls" in args:
+        return compress_find_ls(request)
+    return group_paths(request.text)
+
+
+_FIND_OTHER_OUTPUT = frozenset({"-printf", "-fprintf", "-print0", "-fprint0", "-exec", "-execdir", "-ok", "-okdir"})
+
+
+def group_paths(text: str) -> str | None:
+    """One path a line (``find``'s, ``grep -l``'s) grouped by directory; None for fewer than 3."""
     groups: dict[str, list[str]] = {}
     order: list[object] = []         # group keys and verbatim lines, in first-seen order
     paths = 0
-    for line in request.text.split("\n"):
+    for line in text.split("\n"):
         if not line:
             continue
         if _TOOL_ERROR.match(line):
@@ -204,7 +242,7 @@ def compress_find(request) -> str | None:
         else:
             out.append(f"{shown}/: {joined}")
     if paths >= SUMMARY_MIN_PATHS:
-        listed = set(request.text.split("\n"))
+        listed = set(text.split("\n"))
         out.append(_extension_counts(paths, sum(1 for d in dirs if d in listed), files))
     return "\n".join(out) + "\n"
 
@@ -221,6 +259,8 @@ def _shared_prefix(order: list) -> str:
     while n < len(first) and n < len(last) and first[n] == last[n]:
         n += 1
     common = first[:n]
+    if not common.startswith("/"):
+        return ""       # a relative prefix is the path the user gave: each path stays whole on its line
     if not (n == len(first) and (len(last) == n or last[n] == "/")):
         common = common[:common.rfind("/") + 1] if "/" in common else ""
     else:
@@ -276,7 +316,8 @@ def compress_tree(request) -> str | None:
             stack = [node]
     if nodes < 3:
         return None
-    out = _render_tree(roots)
+    shown = _tree_metadata(roots)
+    out = _render_tree(roots, shown)
     out.extend(tail)
     if nodes >= SUMMARY_MIN_PATHS:
         leaves: list[str] = []
@@ -293,7 +334,31 @@ def compress_tree(request) -> str | None:
     return "\n".join(out) + "\n"
 
 
-def _render_tree(roots: list) -> list[str]:
+_TREE_META = lazy(r"^\[([^\]\n]*)\] +(\S.*)$")
+
+
+def _tree_metadata(roots: list) -> dict[int, str] | None:
+    """``tree -h/-s/-p/-u/-D`` write ``[meta]  name``: when every entry below the roots does,
+    each is shown as ``meta name`` (the fields of meta joined by commas: ``drwxr-xr-x,root,4.0K``),
+    the name quoted as ``ls`` quotes it and without ``-F``'s ``/`` on a directory (the layout adds
+    it). ``{id(node): shown}``, or None when any entry has no such prefix."""
+    shown: dict[int, str] = {}
+    todo = [child for root in roots for child in root[1]]
+    while todo:
+        node = todo.pop()
+        m = _TREE_META.match(node[0])
+        if m is None or "," in m.group(1) or not m.group(1).strip():
+            return None
+        name = m.group(2)
+        if node[1] and name.endswith("/") and len(name) > 1:
+            name = name[:-1]
+        quoted = quote_name(name, force=not node[1] and name.endswith("/"))
+        shown[id(node)] = ",".join(m.group(1).split()) + " " + quoted
+        todo.extend(node[1])
+    return shown
+
+
+def _render_tree(roots: list, shown_as: dict[int, str] | None = None) -> list[str]:
     """Each directory, then its plain files on one line, then its subdirectories (each line a
     token cheaper than tree's interleaved order, and every name still under its directory);
     a directory of plain files only is one line, ``name/: a b``. Names are quoted as ``ls``
@@ -302,11 +367,17 @@ def _render_tree(roots: list) -> list[str]:
     out: list[str] = []
     todo = [(root, 0) for root in reversed(roots)]
     while todo:
-        (name, children), depth = todo.pop()
+        node, depth = todo.pop()
+        name, children = node
         ind = "  " * depth
         shown = quote_name(name) if depth else name     # a root line is tree's argument as given
+        if shown_as is not None and depth:
+            shown = shown_as[id(node)]
         # (a file shown ending in "/", as ``tree -F`` draws an empty directory, quoted: not a directory line)
-        leaves = " ".join(quote_name(child[0], child[0].endswith("/")) for child in children if not child[1])
+        if shown_as is not None:
+            leaves = " ".join(shown_as[id(child)] for child in children if not child[1])
+        else:
+            leaves = " ".join(quote_name(child[0], child[0].endswith("/")) for child in children if not child[1])
         subdirs = [child for child in children if child[1]]
         if depth and leaves and not subdirs:
             out.append(f"{ind}{shown}/: {leaves}")      # a directory of plain files: one line, as find's

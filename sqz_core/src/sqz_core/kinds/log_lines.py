@@ -4,8 +4,10 @@ Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations an
 numbers masked), consecutive or interleaved; a group of three or more becomes its first
 line, where it first occurs, plus a count, the first and last timestamps and, when short,
 the values that varied (``1ms–3ms``, ``a/b``). Every ERROR/WARN/FAIL/exception line and
-the two lines on each side of it, and every stack-trace line, are kept verbatim and never
-folded. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
+the two lines on each side of it, every stack-trace line (a Python traceback's source lines
+and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
+kept verbatim; only an exact repeat of a severe line (timestamps aside: the same warning
+printed on every iteration) folds into its first occurrence, and not when it ends a trace. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
 """
 
 from __future__ import annotations
@@ -34,10 +36,12 @@ _VARIABLE = lazy(
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
     r"|\b\d+(?:\.\d+)?\b)"                                                                # counters
 )  # one group: split() yields the template's literal pieces and the masked values in one pass
+# A request that failed, in an access log: ``"GET /x HTTP/1.1" 404`` (http.server, gunicorn, uvicorn, nginx)
+_HTTP_FAILED = lazy(r'"[A-Z]+ \S+ HTTP/[\d.]+" [45]\d\d\b')
 _SEVERE = lazy(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
                      r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic|"
                      r"FAIL|FAILED|FAILURE|Fail|Failed|Failure|fail|failed|failure|"
-                     r"exception|Traceback)\b|(?:Error|Exception)\b")  # the second branch: KeyError, IOException
+                     r"exception|Traceback)\b|(?:Error|Exception|Warning)\b")  # 2nd branch: KeyError, UserWarning
 # Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
 _TRACE = lazy(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
                     r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
@@ -54,16 +58,26 @@ _LOG_START = lazy(
 )
 
 
+# Lines that continue a record rather than start one: indented lines (a trace's frames, a
+# warning's source line), a trace's head and its chaining notes, the exception it ends with.
+_CONTINUATION = lazy(r"^(?:\s|Traceback \(most recent call last\)|The above exception was |During handling of the above"
+                     r"|[\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b|\S+:\d+: \w*Warning: )")
+
+
 def looks_like_log(text: str) -> bool:
-    """Five or more non-blank lines, most of them starting like log records."""
-    hits = total = 0
+    """Five or more lines starting like log records, most of the lines that start a record
+    (continuations — trace frames, a warning's source line — aside) and a quarter of all."""
+    hits = total = lines = 0
     for line in text.splitlines()[:300]:
         if not line.strip():
             continue
-        total += 1
+        lines += 1
         if _LOG_START.match(line):
             hits += 1
-    return total >= 5 and hits * 10 >= total * 7
+            total += 1
+        elif not _CONTINUATION.match(line):
+            total += 1
+    return hits >= 5 and hits * 10 >= total * 7 and hits * 4 >= lines
 
 
 def template(line: str) -> str:
@@ -73,12 +87,14 @@ def template(line: str) -> str:
 
 def _masked(line: str, seen: dict) -> tuple[str, list[str], int]:
     """The line's template, the values masked in it (timestamps aside) and its flags (1: stack
-    frame, 2: severe); ``seen`` caches lines that only differ by timestamp, the common case."""
+    frame, 2: severe, 4: a failed request in an access log); ``seen`` caches lines that only
+    differ by timestamp, the common case."""
     stamped = _TIMESTAMP.sub("@", line)
     hit = seen.get(stamped)
     if hit is None:
         parts = _VARIABLE.split(stamped)
-        flags = (1 if _TRACE.search(line) else 0) | (2 if _SEVERE.search(line) else 0)
+        flags = ((1 if _TRACE.search(line) else 0) | (2 if _SEVERE.search(line) else 0)
+                 | (4 if _HTTP_FAILED.search(line) else 0))
         hit = seen[stamped] = ("#".join(parts[0::2]), parts[1::2], flags)
     return hit
 
@@ -93,26 +109,46 @@ def compress_log(request) -> str | None:
     n = len(lines)
     seen: dict = {}
     masked = [_masked(line, seen) for line in lines]
+    stamped = [_TIMESTAMP.sub("@", line) for line in lines]
     pinned = bytearray(n)
+    traced = bytearray(n)     # a Python traceback's body (its frames' source lines and carets too)
+    first_severe: set[str] = set()
+    in_trace = False
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last)"):
+            in_trace = True
+        elif in_trace and line[:1] not in (" ", "\t"):
+            in_trace = False
+        if in_trace:
+            pinned[i] = traced[i] = 1
     for i, (_, _, flags) in enumerate(masked):
-        if flags & 1:
+        if flags & 5:             # a trace line; a failed request (its neighbours are other requests)
             pinned[i] = 1
         if flags & 2:
+            if i and masked[i - 1][2] & 1:
+                pinned[i] = 1     # the exception that ends a trace stays with its trace
+            if stamped[i] in first_severe:
+                continue          # an exact repeat of a severe line: its first is shown, with its context
+            first_severe.add(stamped[i])
             for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
                 pinned[k] = 1
     # Template mining in the manner of Drain, in one pass: lines grouped by their masked
     # template; a group of MIN_RUN or more shows its first line, where it first occurs,
     # followed by a note for the whole group, and its other lines go (interleaved or not).
-    groups: dict[str, list[int]] = {}
+    # A severe line folds only with exact repeats of itself (timestamps aside); a pinned
+    # line is never dropped (it may lead its group: the first line is shown anyway).
+    groups: dict[object, list[int]] = {}
     for i, line in enumerate(lines):
-        if not pinned[i] and line.strip():
-            groups.setdefault(masked[i][0], []).append(i)
+        if line.strip() and not masked[i][2] & 1 and not traced[i]:
+            key = ("!", stamped[i]) if masked[i][2] & 6 else masked[i][0]
+            groups.setdefault(key, []).append(i)
     lead: dict[int, list[int]] = {}
     drop = bytearray(n)
     for members in groups.values():
-        if len(members) >= MIN_RUN:
-            lead[members[0]] = members
-            for k in members[1:]:
+        folded = [k for j, k in enumerate(members) if j == 0 or not pinned[k]]
+        if len(folded) >= MIN_RUN:
+            lead[folded[0]] = folded
+            for k in folded[1:]:
                 drop[k] = 1
     if not lead:
         return None
