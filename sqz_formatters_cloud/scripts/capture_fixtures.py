@@ -609,7 +609,7 @@ HELDOUT_FACTS: dict[str, tuple[list, list, str]] = {
         [], "validate_error's configuration, diagnostics as JSON."),
     "plan_json_error": (
         ["Error: Resource precondition failed", "A production cluster needs at least 3 replicas.",
-         ["var.replicas", "is 1"], ["filename", "main.tf"], "Plan: 0 to add, 0 to change, 0 to destroy."],
+         ["var.replicas", "is 1"], ["main.tf", "line", "11"], "Plan: 0 to add, 0 to change, 0 to destroy."],
         [], "plan_error's failing precondition as terraform's JSON stream."),
     "version_no_daemon": (
         [["Version:", "28.2.2"], ["API version:", "1.50"], ["Go version:", "go1.24.3"], ["Git commit:", "e6534b4"],

@@ -113,8 +113,10 @@ def _parse_aligned(lines: list[str]) -> list[list[str]] | None:
             if cell:
                 lead = s + len(raw) - len(raw.lstrip(" "))
                 tail = lead + len(cell)
+                if last and lead != s and cell.startswith("\\_ "):
+                    cell = raw.rstrip(" ")  # ps's forest (``ps auxf``): the depth is the indent
                 # left-aligned at the column start, or right-aligned at its end
-                if lead != s and (last or tail != ends[i]):
+                elif lead != s and (last or tail != ends[i]):
                     return None
             elif row_no == 0 or i == 0:
                 return None
@@ -201,8 +203,11 @@ def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
     cols = hoisted_columns(table) if hoist else []
     notes = [f"{_NOTE}{table[0][i]}: {table[1][i]}]" for i in cols]
     empty = [i for i in empty_columns(table) if i not in cols] if hoist else []
-    if empty and len(empty) + len(cols) < len(table[0]) - 1:
-        notes.append(_EMPTY + ", ".join(table[0][i] for i in empty) + "]")
+    note = _EMPTY + ", ".join(table[0][i] for i in empty) + "]"
+    # worth its line when it drops more separators than it costs, or the rows would end in one
+    if (empty and len(empty) + len(cols) < len(table[0]) - 1
+            and ((len(table) - 1) * len(empty) > len(note) or len(table[0]) - 1 in empty)):
+        notes.append(note)
         cols = sorted(cols + empty)
     body = table if not cols else [table[0]] + [[c for i, c in enumerate(row) if i not in cols] for row in table[1:]]
     sep = choose_separator(body)

@@ -421,12 +421,42 @@ def parse_document(text: str):
             value = _loads(s)
         except _Refused:
             value = _REFUSED
-        except (ValueError, RecursionError):
+        except ValueError as exc:
+            value = _stream(s) if str(exc).startswith("Extra data") else None
+        except RecursionError:
             value = None
     if not isinstance(value, (dict, list)) and value is not _REFUSED:
         value = None
     _cache[0], _cache[1] = text, value
     return value
+
+
+class Stream(list):
+    """Documents printed one after another (``kubectl … -f DIR -o json``, ``jq`` without
+    ``-c``): each an object or an array, only whitespace between them."""
+
+
+def _stream(s: str):
+    """The documents of ``s`` as a ``Stream`` (two or more), ``_REFUSED``, or None."""
+    decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_exact_float,
+                               object_pairs_hook=_unique_keys)
+    docs, i, n = Stream(), 0, len(s)
+    multiline = False   # one document a line is JSON Lines: the jsonl kind's
+    try:
+        while i < n:
+            start = i
+            doc, i = decoder.raw_decode(s, i)
+            if not isinstance(doc, (dict, list)):
+                return None
+            multiline = multiline or s.find("\n", start, i) >= 0
+            docs.append(doc)
+            while i < n and s[i] in " \t\r\n":
+                i += 1
+    except _Refused:
+        return _REFUSED
+    except (ValueError, RecursionError):
+        return None
+    return docs if len(docs) >= 2 and multiline else None
 
 
 def _reject_constant(name: str):
@@ -447,6 +477,8 @@ def compress_json(request) -> str | None:
     value = parse_document(request.text)
     if value is None or value is _REFUSED or MARK in request.text:
         return None   # (a marker of ours already there could not be told from one we add)
+    if isinstance(value, Stream):
+        return _compress_stream(value)
     from ..tokens import estimate
     from .toon import encode
 
@@ -460,6 +492,17 @@ def compress_json(request) -> str | None:
             any(line.startswith(_NOTE) for line in out.splitlines())):
         out = compact   # (a TOON line that would read as a note: compact JSON has one line, "{…" or "[…")
     return "\n".join(notes + [out]) + "\n" if out else None
+
+
+def _compress_stream(docs: Stream) -> str | None:
+    """Documents one after another, written as JSON Lines (one compact document a line),
+    then compressed as JSON Lines are: the same values, said once where they repeat."""
+    from ..request import FormatRequest
+
+    lines = [json.dumps(d, ensure_ascii=False, separators=(",", ":")) for d in docs]
+    if any(not line.startswith("{") for line in lines):
+        return "\n".join(lines) + "\n"   # arrays: compact, each on its line
+    return compress_jsonl(FormatRequest("\n".join(lines) + "\n", None))
 
 
 def _parse_line(line: str):
