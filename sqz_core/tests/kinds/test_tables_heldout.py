@@ -1,0 +1,164 @@
+"""Held-out tables (psql, dpkg -l, sqlite3 -box/-column, ps forest): every cell survives,
+only rules, frames and padding go; damaged tables stay as printed."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from sqz_core import FormatRequest
+from sqz_core.kinds import compress_kind, detect_kind
+from sqz_core.kinds.aligned_table import compact_ruled_text, parse_table, split_rendered
+from sqz_core.testing import load_fixture, missing_facts
+
+FIX = Path(__file__).parent.parent / "fixtures" / "kinds" / "table"
+_RULE = re.compile(r"^[-=+─━═┼┬┴├┤┌┐└┘]+$")
+_WORD = re.compile(r"[^\s|│]+")
+
+
+def _text(name: str) -> str:
+    return load_fixture(FIX / f"{name}.txt").request().text
+
+
+def _words(text: str, drop_notes: bool = False) -> list[str]:
+    """The words of ``text`` in order, rule lines (and, for a rendering, our notes) left out."""
+    out = []
+    for line in text.split("\n"):
+        if _RULE.match(line.strip()) or (drop_notes and line.startswith("[") and line.endswith("]")):
+            continue
+        out.extend(_WORD.findall(line))
+    return out
+
+
+def _run(name: str, command: str):
+    req = FormatRequest(_text(name), command)
+    kind = detect_kind(req.text, req)
+    return req.text, kind, compress_kind(kind, req) if kind else None
+
+
+def test_psql_result_set_keeps_every_cell_and_its_row_count():
+    text, kind, out = _run("psql_pg_settings", 'psql -c "select name, setting, unit, category from pg_settings"')
+    assert kind == "table"
+    lines = out.rstrip("\n").split("\n")
+    assert lines[0] == "name\tsetting\tunit\tcategory"
+    assert "max_connections\t100\t\tConnections and Authentication / Connection Settings" in lines
+    assert "shared_buffers\t16384\t8kB\tResource Usage / Memory" in lines
+    assert lines[-1] == "(354 rows)"          # psql's own count stays, and it matches the rows
+    assert len(lines) == 1 + 354 + 1
+    assert not any(_RULE.match(line) for line in lines)   # the ----+---- rule is gone
+    assert "  " not in out                                 # and so is every pad
+    assert _words(out) == _words(text)
+    assert len(out) < len(text) * 0.5
+
+
+def test_psql_describe_says_its_empty_columns_once_and_keeps_the_sections_under_it():
+    text, _, out = _run("psql_describe_pg_class", "psql -c '\\dS+ pg_class'")
+    lines = out.rstrip("\n").split("\n")
+    assert lines[0].strip() == 'Table "pg_catalog.pg_class"'
+    assert lines[1] == "[empty on every row: Default, Compression, Stats target, Description]"
+    assert lines[2].split("\t") == ["Column", "Type", "Collation", "Nullable", "Default", "Storage",
+                                    "Compression", "Stats target", "Description"]
+    assert "reloptions\ttext[]\tC\t\textended" in lines
+    assert lines[-5:] == ["Indexes:", '    "pg_class_oid_index" PRIMARY KEY, btree (oid)',
+                          '    "pg_class_relname_nsp_index" UNIQUE CONSTRAINT, btree (relname, relnamespace)',
+                          '    "pg_class_tblspc_relfilenode_index" btree (reltablespace, relfilenode)',
+                          "Access method: heap"]
+    # the cells read back: the said-once columns come back empty on every row
+    table_text = "\n".join(lines[1:lines.index("Indexes:")]) + "\n"
+    back = split_rendered(table_text, 9)
+    assert back[1] == ["oid", "oid", "", "not null", "", "plain", "", "", ""]
+    assert len(back) == 1 + 33
+
+
+def test_psql_error_after_a_result_set_is_kept_verbatim():
+    text, _, out = _run("psql_missing_relation", "psql -c 'select …; select * from orders_archive'")
+    assert 'ERROR:  relation "orders_archive" does not exist' in out
+    assert "LINE 1: ...where relnamespace = 99 order by 1; select * from orders_arc..." in out
+    assert "(80 rows)" in out
+    assert "pg_toast_1213 t 0" in out.split("\n")
+
+
+def test_dpkg_list_keeps_its_legend_and_every_package_row():
+    text, kind, out = _run("dpkg_l_python3", "dpkg -l 'python3*'")
+    assert kind == "table"
+    lines = out.split("\n")
+    assert lines[:3] == text.split("\n")[:3]       # the Desired/Status/Err legend explains ii/un
+    assert lines[3] == "||/ Name Version Architecture Description"
+    assert "ii python3-apt 2.6.0 amd64 Python 3 interface to libapt-pkg" in lines
+    assert "un python3-all <none> <none> (no description available)" in lines
+    assert not any(line.startswith("+++-") for line in lines)
+    assert _words(out) == _words(text)
+
+
+def test_sqlite_box_frame_goes_every_cell_stays():
+    text, kind, out = _run("sqlite_box", "sqlite3 -box pkgs.db 'select …'")
+    assert kind == "table"
+    assert out.split("\n")[0] == "name version size_kb priority"
+    assert "python3.11-minimal 3.11.2-6+deb12u6 6762 optional" in out.split("\n")
+    assert not any(c in out for c in "┌┬┐├┼┤└┴┘│")
+    assert _words(out) == _words(text)
+
+
+def test_ps_forest_keeps_each_child_under_its_parent():
+    text, kind, out = _run("ps_auxf_postgres", "ps auxf")
+    assert kind == "table"
+    table = parse_table(text)
+    assert split_rendered(out, len(table[0])) == table
+    assert "postgres 7 0.0 0.0 217120 6296 ? Ss 10:11 0:00  \\_ postgres: checkpointer" in out.split("\n")
+
+
+@pytest.mark.parametrize("name", ["psql_pg_settings", "psql_describe_pg_class", "psql_missing_relation",
+                                  "dpkg_l_python3", "sqlite_box", "sqlite_column", "ps_ef_postgres",
+                                  "ps_auxf_postgres"])
+def test_heldout_table_facts_survive(name):
+    fx = load_fixture(FIX / f"{name}.txt")
+    req = fx.request()
+    kind = detect_kind(req.text, req)
+    out = compress_kind(kind, req)
+    assert out is not None and missing_facts(out, fx.facts) == []
+
+
+# ---------------------------------------------------------------- damage: passthrough, never a wrong table
+def _damaged_is_safe(text: str) -> None:
+    out = compact_ruled_text(text)
+    if out is not None:
+        assert _words(out, drop_notes=True) == _words(text), "a cell was lost, moved or invented"
+
+
+@pytest.mark.parametrize("name", ["sqlite_box", "psql_describe_pg_class"])
+def test_every_truncation_is_a_faithful_table_or_none(name):
+    text = _text(name)
+    for cut in range(0, len(text), 7):
+        _damaged_is_safe(text[:cut])
+
+
+@pytest.mark.parametrize("name", ["sqlite_box", "psql_missing_relation"])
+def test_every_single_character_damage_is_a_faithful_table_or_none(name):
+    text = _text(name)[:1500]
+    for i in range(len(text)):
+        for ch in ("|", " ", "│", ""):
+            _damaged_is_safe(text[:i] + ch + text[i + 1:])
+
+
+def test_a_row_missing_under_a_psql_count_keeps_the_table_as_printed():
+    text = _text("psql_missing_relation")
+    lines = text.split("\n")
+    del lines[5]                                   # one row gone, "(80 rows)" still says 80
+    damaged = "\n".join(lines)
+    out = compact_ruled_text(damaged)
+    assert out is None or " | " in out             # never a compacted table that disagrees with its count
+
+
+def test_a_psql_value_with_a_newline_is_not_split_into_rows():
+    # psql marks a value that goes on with + in the padding: such a table stays as printed
+    text = (" id |  note  \n----+--------\n  1 | first +\n    | second\n  2 | third\n(2 rows)\n")
+    assert compact_ruled_text(text) is None
+
+
+def test_near_misses_are_not_ruled_tables():
+    assert compact_ruled_text("a | b\n-----\nc | d\n") is None               # rule without junctions
+    assert compact_ruled_text("--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n") is None   # a diff
+    assert compact_ruled_text("+---+\n| a |\n+---+\n") is None                 # a framed one-cell box
+    assert compact_ruled_text("Title\n=====\n\ntext\n") is None               # a setext heading
