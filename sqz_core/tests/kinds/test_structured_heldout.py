@@ -95,3 +95,69 @@ def test_heldout_structured_facts_survive_their_kind(rel):
     assert kind == rel.split("/")[0]
     out = compress_kind(kind, req)
     assert out is not None and missing_facts(out, fx.facts) == []
+
+
+# ---------------------------------------------------------------- subtrees written again
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from sqz_core.kinds.json_doc import compact_versions, same_as_earlier, same_as_sibling  # noqa: E402
+
+
+def _follow(doc, path: str):
+    """The value at ``$.a["b.c"][2]`` in ``doc``."""
+    dec, i, v = json.JSONDecoder(), 1, doc
+    while i < len(path):
+        if path.startswith('["', i):
+            key, i = dec.raw_decode(path, i + 1)
+            v, i = v[key], i + 1
+        elif path[i] == "[":
+            j = path.index("]", i)
+            v, i = v[int(path[i + 1:j])], j + 1
+        else:
+            j = i + 1
+            while j < len(path) and path[j] not in ".[":
+                j += 1
+            v, i = v[path[i + 1:j]], j
+    return v
+
+
+def _unshare(doc):
+    """Every ``[sqz: same as $…]`` replaced by a copy of the value its path names, in document order."""
+    def walk(v):
+        items = list(v.items()) if isinstance(v, dict) else list(enumerate(v)) if isinstance(v, list) else []
+        for k, x in items:
+            if isinstance(x, str) and x.startswith("[sqz: same as $"):
+                v[k] = json.loads(json.dumps(_follow(doc, x[len("[sqz: same as "):-1])))
+            else:
+                walk(x)
+    walk(doc)
+    return doc
+
+
+def test_npm_ls_long_says_a_dependency_printed_again_once_and_reads_back():
+    fx = load_fixture(ROOT / "json" / "npm_ls_long_json.txt")
+    req = fx.request()
+    out = compress_json(req)
+    assert out.count("[sqz: same as $.dependencies.express.dependencies.body-parser.dependencies.debug]") >= 1
+    before = same_as_sibling(compact_versions(prune(parse_document(req.text))))
+    assert _unshare(json.loads(out)) == before
+    assert missing_facts(out, fx.facts) == []
+    assert len(out) < len(json.dumps(before, separators=(",", ":"))) * 0.95
+
+
+_leaf = st.one_of(st.integers(-5, 5), st.booleans(), st.text(alphabet="ab.[]\"$ ", max_size=6))
+_keys = st.sampled_from(["a", "b.c", "[0]", "$", "x y", "dependencies", "é"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_keys, st.dictionaries(_keys, _leaf, min_size=1, max_size=4)), min_size=1, max_size=6),
+       st.integers(0, 30), st.booleans())
+def test_property_repeated_subtrees_read_back_exactly(parts, pad, as_list):
+    big = {"pad": "p" * (pad * 10), "n": list(range(pad))}
+    doc = {}
+    for i, (k, sub) in enumerate(parts):
+        doc[f"{k}{i}"] = {"sub": sub, "big": big, "again": [big, sub]}
+    value = list(doc.values()) if as_list else doc
+    shared = same_as_earlier(json.loads(json.dumps(value)))
+    assert _unshare(shared) == value

@@ -9,10 +9,15 @@ Bookkeeping goes (``managedFields``; an ``etag``/request id with an id-like valu
 once, each way marked so it cannot read as data: fields with one value in every item of
 an array (``[every packages[].dependencies[] has "optional":false]``, per record type in
 JSON Lines), a value equal to an earlier sibling's (``"output":"[sqz: same as input]"``),
-and a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``).
+a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``), and, in a
+document without notes, an object or array equal to one written earlier
+(``"[sqz: same as $.dependencies.express.dependencies.debug]"``, a path from the root).
+Documents printed one after another (``jq``, ``kubectl … -f DIR -o json``) are written as
+JSON Lines, one document a line.
 A note's path spells a key with ``.``, brackets, commas or spaces as a JSON string in
 brackets (``metadata["a.b"][]``); a note reads on the objects written at its path, so a
-reader applies the notes first, then the same-as markers, then the version runs. What
+reader applies the notes first, then the same-as markers (``$`` paths in document order, then
+siblings), then the version runs. What
 could not be said that way is left as it is: a key twice in one object, a number a double
 cannot hold, a document already holding ``[sqz:`` text or a line that reads as a note.
 Every pass is one walk of the value: linear in the input.
@@ -331,6 +336,61 @@ def same_as_sibling(v):
     return out
 
 
+SAME_TREE_MIN_CHARS = 200   # a subtree written "same as $.path" is at least this long as compact JSON
+
+
+def _tree_sizes(v, sizes: dict) -> tuple[int, int]:
+    """(structural hash, compact JSON length) of ``v``, bottom up; each container's pair is
+    kept in ``sizes`` by id. One visit a node: linear in the document."""
+    if isinstance(v, dict):
+        parts, n = [], 1
+        for k, x in v.items():
+            h, m = _tree_sizes(x, sizes)
+            parts.append((k, h))
+            n += len(k) + 4 + m
+        pair = (hash(("{", tuple(parts))), n)
+    elif isinstance(v, list):
+        parts, n = [], 1
+        for x in v:
+            h, m = _tree_sizes(x, sizes)
+            parts.append(h)
+            n += m + 1
+        pair = (hash(("[", tuple(parts))), n)
+    else:
+        return hash((type(v), v)), len(_dump(v))
+    sizes[id(v)] = pair
+    return pair
+
+
+def same_as_earlier(value):
+    """An object or array equal to one written earlier in the document (a dependency printed
+    again under each package that needs it, ``npm ls --all --long --json``) and at least
+    ``SAME_TREE_MIN_CHARS`` long is written ``"[sqz: same as $.dependencies.express.dependencies.debug]"``:
+    the path from the document's root, keys spelled as notes spell them, ``[i]`` for an
+    array's item. Candidates are found by a structural hash and confirmed by comparing the
+    compact JSON; only values written out in full are referred to."""
+    sizes: dict[int, tuple[int, int]] = {}
+    _tree_sizes(value, sizes)
+    first: dict[int, tuple[str, object, list]] = {}
+
+    def walk(v, path: str):
+        h, n = sizes[id(v)]
+        if n >= SAME_TREE_MIN_CHARS:
+            seen = first.get(h)
+            if seen is not None and seen[1] == v:
+                seen[2][0] = seen[2][0] or _dump(seen[1])
+                if _dump(v) == seen[2][0]:
+                    return f"{MARK} same as {seen[0]}]"
+            elif seen is None:
+                first[h] = (path, v, [None])
+        if isinstance(v, dict):
+            return {k: walk(x, path + (("." if key_name(k)[0] != "[" else "") + key_name(k)))
+                    if isinstance(x, (dict, list)) else x for k, x in v.items()}
+        return [walk(x, f"{path}[{i}]") if isinstance(x, (dict, list)) else x for i, x in enumerate(v)]
+
+    return walk(value, "$") if isinstance(value, (dict, list)) else value
+
+
 # ------------------------------------------------------- version lists
 
 MIN_VERSIONS = 8
@@ -484,6 +544,8 @@ def compress_json(request) -> str | None:
 
     try:
         pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value))))
+        if not notes:   # (a note reads on the objects at its path: a copy elsewhere would blur it)
+            pruned = same_as_earlier(pruned)
         out = encode(pruned)
     except RecursionError:   # nested deeper than the passes recurse: left as it is
         return None
