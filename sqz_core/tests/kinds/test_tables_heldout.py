@@ -162,3 +162,20 @@ def test_near_misses_are_not_ruled_tables():
     assert compact_ruled_text("--- a/x.py\n+++ b/x.py\n@@ -1 +1 @@\n-a\n+b\n") is None   # a diff
     assert compact_ruled_text("+---+\n| a |\n+---+\n") is None                 # a framed one-cell box
     assert compact_ruled_text("Title\n=====\n\ntext\n") is None               # a setext heading
+
+
+def test_a_page_with_a_grid_table_among_its_prose_is_not_sniffed_as_a_table():
+    from sqz_core.kinds import detect_kind as detect
+
+    page = ("# Release notes\n\nThe options below changed in this release and the defaults moved.\n\n"
+            "Some more prose that explains it.\n\n+--------+---------+\n| option | default |\n"
+            "+========+=========+\n| -x     | off     |\n+--------+---------+\n")
+    req = FormatRequest(page, None)
+    assert detect(page, req) != "table"
+    assert compact_ruled_text(page) is not None        # asked for directly, the grid is still read
+
+
+def test_an_ascii_grid_with_a_rule_between_every_row_is_one_table():
+    text = ("+------+-----+\n| name | age |\n+======+=====+\n| ann  | 31  |\n+------+-----+\n"
+            "| bob  | 4   |\n+------+-----+\n")
+    assert compact_ruled_text(text) == "name age\nann 31\nbob 4\n"

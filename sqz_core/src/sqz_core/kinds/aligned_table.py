@@ -134,7 +134,9 @@ def _is_number(cell: str) -> bool:
 def looks_like_table(text: str) -> bool:
     if len(text) > 2_000_000:
         return False
-    return parse_table(text) is not None or compact_ruled_text(text) is not None
+    # a ruled table only when the output opens with it (a title or dpkg's legend may come
+    # first): a page that shows one among its prose is that page's kind, not a table
+    return parse_table(text) is not None or compact_ruled_text(text, opens_within=4) is not None
 
 
 def choose_separator(table: list[list[str]]) -> str | None:
@@ -444,7 +446,9 @@ def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | No
             if _rule_gutters(line)[0] != gutters:
                 return None
             j += 1
-            if line[:1] in _BOTTOM_START:
+            # ASCII draws the rule between rows (prettytable's hrules) as it draws the last one
+            if line[:1] in _BOTTOM_START and not (
+                    line[:1] == "+" and j < n and _split_row(lines[j], gutters, framed, sep_chars, width) is not None):
                 break
             continue  # a rule between rows
         row = _split_row(line, gutters, framed, sep_chars, width)
@@ -472,9 +476,10 @@ def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | No
     return table, i, j
 
 
-def compact_ruled_text(text: str) -> str | None:
+def compact_ruled_text(text: str, opens_within: int | None = None) -> str | None:
     """``text`` with each ruled table (see the module doc) rendered as header and rows, every
-    other line as it is; None when it holds no ruled table or one would not split back."""
+    other line as it is; None when it holds no ruled table or one would not split back (or,
+    with ``opens_within``, when the first table starts later than that many lines in)."""
     if len(text) > 2_000_000 or not any(c in text for c in "-=─"):
         return None
     lines = text.rstrip("\n").split("\n")
@@ -487,6 +492,8 @@ def compact_ruled_text(text: str) -> str | None:
         if i + 1 < n and line and (line[:1] in _TOP or lines[i + 1][:1] in "-=+─━═"):
             got = _ruled_at(lines, i)
         if got is None:
+            if opens_within is not None and not found and i >= opens_within:
+                return None
             out.append(line)
             i += 1
             continue
