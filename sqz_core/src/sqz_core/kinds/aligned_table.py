@@ -476,6 +476,15 @@ def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | No
     return table, i, j
 
 
+def _render_bars(table: list[list[str]]) -> str | None:
+    """Cells joined by ``|`` as ``psql -A`` prints them, for a table whose rows may end in an
+    empty cell (a NULL): a trailing ``|`` survives where a trailing tab would be stripped.
+    None when a cell holds ``|`` itself or a header would read as one of our notes."""
+    if any("|" in c for row in table for c in row) or table[0][0].startswith("["):
+        return None
+    return "\n".join("|".join(row) for row in table) + "\n"
+
+
 def compact_ruled_text(text: str, opens_within: int | None = None) -> str | None:
     """``text`` with each ruled table (see the module doc) rendered as header and rows, every
     other line as it is; None when it holds no ruled table or one would not split back (or,
@@ -499,6 +508,8 @@ def compact_ruled_text(text: str, opens_within: int | None = None) -> str | None
             continue
         table, _, end = got
         rendered = render_table(table, hoist=True) if len(table) > 1 else None
+        if rendered is None and len(table) > 1:
+            rendered = _render_bars(table)
         if rendered is None or len(table[0]) < 2:
             out.extend(lines[i:end])
         else:
