@@ -5,7 +5,7 @@
 # unshare), tree (Debian package), python3; and `pip list -v` of that python3 (a wide table
 # whose Location is the same long path on every row).
 # `capture_tables.sh tree` re-captures one fixture (ls, find, ps, tree, piplist); no argument: all.
-# `capture_tables.sh heldout` re-captures the held-out tables (dpkg -l, apt list, psql against a
+# `capture_tables.sh heldout` re-captures the held-out tables (dpkg -l, psql against a
 # throw-away PostgreSQL 15 cluster in /tmp, sqlite3 -column/-box, ps -ef/auxf with that cluster
 # running); needs Debian's postgresql-15 and sqlite3 packages and the postgres user.
 # `capture_tables.sh heldout-json` re-captures the held-out JSON, JSON-lines, markdown and HTML
@@ -90,13 +90,12 @@ CMDLINE="pip list -v"; want piplist && cap deptree pip_list_v "$("$PY" -m pip --
   env PIP_DISABLE_PIP_VERSION_CHECK=1 "$PY" -m pip list -v
 
 # ---------------------------------------------------------------- held-out tables
-# Shapes the tuned fixtures lack: dpkg's and apt's package lists, psql's `|`-ruled result
+# Shapes the tuned fixtures lack: dpkg's package list, psql's `|`-ruled result
 # sets (a big one, a describe with empty cells, a red query), sqlite3's -column and -box
 # modes, and ps listings of a PostgreSQL cluster's processes.
 if want heldout; then
 cd "$W"
 CMDLINE="dpkg -l 'python3*'"; cap table dpkg_l_python3 "$(dpkg --version | head -1)" dpkg -l 'python3*'
-CMDLINE="apt list --installed 'python3*'"; cap table apt_list_installed "$(apt --version | head -1)" apt list --installed 'python3*'
 PGB=/usr/lib/postgresql/15/bin
 PGD=/tmp/sqz-capture/pg
 rm -rf "$PGD" && mkdir -p "$PGD" && chown postgres "$PGD"

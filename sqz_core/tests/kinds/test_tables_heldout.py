@@ -10,7 +10,7 @@ import pytest
 
 from sqz_core import FormatRequest
 from sqz_core.kinds import compress_kind, detect_kind
-from sqz_core.kinds.aligned_table import compact_ruled_text, parse_table, split_rendered
+from sqz_core.kinds.aligned_table import compact_ruled_text, compress_table, parse_table, split_rendered
 from sqz_core.testing import load_fixture, missing_facts
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds" / "table"
@@ -240,3 +240,26 @@ def test_most_generated_ruled_tables_are_rendered():
     _ACCEPTED.clear()
     test_property_ruled_tables_read_back_cell_for_cell()
     assert len(_ACCEPTED) >= 200    # of 300: refusing is allowed, not the rule
+
+
+@pytest.mark.parametrize("text", [
+    # psql -x: one record a block, no rule under a header
+    "-[ RECORD 1 ]----------------------------\nname    | autovacuum\nsetting | on\nunit    |\n"
+    "-[ RECORD 2 ]----------------------------\nname    | autovacuum_analyze_scale_factor\nsetting | 0.1\nunit    |\n",
+    # psql -A: already unaligned
+    "name|setting|unit\nallow_in_place_tablespaces|off|\napplication_name|psql|\n(2 rows)\n",
+    # \l: a privileges cell that goes on over two lines (+ in the padding)
+    "   Name    |  Owner   | Access privileges\n-----------+----------+-----------------------\n"
+    " postgres  | postgres |\n template0 | postgres | =c/postgres          +\n"
+    "           |          | postgres=CTc/postgres\n(2 rows)\n",
+])
+def test_psql_layouts_that_are_not_one_row_a_line_are_left_as_printed(text):
+    assert compress_table(FormatRequest(text, "psql -c x")) is None
+
+
+def test_a_psql_column_of_nulls_is_kept_as_psql_A_writes_it():
+    text = ("             relname              | reloptions\n----------------------------------+------------\n"
+            " pg_statistic                     |\n pg_statistic_relid_att_inh_index |\n"
+            " pg_statistic_ext_oid_index       |\n(3 rows)\n")
+    assert compress_table(FormatRequest(text, "psql -c x")) == (
+        "relname|reloptions\npg_statistic|\npg_statistic_relid_att_inh_index|\npg_statistic_ext_oid_index|\n(3 rows)\n")
