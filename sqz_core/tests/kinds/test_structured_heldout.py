@@ -161,3 +161,34 @@ def test_property_repeated_subtrees_read_back_exactly(parts, pad, as_list):
     value = list(doc.values()) if as_list else doc
     shared = same_as_earlier(json.loads(json.dumps(value)))
     assert _unshare(shared) == value
+
+
+# ---------------------------------------------------------------- ripgrep's --json events
+from sqz_core.kinds.json_doc import compress_jsonl  # noqa: E402
+
+
+def _records(text: str) -> list:
+    return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+
+
+def test_rg_json_keeps_path_line_number_text_and_counts_drops_offsets_and_timings():
+    fx = load_fixture(ROOT / "jsonl" / "rg_json_endpoints.txt")
+    req = fx.request()
+    out = compress_jsonl(req)
+    raw = _records(req.text)
+    kept = _records(out)
+    assert len(kept) == len(raw)                        # one line a record, no record lost
+    for r, k in zip(raw, kept):
+        if r["type"] == "match":
+            assert k["data"] == {"path": r["data"]["path"], "lines": r["data"]["lines"],
+                                 "line_number": r["data"]["line_number"]}
+    assert '"absolute_offset"' not in out and '"submatches"' not in out and '"elapsed"' not in out
+    assert kept[-1]["data"]["stats"]["matched_lines"] == 51
+    assert missing_facts(out, fx.facts) == []
+
+
+def test_a_stream_that_only_looks_like_rg_keeps_its_fields():
+    text = ('{"type":"match","data":{"absolute_offset":7,"submatches":[1]}}\n'
+            '{"type":"end","data":{"elapsed_total":3}}\n{"type":"begin","data":{"x":1}}\n')
+    out = compress_jsonl(FormatRequest(text, "tool --json"))
+    assert out is None or ('"absolute_offset":7' in out and '"elapsed_total":3' in out and '"submatches":[1]' in out)

@@ -13,7 +13,8 @@ a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"
 document without notes, an object or array equal to one written earlier
 (``"[sqz: same as $.dependencies.express.dependencies.debug]"``, a path from the root).
 Documents printed one after another (``jq``, ``kubectl … -f DIR -o json``) are written as
-JSON Lines, one document a line.
+JSON Lines, one document a line. ripgrep's ``--json`` events lose a match's byte offset and
+submatches and the search's elapsed times (path, line number, text and counts stay).
 A note's path spells a key with ``.``, brackets, commas or spaces as a JSON string in
 brackets (``metadata["a.b"][]``); a note reads on the objects written at its path, so a
 reader applies the notes first, then the same-as markers (``$`` paths in document order, then
@@ -617,8 +618,9 @@ def compress_jsonl(request) -> str | None:
     if len(records) < 2:
         return None
     try:
+        rg = _is_rg_stream(records)
         for i, v in records.items():
-            records[i] = prune(v)
+            records[i] = prune(_rg_lean(v) if rg else v)
         notes_at = _hoist_records(records)
     except RecursionError:   # nested deeper than the passes recurse: left as it is
         return None
@@ -645,6 +647,35 @@ def compress_jsonl(request) -> str | None:
         run.append(v)
     flush()
     return "\n".join(out) + "\n"
+
+
+_RG_TYPES = frozenset({"begin", "match", "context", "end", "summary"})
+
+
+def _is_rg_stream(records: dict[int, dict]) -> bool:
+    """ripgrep's ``--json`` events: every record a begin/match/context/end/summary with its data."""
+    for v in records.values():
+        kind, data = v.get("type"), v.get("data")
+        if kind not in _RG_TYPES or not isinstance(data, dict):
+            return False
+        if kind in ("match", "context") and not ("lines" in data and "line_number" in data and "path" in data):
+            return False
+        if kind in ("begin", "end") and "path" not in data:
+            return False
+    return True
+
+
+def _rg_lean(v: dict) -> dict:
+    """An rg event without what restates its line or times the search: a match's byte offset
+    and its submatches (the matched text and its columns, found again by the pattern in the
+    line), the elapsed times of a file and of the run. Path, line number, text and counts stay."""
+    data = v["data"]
+    if v["type"] in ("match", "context"):
+        data = {k: x for k, x in data.items() if k not in ("absolute_offset", "submatches")}
+    elif v["type"] in ("end", "summary"):
+        data = {k: ({kk: xx for kk, xx in x.items() if kk != "elapsed"} if k == "stats" and isinstance(x, dict) else x)
+                for k, x in data.items() if k != "elapsed_total"}
+    return {**v, "data": data}
 
 
 def _hoist_records(records: dict[int, dict]) -> dict[int, list[str]]:
