@@ -48,7 +48,7 @@ def family_of(root: Path, fixture_path: Path) -> str:
 CATEGORIES = ("test runners", "git", "build/compilers", "search/listings", "logs", "structured data", "cloud")
 _TEST = re.compile(r"\b(pytest|unittest|jest|vitest|ctest|tox|nox|nextest)\b|(^|\s)(test|test:\S+|--test)(\s|$)")
 _STRUCTURED = re.compile(r"--json\b|--(?:[a-z]+-)*format[= ](json|\d)|-o (json|yaml)\b|\bmetadata\b|\binspect\b|"
-                         r"\bconfig view\b|--dry-run|^curl\b")
+                         r"\bconfig view\b|--dry-run|^curl\b|^(psql|sqlite3|mysql|duckdb|dpkg)\b")
 _LISTING = re.compile(r"^(grep|rg|find|ls|tree|du|df|ps|pipdeptree)\b|^(pip list|npm ls|cargo tree)\b")
 
 

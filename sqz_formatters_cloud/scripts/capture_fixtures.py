@@ -16,7 +16,12 @@ machine (no Docker daemon, no Kubernetes API server, no helm binary): they are
 copied once from upstream documentation or upstream golden test files, and this
 script does not touch them.
 
-Usage: python scripts/capture_fixtures.py [terraform|kubectl|docker ...]
+The held-out set (``heldout``) adds shapes the tuned fixtures lack: terraform's
+machine-readable ``plan -json`` stream and ``validate -json`` diagnostics, kubectl's
+offline renderings of real manifests (``kustomize``, ``create -f DIR -o json`` as a List, a
+ConfigMap from files), and ``docker version`` without a daemon.
+
+Usage: python scripts/capture_fixtures.py [terraform|kubectl|docker|heldout ...]
 """
 
 from __future__ import annotations
@@ -407,6 +412,212 @@ def capture_docker() -> None:
         write_fixture("docker", name, cmd, out, rc, version, [first], [],
                       "No Docker daemon runs here: the client's real error.")
 
+# --------------------------------------------------------------------------- held-out shapes
+
+KUSTOMIZATION = """\
+namePrefix: shop-
+commonLabels:
+  app.kubernetes.io/part-of: shop
+images:
+- name: ghcr.example/shop/api
+  newTag: "2.7.1"
+resources:
+- deployment.yaml
+- service.yaml
+configMapGenerator:
+- name: api-config
+  literals:
+  - LOG_LEVEL=info
+  - CACHE_TTL_SECONDS=300
+"""
+
+SHOP_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: api
+spec:
+  replicas: 4
+  selector:
+    matchLabels: {app: api}
+  template:
+    metadata:
+      labels: {app: api}
+    spec:
+      containers:
+      - name: api
+        image: ghcr.example/shop/api:latest
+        args: ["--port=8080", "--metrics-port=9090"]
+        ports:
+        - {name: http, containerPort: 8080}
+        - {name: metrics, containerPort: 9090}
+        envFrom:
+        - configMapRef: {name: api-config}
+        resources:
+          requests: {cpu: 250m, memory: 256Mi}
+          limits: {cpu: "1", memory: 512Mi}
+        readinessProbe:
+          httpGet: {path: /healthz, port: http}
+          periodSeconds: 5
+      - name: log-shipper
+        image: fluent/fluent-bit:3.1
+        resources:
+          limits: {memory: 128Mi}
+"""
+
+SHOP_SERVICE = """\
+apiVersion: v1
+kind: Service
+metadata:
+  name: api
+spec:
+  selector: {app: api}
+  ports:
+  - {name: http, port: 80, targetPort: http}
+  - {name: metrics, port: 9090, targetPort: metrics}
+"""
+
+SHOP_JOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: nightly-report
+spec:
+  schedule: "30 2 * * *"
+  concurrencyPolicy: Forbid
+  jobTemplate:
+    spec:
+      backoffLimit: 2
+      template:
+        spec:
+          restartPolicy: OnFailure
+          containers:
+          - name: report
+            image: ghcr.example/shop/report:1.3.0
+            command: ["python", "-m", "report", "--since=24h"]
+"""
+
+NGINX_CONF = """\
+server {
+    listen 8080;
+    server_name shop.example.internal;
+    location /api/ {
+        proxy_pass http://shop-api:80/;
+        proxy_read_timeout 30s;
+    }
+    location /healthz {
+        return 200 'ok';
+    }
+}
+"""
+
+
+def capture_heldout() -> None:
+    d = fresh_dir("heldout-k8s")
+    env = dict(os.environ, KUBECONFIG=str(d / "kubeconfig-none"), HOME=str(d))
+    kv = "kubectl " + tool_version(["kubectl", "version", "--client"], env)
+    (d / "base").mkdir()
+    (d / "base" / "kustomization.yaml").write_text(KUSTOMIZATION)
+    (d / "base" / "deployment.yaml").write_text(SHOP_DEPLOYMENT)
+    (d / "base" / "service.yaml").write_text(SHOP_SERVICE)
+    (d / "manifests").mkdir()
+    (d / "manifests" / "deployment.yaml").write_text(SHOP_DEPLOYMENT)
+    (d / "manifests" / "service.yaml").write_text(SHOP_SERVICE)
+    (d / "manifests" / "cronjob.yaml").write_text(SHOP_JOB)
+    (d / "conf").mkdir()
+    (d / "conf" / "nginx.conf").write_text(NGINX_CONF)
+    (d / "conf" / "robots.txt").write_text("User-agent: *\nDisallow: /api/\n")
+    for name, cmd in HELDOUT_K8S:
+        out, rc = run(cmd, d, env)
+        write_fixture("kubectl", name, cmd, out, rc, kv, *HELDOUT_FACTS.get(name, ([], [], "")))
+
+    env = {k: v for k, v in os.environ.items() if k not in ("TF_CLI_CONFIG_FILE", "TF_IN_AUTOMATION")}
+    env.update(CHECKPOINT_DISABLE="1", HOME="/tmp/sqz-capture")
+    tv = tool_version(["terraform", "version"], env)
+    d = fresh_dir("heldout-tf")
+    (d / "modules" / "network").mkdir(parents=True)
+    (d / "modules" / "network" / "main.tf").write_text(TF_MODULE)
+    (d / "main.tf").write_text(TF_STAGE1)
+    run("terraform init", d, env)
+    for name, cmd in (("plan_json", "terraform plan -json"),):
+        out, rc = run(cmd, d, env)
+        write_fixture("terraform", name, cmd, out, rc, tv, *HELDOUT_FACTS.get(name, ([], [], "")))
+    d = fresh_dir("heldout-tf-invalid")
+    (d / "main.tf").write_text(TF_INVALID)
+    run("terraform init", d, env)
+    out, rc = run("terraform validate -json", d, env)
+    write_fixture("terraform", "validate_json_error", "terraform validate -json", out, rc, tv,
+                  *HELDOUT_FACTS.get("validate_json_error", ([], [], "")))
+    d = fresh_dir("heldout-tf-precondition")
+    (d / "main.tf").write_text(TF_PRECONDITION)
+    run("terraform init", d, env)
+    out, rc = run("terraform plan -json", d, env)
+    write_fixture("terraform", "plan_json_error", "terraform plan -json", out, rc, tv,
+                  *HELDOUT_FACTS.get("plan_json_error", ([], [], "")))
+
+    d = fresh_dir("heldout-docker")
+    env = dict(os.environ, HOME=str(d), DOCKER_HOST="unix:///var/run/docker.sock")
+    dv = tool_version(["docker", "--version"], env)
+    out, rc = run("docker version", d, env)
+    write_fixture("docker", "version_no_daemon", "docker version", out, rc, dv,
+                  *HELDOUT_FACTS.get("version_no_daemon", ([], [], "")))
+
+
+HELDOUT_K8S = (
+    ("kustomize_shop", "kubectl kustomize base"),
+    ("create_f_no_cluster", "kubectl create -f manifests --validate=false --dry-run=client -o json"),
+    ("label_local_json", "kubectl label -f manifests --local tier=backend -o json"),
+    ("configmap_from_files_yaml",
+     "kubectl create configmap web-conf --from-file=conf --from-literal=MODE=edge --dry-run=client -o yaml"),
+)
+
+# name -> (facts, dropped, notes): picked from the raw output of each command
+HELDOUT_FACTS: dict[str, tuple[list, list, str]] = {
+    "kustomize_shop": (
+        ["# Warning: 'commonLabels' is deprecated. Please use 'labels' instead.",
+         ["name", "shop-api-config-56b8k57t92"], ["CACHE_TTL_SECONDS", "300"], ["LOG_LEVEL", "info"],
+         ["image", "ghcr.example/shop/api:2.7.1"], ["image", "fluent/fluent-bit:3.1"], ["replicas", "4"],
+         ["kind", "Service"], ["kind", "Deployment"], ["kind", "ConfigMap"], ["port", "9090"],
+         ["memory", "512Mi"], ["cpu", "250m"], ["path", "/healthz"], ["- --metrics-port=9090"]],
+        [], "kustomize build (offline) of a base with a name prefix, common labels, an image tag and a "
+            "generated ConfigMap: three documents."),
+    "create_f_no_cluster": (
+        ['unable to recognize "manifests/cronjob.yaml"', 'unable to recognize "manifests/deployment.yaml"',
+         'unable to recognize "manifests/service.yaml"',
+         "dial tcp 127.0.0.1:8080: connect: connection refused"],
+        [], "create -f needs the API server to map kinds even in a client dry run: the real error, no cluster here."),
+    "label_local_json": (
+        [["kind", "CronJob"], ["kind", "Deployment"], ["kind", "Service"], ["tier", "backend"],
+         ["schedule", "30 2 * * *"], ["image", "ghcr.example/shop/report:1.3.0"],
+         ["image", "ghcr.example/shop/api:latest"], ["replicas", "4"], ["concurrencyPolicy", "Forbid"],
+         ["targetPort", "metrics"], ["periodSeconds", "5"]],
+        [], "An offline label edit of three manifests: kubectl prints three JSON documents one after the other."),
+    "configmap_from_files_yaml": (
+        [["MODE", "edge"], "nginx.conf: |", "proxy_pass http://shop-api:80/;", "return 200 'ok';",
+         "robots.txt: |", "Disallow: /api/", ["name", "web-conf"]],
+        [], "A ConfigMap from a directory of files (block scalars) and a literal."),
+    "plan_json": (
+        [["terraform_data.db", "Plan to create"], ["web-07", "Plan to create"], ["web-12", "Plan to create"],
+         ["module.network.terraform_data.vpc", "Plan to create"], ["terraform_data.legacy_queue[1]", "Plan to create"],
+         "Plan: 18 to add, 0 to change, 0 to destroy.", ["server_names", "create"]],
+        [], "terraform's machine-readable UI stream (one JSON object a line) for the first plan of the "
+            "plan_create configuration."),
+    "validate_json_error": (
+        [["valid", "false"], ["error_count", "2"], ["summary", "Unsupported argument"],
+         'An argument named \\"replica\\" is not expected here.', ["summary", "Reference to undeclared resource"],
+         ["filename", "main.tf"], ["code", "replica = 3"], ["code", "value = terraform_data.application.id"]],
+        [], "validate_error's configuration, diagnostics as JSON."),
+    "plan_json_error": (
+        ["Error: Resource precondition failed", "A production cluster needs at least 3 replicas.",
+         ["var.replicas", "is 1"], ["main.tf", "line", "11"], "Plan: 0 to add, 0 to change, 0 to destroy."],
+        [], "plan_error's failing precondition as terraform's JSON stream."),
+    "version_no_daemon": (
+        [["Version:", "28.2.2"], ["API version:", "1.50"], ["Go version:", "go1.24.3"], ["Git commit:", "e6534b4"],
+         ["OS/Arch:", "linux/amd64"],
+         "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?"],
+        [], "The client's half of docker version, then the daemon error (exit 1)."),
+}
+
 
 def main(argv: list[str]) -> None:
     wanted = set(argv) or {"terraform", "kubectl", "docker"}
@@ -416,6 +627,8 @@ def main(argv: list[str]) -> None:
         capture_kubectl()
     if "docker" in wanted:
         capture_docker()
+    if "heldout" in wanted:
+        capture_heldout()
 
 
 if __name__ == "__main__":

@@ -360,6 +360,47 @@ def _at(v, path):
         yield from _at(v[head], rest)
 
 
+def _root_path(s: str) -> list:
+    """``$.a["b.c"][2].d`` → ["a", "b.c", 2, "d"]."""
+    assert s.startswith("$"), s
+    dec, path, i = json.JSONDecoder(), [], 1
+    while i < len(s):
+        if s.startswith('["', i):
+            key, i = dec.raw_decode(s, i + 1)
+            assert s[i] == "]", s
+            path.append(key)
+            i += 1
+        elif s[i] == "[":
+            j = s.index("]", i)
+            path.append(int(s[i + 1:j]))
+            i = j + 1
+        else:
+            assert s[i] == ".", s
+            j = i + 1
+            while j < len(s) and s[j] not in ".[":
+                j += 1
+            path.append(s[i + 1:j])
+            i = j
+    return path
+
+
+def _resolve_earlier(doc):
+    """``"[sqz: same as $.PATH]"`` → a copy of the value written at PATH (earlier in the document,
+    so already resolved when the walk, in document order, reaches the marker)."""
+    def walk(v):
+        items = v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else ()
+        for k, x in list(items):
+            if isinstance(x, str) and x.startswith("[sqz: same as $") and x.endswith("]"):
+                target = doc
+                for part in _root_path(x[len("[sqz: same as "):-1]):
+                    target = target[part]
+                v[k] = json.loads(json.dumps(target))
+            else:
+                walk(x)
+    walk(doc)
+    return doc
+
+
 def _resolve(v):
     """``"[sqz: same as K]"`` → sibling K's value; ``"[sqz: N versions] …"`` → the list."""
     if isinstance(v, list):
@@ -400,7 +441,7 @@ def _read_back(text: str):
     for obj, note in targets:
         assert not (set(obj) & set(note)), (obj, note)   # a note never overrides a written field
         obj.update(note)
-    return _resolve(doc)
+    return _resolve(_resolve_earlier(doc))
 
 
 KEYS = st.sampled_from(["k", "x", "name", "req", "a.b", "x[]", "[]", 'q"t', "é", "名", "", "a,b", " has ", "has",

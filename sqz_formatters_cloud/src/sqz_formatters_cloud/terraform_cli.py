@@ -1,7 +1,8 @@
 """sqz formatter entry for ``terraform`` and ``tofu`` (OpenTofu prints the same shapes).
 
 Dispatches on the subcommand: plan/apply/destroy → ``terraform_plan``; init →
-``terraform_init``; ``show -json`` of a state → ``terraform_show``. A plan's JSON,
+``terraform_init``; ``show -json`` of a state → ``terraform_show``; plan/apply/destroy
+``-json`` (the machine-readable UI stream) → ``terraform_ui_json``. A saved plan's JSON,
 ``output -json`` and anything else go to the generic stages (JSON compaction) by returning None.
 """
 
@@ -29,6 +30,10 @@ def sqz_format(request: FormatRequest) -> str | None:
         from .terraform_show import format_show_json
 
         return format_show_json(request.text)
+    if verb in _PLAN_VERBS and "-json" in request.argv:
+        from .terraform_ui_json import format_ui_stream
+
+        return format_ui_stream(request.text)
     if verb is None or "-json" in request.argv:
         return None
     if verb in _PLAN_VERBS:

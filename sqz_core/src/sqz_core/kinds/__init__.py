@@ -29,7 +29,8 @@ _HANDLERS = {
     "deptree": ("dep_tree", "compress_deptree"),
 }
 
-_TABLE_PROGRAMS = frozenset({"ps", "df", "free", "lsblk", "netstat", "ss"})
+_TABLE_PROGRAMS = frozenset({"ps", "df", "free", "lsblk", "netstat", "ss", "psql", "sqlite3", "mysql", "mariadb",
+                             "duckdb", "dpkg", "dpkg-query"})
 _GREP_PROGRAMS = frozenset({"grep", "egrep", "fgrep", "rg", "ag"})
 
 

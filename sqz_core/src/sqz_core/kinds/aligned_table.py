@@ -13,6 +13,12 @@ spaces only in the last column), else by a tab (never inside a cell). A run of i
 rows is written once with `` [×N]``; a long value (``pip list -v``'s Location) that every row
 shares is said once above the header, which still names every column. ``split_rendered``
 reads the cells back.
+
+Ruled tables (``parse_ruled``) carry their column bounds in a rule line: psql's result sets
+(``-----+-----`` under the header, ``|`` between cells, ``(N rows)`` under them), ``dpkg -l``
+(``+++-====-====``) and framed tables (mysql, ``sqlite3 -box``/``-table``, psql's border 2:
+``+---+`` or ``┌───┬───┐`` around them). The rule is read once; every row must put its
+separators exactly where the rule's junctions are, else the table stays as printed.
 """
 
 from __future__ import annotations
@@ -107,8 +113,10 @@ def _parse_aligned(lines: list[str]) -> list[list[str]] | None:
             if cell:
                 lead = s + len(raw) - len(raw.lstrip(" "))
                 tail = lead + len(cell)
+                if last and lead != s and cell.startswith("\\_ "):
+                    cell = raw.rstrip(" ")  # ps's forest (``ps auxf``): the depth is the indent
                 # left-aligned at the column start, or right-aligned at its end
-                if lead != s and (last or tail != ends[i]):
+                elif lead != s and (last or tail != ends[i]):
                     return None
             elif row_no == 0 or i == 0:
                 return None
@@ -126,7 +134,9 @@ def _is_number(cell: str) -> bool:
 def looks_like_table(text: str) -> bool:
     if len(text) > 2_000_000:
         return False
-    return parse_table(text) is not None
+    # a ruled table only when the output opens with it (a title or dpkg's legend may come
+    # first): a page that shows one among its prose is that page's kind, not a table
+    return parse_table(text) is not None or compact_ruled_text(text, opens_within=4) is not None
 
 
 def choose_separator(table: list[list[str]]) -> str | None:
@@ -170,6 +180,21 @@ def hoisted_columns(table: list[list[str]]) -> list[int]:
     return cols if len(cols) < len(table[0]) - 1 else cols[:-1]
 
 
+_EMPTY = "[empty on every row: "
+
+
+def empty_columns(table: list[list[str]]) -> list[int]:
+    """Columns (not the first) with no value on any row (psql's ``\\d+`` Default, Description):
+    each costs a separator a row and, last, would end every row in one."""
+    rows = table[1:]
+    if len(rows) < HOIST_MIN_ROWS:
+        return []
+    names = table[0]
+    return [i for i in range(1, len(names))
+            if names[i] and names.count(names[i]) == 1 and ", " not in names[i] and "]" not in names[i]
+            and all(r[i] == "" for r in rows)]
+
+
 def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
     """Header once, then the rows; a run of identical rows is written once with `` [×N]``
     (only consecutive ones, so the row order stays the tool's). With ``hoist``, a long value
@@ -179,12 +204,19 @@ def render_table(table: list[list[str]], hoist: bool = False) -> str | None:
         return None          # a ragged table: rows would not split back into their cells
     cols = hoisted_columns(table) if hoist else []
     notes = [f"{_NOTE}{table[0][i]}: {table[1][i]}]" for i in cols]
+    empty = [i for i in empty_columns(table) if i not in cols] if hoist else []
+    note = _EMPTY + ", ".join(table[0][i] for i in empty) + "]"
+    # worth its line when it drops more separators than it costs, or the rows would end in one
+    if (empty and len(empty) + len(cols) < len(table[0]) - 1
+            and ((len(table) - 1) * len(empty) > len(note) or len(table[0]) - 1 in empty)):
+        notes.append(note)
+        cols = sorted(cols + empty)
     body = table if not cols else [table[0]] + [[c for i, c in enumerate(row) if i not in cols] for row in table[1:]]
     sep = choose_separator(body)
     if sep is None:
         return None
     out = notes + [sep.join(body[0])]
-    if out[len(notes)].startswith(_NOTE) and out[len(notes)].endswith("]"):
+    if out[len(notes)].startswith((_NOTE, _EMPTY)) and out[len(notes)].endswith("]"):
         return None          # a header that reads as a note
     prev, run = None, 0
     for row in body[1:] + [None]:
@@ -203,15 +235,21 @@ def split_rendered(text: str, ncols: int) -> list[list[str]]:
     """Cells back from ``render_table`` output (repeated rows expanded in place, a value said
     once for every row put back in its column)."""
     lines = text.rstrip("\n").split("\n")
-    notes = []
-    while lines and lines[0].startswith(_NOTE) and lines[0].endswith("]"):
-        notes.append(lines.pop(0)[len(_NOTE):-1])
+    notes, empty = [], []
+    while lines and lines[0].endswith("]") and lines[0].startswith((_NOTE, _EMPTY)):
+        line = lines.pop(0)
+        if line.startswith(_EMPTY):
+            empty = line[len(_EMPTY):-1].split(", ")
+        else:
+            notes.append(line[len(_NOTE):-1])
     sep = "\t" if any("\t" in line for line in lines) else " "
     header = lines[0].split(sep, ncols - 1)
     fill: dict[int, str] = {}
     for note in notes:
         i = next(i for i, name in enumerate(header) if i and i not in fill and note.startswith(name + ": "))
         fill[i] = note[len(header[i]) + 2:]
+    for name in empty:
+        fill[header.index(name, 1)] = ""
     table = [header]
     for line in lines[1:]:
         m = _REPEAT.match(line)
@@ -240,6 +278,9 @@ def compact_tables(text: str, min_rows: int = 1, tabbed: bool = False) -> str | 
 
 def compress_table(request) -> str | None:
     text = request.text
+    ruled = compact_ruled_text(text)
+    if ruled is not None:
+        return ruled
     if request.argv and request.argv[0].rsplit("/", 1)[-1] == "df":
         text = _df_unwrapped(text) or text
     return compact_table_text(text)
@@ -294,3 +335,188 @@ def compact_table_text(text: str) -> str | None:
     if len(result) >= len(text):
         return None
     return result
+
+
+# ---------------------------------------------------------------------------- ruled tables
+_VERTICAL = "|│┃║"
+_RULE_CHARS = frozenset("-=+─━═┼┬┴├┤┌┐└┘╋╪╞╡╤╧╒╕╘╛")
+_TOP = frozenset("+┌╒")
+_JUNCTIONS = "-+┼┬┴├┤┌┐└┘╋╪╞╡╤╧╒╕╘╛"  # ``-`` joins dpkg's ``====`` runs
+_BOTTOM_START = frozenset("+└╘")
+_FOOTER = lazy(r"^\((?:\d+ rows?|No rows)\)$")
+
+
+def _rule_gutters(line: str) -> tuple[list[int], bool] | None:
+    """Junction positions of a rule line and whether it is framed (junctions at both ends), or
+    None. A rule is runs of one fill character (``-``, ``=``, ``─``) joined by single junction
+    characters; ``dpkg -l``'s leading ``+++`` is a column of its own."""
+    if len(line) < 3 or not _RULE_CHARS.issuperset(line):
+        return None
+    gutters = []
+    n = len(line)
+    for i, ch in enumerate(line):
+        prev = line[i - 1] if i else None
+        nxt = line[i + 1] if i + 1 < n else None
+        if ch != prev and ch != nxt and (prev is None or nxt is None or prev == nxt or ch in _JUNCTIONS):
+            gutters.append(i)
+    framed = bool(gutters) and gutters[0] == 0 and gutters[-1] == n - 1
+    inner = [g for g in gutters if 0 < g < n - 1]
+    if not inner and not framed:
+        return None
+    if not framed and (0 in gutters or n - 1 in gutters):
+        return None
+    # every segment between junctions is one repeated fill character
+    bounds = [-1] + inner + [n] if not framed else gutters
+    for a, b in zip(bounds, bounds[1:]):
+        seg = line[a + 1:b]
+        if not seg or seg.strip(seg[0]):
+            return None
+    return (gutters if framed else inner), framed
+
+
+def _split_row(line: str, gutters: list[int], framed: bool, sep_chars: str, width: int) -> list[str] | None:
+    """Cells of one row whose separators sit exactly at ``gutters`` (None when they do not).
+    A cell touching a separator (psql's ``+`` / ``.`` wrap marks, a value wider than its
+    column) refuses the row."""
+    if framed:
+        if len(line) != width:
+            return None
+        edges = gutters
+    else:
+        if len(line) <= gutters[-1] or len(line) > width:
+            return None
+        edges = [-1] + gutters + [len(line)]
+    cells = []
+    for k, g in enumerate(edges):
+        if 0 <= g < len(line) and (framed or k not in (0, len(edges) - 1)) and line[g] not in sep_chars:
+            return None
+    for k, (a, b) in enumerate(zip(edges, edges[1:])):
+        raw = line[a + 1:b]
+        last = k == len(edges) - 2
+        if sep_chars != " " and raw:
+            # psql/framed cells are padded by one space on each side; psql marks a value that
+            # goes on (a newline, a wrap) with + or . in the padding: such a row is refused
+            if raw[0] != " " and a >= 0:
+                return None
+            if raw[-1] != " " and (framed or not last or len(line) == width):
+                return None
+        cell = raw.strip(" ")
+        if any(v in cell for v in _VERTICAL) and sep_chars != " ":
+            return None
+        cells.append(cell)
+    return cells
+
+
+def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | None:
+    """A ruled table whose header is ``lines[i]`` (framed: whose top rule is): (cells, first
+    line, end) or None. ``end`` is the index after the last line of the table (rows, bottom
+    rule); a footer such as ``(3 rows)`` stays outside it and must count the rows."""
+    n = len(lines)
+    top = None
+    if lines[i][:1] in _TOP and i + 2 < n:
+        top = _rule_gutters(lines[i])
+        if top is None or not top[1]:
+            return None
+        head_at, rule_at = i + 1, i + 2
+    else:
+        head_at, rule_at = i, i + 1
+    if rule_at >= n:
+        return None
+    rule = _rule_gutters(lines[rule_at])
+    if rule is None:
+        return None
+    gutters, framed = rule
+    width = len(lines[rule_at])
+    if top is not None and (top[0] != gutters or len(lines[i]) != width):
+        return None
+    if framed != (top is not None):
+        return None
+    header_line = lines[head_at]
+    sep_chars = _VERTICAL if (framed or header_line[gutters[0]:gutters[0] + 1] in tuple(_VERTICAL)) else " "
+    if framed and not _VERTICAL.count(header_line[:1]):
+        return None
+    header = _split_row(header_line, gutters, framed, sep_chars, width)
+    if header is None or not any(header) or any(not h for h in header[1:]):
+        return None
+    table = [header]
+    j = rule_at + 1
+    while j < n:
+        line = lines[j]
+        if framed and _rule_gutters(line) is not None and line[:1] in _BOTTOM_START | {"├", "╞"}:
+            if _rule_gutters(line)[0] != gutters:
+                return None
+            j += 1
+            # ASCII draws the rule between rows (prettytable's hrules) as it draws the last one
+            if line[:1] in _BOTTOM_START and not (
+                    line[:1] == "+" and j < n and _split_row(lines[j], gutters, framed, sep_chars, width) is not None):
+                break
+            continue  # a rule between rows
+        row = _split_row(line, gutters, framed, sep_chars, width)
+        if row is None:
+            stripped = line.strip()
+            if sep_chars == " ":
+                if stripped:
+                    return None  # a line of the table's shape that does not fit its columns
+            elif framed or any(line[g:g + 1] in tuple(_VERTICAL) for g in gutters):
+                return None
+            break
+        table.append(row)
+        j += 1
+    else:
+        if framed:
+            return None  # no bottom rule: cut off
+    if framed and lines[j - 1][:1] not in _BOTTOM_START:
+        return None
+    if j < n:
+        m = _FOOTER.match(lines[j].strip())
+        if m and lines[j].strip() != "(No rows)":
+            count = int(lines[j].strip()[1:].split()[0])
+            if count != len(table) - 1:
+                return None
+    return table, i, j
+
+
+def _render_bars(table: list[list[str]]) -> str | None:
+    """Cells joined by ``|`` as ``psql -A`` prints them, for a table whose rows may end in an
+    empty cell (a NULL): a trailing ``|`` survives where a trailing tab would be stripped.
+    None when a cell holds ``|`` itself or a header would read as one of our notes."""
+    if any("|" in c for row in table for c in row) or table[0][0].startswith("["):
+        return None
+    return "\n".join("|".join(row) for row in table) + "\n"
+
+
+def compact_ruled_text(text: str, opens_within: int | None = None) -> str | None:
+    """``text`` with each ruled table (see the module doc) rendered as header and rows, every
+    other line as it is; None when it holds no ruled table or one would not split back (or,
+    with ``opens_within``, when the first table starts later than that many lines in)."""
+    if len(text) > 2_000_000 or not any(c in text for c in "-=─"):
+        return None
+    lines = text.rstrip("\n").split("\n")
+    out: list[str] = []
+    i, found = 0, False
+    n = len(lines)
+    while i < n:
+        line = lines[i]
+        got = None
+        if i + 1 < n and line and (line[:1] in _TOP or lines[i + 1][:1] in "-=+─━═"):
+            got = _ruled_at(lines, i)
+        if got is None:
+            if opens_within is not None and not found and i >= opens_within:
+                return None
+            out.append(line)
+            i += 1
+            continue
+        table, _, end = got
+        rendered = render_table(table, hoist=True) if len(table) > 1 else None
+        if rendered is None and len(table) > 1:
+            rendered = _render_bars(table)
+        if rendered is None or len(table[0]) < 2:
+            out.extend(lines[i:end])
+        else:
+            out.append(rendered.rstrip("\n"))
+            found = True
+        i = end
+    if not found:
+        return None
+    result = "\n".join(out) + "\n"
+    return result if len(result) < len(text) else None

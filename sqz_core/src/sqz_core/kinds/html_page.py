@@ -25,7 +25,8 @@ _DIGITS = lazy(r"\d+")
 _HREF = lazy(r"""href=["']?(https?://[^"'\s>]+)""", re.I)
 SAME_PATTERN_LINKS = 2   # targets kept per pattern ...
 FOLD_MIN = 3             # ... when at least this many more would follow (else all are kept)
-_DOCTYPE = lazy(r"\s*(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
+# an XHTML page may open with its XML declaration (``<?xml version="1.0" …?>``)
+_DOCTYPE = lazy(r"\s*(?:<\?xml\s[^>]{0,200}\?>\s*)?(?:<!--.*?-->\s*)*<(?:!doctype\s+html|html[\s>])", re.I | re.S)
 
 
 def looks_like_html(text: str) -> bool:

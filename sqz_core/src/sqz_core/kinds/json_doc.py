@@ -9,10 +9,16 @@ Bookkeeping goes (``managedFields``; an ``etag``/request id with an id-like valu
 once, each way marked so it cannot read as data: fields with one value in every item of
 an array (``[every packages[].dependencies[] has "optional":false]``, per record type in
 JSON Lines), a value equal to an earlier sibling's (``"output":"[sqz: same as input]"``),
-and a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``).
+a list of versions as runs (``"[sqz: 262 versions] 0.14.{0..1}, 1.0.{0..8}, …"``), and, in a
+document without notes, an object or array equal to one written earlier
+(``"[sqz: same as $.dependencies.express.dependencies.debug]"``, a path from the root).
+Documents printed one after another (``jq``, ``kubectl … -f DIR -o json``) are written as
+JSON Lines, one document a line. ripgrep's ``--json`` events lose a match's byte offset and
+submatches and the search's elapsed times (path, line number, text and counts stay).
 A note's path spells a key with ``.``, brackets, commas or spaces as a JSON string in
 brackets (``metadata["a.b"][]``); a note reads on the objects written at its path, so a
-reader applies the notes first, then the same-as markers, then the version runs. What
+reader applies the notes first, then the same-as markers (``$`` paths in document order, then
+siblings), then the version runs. What
 could not be said that way is left as it is: a key twice in one object, a number a double
 cannot hold, a document already holding ``[sqz:`` text or a line that reads as a note.
 Every pass is one walk of the value: linear in the input.
@@ -331,6 +337,61 @@ def same_as_sibling(v):
     return out
 
 
+SAME_TREE_MIN_CHARS = 200   # a subtree written "same as $.path" is at least this long as compact JSON
+
+
+def _tree_sizes(v, sizes: dict) -> tuple[int, int]:
+    """(structural hash, compact JSON length) of ``v``, bottom up; each container's pair is
+    kept in ``sizes`` by id. One visit a node: linear in the document."""
+    if isinstance(v, dict):
+        parts, n = [], 1
+        for k, x in v.items():
+            h, m = _tree_sizes(x, sizes)
+            parts.append((k, h))
+            n += len(k) + 4 + m
+        pair = (hash(("{", tuple(parts))), n)
+    elif isinstance(v, list):
+        parts, n = [], 1
+        for x in v:
+            h, m = _tree_sizes(x, sizes)
+            parts.append(h)
+            n += m + 1
+        pair = (hash(("[", tuple(parts))), n)
+    else:
+        return hash((type(v), v)), len(_dump(v))
+    sizes[id(v)] = pair
+    return pair
+
+
+def same_as_earlier(value):
+    """An object or array equal to one written earlier in the document (a dependency printed
+    again under each package that needs it, ``npm ls --all --long --json``) and at least
+    ``SAME_TREE_MIN_CHARS`` long is written ``"[sqz: same as $.dependencies.express.dependencies.debug]"``:
+    the path from the document's root, keys spelled as notes spell them, ``[i]`` for an
+    array's item. Candidates are found by a structural hash and confirmed by comparing the
+    compact JSON; only values written out in full are referred to."""
+    sizes: dict[int, tuple[int, int]] = {}
+    _tree_sizes(value, sizes)
+    first: dict[int, tuple[str, object, list]] = {}
+
+    def walk(v, path: str):
+        h, n = sizes[id(v)]
+        if n >= SAME_TREE_MIN_CHARS:
+            seen = first.get(h)
+            if seen is not None and seen[1] == v:
+                seen[2][0] = seen[2][0] or _dump(seen[1])
+                if _dump(v) == seen[2][0]:
+                    return f"{MARK} same as {seen[0]}]"
+            elif seen is None:
+                first[h] = (path, v, [None])
+        if isinstance(v, dict):
+            return {k: walk(x, path + (("." if key_name(k)[0] != "[" else "") + key_name(k)))
+                    if isinstance(x, (dict, list)) else x for k, x in v.items()}
+        return [walk(x, f"{path}[{i}]") if isinstance(x, (dict, list)) else x for i, x in enumerate(v)]
+
+    return walk(value, "$") if isinstance(value, (dict, list)) else value
+
+
 # ------------------------------------------------------- version lists
 
 MIN_VERSIONS = 8
@@ -421,12 +482,42 @@ def parse_document(text: str):
             value = _loads(s)
         except _Refused:
             value = _REFUSED
-        except (ValueError, RecursionError):
+        except ValueError as exc:
+            value = _stream(s) if str(exc).startswith("Extra data") else None
+        except RecursionError:
             value = None
     if not isinstance(value, (dict, list)) and value is not _REFUSED:
         value = None
     _cache[0], _cache[1] = text, value
     return value
+
+
+class Stream(list):
+    """Documents printed one after another (``kubectl … -f DIR -o json``, ``jq`` without
+    ``-c``): each an object or an array, only whitespace between them."""
+
+
+def _stream(s: str):
+    """The documents of ``s`` as a ``Stream`` (two or more), ``_REFUSED``, or None."""
+    decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_exact_float,
+                               object_pairs_hook=_unique_keys)
+    docs, i, n = Stream(), 0, len(s)
+    multiline = False   # one document a line is JSON Lines: the jsonl kind's
+    try:
+        while i < n:
+            start = i
+            doc, i = decoder.raw_decode(s, i)
+            if not isinstance(doc, (dict, list)):
+                return None
+            multiline = multiline or s.find("\n", start, i) >= 0
+            docs.append(doc)
+            while i < n and s[i] in " \t\r\n":
+                i += 1
+    except _Refused:
+        return _REFUSED
+    except (ValueError, RecursionError):
+        return None
+    return docs if len(docs) >= 2 and multiline else None
 
 
 def _reject_constant(name: str):
@@ -447,11 +538,15 @@ def compress_json(request) -> str | None:
     value = parse_document(request.text)
     if value is None or value is _REFUSED or MARK in request.text:
         return None   # (a marker of ours already there could not be told from one we add)
+    if isinstance(value, Stream):
+        return _compress_stream(value)
     from ..tokens import estimate
     from .toon import encode
 
     try:
         pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value))))
+        if not notes:   # (a note reads on the objects at its path: a copy elsewhere would blur it)
+            pruned = same_as_earlier(pruned)
         out = encode(pruned)
     except RecursionError:   # nested deeper than the passes recurse: left as it is
         return None
@@ -460,6 +555,17 @@ def compress_json(request) -> str | None:
             any(line.startswith(_NOTE) for line in out.splitlines())):
         out = compact   # (a TOON line that would read as a note: compact JSON has one line, "{…" or "[…")
     return "\n".join(notes + [out]) + "\n" if out else None
+
+
+def _compress_stream(docs: Stream) -> str | None:
+    """Documents one after another, written as JSON Lines (one compact document a line),
+    then compressed as JSON Lines are: the same values, said once where they repeat."""
+    from ..request import FormatRequest
+
+    lines = [json.dumps(d, ensure_ascii=False, separators=(",", ":")) for d in docs]
+    if any(not line.startswith("{") for line in lines):
+        return "\n".join(lines) + "\n"   # arrays: compact, each on its line
+    return compress_jsonl(FormatRequest("\n".join(lines) + "\n", None))
 
 
 def _parse_line(line: str):
@@ -512,8 +618,9 @@ def compress_jsonl(request) -> str | None:
     if len(records) < 2:
         return None
     try:
+        rg = _is_rg_stream(records)
         for i, v in records.items():
-            records[i] = prune(v)
+            records[i] = prune(_rg_lean(v) if rg else v)
         notes_at = _hoist_records(records)
     except RecursionError:   # nested deeper than the passes recurse: left as it is
         return None
@@ -540,6 +647,35 @@ def compress_jsonl(request) -> str | None:
         run.append(v)
     flush()
     return "\n".join(out) + "\n"
+
+
+_RG_TYPES = frozenset({"begin", "match", "context", "end", "summary"})
+
+
+def _is_rg_stream(records: dict[int, dict]) -> bool:
+    """ripgrep's ``--json`` events: every record a begin/match/context/end/summary with its data."""
+    for v in records.values():
+        kind, data = v.get("type"), v.get("data")
+        if kind not in _RG_TYPES or not isinstance(data, dict):
+            return False
+        if kind in ("match", "context") and not ("lines" in data and "line_number" in data and "path" in data):
+            return False
+        if kind in ("begin", "end") and "path" not in data:
+            return False
+    return True
+
+
+def _rg_lean(v: dict) -> dict:
+    """An rg event without what restates its line or times the search: a match's byte offset
+    and its submatches (the matched text and its columns, found again by the pattern in the
+    line), the elapsed times of a file and of the run. Path, line number, text and counts stay."""
+    data = v["data"]
+    if v["type"] in ("match", "context"):
+        data = {k: x for k, x in data.items() if k not in ("absolute_offset", "submatches")}
+    elif v["type"] in ("end", "summary"):
+        data = {k: ({kk: xx for kk, xx in x.items() if kk != "elapsed"} if k == "stats" and isinstance(x, dict) else x)
+                for k, x in data.items() if k != "elapsed_total"}
+    return {**v, "data": data}
 
 
 def _hoist_records(records: dict[int, dict]) -> dict[int, list[str]]:
