@@ -19,7 +19,10 @@ PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}  # a Python that can import sqz_core (src is put on PYTHONPATH)
 [ -x "$SQZ_PY" ] || SQZ_PY=$PY
 PYENV=${PYENV_VERSIONS:-/root/.pyenv/versions}
-rm -rf "$W" && mkdir -p "$W" "$OUT" && cd "$W" || exit 1
+rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+# --kinds-only: refresh only the tuning fixtures under kinds/ (the held-out set keeps its capture)
+[ "${1:-}" = "--kinds-only" ] && OUT="$W/heldout-not-kept"
+mkdir -p "$OUT"
 
 scrub() {
   PYTHONPATH="$HERE/src${PYTHONPATH:+:$PYTHONPATH}" "$SQZ_PY" -c 'import sys; from sqz_core.testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
@@ -286,3 +289,46 @@ CMDLINE="wc -l \$(find requests rich/markdown.py -name '*.py' | sort)"
 cap wc_l_tree "$(wc --version | head -1)" bash -c "wc -l \$(find requests rich/markdown.py -name '*.py' | sort)"
 cd "$W"
 echo "captured into $OUT"
+
+# ---------------------------------------------------------------- tuning fixtures of the kinds the held-out set led to
+# (kinds/runs and kinds/columns: other programs and data than the held-out set above, which stays untuned)
+KOUT="$HERE/tests/fixtures/kinds"
+capk() {  # capk KIND NAME "produced_by" CMD...
+  local kind=$1 name=$2 by=$3; shift 3
+  mkdir -p "$KOUT/$kind"
+  "$@" >"$W/.out" 2>&1
+  local rc=$?
+  scrub <"$W/.out" >"$KOUT/$kind/$name.txt"
+  meta "$KOUT/$kind/$name.json" "$CMDLINE" "$by" "$rc"
+  echo "captured kinds/$kind/$name (exit $rc, $(wc -c <"$KOUT/$kind/$name.txt") bytes)"
+}
+cd "$W"
+cat >shards.py <<'EOF2'
+import random, sys
+random.seed(11)
+print("processing 120 shards from data/raw -> data/clean", flush=True)
+rows = 0
+for i in range(1, 121):
+    n = 9000 + random.randint(0, 999)
+    rows += n
+    if i == 77:
+        print(f"WARNING: shard-077.parquet has 312 rows with a null user_id, skipped them", file=sys.stderr, flush=True)
+    print(f"[{i:03d}/120] shard-{i:03d}.parquet: {n} rows in {0.2 + random.random():.2f}s", flush=True)
+    if i % 40 == 0:
+        print(f"checkpoint: {i} shards, {rows} rows so far", flush=True)
+print(f"done: 120 shards, {rows} rows written to data/clean", flush=True)
+EOF2
+CMDLINE="python3 shards.py"
+capk runs shards_progress "$PYV" $PY shards.py
+openssl genpkey -algorithm rsa -pkeyopt rsa_keygen_bits:3072 -out "$W/k.pem" >/dev/null 2>&1
+openssl pkey -in "$W/k.pem" -pubout -out "$W/pub.pem" >/dev/null 2>&1; rm -f "$W/k.pem"
+CMDLINE="openssl pkey -pubin -in pub.pem -text -noout"
+capk runs openssl_pkey_pub_text "$(openssl version | cut -d' ' -f1-2)" openssl pkey -pubin -in pub.pem -text -noout
+tar -czf "$W/idna-site.tar.gz" -C "$W/venv/lib/python3.11/site-packages" idna
+CMDLINE="tar -tvzf idna-site.tar.gz"
+capk columns tar_tvzf_idna "$(tar --version | head -1)" env TZ=UTC tar -tvzf idna-site.tar.gz
+"$VPIP" download -q --no-deps -d "$W/wheels" urllib3==2.2.3 >/dev/null 2>&1
+cp "$W"/wheels/urllib3-2.2.3-*.whl "$W/urllib3-2.2.3-py3-none-any.whl"
+CMDLINE="zipinfo urllib3-2.2.3-py3-none-any.whl"
+capk columns zipinfo_urllib3_wheel "$(zipinfo -h 2>&1 | head -1 | cut -d' ' -f1-2)" env TZ=UTC zipinfo urllib3-2.2.3-py3-none-any.whl
+echo "captured kinds/runs and kinds/columns"
