@@ -74,8 +74,8 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
         return "logs"  # crash traces, environment dumps, access and verbose logs
     if pack == "test":
         return "build/compilers"  # compilers, build tools, linters, type checkers, installers
-    if pack == "core" and sub == "generic":
-        return "other tools"  # held-out outputs no formatter knows (core/tests/fixtures/generic)
+    if pack == "core" and (sub == "generic" or (sub == "kinds" and folder in ("runs", "columns"))):
+        return "other tools"  # outputs no formatter knows (core/tests/fixtures/generic; the runs/columns kinds)
     return "other"
 
 

@@ -1,17 +1,18 @@
 """Columns: aligned records whose columns hold the same value on nearly every line.
 
-Archive and object listings (``tar -tvf``, ``zipinfo``, ``unzip -l``) print one record per
-line in padded columns, and most columns repeat: the owner, the zip version and method, a
-date every file of a wheel shares. The largest group of aligned lines with one field count
-gets those values stated once, in a note above its first line (``[sqz: on each line below
-not shown whole: field 2 root/root, field 4 2026-12-01]``); each line of the group then
-shows its other fields, single-spaced. A line whose value differs in one of those columns
-is kept whole, and so is every line outside the group (headers, totals, odd names).
+Archive listings (``tar -tvf``, ``zipinfo``) print one record per line in padded columns,
+and most columns repeat: the owner, the zip version and method, a date every file of a wheel
+shares. The largest group of aligned lines with one field count gets those values stated
+once, in a note above its first record (``[sqz: on each line below not shown whole: field 2
+root/root, field 4 2026-12-01]``); each record of the group then shows its other fields,
+single-spaced. A record whose value differs in one of those columns is kept whole, and so is
+every line outside the group (headers, totals, odd names).
 
-Left alone: a table under a column header (its cells stay on their rows) and tab-separated
-lines (a cell may hold spaces). Never moved out of the lines: the first field (a record's type or permissions) and the last
-(its name), and values of one character or of punctuation only. One pass to count, one to
-render: linear time.
+Left alone: a table under a column header (``unzip -l``, ``helm list``: its cells stay on
+their rows, the table kind's rule) and tab-separated lines (a cell may hold spaces). Never
+moved out of the records: the first field (a record's type or permissions) and the last (its
+name), values of one character or of punctuation only, and labels (``time:``, ``size=``).
+One pass to count, one to render: linear time.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def _constants(lines: list[str], n: int, members: list[int]) -> dict[int, str]:
         if not counts[k]:
             continue
         value, hits = max(counts[k].items(), key=lambda kv: kv[1])
-        if hits >= SHARE * len(members) and len(value) >= 2 and any(ch.isalnum() for ch in value):
+        if (hits >= SHARE * len(members) and len(value) >= 2 and any(ch.isalnum() for ch in value)
+                and value[-1] not in ":="):  # ``time:``, ``size=``: a label that reads with its value
             out[k] = value
     return out
 

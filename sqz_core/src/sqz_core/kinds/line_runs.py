@@ -12,7 +12,8 @@ Never folded: safe content (a stack trace, DDL, a key anywhere in the text: noth
 be stored), a line with an error/warning word, a line whose numbers sit between field
 separators (``1|paid|75.2``, ``3,alice``: data rows, every cell a fact), a run whose lines
 have no word of their own (``42``, ``1.5 2.5``). Only consecutive lines fold, so the
-order of events stays as printed. One pass with flat regexes: linear time.
+order of events stays as printed. Linear time: a cheap key per line (digits deleted, in C),
+then one regex split per line only inside groups long enough to fold.
 """
 
 from __future__ import annotations
@@ -23,14 +24,15 @@ MIN_RUN = 6          # a run folds from this many lines (first + note + last sta
 SCAN_LINES = 4000    # detection looks at most at this many lines
 MAX_LINE = 400       # longer lines are never folded (masking them is not worth it)
 
-_NUM = lazy(r"\d+(?:\.\d+)?")
+_NUM = lazy(r"(\d+(?:\.\d+)?)")  # one group: split() gives the literal pieces and the numbers in one pass
 _PADDING = lazy(r"  +")  # alignment: ``step   0/400`` and ``step 100/400`` share a template
 _HEX_BYTES = lazy(r"[ \t]*[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){3,}:?")
+_HEX = "\x00hex"
 _WORD = lazy(r"[A-Za-z]{2,}")
 # a masked number right next to a field separator: a data row, not a progress line
 _DATA_CELL = lazy(r"[|\t,;]#|#[|\t,;]")
-_SEVERE = lazy(r"(?i:error|warn|fail|fatal|panic|exception|traceback|critical|denied|refused|"
-               r"timeout|timed out|abort|killed|segfault|not found|invalid|cannot|unable)")
+_SEVERE = lazy(r"error|warn|fail|fatal|panic|exception|traceback|critical|denied|refused|"
+               r"timeout|timed out|abort|killed|segfault|not found|invalid|cannot|unable")  # on lowercased text
 _OUR_NOTE = "[sqz: "
 _KEY = lazy(r"[A-Za-z_][\w.-]{0,23}[=:]$")            # loss=#, size:#
 _UNIT = lazy(r"^[A-Za-z%µ]{1,3}\b")                     # #ms, #s, #%, #KB
@@ -39,41 +41,80 @@ _NAME_AFTER = lazy(r"^ ([A-Za-z][\w-]{0,23})")          # # rows, # files
 
 
 def _template(line: str) -> tuple[str | None, list[str]]:
-    """The line's template and its numbers; template None: never folded."""
-    if len(line) > MAX_LINE or not line.strip():
+    """The line's template and its numbers (one regex split); None: not a line that folds."""
+    if len(line) > MAX_LINE:
         return None, []
-    if _HEX_BYTES.fullmatch(line):
-        return "\x00hex" + line[:len(line) - len(line.lstrip())], []
-    if _SEVERE.search(line) or line.lstrip().startswith(_OUR_NOTE):
-        return None, []
-    nums = _NUM.findall(line)
-    if not nums:
-        return None, []  # an exact repeat: the generic folding of identical lines handles it
-    tpl = _PADDING.sub(" ", _NUM.sub("#", line))
-    if _DATA_CELL.search(tpl) or not _WORD.search(tpl):
-        return None, []
-    return tpl, nums
+    stripped = line.lstrip()
+    if len(stripped) >= 11 and stripped[2] == ":" and _HEX_BYTES.fullmatch(line):
+        return _HEX + line[:len(line) - len(stripped)], []
+    parts = _NUM.split(line)
+    if len(parts) == 1:
+        return None, []  # no number: an exact repeat is the generic folding's (fold_repeats)
+    tpl = "#".join(parts[0::2])
+    if "  " in tpl:
+        tpl = _PADDING.sub(" ", tpl)
+    return tpl, parts[1::2]
 
 
-def _runs(lines: list[str], limit: int | None = None):
-    """Yield ``(start, end, numbers)`` for each run of MIN_RUN+ lines sharing one template."""
-    n = len(lines) if limit is None else min(len(lines), limit)
+def _foldable(tpl: str) -> bool:
+    """Checked once per run (its lines differ only in numbers, so in nothing these look at)."""
+    if tpl.startswith(_HEX):
+        return True
+    return (not tpl.lstrip().startswith(_OUR_NOTE) and _WORD.search(tpl) is not None
+            and _DATA_CELL.search(tpl) is None and _SEVERE.search(tpl.lower()) is None)
+
+
+_DIGITS = b"0123456789"
+_HEX_KEY = b"\x00hex"
+
+
+def _coarse_keys(lines: list[str]) -> list[bytes | None]:
+    """A cheap key per line (digits deleted, spacing normalised; bytes operations in C): lines of one
+    template share it. None: no digit, or too long; a line shaped like hex bytes gets one key."""
+    data = "\n".join(lines).encode("utf-8", "surrogateescape")
+    keys: list[bytes | None] = []
+    for orig, gone in zip(data.split(b"\n"), data.translate(None, _DIGITS).split(b"\n")):
+        if len(orig) == len(gone) or len(orig) > MAX_LINE:
+            keys.append(None)
+        elif orig.count(b":") >= 4 and orig.lstrip()[2:3] == b":":
+            keys.append(_HEX_KEY)  # maybe hex bytes: the exact template decides
+        else:
+            keys.append(b" ".join(gone.split()))
+    return keys
+
+
+def _runs(lines: list[str]):
+    """Yield ``(start, end, numbers)`` for each run of MIN_RUN+ lines sharing a foldable template.
+
+    Lines are first grouped by a cheap key; only a group long enough gets exact templates."""
+    keys = _coarse_keys(lines)
+    n = len(lines)
     i = 0
-    cur_tpl, cur_nums = _template(lines[0]) if n else (None, [])
     while i < n:
-        tpl, nums = cur_tpl, cur_nums
+        key = keys[i]
+        j = i + 1
+        while j < n and keys[j] == key:
+            j += 1
+        if key is not None and j - i >= MIN_RUN:
+            yield from _exact_runs(lines, i, j)
+        i = j
+
+
+def _exact_runs(lines: list[str], start: int, end: int):
+    """The runs of one exact template inside ``lines[start:end]``."""
+    i = start
+    cur = _template(lines[i])
+    while i < end:
+        tpl, nums = cur
         j = i + 1
         rows = [nums]
-        while j < n:
-            t, v = _template(lines[j])
-            if tpl is None or t != tpl:
-                cur_tpl, cur_nums = t, v
+        while j < end:
+            cur = _template(lines[j])
+            if tpl is None or cur[0] != tpl:
                 break
-            rows.append(v)
+            rows.append(cur[1])
             j += 1
-        else:
-            cur_tpl, cur_nums = None, []
-        if tpl is not None and j - i >= MIN_RUN:
+        if tpl is not None and j - i >= MIN_RUN and _foldable(tpl):
             yield i, j, rows
         i = j
 
@@ -140,7 +181,7 @@ def compress_runs(request) -> str | None:
         out.extend(lines[done:start + 1])
         middle = end - start - 2
         tpl = _template(lines[start])[0] or ""
-        if tpl.startswith("\x00hex"):
+        if tpl.startswith(_HEX):
             note = f"[sqz: {middle} more lines of hex bytes like these]"
         else:
             varied = _varied(tpl, rows[1:-1])
