@@ -76,7 +76,7 @@ def _coarse_keys(lines: list[str]) -> list[bytes | None]:
     for orig, gone in zip(data.split(b"\n"), data.translate(None, _DIGITS).split(b"\n")):
         if len(orig) == len(gone) or len(orig) > MAX_LINE:
             keys.append(None)
-        elif orig.count(b":") >= 4 and orig.lstrip()[2:3] == b":":
+        elif orig.count(b":") >= 3 and orig.lstrip()[2:3] == b":":
             keys.append(_HEX_KEY)  # maybe hex bytes: the exact template decides
         else:
             keys.append(b" ".join(gone.split()))
