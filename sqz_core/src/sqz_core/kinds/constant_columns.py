@@ -11,9 +11,9 @@ every line outside the group (headers, totals, odd names).
 Left alone: a table under a column header (``unzip -l``, ``helm list``: its cells stay on
 their rows, the table kind's rule) and tab-separated lines (a cell may hold spaces). Never
 moved out of the records: the first field (a record's type or permissions) and the last (its
-name), plain words and numbers (they may be one part of a cell of several words: ``Nov 30
-04:37``), values of one character or of punctuation only, and labels (``time:``, ``size=``).
-One pass to count, one to render: linear time.
+name), plain words and numbers and a compound token beside a constant number (they may be
+parts of one cell: ``Nov 30 04:37``), values of one character or of punctuation only, and
+labels (``time:``, ``size=``). One pass to count, one to render: linear time.
 """
 
 from __future__ import annotations
@@ -65,12 +65,14 @@ def _constants(lines: list[str], n: int, members: list[int]) -> dict[int, str]:
             out[k] = value
     # A plain word or number may be one part of a cell of several words (``Nov`` and ``30`` of
     # ``Nov 30 04:37``): only compound tokens move out (``root/root``, ``2026-12-01``, ``10:10``),
-    # and not beside a constant plain word, which may share their cell (``30`` beside ``04:37``).
+    # and not beside a constant plain number, which may share their cell (``30`` beside ``04:37``).
     def compound(v: str) -> bool:
         return not v.replace(".", "").isalnum()
 
-    return {k: v for k, v in out.items()
-            if compound(v) and all(compound(out.get(j, "-")) for j in (k - 1, k + 1) if 0 < j < n - 1)}
+    def plain_number(j: int) -> bool:
+        return 0 < j < n - 1 and out.get(j, "").replace(".", "").isdigit()
+
+    return {k: v for k, v in out.items() if compound(v) and not plain_number(k - 1) and not plain_number(k + 1)}
 
 
 def _has_header(lines: list[str], first: int) -> bool:
