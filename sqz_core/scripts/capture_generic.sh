@@ -10,7 +10,10 @@
 # Throw-away projects live in the fixed dir /tmp/sqz-capture/generic so paths in the output are stable.
 # Registry hosts and local index paths are replaced by pkgs.example.org (sqz_core.testing.redact_registries).
 # Sidecars keep their hand-written facts/dropped/notes; this script refreshes command, produced_by
-# and exit_code only (see meta()).
+# and exit_code only (see meta()). A re-capture changes run-specific values (dates, PIDs, load
+# addresses, temp dirs, the certificate and keys): refresh the facts that name them, or run
+# `capture_generic.sh --kinds-only` to refresh only the tuning fixtures under kinds/runs and
+# kinds/columns and keep the held-out set as measured.
 set -u
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$HERE/tests/fixtures/generic"
