@@ -79,6 +79,17 @@ def test_text_that_already_holds_our_note_is_left_alone():
     assert compress_runs(_req(text)) is None
 
 
+def test_a_patch_is_never_folded():
+    lines = ["--- a/conf.py", "+++ b/conf.py", "@@ -1,3 +1,23 @@", " HEADER = 1"] + [
+        f"+ITEM_{i} = {i * 3}  # slot {i}" for i in range(20)] + [" FOOTER = 2"]
+    text = "\n".join(lines) + "\n"
+    req = _req(text, "diff -u a/conf.py b/conf.py")
+    assert detect_kind(text, req) is None
+    assert compress_runs(req) is None
+    listing = "\n".join(["--- a/x", "+++ b/x", "@@ -1,1 +1,13 @@"] + ["+" + r for r in _listing(12)])
+    assert compress_columns(_req(listing)) is None
+
+
 def test_runs_tuning_fixtures():
     fx = load_fixture(FIX / "kinds" / "runs" / "shards_progress.txt")
     out = compress_kind("runs", fx.request())

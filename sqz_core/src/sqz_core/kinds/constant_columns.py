@@ -8,7 +8,7 @@ root/root, field 4 2026-12-01]``); each record of the group then shows its other
 single-spaced. A record whose value differs in one of those columns is kept whole, and so is
 every line outside the group (headers, totals, odd names).
 
-Left alone: a table under a column header (``unzip -l``, ``helm list``: its cells stay on
+Left alone: a unified diff, a table under a column header (``unzip -l``, ``helm list``: its cells stay on
 their rows, the table kind's rule) and tab-separated lines (a cell may hold spaces). Never
 moved out of the records: the first field (a record's type or permissions) and the last (its
 name), plain words and numbers and a compound token beside a constant number (they may be
@@ -92,8 +92,14 @@ def _has_header(lines: list[str], first: int) -> bool:
     return False
 
 
+def _is_patch(text: str) -> bool:
+    from ..cleanup import looks_like_diff
+
+    return looks_like_diff(text)
+
+
 def looks_like_columns(text: str) -> bool:
-    if text.count("\n") < MIN_LINES:
+    if text.count("\n") < MIN_LINES or _is_patch(text):
         return False
     lines = text.split("\n", SCAN_LINES)[:SCAN_LINES]
     found = _group(lines)
@@ -105,8 +111,8 @@ def compress_columns(request) -> str | None:
     trailing = lines[-1] == ""
     if trailing:
         lines.pop()
-    if any(line.lstrip().startswith(_OUR_NOTE) for line in lines):
-        return None  # a line that reads as one of our notes could not be told from one we add
+    if any(line.lstrip().startswith(_OUR_NOTE) for line in lines) or _is_patch(request.text):
+        return None  # a note-like line could not be told from one we add; a diff's lines are content
     found = _group(lines)
     if found is None:
         return None

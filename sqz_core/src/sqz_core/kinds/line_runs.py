@@ -8,7 +8,7 @@ modulus and signature). A run of ``MIN_RUN`` or more consecutive lines with one 
 first line, a note with how many lines went and the range of each number that varied
 (named by the word before it: ``step 20–360, loss=1.4667–1.7199``), and its last line.
 
-Never folded: safe content (a stack trace, DDL, a key anywhere in the text: nothing of it may
+Never folded: a unified diff (its lines are content), safe content (a stack trace, DDL, a key anywhere in the text: nothing of it may
 be stored), a line with an error/warning word, a line whose numbers sit between field
 separators (``1|paid|75.2``, ``3,alice``: data rows, every cell a fact), a run whose lines
 have no word of their own (``42``, ``1.5 2.5``). Only consecutive lines fold, so the
@@ -121,10 +121,17 @@ def _exact_runs(lines: list[str], start: int, end: int):
 
 def looks_like_runs(text: str) -> bool:
     """A run of MIN_RUN or more near-identical lines within the first SCAN_LINES lines."""
-    if text.count("\n") < MIN_RUN:
+    if text.count("\n") < MIN_RUN or _is_patch(text):
         return False
     lines = text.split("\n", SCAN_LINES)[:SCAN_LINES]
     return next(_runs(lines), None) is not None
+
+
+def _is_patch(text: str) -> bool:
+    """A unified diff: its lines are content, never folded (the pipeline leaves diffs whole too)."""
+    from ..cleanup import looks_like_diff
+
+    return looks_like_diff(text)
 
 
 def _label(before: str, after: str, span: str) -> str:
@@ -172,7 +179,7 @@ def compress_runs(request) -> str | None:
         lines.pop()
     if any(line.lstrip().startswith(_OUR_NOTE) for line in lines):
         return None  # a line that reads as one of our notes could not be told from one we add
-    if _sensitive(text):
+    if _sensitive(text) or _is_patch(text):
         return None
     out: list[str] = []
     done = 0
