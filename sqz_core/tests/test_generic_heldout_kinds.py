@@ -90,6 +90,15 @@ def test_a_patch_is_never_folded():
     assert compress_columns(_req(listing)) is None
 
 
+def test_file_content_read_after_cd_is_never_folded():
+    text = "\n".join(_progress(30)) + "\n"
+    for command in ("cd /srv/app && cat progress.log", "cd src; head -n 200 log.txt", "pushd x && tail -n 50 y"):
+        assert compress_runs(_req(text, command)) is None, command
+    assert compress_columns(_req("\n".join(_listing(12)), "cd /srv && cat listing.txt")) is None
+    assert compress_runs(_req(text, "cd /srv/app && python3 train.py")) is not None
+    assert compress_runs(FormatRequest(text, tool="read_file")) is None
+
+
 def test_runs_tuning_fixtures():
     fx = load_fixture(FIX / "kinds" / "runs" / "shards_progress.txt")
     out = compress_kind("runs", fx.request())

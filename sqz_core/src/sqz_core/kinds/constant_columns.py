@@ -8,7 +8,7 @@ root/root, field 4 2026-12-01]``); each record of the group then shows its other
 single-spaced. A record whose value differs in one of those columns is kept whole, and so is
 every line outside the group (headers, totals, odd names).
 
-Left alone: a unified diff, a table under a column header (``unzip -l``, ``helm list``: its cells stay on
+Left alone: file content, a unified diff, a table under a column header (``unzip -l``, ``helm list``: its cells stay on
 their rows, the table kind's rule) and tab-separated lines (a cell may hold spaces). Never
 moved out of the records: the first field (a record's type or permissions) and the last (its
 name), plain words and numbers and a compound token beside a constant number (they may be
@@ -113,6 +113,10 @@ def compress_columns(request) -> str | None:
         lines.pop()
     if any(line.lstrip().startswith(_OUR_NOTE) for line in lines) or _is_patch(request.text):
         return None  # a note-like line could not be told from one we add; a diff's lines are content
+    from .line_runs import reads_a_file
+
+    if reads_a_file(request):
+        return None  # file content (``cd dir && cat f``) is never summarised
     found = _group(lines)
     if found is None:
         return None

@@ -8,7 +8,7 @@ modulus and signature). A run of ``MIN_RUN`` or more consecutive lines with one 
 first line, a note with how many lines went and the range of each number that varied
 (named by the word before it: ``step 20–360, loss=1.4667–1.7199``), and its last line.
 
-Never folded: a unified diff (its lines are content), safe content (a stack trace, DDL, a key anywhere in the text: nothing of it may
+Never folded: file content (also ``cd src && cat conf.py``), a unified diff, safe content (a stack trace, DDL, a key anywhere in the text: nothing of it may
 be stored), a line with an error/warning word, a line whose numbers sit between field
 separators (``1|paid|75.2``, ``3,alice``: data rows, every cell a fact), a run whose lines
 have no word of their own (``42``, ``1.5 2.5``). Only consecutive lines fold, so the
@@ -127,6 +127,27 @@ def looks_like_runs(text: str) -> bool:
     return next(_runs(lines), None) is not None
 
 
+_SEGMENTS = lazy(r"&&|\|\||[;|\n]")
+
+
+def reads_a_file(request) -> bool:
+    """True when any command of a compound line prints file content (``cd src && cat conf.py``):
+    ``request.is_file_content()`` judges the first command only. Conservative: a separator inside
+    quotes only makes this say True, and then nothing is folded."""
+    if request.is_file_content():
+        return True
+    command = getattr(request, "command", None)
+    if not command:
+        return False
+    from ..request import FILE_PROGRAMS, normalize_argv, split_words
+
+    for part in _SEGMENTS.split(command)[1:]:
+        argv = normalize_argv(split_words(part))
+        if argv and argv[0] in FILE_PROGRAMS:
+            return True
+    return False
+
+
 def _is_patch(text: str) -> bool:
     """A unified diff: its lines are content, never folded (the pipeline leaves diffs whole too)."""
     from ..cleanup import looks_like_diff
@@ -179,7 +200,7 @@ def compress_runs(request) -> str | None:
         lines.pop()
     if any(line.lstrip().startswith(_OUR_NOTE) for line in lines):
         return None  # a line that reads as one of our notes could not be told from one we add
-    if _sensitive(text) or _is_patch(text):
+    if _sensitive(text) or _is_patch(text) or reads_a_file(request):
         return None
     out: list[str] = []
     done = 0
