@@ -228,3 +228,19 @@ def test_large_input_is_handled_in_one_pass():
     assert out.count("\n") == 3
     listing = "\n".join(_listing(100_000))
     assert compress_columns(_req(listing)).count("\n") == 100_000
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(max_size=400))
+def test_any_text_at_all(text):
+    text = "\n".join([text] * 7)  # long enough to be looked at
+    req = _req(text)
+    detect_kind(text, req)
+    _check_runs(text)
+    _check_columns(text)
+
+
+def test_a_lone_surrogate_does_not_break_the_byte_keys():
+    text = "".join(f"\ud800 step {i} of 9\n" for i in range(1, 10))
+    out = compress_runs(_req(text))
+    assert out.split("\n")[0] == "\ud800 step 1 of 9" and out.split("\n")[2] == "\ud800 step 9 of 9"

@@ -71,13 +71,15 @@ _HEX_KEY = b"\x00hex"
 def _coarse_keys(lines: list[str]) -> list[bytes | None]:
     """A cheap key per line (digits deleted, spacing normalised; bytes operations in C): lines of one
     template share it. None: no digit, or too long; a line shaped like hex bytes gets one key."""
-    data = "\n".join(lines).encode("utf-8", "surrogateescape")
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")  # never fails, even on a lone surrogate
     keys: list[bytes | None] = []
     for orig, gone in zip(data.split(b"\n"), data.translate(None, _DIGITS).split(b"\n")):
-        if len(orig) == len(gone) or len(orig) > MAX_LINE:
+        if len(orig) > MAX_LINE:
             keys.append(None)
         elif orig.count(b":") >= 3 and orig.lstrip()[2:3] == b":":
-            keys.append(_HEX_KEY)  # maybe hex bytes: the exact template decides
+            keys.append(_HEX_KEY)  # maybe hex bytes (``ab:cd:ef:…`` may hold no digit): the exact template decides
+        elif len(orig) == len(gone):
+            keys.append(None)
         else:
             keys.append(b" ".join(gone.split()))
     return keys
