@@ -181,8 +181,3 @@ def test_whole_pipeline_result_is_recoverable(tmp_path):
         rid = re.fullmatch(r"\[\S*sqz expand ([0-9a-f]{12,})\]", last).group(1)
         assert store.get_blob(unique_hash(store, rid)) == fx.raw
 
-
-def test_pip_editable_install_keeps_facts_without_its_formatter(tmp_path):
-    fx = load_fixture(HERE / "fixtures" / "generic" / "pip_install_editable_verbose.txt")
-    out = _run(fx, tmp_path, formatters=False).output.decode()
-    assert missing_facts(clean_terminal(out), fx.facts) == []
