@@ -45,7 +45,8 @@ def family_of(root: Path, fixture_path: Path) -> str:
     return f"{pack}/{rel.parts[0]}" if len(rel.parts) > 1 else pack
 
 
-CATEGORIES = ("test runners", "git", "build/compilers", "search/listings", "logs", "structured data", "cloud")
+CATEGORIES = ("test runners", "git", "build/compilers", "search/listings", "logs", "structured data", "cloud",
+              "other tools")
 _TEST = re.compile(r"\b(pytest|unittest|jest|vitest|ctest|tox|nox|nextest)\b|(^|\s)(test|test:\S+|--test)(\s|$)")
 _STRUCTURED = re.compile(r"--json\b|--(?:[a-z]+-)*format[= ](json|\d)|-o (json|yaml)\b|\bmetadata\b|\binspect\b|"
                          r"\bconfig view\b|--dry-run|^curl\b|^(psql|sqlite3|mysql|duckdb|dpkg)\b")
@@ -73,6 +74,8 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
         return "logs"  # crash traces, environment dumps, access and verbose logs
     if pack == "test":
         return "build/compilers"  # compilers, build tools, linters, type checkers, installers
+    if pack == "core" and (sub == "generic" or (sub == "kinds" and folder in ("runs", "columns"))):
+        return "other tools"  # outputs no formatter knows (core/tests/fixtures/generic; the runs/columns kinds)
     return "other"
 
 

@@ -10,7 +10,7 @@ hot path).
 from __future__ import annotations
 
 KINDS = ("json", "jsonl", "yaml", "log", "table", "ls", "find", "tree", "du", "grep",
-         "markdown", "html", "deptree")
+         "markdown", "html", "deptree", "runs", "columns")
 
 # kind -> (module, function)
 _HANDLERS = {
@@ -27,6 +27,8 @@ _HANDLERS = {
     "markdown": ("markdown_doc", "compress_markdown"),
     "html": ("html_page", "compress_html"),
     "deptree": ("dep_tree", "compress_deptree"),
+    "runs": ("line_runs", "compress_runs"),
+    "columns": ("constant_columns", "compress_columns"),
 }
 
 _TABLE_PROGRAMS = frozenset({"ps", "df", "free", "lsblk", "netstat", "ss", "psql", "sqlite3", "mysql", "mariadb",
@@ -114,7 +116,9 @@ def _sniff(text: str) -> str | None:
     for kind, module, test in (("yaml", "yaml_doc", "looks_like_yaml"),
                                ("log", "log_lines", "looks_like_log"),
                                ("table", "aligned_table", "looks_like_table"),
-                               ("markdown", "markdown_doc", "looks_like_markdown")):
+                               ("markdown", "markdown_doc", "looks_like_markdown"),
+                               ("runs", "line_runs", "looks_like_runs"),
+                               ("columns", "constant_columns", "looks_like_columns")):
         if getattr(_module(module), test)(text):
             return kind
     return None
