@@ -15,6 +15,11 @@ _LAUNCHERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx"})
 _RUNNERS = frozenset({"uv", "poetry", "pdm", "hatch", "pipenv", "rye"})  # `uv run pytest`
 _PY = re.compile(r"^python(\d+(\.\d+)?)?$")
 _ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# ``cd DIR && …`` (agents prefix most commands with it), ``source venv/bin/activate && …``, ``export K=V; …``:
+# set-up steps that print nothing; the output is the next command's.
+_SETUP_PREFIX = re.compile(
+    r"""^(?:\s*(?:(?:cd|pushd|source|\.)\s+(?:'[^']*'|"[^"$`\\]*"|[^\s;&|<>()'"`$]+)"""
+    r"""|export\s+[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"$`\\]*"|[^\s;&|<>()'"`$]*))\s*(?:&&|;))+\s*""")
 _SPLIT = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+))""")
 
 # Tool names (MCP and agents' built-in tools) whose results are file content or
@@ -31,11 +36,13 @@ FILE_PROGRAMS = frozenset({"cat", "head", "tail", "sed", "bat", "batcat", "nl", 
 def split_words(cmdline: str) -> list[str]:
     """Split a shell command line into words, roughly as a POSIX shell would.
 
-    Only the first simple command matters here (``a && b`` is judged by ``a``); an
+    Only the first simple command matters here (``a && b`` is judged by ``a``), after leading
+    set-up steps that print nothing (``cd DIR &&``, ``source ENV;``, ``export K=V &&``); an
     unparseable line gives what could be read, never an exception.
     """
     words: list[str] = []
-    pos, n = 0, len(cmdline)
+    m = _SETUP_PREFIX.match(cmdline)
+    pos, n = (m.end() if m and m.end() < len(cmdline) else 0), len(cmdline)
     while pos < n:
         m = _SPLIT.match(cmdline, pos)
         if not m or m.end() == pos:
