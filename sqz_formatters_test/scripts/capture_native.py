@@ -1738,7 +1738,6 @@ HO_FACTS: dict[str, list] = {
         "undefined reference to `luaopen_coroutine'", "undefined reference to `luaopen_utf8'",
         "collect2: error: ld returned 1 exit status",
         "gmake[2]: *** [CMakeFiles/lua.dir/build.make:98: lua] Error 1",
-        "[ 93%] Built target lua_static",
     ],
     "ho_configure_missing_package": [
         "CMake Error at CMakeLists.txt:4 (find_package):",

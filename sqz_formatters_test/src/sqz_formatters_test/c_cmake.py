@@ -33,29 +33,18 @@ _NINJA_MSG = re.compile(r"^(FAILED: |ninja: (build stopped: .*|error: .*|no work
 _BUILT_INFO = re.compile(r"^-- (Build files have been written to: |Configuring incomplete, errors occurred!)")
 
 
-_BUILT = re.compile(r"^\[ *\d+%\] Built target \S+$")
-_MAX_BUILT = 8
-
-
 def compress_progress(lines: list[str]) -> tuple[list[str], dict]:
-    """Drop configure probes and build progress (counted); keep the run's last progress line if it ends it,
-    and, in a failed build (make's ``*** [...]`` or ninja's ``FAILED:``), the ``Built target X`` lines
-    (up to eight: beyond, counted with the rest)."""
+    """Drop configure probes and build progress (counted); keep the run's last progress line if it ends it."""
     out: list[str] = []
     counts: dict[str, int] = {}
     slot = None
     last = None
-    # in a failed build, the targets finished before the failure (a green build's are all of them)
-    built = 0 if any(l.startswith("FAILED: ") or "*** [" in l for l in lines) else _MAX_BUILT
     for line in lines:
         kind = None
         if _PROBE.match(line) and not _PROBE_BAD.search(line):
             kind = "configure check"
         elif _MAKE_PROGRESS.match(line) or _NINJA_PROGRESS.match(line) or _OTHER_PROGRESS.match(line):
             kind = "build progress"
-            if _BUILT.match(line) and built < _MAX_BUILT:
-                built += 1
-                kind = None  # a finished target: which ones were built matters when a later one fails
         if kind is None:
             out.append(line)
             continue

@@ -153,7 +153,8 @@ _RUN_KEEP_FIRST, _RUN_KEEP_LAST = 3, 1
 def fold_candidate_runs(lines: list[str]) -> list[str]:
     """An overload set listed whole (``no match for ‘operator<<’`` lists every ``operator<<`` the
     headers declare, 40-odd): a run of seven or more ``note: candidate`` entries keeps its first three
-    and its last, the ones between counted on one line: ``[dropped: 45 more candidates]``. An entry is
+    and its last, the ones between counted on one line: ``[dropped: 45 more candidates, 135 note lines]`` (the note lines
+    include those an earlier ``[N repeated note lines dropped]`` mark counted). An entry is
     the candidate line with gcc's indented reasons under it (``note:   no known conversion …``) and
     the ``In file included from`` lines leading to the next one (and a ``[N repeated note lines
     dropped]`` mark among them). One pass."""
@@ -182,7 +183,10 @@ def fold_candidate_runs(lines: list[str]) -> list[str]:
         size = len(starts)
         if size >= _RUN_KEEP_FIRST + _RUN_KEEP_LAST + 3:
             out.extend(lines[i:starts[_RUN_KEEP_FIRST]])
-            out.append(f"[dropped: {size - _RUN_KEEP_FIRST - _RUN_KEEP_LAST} more candidates]")
+            gone = lines[starts[_RUN_KEEP_FIRST]:starts[size - _RUN_KEEP_LAST]]
+            notes = sum(1 for x in gone if _CANDIDATE.match(x) or _CANDIDATE_SUB.match(x))
+            notes += sum(int(x[1:x.index(" ")]) for x in gone if _REPEATED_MARK.match(x))
+            out.append(f"[dropped: {size - _RUN_KEEP_FIRST - _RUN_KEEP_LAST} more candidates, {notes} note lines]")
             out.extend(lines[starts[size - _RUN_KEEP_LAST]:ends[-1]])
         else:
             out.extend(lines[i:ends[-1]])
