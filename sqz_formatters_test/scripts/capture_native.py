@@ -1595,10 +1595,6 @@ def capture_ho_go() -> None:
     ho_capture("go", "ho_stdcopy_test_cover", green, "go test -count=1 -cover ./...", env=env, produced_by=go_v, expect_exit=0,
                facts=HO_FACTS.get("ho_stdcopy_test_cover", []), dropped=HO_DROPPED.get("ho_stdcopy_test_cover", []),
                notes=src)
-    ho_capture("go", "ho_stdcopy_bench", green, "go test -run '^$' -bench . -benchmem ./...", env=env,
-               produced_by=go_v, expect_exit=0,
-               facts=HO_FACTS.get("ho_stdcopy_bench", []), dropped=HO_DROPPED.get("ho_stdcopy_bench", []),
-               notes=src + " Benchmarks only (-run '^$'); the timings vary from run to run.")
     red = _go_std_module("ho-gostd-red", _GO_STD_BUGS)
     ho_capture("go", "ho_stdcopy_test_fail", red, "go test ./...", env=env, produced_by=go_v, expect_exit=1,
                facts=HO_FACTS.get("ho_stdcopy_test_fail", []), dropped=HO_DROPPED.get("ho_stdcopy_test_fail", []),
@@ -1783,12 +1779,6 @@ HO_FACTS: dict[str, list] = {
         "ok  \texample.com/stdcopy/bufio", "coverage: 93.4% of statements",
         "ok  \texample.com/stdcopy/list", "coverage: 100.0% of statements",
         "ok  \texample.com/stdcopy/tabwriter", "coverage: 91.7% of statements",
-    ],
-    "ho_stdcopy_bench": [
-        "pkg: example.com/stdcopy/bufio", "pkg: example.com/stdcopy/tabwriter",
-        "BenchmarkReaderCopyOptimal-2", "BenchmarkWriterFlush-2", "BenchmarkTable/1x100000/new-2",
-        "BenchmarkTable/100x100000/reuse-2",
-        "ok  \texample.com/stdcopy/bufio", "ok  \texample.com/stdcopy/list", "ok  \texample.com/stdcopy/tabwriter",
     ],
     "ho_stdcopy_test_fail": [
         "--- FAIL: TestReader", "bufio_test.go:167: reader=byte fn=lines bufsize=0 want=\"abcdefghijklmno\\n\" "

@@ -240,8 +240,6 @@ def drop_implied_parents(out: list[str]) -> list[str]:
     return kept
 
 
-_BENCH_ENV = re.compile(r"^(?:goos|goarch|cpu): \S")
-_BENCH_RESULT = re.compile(r"^Benchmark\S+[ \t]+\d+[ \t]+[\d.]+ ns/op")
 _LOG_ENTRY = re.compile(r"^(?P<indent> {4,})(?P<site>[\w.-]+\.go:\d+): ")
 _KEEP_FIRST, _KEEP_LAST = 3, 1
 
@@ -310,7 +308,6 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
     in_panic = False
     pkg_failed = False
     frames_from = -1
-    bench_env: set[str] = set()
     for i, line in enumerate(lines):
         if in_panic and line.startswith("\tpanic: ") and out and out[-1] == line[1:] + " [recovered]":
             continue  # go 1.19-1.20 repeat a recovered-and-repanicked message word for word
@@ -359,13 +356,6 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             continue
         if _BARE.match(line) and line == "PASS":
             continue                    # the package's `ok` line follows
-        if _BENCH_RESULT.match(line):
-            out.append(" ".join(line.split()))  # the column padding goes; the figures and units stay
-            continue
-        if _BENCH_ENV.match(line):
-            if line in bench_env:
-                continue                # `goos:`/`goarch:`/`cpu:` repeated above every package's benchmarks
-            bench_env.add(line)
         if line == "FAIL" and pkg_failed:
             continue                    # the run's verdict: the package's `FAIL` line above says it
         out.append(line)

@@ -33,11 +33,10 @@ def go_verb(argv: tuple[str, ...]) -> str | None:
 
 
 def has_unknown_shape(argv: tuple[str, ...]) -> bool:
-    """Options that change the output into something this formatter does not parse (``-bench`` does not:
-    its result lines are kept as they stand, the package headers said once)."""
+    """Options that change the output into something this formatter does not parse."""
     for a in argv:
-        if a in ("-x", "-n", "-list", "-test.list", "-json=false") or a.startswith(("-list=", "-coverprofile",
-                                                                                    "-trace")):
+        if a in ("-x", "-n", "-list", "-test.list", "-json=false") or a.startswith(("-list=", "-bench", "-test.bench",
+                                                                                    "-coverprofile", "-trace")):
             return True
     return False
 
