@@ -360,3 +360,33 @@ def test_artefact_steps_are_links_and_archives_only():
     assert not steps("gcc -S -o x.s x.c", "gcc")
     assert not steps("ar t libutil.a", "ar")
     assert not steps("cp -o x y", "cp")
+
+
+# ------------------------------------------------------------------ go test -race: the report's frames
+
+def test_race_report_keeps_program_frames_folds_the_harness():
+    text, out = _run(go_tool, "go", "ho_race")
+    for x in text.splitlines():
+        if "/tmp/sqz-capture/ho-gorace/" in x or x.startswith(("WARNING: DATA RACE", "Read at", "Previous write at",
+                                                               "Goroutine ", "  example.com/", "--- FAIL")):
+            assert x in out, x
+    assert "testing.tRunner()" not in out and "/usr/lib/go-1.19/src/testing/testing.go" not in out
+    assert out.count("      [2 Go runtime frames]") == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(cut=st.floats(min_value=0.0, max_value=1.0))
+def test_race_prefix_keeps_program_frames_or_none(cut):
+    text, command, code = _fx("go", "ho_race")
+    lines = text.splitlines(keepends=True)
+    part = "".join(lines[:int(len(lines) * cut)])
+    out = go_tool.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    if out is None:
+        return
+    for x in part.splitlines():
+        if "/tmp/sqz-capture/" in x or x.startswith("  example.com/"):
+            assert x in out, x
+    gone = (sum(1 for x in part.splitlines() if x.startswith("  testing."))
+            - sum(1 for x in out.splitlines() if x.startswith("  testing.")))
+    said = sum(int(m) for m in re.findall(r"^      \[(\d+) Go runtime frames?", out, re.M))
+    assert gone == said

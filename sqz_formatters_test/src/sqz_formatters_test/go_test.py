@@ -11,7 +11,9 @@ Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
 lines are counted (a skip's line and its reason stay); a parent's ``--- FAIL`` line directly
 followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
 ``FAIL`` after a package's ``FAIL`` line go; a run of only the test harness's frames is
-counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header. A run cut short (a test started after the last package result, a package without
+counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header; the race detector's
+reports get the same frame folding. A run of more than five log entries from one call site keeps
+its first three and its last, the others counted. A run cut short (a test started after the last package result, a package without
 its final JSON action) returns None.
 """
 
@@ -240,6 +242,42 @@ def drop_implied_parents(out: list[str]) -> list[str]:
     return kept
 
 
+_RACE_FUNC = re.compile(r"^  (?P<func>\S.*)$")
+_RACE_AT = re.compile(r"^      (?P<file>/\S+\.go):\d+(?: \+0x[0-9a-f]+)?$")
+
+
+def fold_race_frames(out: list[str]) -> list[str]:
+    """The race detector's report (``WARNING: DATA RACE``: the two accesses' stacks and the stacks
+    that created their goroutines, two-space function lines over six-space ``file:line`` lines) with
+    each run of Go runtime/standard-library frames named on one line, as in a panic: a run of only the
+    test harness's (``testing.tRunner``) counted. The program's frames stay verbatim. One pass."""
+    if "WARNING: DATA RACE" not in out:
+        return out
+    kept: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            names = "" if all(_HARNESS.match(x) for x in run) else ": " + ", ".join(run)
+            kept.append(f"      [{len(run)} Go runtime frame{'s' if len(run) > 1 else ''}{names}]")
+            run.clear()
+
+    i, n = 0, len(out)
+    while i < n:
+        f = _RACE_FUNC.match(out[i])
+        at = _RACE_AT.match(out[i + 1]) if f and i + 1 < n else None
+        if at and _runtime_frame(f.group("func"), at.group("file")):
+            func = f.group("func")
+            run.append(func if func.startswith("created by ") else _func_name(func) + "()")
+            i += 2
+            continue
+        flush()
+        kept.append(out[i])
+        i += 1
+    flush()
+    return kept
+
+
 _LOG_ENTRY = re.compile(r"^(?P<indent> {4,})(?P<site>[\w.-]+\.go:\d+): ")
 _KEEP_FIRST, _KEEP_LAST = 3, 1
 
@@ -361,7 +399,8 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])
-    out = fold_log_sites(_drop_lone_running_header(fold_identical_goroutines(drop_implied_parents(out))))
+    out = fold_race_frames(fold_log_sites(_drop_lone_running_header(fold_identical_goroutines(
+        drop_implied_parents(out)))))
     if last_pkg_result < 0 or last_test_line > last_pkg_result:
         return None                     # no package result, or tests ran after the last one: cut short
     if exit_code not in (None, 0) and not any(_FAIL.match(l) or _PKG_FAIL.match(l) or l == "FAIL" for l in out):
