@@ -390,3 +390,47 @@ def test_race_prefix_keeps_program_frames_or_none(cut):
             - sum(1 for x in out.splitlines() if x.startswith("  testing.")))
     said = sum(int(m) for m in re.findall(r"^      \[(\d+) Go runtime frames?", out, re.M))
     assert gone == said
+
+
+# ------------------------------------------------------------------ maven: parameterized test names
+
+def test_maven_parameterized_failures_lose_their_timing_only():
+    from sqz_formatters_test import jvm_maven
+
+    text, out = _run(jvm_maven, "maven", "ho_param_table_fail")
+    ids = re.findall(r"^\[ERROR\] (adds\[case \d+: \d+\+\d+\]\(demo\.AddTableTest\))  Time elapsed: ", text, re.M)
+    assert len(ids) == 30
+    for case in ids:
+        assert f"[ERROR] {case} <<< FAILURE!" in out
+    assert not any(x.startswith("[ERROR]") and "Time elapsed" in x for x in out.splitlines())
+    assert out.count("java.lang.AssertionError: expected:<") == 30
+    assert out.count("\tat demo.AddTableTest.adds(AddTableTest.java:35)") == 30  # traces stay line for line
+    assert out.count("AddTableTest.adds:35 expected:<") == 30                    # and the Results list
+
+
+def test_untimed_test_declines_other_shapes():
+    from sqz_formatters_test.jvm_maven import _untimed_test
+
+    assert _untimed_test("adds[case 1: 2+2](demo.T)  Time elapsed: 0.01 s  <<< FAILURE!") == \
+        "adds[case 1: 2+2](demo.T) <<< FAILURE!"
+    assert _untimed_test("adds[case 1: 2+2](demo.T)  Time elapsed: 0.01 s") is None       # no outcome
+    assert _untimed_test("adds[case 1: 2+2]  Time elapsed: 0.01 s  <<< FAILURE!") is None  # no class
+    assert _untimed_test("  Time elapsed: 0.01 s  <<< FAILURE!") is None
+    assert _untimed_test("adds(demo.T)  Time elapsed: soon  <<< FAILURE!") is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(cut=st.floats(min_value=0.0, max_value=1.0))
+def test_maven_prefix_keeps_every_failure_or_none(cut):
+    from sqz_formatters_test import jvm_maven
+
+    text, command, code = _fx("maven", "ho_param_table_fail")
+    lines = text.splitlines(keepends=True)
+    part = "".join(lines[:int(len(lines) * cut)])
+    out = jvm_maven.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    if out is None:
+        return
+    for case in re.findall(r"^\[ERROR\] (adds\[case [^\]]+\]\(demo\.AddTableTest\))  Time elapsed: .*FAILURE!$",
+                           part, re.M):
+        assert f"{case} <<< FAILURE!" in out
+    assert out.count("java.lang.AssertionError") == part.count("java.lang.AssertionError")
