@@ -601,7 +601,33 @@ def capture_maven_heldout() -> None:
                   "parameterized AddTableTest.")
 
 
+def capture_gradle_heldout() -> None:
+    """``ho_*``: the same half-failing parameterized table through Gradle's console."""
+    if not shutil.which("gradle"):
+        print("gradle not installed: held-out gradle fixtures skipped")
+        return
+    ver = first_line("gradle --version 2>&1", r"^Gradle \d")
+    java = first_line("java -version 2>&1", r"version")
+    root = gradle_project("jvm-gradle-ho", failing=False)
+    calc = root / "src/main/java/demo/Calc.java"
+    calc.write_text(_CALC.replace("return a + b;", "return a > 30 ? a + b + 1 : a + b;"))
+    run("gradle compileJava", root)  # warm: the daemon and the main classes, output not kept
+    capture("gradle", "ho_param_table_fail", root, "gradle test", HO_GRADLE_FACTS,
+            produced_by=f"{ver} (Debian bookworm package); {java}", expect_exit=1,
+            dropped=["Run with --stacktrace option to get the stack trace."],
+            notes="Gradle 4.4.1 (Debian); JUnit 4 from /usr/share/java via flatDir. Induced bug: Calc.add is off by "
+                  "one when its first operand is over 30, failing cases 31-60 of the parameterized AddTableTest.")
+
+
 # Picked from the raw output before looking at any rendering.
+HO_GRADLE_FACTS: list = [
+    "demo.AddTableTest > adds[case 30: 31+31] FAILED", "demo.AddTableTest > adds[case 44: 45+45] FAILED",
+    "demo.AddTableTest > adds[case 59: 60+60] FAILED", "java.lang.AssertionError at AddTableTest.java:35",
+    "69 tests completed, 30 failed, 1 skipped", "Execution failed for task ':test'.",
+    "> There were failing tests. See the report at: "
+    "file:///tmp/sqz-capture/jvm-gradle-ho/build/reports/tests/test/index.html",
+    "BUILD FAILED in",
+]
 HO_FACTS: list = [
     "Tests run: 6, Failures: 0, Errors: 0, Skipped: 1",
     "Tests run: 60, Failures: 30, Errors: 0, Skipped: 0",
@@ -618,7 +644,7 @@ HO_FACTS: list = [
 
 
 FAMILIES = {"maven": capture_maven, "gradle": capture_gradle,
-            "ho_maven": capture_maven_heldout}
+            "ho_maven": capture_maven_heldout, "ho_gradle": capture_gradle_heldout}
 
 
 def main(argv: list[str]) -> int:
