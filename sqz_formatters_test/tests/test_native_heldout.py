@@ -434,3 +434,68 @@ def test_maven_prefix_keeps_every_failure_or_none(cut):
                            part, re.M):
         assert f"{case} <<< FAILURE!" in out
     assert out.count("java.lang.AssertionError") == part.count("java.lang.AssertionError")
+
+
+# ------------------------------------------------------------------ gradle: the same failure many times
+
+def test_gradle_same_failures_listed_then_their_exception_once():
+    from sqz_formatters_test import jvm_gradle
+
+    text, out = _run(jvm_gradle, "gradle", "ho_param_table_fail")
+    heads = [x for x in text.splitlines() if x.startswith("demo.AddTableTest > adds[case ")]
+    assert len(heads) == 30
+    for h in heads:
+        assert h in out.splitlines()
+    assert out.count("    java.lang.AssertionError at AddTableTest.java:35") == 1
+    assert "    [the same under each of the 30 tests above]" in out
+    assert "69 tests completed, 30 failed, 1 skipped" in out
+
+
+def test_gradle_different_failures_stay_apart():
+    from sqz_formatters_test import jvm_gradle
+
+    text, out = _run(jvm_gradle, "gradle", "test_fail")
+    assert "[the same under each" not in out
+    for x in text.splitlines():
+        if " > " in x and x.endswith(" FAILED") or x.startswith("    java.") or x.startswith("    org.junit"):
+            assert x in out
+
+
+def test_gradle_group_needs_three_equal_bodies():
+    from sqz_formatters_test.jvm_gradle import group_same_failures
+
+    two = ["a.T > x FAILED", "    E at T.java:1", "", "a.T > y FAILED", "    E at T.java:1", ""]
+    assert group_same_failures(two) == two
+    mixed = two + ["a.T > z FAILED", "    F at T.java:2", ""]
+    assert group_same_failures(mixed) == mixed
+    three = two + ["a.T > z FAILED", "    E at T.java:1", ""]
+    assert group_same_failures(three) == ["a.T > x FAILED", "a.T > y FAILED", "a.T > z FAILED", "    E at T.java:1",
+                                          "    [the same under each of the 3 tests above]", ""]
+
+
+@settings(max_examples=60, deadline=None)
+@given(cut=st.floats(min_value=0.0, max_value=1.0))
+def test_gradle_prefix_keeps_every_failed_test_or_none(cut):
+    from sqz_formatters_test import jvm_gradle
+
+    text, command, code = _fx("gradle", "ho_param_table_fail")
+    lines = text.splitlines(keepends=True)
+    part = "".join(lines[:int(len(lines) * cut)])
+    out = jvm_gradle.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    if out is None:
+        return
+    shown = out.splitlines()
+    for x in part.splitlines():
+        if x.startswith("demo.AddTableTest > "):
+            assert x in shown
+    for k, x in enumerate(shown):
+        m = re.fullmatch(r"    \[the same under each of the (\d+) tests above\]", x)
+        if not m:
+            continue
+        j = k - 1
+        while j >= 0 and shown[j].startswith("    "):
+            j -= 1                      # the shared lines
+        heads = 0
+        while j >= 0 and shown[j].startswith("demo.AddTableTest > "):
+            heads, j = heads + 1, j - 1
+        assert heads == int(m.group(1))
