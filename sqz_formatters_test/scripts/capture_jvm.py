@@ -578,7 +578,73 @@ def capture_gradle() -> None:
         notes=note + " With -q Gradle 4.4.1 does not print the per-test FAILED events, only the count.")
 
 
-FAMILIES = {"maven": capture_maven, "gradle": capture_gradle}
+# ---------------------------------------------------------------- held-out set
+
+def capture_maven_heldout() -> None:
+    """``ho_*``: a shape the fixtures above do not cover: one bug failing half of a parameterized
+    table (30 of 60 cases), each failure with its own message and stack trace."""
+    if not shutil.which("mvn"):
+        print("mvn not installed: held-out maven fixtures skipped")
+        return
+    ver = first_line("mvn -v", r"Apache Maven")
+    java = first_line("java -version 2>&1", r"version")
+    by = f"{ver}; {java}; maven-surefire-plugin 2.22.3, maven-compiler-plugin 3.10.1 (Debian maven-repo)"
+    files = {"pom.xml": pom("calc"), **java_sources(False)}
+    files["src/main/java/demo/Calc.java"] = _CALC.replace("return a + b;", "return a > 30 ? a + b + 1 : a + b;")
+    root = maven_project("jvm-maven-ho", files)
+    run("mvn -B -q package -DskipTests", root)  # warm: compile once, output not kept
+    capture("maven", "ho_param_table_fail", root, "mvn -B test", HO_FACTS, produced_by=by, expect_exit=1,
+            dropped=["Running demo.CalcTest", "[INFO] Total time:"],
+            notes="Plugins and JUnit resolved offline from Debian's maven-repo via a settings.xml mirror named in "
+                  ".mvn/maven.config; its path is replaced by /pkgs.example.org/maven-repo. Induced bug: "
+                  "Calc.add is off by one when its first operand is over 30, failing cases 31-60 of the "
+                  "parameterized AddTableTest.")
+
+
+def capture_gradle_heldout() -> None:
+    """``ho_*``: the same half-failing parameterized table through Gradle's console."""
+    if not shutil.which("gradle"):
+        print("gradle not installed: held-out gradle fixtures skipped")
+        return
+    ver = first_line("gradle --version 2>&1", r"^Gradle \d")
+    java = first_line("java -version 2>&1", r"version")
+    root = gradle_project("jvm-gradle-ho", failing=False)
+    calc = root / "src/main/java/demo/Calc.java"
+    calc.write_text(_CALC.replace("return a + b;", "return a > 30 ? a + b + 1 : a + b;"))
+    run("gradle compileJava", root)  # warm: the daemon and the main classes, output not kept
+    capture("gradle", "ho_param_table_fail", root, "gradle test", HO_GRADLE_FACTS,
+            produced_by=f"{ver} (Debian bookworm package); {java}", expect_exit=1,
+            dropped=["Run with --stacktrace option to get the stack trace."],
+            notes="Gradle 4.4.1 (Debian); JUnit 4 from /usr/share/java via flatDir. Induced bug: Calc.add is off by "
+                  "one when its first operand is over 30, failing cases 31-60 of the parameterized AddTableTest.")
+
+
+# Picked from the raw output before looking at any rendering.
+HO_GRADLE_FACTS: list = [
+    "demo.AddTableTest > adds[case 30: 31+31] FAILED", "demo.AddTableTest > adds[case 44: 45+45] FAILED",
+    "demo.AddTableTest > adds[case 59: 60+60] FAILED", "java.lang.AssertionError at AddTableTest.java:35",
+    "69 tests completed, 30 failed, 1 skipped", "Execution failed for task ':test'.",
+    "> There were failing tests. See the report at: "
+    "file:///tmp/sqz-capture/jvm-gradle-ho/build/reports/tests/test/index.html",
+    "BUILD FAILED in",
+]
+HO_FACTS: list = [
+    "Tests run: 6, Failures: 0, Errors: 0, Skipped: 1",
+    "Tests run: 60, Failures: 30, Errors: 0, Skipped: 0",
+    "adds[case 30: 31+31](demo.AddTableTest)", "java.lang.AssertionError: expected:<62> but was:<63>",
+    "adds[case 44: 45+45](demo.AddTableTest)", "java.lang.AssertionError: expected:<90> but was:<91>",
+    "adds[case 59: 60+60](demo.AddTableTest)", "java.lang.AssertionError: expected:<120> but was:<121>",
+    "\tat demo.AddTableTest.adds(AddTableTest.java:35)",
+    "AddTableTest.adds:35 expected:<62> but was:<63>", "AddTableTest.adds:35 expected:<120> but was:<121>",
+    "Tests run: 69, Failures: 30, Errors: 0, Skipped: 1",
+    "BUILD FAILURE",
+    "on project calc: There are test failures.",
+    "Please refer to /tmp/sqz-capture/jvm-maven-ho/target/surefire-reports for the individual test results.",
+]
+
+
+FAMILIES = {"maven": capture_maven, "gradle": capture_gradle,
+            "ho_maven": capture_maven_heldout, "ho_gradle": capture_gradle_heldout}
 
 
 def main(argv: list[str]) -> int:

@@ -1090,7 +1090,738 @@ def capture_go_timeout() -> None:
                   "8 + 2 idle workers).")
 
 
-FAMILIES = {"cargo": capture_cargo, "c": capture_c, "go": capture_go, "go_timeout": capture_go_timeout}
+# ---------------------------------------------------------------- held-out set (real projects)
+#
+# Fixtures named ``ho_*``: outputs of real code bases, of shapes, flags and sizes the fixtures above
+# (small throw-away projects) do not cover. The sources come from registry packages:
+# - Rust: crates of Debian's librust-*-dev packages (librust-semver-dev, librust-toml-dev,
+#   librust-serde-dev...), which install an offline cargo registry under /usr/share/cargo/registry;
+#   each project's .cargo/config.toml points cargo at it (the crate registry is not reachable here). Paths into
+#   that registry are replaced by /pkgs.example.org/cargo-registry.
+# - C: the Lua 5.4 sources (with their developer makefile and test suite, ``testes/``) vendored in the
+#   PyPI sdist of lupa (``pip download --no-binary :all: --no-deps lupa``, unpacked under HO_SRC).
+# - Go: packages of the Go standard library of Debian's golang-go (container/list, text/tabwriter,
+#   bufio) copied into a module with their tests.
+# Faults are induced by small source patches (each listed in the sidecar's notes).
+
+HO_SRC = Path(os.environ.get("SQZ_HO_SRC", "/tmp/ho-src"))
+DEB_CARGO = Path("/usr/share/cargo/registry")
+_CARGO_OFFLINE = ('[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\n'
+                  f'directory = "{DEB_CARGO}"\n\n[net]\noffline = true\n')
+_HO_PATHS = [(re.compile(re.escape(bytes(DEB_CARGO))), b"/pkgs.example.org/cargo-registry")]
+
+
+def _copy_project(name: str, src: Path, patches=(), extra: dict | None = None, drop=()) -> Path:
+    """A fresh copy of ``src`` at /tmp/sqz-capture/<name>, with ``patches`` [(file, old, new)] applied
+    (each ``old`` must occur), ``extra`` files written and the ``drop`` files removed."""
+    from _capture_common import WORK
+    dst = WORK / name
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.copytree(src, dst)
+    for rel in drop:
+        (dst / rel).unlink()
+    for rel, old, new in patches:
+        f = dst / rel
+        text = f.read_text()
+        if old not in text:
+            raise SystemExit(f"{name}: patch target not found in {rel}: {old!r}")
+        f.write_text(text.replace(old, new, 1))
+    for rel, text in (extra or {}).items():
+        f = dst / rel
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(text)
+    return dst
+
+
+def ho_capture(family, name, cwd, cmd, facts, **kw):
+    """``capture`` with the held-out set's extra path redaction."""
+    global sanitize
+    plain = sanitize
+    sanitize = lambda raw: plain(substitute(raw, _HO_PATHS))  # noqa: E731
+    try:
+        capture(family, name, cwd, cmd, facts, **kw)
+    finally:
+        sanitize = plain
+
+
+_SEMVER_BUGS = [
+    ("src/eval.rs", "return ver.minor > minor;", "return ver.minor < minor;"),
+    ("src/parse.rs", "if value == 0 && len > 0 {", "if value == 0 && len > 1 {"),
+    ("src/display.rs", 'write!(formatter, "+{}", self.build)?;', 'write!(formatter, "+{}", self.pre)?;'),
+]
+
+_TOMLUSER = {
+    "Cargo.toml": """[package]
+name = "tomluser"
+version = "0.1.0"
+edition = "2021"
+
+[dependencies]
+toml = "0.5"
+serde = { version = "1", features = ["derive"] }
+semver = "1"
+""",
+    "src/main.rs": """mod config;
+mod deps;
+
+use std::env;
+use std::fs;
+
+fn main() {
+    let path = env::args().nth(1).unwrap_or_else(|| "Cargo.toml".to_string());
+    let text = fs::read_to_string(&path).expect("read manifest");
+    let cfg = config::load(&text);
+    for (name, req) in deps::requirements(&cfg) {
+        println!("{name} {req}");
+    }
+}
+""",
+    "src/config.rs": """use serde::Deserialize;
+use toml::Table;
+
+#[derive(Debug, Deserialize)]
+pub struct Manifest {
+    pub package: Package,
+    pub dependencies: Table,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Package {
+    pub name: String,
+    pub version: semver::Version,
+    pub edition: Option<u16>,
+}
+
+pub fn load(text: &str) -> Manifest {
+    let manifest: Manifest = text.parse::<Table>().unwrap().try_into().unwrap();
+    if manifest.package.edition == Some("2021") {
+        eprintln!("edition 2021");
+    }
+    manifest
+}
+""",
+    "src/deps.rs": """use crate::config::Manifest;
+use semver::VersionReq;
+use toml::Value;
+
+pub fn requirements(m: &Manifest) -> Vec<(String, VersionReq)> {
+    let mut out = Vec::new();
+    for (name, spec) in m.dependencies.iter() {
+        let req = match spec {
+            Value::String(s) => VersionReq::parse(s),
+            Value::Table(t) => VersionReq::parse(t["version"].as_str()),
+            _ => continue,
+        };
+        out.push((name, req.unwrap()));
+    }
+    out.sort_by_key(|(n, _)| n);
+    out
+}
+""",
+}
+
+_BORROWCK_RS = """use std::collections::HashMap;
+
+#[derive(Debug)]
+struct Session {
+    user: String,
+    tokens: Vec<String>,
+}
+
+fn longest(sessions: &HashMap<u32, Session>) -> &str {
+    let mut best = String::new();
+    for s in sessions.values() {
+        if s.user.len() > best.len() {
+            best = s.user.clone();
+        }
+    }
+    &best
+}
+
+fn rotate(sessions: &mut HashMap<u32, Session>, id: u32) {
+    let first = sessions.get(&id).unwrap();
+    sessions.insert(id + 1, Session { user: first.user.clone(), tokens: vec![] });
+    println!("rotated {}", first.user);
+}
+
+fn drain(mut s: Session) -> Vec<String> {
+    let moved = s.tokens;
+    s.tokens.push("fresh".to_string());
+    moved
+}
+
+fn spawn_all(sessions: Vec<Session>) {
+    let mut handles = Vec::new();
+    for s in &sessions {
+        handles.push(std::thread::spawn(|| println!("{}", s.user)));
+    }
+    for h in handles {
+        h.join().unwrap();
+    }
+}
+
+fn main() {
+    let mut m = HashMap::new();
+    m.insert(1, Session { user: "ada".into(), tokens: vec![] });
+    rotate(&mut m, 1);
+    println!("{}", longest(&m));
+    let s = m.remove(&1).unwrap();
+    let t = drain(s);
+    println!("{:?} {:?}", t, s);
+    spawn_all(vec![]);
+}
+"""
+
+
+def capture_ho_rust() -> None:
+    semver = DEB_CARGO / "semver-1.0.14"
+    if not (shutil.which("cargo") and semver.is_dir() and (DEB_CARGO / "toml-0.5.11").is_dir()):
+        print("cargo or Debian's librust-semver-dev/librust-toml-dev missing: held-out Rust fixtures skipped")
+        return
+    by = f"{version('cargo --version')}; {version('rustc --version')}; semver 1.0.14 (Debian librust-semver-dev)"
+    cfg = {".cargo/config.toml": _CARGO_OFFLINE}
+    note = ("The crate semver 1.0.14 as Debian's librust-semver-dev ships it (tests/ and doctests included), "
+            "built against the offline registry /usr/share/cargo/registry (shown as /pkgs.example.org/cargo-registry).")
+    green = _copy_project("ho-semver", semver, extra=cfg, drop=[".cargo-checksum.json"])
+    ho_capture("cargo", "ho_semver_test_cfg_warnings", green, "cargo test", produced_by=by, expect_exit=0,
+               facts=HO_FACTS.get("ho_semver_test_cfg_warnings", []), dropped=HO_DROPPED.get("ho_semver_test_cfg_warnings", []),
+               notes=note + " Green run; rustc 1.95 warns about every cfg its build script sets (unexpected_cfgs).")
+    ho_capture("cargo", "ho_semver_clippy_pedantic", green, "cargo clippy -- -W clippy::pedantic",
+               produced_by=f"{version('cargo clippy --version')}; " + by, expect_exit=0,
+               facts=HO_FACTS.get("ho_semver_clippy_pedantic", []), dropped=HO_DROPPED.get("ho_semver_clippy_pedantic", []),
+               notes=note + " Pedantic lints on a real crate: 44 warnings of a dozen kinds.")
+    red = _copy_project("ho-semver-red", semver, _SEMVER_BUGS, extra=cfg, drop=[".cargo-checksum.json"])
+    bugs = ("Induced bugs: caret matching compares minor versions backwards (src/eval.rs), a leading zero "
+            "is accepted (src/parse.rs), Display prints the pre-release in place of the build metadata (src/display.rs).")
+    ho_capture("cargo", "ho_semver_test_fail", red, "cargo test --no-fail-fast", produced_by=by, expect_exit=101,
+               facts=HO_FACTS.get("ho_semver_test_fail", []), dropped=HO_DROPPED.get("ho_semver_test_fail", []),
+               notes=note + " " + bugs)
+    ho_capture("cargo", "ho_semver_test_quiet_fail", red, "cargo test -q --no-fail-fast", produced_by=by, expect_exit=101,
+               facts=HO_FACTS.get("ho_semver_test_quiet_fail", []), dropped=HO_DROPPED.get("ho_semver_test_quiet_fail", []),
+               notes=note + " " + bugs + " Quiet mode: one character per test.")
+    user = write_project("ho-tomluser", dict(_TOMLUSER, **cfg))
+    ho_capture("cargo", "ho_dep_api_mismatch", user, "cargo build", produced_by=by + "; toml 0.5.11, serde 1.0.152",
+               expect_exit=101, facts=HO_FACTS.get("ho_dep_api_mismatch", []), dropped=HO_DROPPED.get("ho_dep_api_mismatch", []),
+               notes="A binary written against a newer toml API (toml::Table) and semver's serde feature that is not "
+                     "enabled, built against Debian's crates (toml 0.5.11, serde 1.0.152, semver 1.0.14): errors "
+                     "point into the dependencies' sources in the offline registry.")
+    ho_capture("cargo", "ho_dep_api_mismatch_short", user, "cargo build --message-format short", produced_by=by,
+               expect_exit=101, facts=HO_FACTS.get("ho_dep_api_mismatch_short", []),
+               dropped=HO_DROPPED.get("ho_dep_api_mismatch_short", []),
+               notes="The same build with one line per diagnostic (--message-format short).")
+    rs = write_project("ho-borrowck", {"src/main.rs": _BORROWCK_RS})
+    ho_capture("rustc", "ho_borrowck", rs, "rustc --edition 2021 src/main.rs -o /tmp/sqz-capture/ho-borrowck/app",
+               produced_by=version("rustc --version"), expect_exit=1,
+               facts=HO_FACTS.get("ho_borrowck", []), dropped=HO_DROPPED.get("ho_borrowck", []),
+               notes="Lifetime, borrow and move errors (E0106-family, E0502, E0382, E0373/E0597) with multi-label spans.")
+
+
+def _lua_src() -> Path | None:
+    for p in sorted(HO_SRC.glob("lupa-*/third-party/lua54")):
+        return p
+    return None
+
+
+_LUA_CMAKE = """cmake_minimum_required(VERSION 3.16)
+project(lua54 C)
+FIND_PACKAGES
+file(GLOB CORE_SOURCES ${CMAKE_SOURCE_DIR}/l*.c)
+list(REMOVE_ITEM CORE_SOURCES ${CMAKE_SOURCE_DIR}/lua.c ${CMAKE_SOURCE_DIR}/ltests.c EXCLUDED)
+add_library(lua_static STATIC ${CORE_SOURCES})
+target_compile_definitions(lua_static PUBLIC LUA_USE_LINUX)
+target_compile_options(lua_static PRIVATE -Wall -Wextra WARNINGS)
+target_link_libraries(lua_static PUBLIC m dl)
+
+add_executable(lua lua.c)
+target_link_libraries(lua PRIVATE lua_static)
+
+enable_testing()
+set(SUITES strings math sort utf8 tpack nextvar closure goto literals vararg events
+    constructs calls locals bitwise code api errors coroutine db files gc gengc pm
+    attrib bwcoercion cstack main heavy verybig big tracegc)
+foreach(t ${SUITES})
+  add_test(NAME ${t} COMMAND lua -W -e "_U=true" ${t}.lua
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/testes)
+  set_tests_properties(${t} PROPERTIES TIMEOUT 20)
+endforeach()
+set_tests_properties(errors PROPERTIES TIMEOUT 60)
+"""
+
+
+def _lua_cmake(find="", excluded="", warnings="") -> str:
+    return (_LUA_CMAKE.replace("FIND_PACKAGES", find).replace(" EXCLUDED", excluded)
+            .replace(" WARNINGS", warnings))
+
+
+_LUA_BUGS = [
+    ("lutf8lib.c", "s = utf8_decode(s, &code, !lax);", "s = utf8_decode_strict(s, &code);"),
+    ("lstrlib.c", "lua_Integer n = luaL_checkinteger(L, 2);", "lua_Integer n = luaL_checkint(L, 2);"),
+]
+
+_CXX_HPP = """#pragma once
+#include <list>
+#include <map>
+#include <string>
+#include <vector>
+
+struct Sku {
+    std::string vendor;
+    int code;
+};
+
+struct Item {
+    Sku sku;
+    std::string name;
+    double price;
+};
+
+class Inventory {
+public:
+    void add(const Item& item);
+    std::vector<Item> cheapest(std::size_t n) const;
+    std::map<Sku, int> counts() const;
+private:
+    std::list<Item> items_;
+};
+"""
+
+_CXX_CPP = """#include "inventory.hpp"
+#include <algorithm>
+#include <iostream>
+#include <unordered_set>
+
+void Inventory::add(const Item& item) {
+    items_.push_back(item);
+}
+
+std::vector<Item> Inventory::cheapest(std::size_t n) const {
+    std::list<Item> copy = items_;
+    std::sort(copy.begin(), copy.end(),
+              [](const Item& a, const Item& b) { return a.price < b.price; });
+    return std::vector<Item>(copy.begin(), std::next(copy.begin(), n));
+}
+
+std::map<Sku, int> Inventory::counts() const {
+    std::map<Sku, int> out;
+    for (const auto& it : items_) {
+        out[it.sku] += 1;
+    }
+    return out;
+}
+
+void dump(const Inventory& inv) {
+    std::unordered_set<Sku> seen;
+    for (const auto& [sku, n] : inv.counts()) {
+        seen.insert(sku);
+        std::cout << sku << ": " << n << "\\n";
+    }
+}
+"""
+
+
+def capture_ho_c() -> None:
+    lua = _lua_src()
+    if lua is None or not shutil.which("gcc") or not shutil.which("make"):
+        print(f"gcc/make or the lupa sdist under {HO_SRC} missing: held-out C fixtures skipped")
+        return
+    gcc_v, make_v = version("gcc --version"), version("make --version")
+    src = "Lua 5.4 sources vendored in the PyPI sdist lupa 2.8 (third-party/lua54, with Lua's developer makefile)"
+    proj = _copy_project("ho-lua", lua)
+    ho_capture("make", "ho_lua_green_j2", proj, "make -j2", produced_by=f"{make_v}; {gcc_v}", expect_exit=0,
+               facts=HO_FACTS.get("ho_lua_green_j2", []), dropped=HO_DROPPED.get("ho_lua_green_j2", []),
+               notes=src + ". A clean parallel build: long compiler command lines only.")
+    _copy_project("ho-lua", lua)
+    ho_capture("make", "ho_lua_warnings_j2", proj, 'make -j2 "CWARNSCPP=-Wextra -Wcast-qual -Wformat=2 -Wshadow"',
+               produced_by=f"{make_v}; {gcc_v}", expect_exit=0,
+               facts=HO_FACTS.get("ho_lua_warnings_j2", []), dropped=HO_DROPPED.get("ho_lua_warnings_j2", []),
+               notes=src + ". Extra warnings (-Wcast-qual, -Wformat=2) through the makefile's CWARNSCPP; two "
+                           "compilers at once, so diagnostics of two files interleave.")
+    if shutil.which("clang"):
+        _copy_project("ho-lua", lua)
+        ho_capture("make", "ho_lua_clang_unknown_flags", proj, "make -j2 CC=clang",
+                   produced_by=f"{make_v}; {version('clang --version')}", expect_exit=0,
+                   facts=HO_FACTS.get("ho_lua_clang_unknown_flags", []),
+                   dropped=HO_DROPPED.get("ho_lua_clang_unknown_flags", []),
+                   notes=src + ". The makefile's gcc-only warning flags given to clang: the same two warnings "
+                               "for each of the 34 files.")
+    red = _copy_project("ho-lua-red", lua, _LUA_BUGS)
+    ho_capture("make", "ho_lua_link_error_j2", red, "make -j2", produced_by=f"{make_v}; {gcc_v}", expect_exit=2,
+               facts=HO_FACTS.get("ho_lua_link_error_j2", []), dropped=HO_DROPPED.get("ho_lua_link_error_j2", []),
+               notes=src + ". Induced: two calls to functions that do not exist (lutf8lib.c, lstrlib.c): "
+                           "implicit-declaration warnings at compile time, undefined references at link time.")
+    if shutil.which("cmake"):
+        cmake_v = version("cmake --version")
+        cm = _copy_project("ho-luacm", lua, extra={"CMakeLists.txt": _lua_cmake()}, drop=["makefile"])
+        out, code = run("cmake -S . -B build && cmake --build build -j 2", cm)
+        if code != 0:
+            raise SystemExit(out.decode()[-3000:])
+        if shutil.which("ctest"):
+            ho_capture("ctest", "ho_lua_testes_j2", cm, "ctest --test-dir build -j2 --output-on-failure",
+                       produced_by=version("ctest --version"), expect_exit=8,
+                       facts=HO_FACTS.get("ho_lua_testes_j2", []), dropped=HO_DROPPED.get("ho_lua_testes_j2", []),
+                       notes=src + ", built with CMake; Lua's own test suite (testes/*.lua) registered as 32 "
+                                   "CTest tests with a 20 s timeout (60 s for errors.lua), run two at a time. Failures and timeouts are "
+                                   "real: those suites need Lua's internal test library or a longer time.")
+        link = _copy_project("ho-luacm-link", lua, drop=["makefile"], extra={"CMakeLists.txt": _lua_cmake(
+            excluded="\n     ${CMAKE_SOURCE_DIR}/lutf8lib.c ${CMAKE_SOURCE_DIR}/lcorolib.c",
+            warnings=" -Wshadow -Wcast-qual")})
+        out, code = run("cmake -S . -B build", link)
+        if code != 0:
+            raise SystemExit(out.decode()[-3000:])
+        ho_capture("cmake", "ho_lua_macro_warnings_link_error", link, "cmake --build build -j 2",
+                   produced_by=cmake_v + "; " + gcc_v, expect_exit=2,
+                   facts=HO_FACTS.get("ho_lua_macro_warnings_link_error", []),
+                   dropped=HO_DROPPED.get("ho_lua_macro_warnings_link_error", []),
+                   notes=src + ", built with CMake (Unix Makefiles). Two library sources left out of the target "
+                               "(undefined references at link time); -Wcast-qual warnings raised inside macro "
+                               "expansions (note chains through headers).")
+        conf = _copy_project("ho-luacm-conf", lua, drop=["makefile"], extra={"CMakeLists.txt": _lua_cmake(
+            find="\nfind_package(Readline REQUIRED)\nfind_package(Curses 6.9 REQUIRED)\n")})
+        ho_capture("cmake", "ho_configure_missing_package", conf, "cmake -S . -B build", produced_by=cmake_v,
+                   expect_exit=1, facts=HO_FACTS.get("ho_configure_missing_package", []),
+                   dropped=HO_DROPPED.get("ho_configure_missing_package", []),
+                   notes=src + "; a find_package(Readline REQUIRED) with no FindReadline module or config file.")
+    cxx = write_project("ho-cxx", {"src/inventory.hpp": _CXX_HPP, "src/inventory.cpp": _CXX_CPP})
+    ho_capture("cc", "ho_gxx_stl_errors", cxx, "g++ -std=c++17 -Wall -Wextra -c src/inventory.cpp -o /dev/null",
+               produced_by=version("g++ --version"), expect_exit=1,
+               facts=HO_FACTS.get("ho_gxx_stl_errors", []), dropped=HO_DROPPED.get("ho_gxx_stl_errors", []),
+               notes="std::sort on a std::list, a std::map and a std::unordered_set keyed by a struct with no "
+                     "operator< or hash, and a missing operator<<: libstdc++ template instantiation chains.")
+    if shutil.which("clang++"):
+        ho_capture("cc", "ho_clangxx_stl_errors", cxx,
+                   "clang++ -std=c++17 -Wall -Wextra -c src/inventory.cpp -o /dev/null",
+                   produced_by=version("clang++ --version"), expect_exit=1,
+                   facts=HO_FACTS.get("ho_clangxx_stl_errors", []), dropped=HO_DROPPED.get("ho_clangxx_stl_errors", []),
+                   notes="The same source through clang++ (libstdc++ 12 headers).")
+
+
+_GO_STD = ("container/list", "text/tabwriter", "bufio")
+_GO_STD_BUGS = [
+    ("list/list.go", "\tl.len--\n", "\tl.len -= 0\n"),
+    ("tabwriter/tabwriter.go", "} else { // align right\n\t\t\t\t\tif j < len(b.widths) {\n"
+                               "\t\t\t\t\t\tb.writePadding(c.width, b.widths[j], false)",
+     "} else { // align right\n\t\t\t\t\tif j < len(b.widths) {\n\t\t\t\t\t\tb.writePadding(c.width, b.widths[j]+1, false)"),
+    ("bufio/bufio.go", "func (b *Reader) Buffered() int { return b.w - b.r }",
+     "func (b *Reader) Buffered() int { return b.w - b.r + 1 }"),
+]
+
+_GO_RACE_MOD = "module example.com/counter\n\ngo 1.19\n"
+_GO_RACE = """package counter
+
+import "sync"
+
+// Hits counts requests per path.
+type Hits struct {
+	mu sync.Mutex
+	m  map[string]int
+	n  int
+}
+
+func New() *Hits { return &Hits{m: map[string]int{}} }
+
+func (h *Hits) Add(path string) {
+	h.mu.Lock()
+	h.m[path]++
+	h.mu.Unlock()
+	h.n++
+}
+
+func (h *Hits) Total() int { return h.n }
+"""
+_GO_RACE_TEST = """package counter
+
+import (
+	"sync"
+	"testing"
+)
+
+func TestParallelAdds(t *testing.T) {
+	h := New()
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 100; j++ {
+				h.Add("/")
+			}
+		}()
+	}
+	wg.Wait()
+	if h.Total() != 400 {
+		t.Errorf("Total() = %d, want 400", h.Total())
+	}
+}
+
+func TestSingle(t *testing.T) {
+	h := New()
+	h.Add("/a")
+	if h.Total() != 1 {
+		t.Fatal("want 1")
+	}
+}
+"""
+
+
+def _go_std_module(name: str, patches=()) -> Path | None:
+    goroot = Path(run("go env GOROOT", Path("/tmp"))[0].decode().strip())
+    files = {"go.mod": "module example.com/stdcopy\n\ngo 1.19\n"}
+    for pkg in _GO_STD:
+        for f in sorted((goroot / "src" / pkg).glob("*.go")):
+            text = f.read_text()
+            for old, new in (('"container/list"', '"example.com/stdcopy/list"'),
+                             ('"text/tabwriter"', '"example.com/stdcopy/tabwriter"'),
+                             ('\t"bufio"\n', '\t"example.com/stdcopy/bufio"\n'),
+                             ('\t. "bufio"\n', '\t. "example.com/stdcopy/bufio"\n')):
+                text = text.replace(old, new)
+            files[f"{pkg.rsplit('/', 1)[-1]}/{f.name}"] = text
+    for rel, old, new in patches:
+        if old not in files[rel]:
+            raise SystemExit(f"{name}: patch target not found in {rel}: {old!r}")
+        files[rel] = files[rel].replace(old, new, 1)
+    return write_project(name, files)
+
+
+def capture_ho_go() -> None:
+    if not shutil.which("go"):
+        print("go missing: held-out Go fixtures skipped")
+        return
+    go_v = version("go version")
+    env = {"GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local", "CGO_ENABLED": "0"}
+    src = ("The packages container/list, text/tabwriter and bufio of Go 1.19's standard library (Debian golang-go) "
+           "with their tests, copied into the module example.com/stdcopy.")
+    green = _go_std_module("ho-gostd")
+    ho_capture("go", "ho_stdcopy_test_cover", green, "go test -count=1 -cover ./...", env=env, produced_by=go_v, expect_exit=0,
+               facts=HO_FACTS.get("ho_stdcopy_test_cover", []), dropped=HO_DROPPED.get("ho_stdcopy_test_cover", []),
+               notes=src)
+    red = _go_std_module("ho-gostd-red", _GO_STD_BUGS)
+    ho_capture("go", "ho_stdcopy_test_fail", red, "go test ./...", env=env, produced_by=go_v, expect_exit=1,
+               facts=HO_FACTS.get("ho_stdcopy_test_fail", []), dropped=HO_DROPPED.get("ho_stdcopy_test_fail", []),
+               notes=src + " Induced bugs: List.Remove keeps the length, right-aligned tabwriter cells get one "
+                           "padding space too many, bufio.Reader.Buffered reports one byte too many.")
+    if shutil.which("gcc"):
+        race = write_project("ho-gorace", {"go.mod": _GO_RACE_MOD, "counter.go": _GO_RACE,
+                                           "counter_test.go": _GO_RACE_TEST})
+        ho_capture("go", "ho_race", race, "go test -race ./...", env=dict(env, CGO_ENABLED="1"), produced_by=go_v,
+                   expect_exit=1, facts=HO_FACTS.get("ho_race", []), dropped=HO_DROPPED.get("ho_race", []),
+                   notes="A counter incremented outside its mutex: the race detector's report (two goroutine "
+                         "stacks) fails the test binary.")
+
+
+# Facts picked from the raw outputs (what a user would name), before looking at any rendering.
+HO_FACTS: dict[str, list] = {
+    "ho_semver_test_cfg_warnings": [
+        "warning: unexpected `cfg` condition name: `doc_cfg`", "  --> src/lib.rs:64:13",
+        "warning: unexpected `cfg` condition name: `semver_rustdoc_workaround`", "   --> src/lib.rs:527:24",
+        "warning: unexpected `cfg` condition name: `no_track_caller`", " --> tests/util/mod.rs:6:16",
+        "warning: unexpected `cfg` condition name: `test_node_semver`", " --> tests/node/mod.rs:1:8",
+        "warning: unexpected `cfg` condition name: `no_nonzero_bitscan`", "   --> src/identifier.rs:400:11",
+        "warning: `semver` (lib test) generated 26 warnings",
+        'warning: `semver` (test "test_version_req") generated 15 warnings (6 duplicates)',
+        "test result: ok. 10 passed; 0 failed; 0 ignored",
+        "test result: ok. 19 passed; 0 failed; 0 ignored",
+        "test result: ok. 3 passed; 0 failed; 0 ignored",
+    ],
+    "ho_semver_clippy_pedantic": [
+        "warning: current MSRV (Minimum Supported Rust Version) is `1.31.0` but this item is stable since `1.53.0`",
+        "   --> src/identifier.rs:315:40", "   --> src/identifier.rs:404:37",
+        "warning: current MSRV (Minimum Supported Rust Version) is `1.31.0` but this item is stable since `1.37.0`",
+        "   --> src/parse.rs:383:22", "   --> src/parse.rs:403:18",
+        "warning: current MSRV (Minimum Supported Rust Version) is `1.31.0` but this item is stable in a `const` "
+        "context since `1.39.0`", "   --> src/lib.rs:452:22",
+        "warning: doc list item without indentation", "   --> src/lib.rs:138:5", "   --> src/lib.rs:141:5",
+        "warning: unexpected `cfg` condition name: `no_exhaustive_int_match`", "   --> src/identifier.rs:150:19",
+        "warning: `semver` (lib) generated 44 warnings",
+    ],
+    "ho_semver_test_fail": [
+        "---- test_display stdout ----", "panicked at tests/test_version.rs:168:5:",
+        "assertion `left == right` failed", '  left: "1.2.3+"', ' right: "1.2.3+build.42"',
+        "---- test_greater_than stdout ----", "panicked at tests/test_version_req.rs:88:5:", "matched 2.0.0",
+        "---- test_multiple stdout ----", "panicked at tests/test_version_req.rs:131:5:", "matched 0.0.8",
+        "---- src/lib.rs - (line 19) stdout ----", "panicked at src/lib.rs:21:5:",
+        "assertion failed: req.matches(&version)",
+        "test result: FAILED. 9 passed; 1 failed; 0 ignored", "test result: FAILED. 17 passed; 2 failed; 0 ignored",
+        "test result: FAILED. 2 passed; 1 failed; 0 ignored",
+        "error: test failed, to rerun pass `--test test_version`",
+        "error: test failed, to rerun pass `--test test_version_req`",
+        "error: doctest failed, to rerun pass `--doc`", "error: 3 targets failed:",
+        "warning: `semver` (lib) generated 26 warnings",
+    ],
+    "ho_semver_test_quiet_fail": [
+        "test_display --- FAILED", "test_greater_than --- FAILED", "test_multiple --- FAILED",
+        "src/lib.rs - (line 19) --- FAILED",
+        "panicked at tests/test_version.rs:168:5:", '  left: "1.2.3+"', ' right: "1.2.3+build.42"',
+        "panicked at tests/test_version_req.rs:88:5:", "matched 2.0.0",
+        "panicked at tests/test_version_req.rs:131:5:", "matched 0.0.8",
+        "panicked at src/lib.rs:21:5:", "assertion failed: req.matches(&version)",
+        "test result: FAILED. 9 passed; 1 failed; 0 ignored", "test result: FAILED. 17 passed; 2 failed; 0 ignored",
+        "test result: FAILED. 2 passed; 1 failed; 0 ignored",
+        "error: test failed, to rerun pass `--test test_version_req`", "error: 3 targets failed:",
+    ],
+    "ho_dep_api_mismatch": [
+        "error[E0432]: unresolved import `toml::Table`", " --> src/config.rs:2:5", "no `Table` in the root",
+        "error[E0277]: the trait bound `Version: Deserialize<'_>` is not satisfied", "    --> src/config.rs:13:18",
+        "  --> src/config.rs:10:17", "the trait `Deserialize<'_>` is not implemented for `Version`",
+        "error[E0308]: mismatched types", "   --> src/deps.rs:9:51", "expected `&str`, found `String`",
+        "   --> src/deps.rs:10:50", "expected `&str`, found `Option<&str>`",
+        "help: consider borrowing here",
+        "error: could not compile `tomluser` (bin \"tomluser\") due to 6 previous errors",
+    ],
+    "ho_dep_api_mismatch_short": [
+        "src/config.rs:2:5: error[E0432]: unresolved import `toml::Table`: no `Table` in the root",
+        "src/config.rs:13:18: error[E0277]: the trait bound `Version: Deserialize<'_>` is not satisfied",
+        "src/config.rs:10:17: error[E0277]: the trait bound `Version: Deserialize<'_>` is not satisfied",
+        "src/deps.rs:9:51: error[E0308]: mismatched types: expected `&str`, found `String`",
+        "src/deps.rs:10:50: error[E0308]: mismatched types: expected `&str`, found `Option<&str>`",
+        "error: could not compile `tomluser` (bin \"tomluser\") due to 6 previous errors",
+    ],
+    "ho_borrowck": [
+        "error[E0515]: cannot return reference to local variable `best`", "  --> src/main.rs:16:5",
+        "returns a reference to data owned by the current function",
+        "error[E0502]: cannot borrow `*sessions` as mutable because it is also borrowed as immutable",
+        "  --> src/main.rs:21:5", "immutable borrow occurs here", "mutable borrow occurs here",
+        "error[E0382]: borrow of moved value: `s.tokens`", "  --> src/main.rs:27:5",
+        "error[E0597]: `sessions` does not live long enough", "  --> src/main.rs:33:14",
+        "argument requires that `sessions` is borrowed for `'static`",
+        "error[E0382]: borrow of moved value: `s`", "  --> src/main.rs:48:30",
+        "error: aborting due to 5 previous errors",
+    ],
+    "ho_lua_green_j2": ["ar rc liblua.a", "gcc -o lua"],
+    "ho_lua_warnings_j2": [
+        "lapi.c: In function ‘lua_rawgetp’:",
+        "llimits.h:136:26: warning: cast discards ‘const’ qualifier from pointer target type [-Wcast-qual]",
+        "lapi.c:757:17: note: in expansion of macro ‘cast_voidp’",
+        "lapi.c:1427:12: warning: cast discards ‘const’ qualifier from pointer target type [-Wcast-qual]",
+        "lgc.c:188:5: note: in expansion of macro ‘markobject’",
+        "lvm.c:1358:11: note: in expansion of macro ‘luaV_finishfastset’",
+        "loslib.c:336:46: warning: format not a string literal, format string not checked [-Wformat-nonliteral]",
+        "lstrlib.c:1193:9: warning: format not a string literal, argument types not checked [-Wformat-nonliteral]",
+        "lstrlib.c:1362:45: warning: format not a string literal, argument types not checked [-Wformat-nonliteral]",
+        "gcc -o lua",
+    ],
+    "ho_lua_clang_unknown_flags": [
+        "warning: unknown warning option '-Wno-aggressive-loop-optimizations' [-Wunknown-warning-option]",
+        "warning: unknown warning option '-Wlogical-op'; did you mean '-Wlong-long'? [-Wunknown-warning-option]",
+        "2 warnings generated.", "clang -o lua",
+    ],
+    "ho_lua_link_error_j2": [
+        "lstrlib.c:153:19: warning: implicit declaration of function ‘luaL_checkint’; did you mean ‘luaL_checkany’? "
+        "[-Wimplicit-function-declaration]",
+        "lutf8lib.c:145:9: warning: implicit declaration of function ‘utf8_decode_strict’ [-Wimplicit-function-declaration]",
+        "lutf8lib.c:145:7: warning: assignment to ‘const char *’ from ‘int’ makes pointer from integer without a cast "
+        "[-Wint-conversion]",
+        "lutf8lib.c:131:7: warning: unused variable ‘lax’ [-Wunused-variable]",
+        "lstrlib.c:(.text+0x4a8): undefined reference to `luaL_checkint'",
+        "lutf8lib.c:(.text+0x82d): undefined reference to `utf8_decode_strict'",
+        "collect2: error: ld returned 1 exit status", "make: *** [makefile:119: lua] Error 1",
+    ],
+    "ho_lua_testes_j2": [
+        ["Test #21: files", "***Failed"], ["Test #25: attrib", "***Failed"], ["Test #28: main", "***Failed"],
+        ["Test #31: big", "***Failed"], ["Test #29: heavy", "***Timeout"],
+        "84% tests passed, 5 tests failed out of 32",
+        "files.lua:84: assertion failed!", "attrib.lua:272: assertion failed!", "module 'lib2-v2' not found:",
+        "main.lua:67: exit", "attempt to yield from outside a coroutine", "big.lua:56: in main chunk",
+        "\t 21 - files (Failed)", "\t 25 - attrib (Failed)", "\t 28 - main (Failed)",
+        "\t 29 - heavy (Timeout)", "\t 31 - big (Failed)",
+    ],
+    "ho_lua_macro_warnings_link_error": [
+        # cmake gives the compiler absolute paths; a fact names the file as the project has it
+        "lapi.c: In function ‘lua_rawgetp’:",
+        "llimits.h:136:26: warning: cast discards ‘const’ qualifier from pointer target type [-Wcast-qual]",
+        "lapi.c:757:17: note: in expansion of macro ‘cast_voidp’",
+        "lvm.c:1358:11: note: in expansion of macro ‘luaV_finishfastset’",
+        "undefined reference to `luaopen_coroutine'", "undefined reference to `luaopen_utf8'",
+        "collect2: error: ld returned 1 exit status",
+        "gmake[2]: *** [CMakeFiles/lua.dir/build.make:98: lua] Error 1",
+    ],
+    "ho_configure_missing_package": [
+        "CMake Error at CMakeLists.txt:4 (find_package):",
+        'By not providing "FindReadline.cmake" in CMAKE_MODULE_PATH this project has',
+        "ReadlineConfig.cmake", "readline-config.cmake",
+        "-- Configuring incomplete, errors occurred!",
+    ],
+    "ho_gxx_stl_errors": [
+        "src/inventory.cpp: In function ‘void dump(const Inventory&)’:",
+        ["src/inventory.cpp:26:29: error: use of deleted function", "unordered_set"],
+        "src/inventory.cpp:29:19: error: no match for ‘operator<<’ (operand types are ‘std::ostream’ "
+        "{aka ‘std::basic_ostream<char>’} and ‘std::tuple_element<0, const std::pair<const Sku, int> >::type’ "
+        "{aka ‘const Sku’})",
+        "error: use of deleted function ‘std::hash<Sku>::hash()’",
+        "src/inventory.cpp:12:14:   required from here",
+        "error: no match for ‘operator-’ (operand types are ‘std::_List_iterator<Item>’ and ‘std::_List_iterator<Item>’)",
+        "src/inventory.cpp:20:19:   required from here",
+        "error: no match for ‘operator<’ (operand types are ‘const Sku’ and ‘const Sku’)",
+        "src/inventory.cpp:28:20:   required from here",
+        "error: static assertion failed: hash function must be invocable with an argument of key type",
+        "error: no match for ‘operator==’ (operand types are ‘const Sku’ and ‘const Sku’)",
+        "error: static assertion failed: Cache the hash code or qualify your functors involved in hash code and "
+        "bucket index computation with noexcept",
+    ],
+    "ho_clangxx_stl_errors": [
+        "src/inventory.cpp:26:29: error: call to implicitly-deleted default constructor of 'std::unordered_set<Sku>'",
+        "src/inventory.cpp:29:19: error: invalid operands to binary expression ('std::ostream' (aka "
+        "'basic_ostream<char>') and 'std::tuple_element<0, const std::pair<const Sku, int>>::type' (aka 'const Sku'))",
+        "error: invalid operands to binary expression ('std::_List_iterator<Item>' and 'std::_List_iterator<Item>')",
+        "src/inventory.cpp:12:10: note: in instantiation of function template specialization "
+        "'std::sort<std::_List_iterator<Item>, (lambda at src/inventory.cpp:13:15)>' requested here",
+        "error: invalid operands to binary expression ('const Sku' and 'const Sku')",
+        "src/inventory.cpp:20:12: note: in instantiation of member function 'std::map<Sku, int>::operator[]' "
+        "requested here",
+        "\"comparison object must be invocable with two arguments of key type\"",
+        "src/inventory.cpp:28:14: note: in instantiation of member function 'std::unordered_set<Sku>::insert' "
+        "requested here",
+        "\"hash function must be invocable with an argument of key type\"",
+        "error: type 'const std::hash<Sku>' does not provide a call operator",
+        "9 errors generated.",
+    ],
+    "ho_stdcopy_test_cover": [
+        "ok  \texample.com/stdcopy/bufio", "coverage: 93.4% of statements",
+        "ok  \texample.com/stdcopy/list", "coverage: 100.0% of statements",
+        "ok  \texample.com/stdcopy/tabwriter", "coverage: 91.7% of statements",
+    ],
+    "ho_stdcopy_test_fail": [
+        "--- FAIL: TestReader", "bufio_test.go:167: reader=byte fn=lines bufsize=0 want=\"abcdefghijklmno\\n\" "
+        "got=\"abcdefghijklmno\\x00\\n\"",
+        "--- FAIL: TestReaderDiscard", "bufio_test.go:1662: normal case: after Discard, Buffered = 11; want 10",
+        "panic: runtime error: slice bounds out of range [1:0] [recovered]",
+        "/tmp/sqz-capture/ho-gostd-red/bufio/bufio.go:95 +0x",
+        "example.com/stdcopy/bufio.(*Reader).Discard(",
+        "FAIL\texample.com/stdcopy/bufio\t",
+        "--- FAIL: TestList", "list_test.go:11: l.Len() = 1, want 0", "list_test.go:11: l.Len() = 11, want 0",
+        "--- FAIL: TestRemove", "list_test.go:11: l.Len() = 2, want 1",
+        "FAIL\texample.com/stdcopy/list\t",
+        "--- FAIL: Test ", "tabwriter_test.go:57: --- test: 5d (written all at once)",
+        '"........**"', '".......**"',
+        "FAIL\texample.com/stdcopy/tabwriter\t",
+    ],
+    "ho_race": [
+        "WARNING: DATA RACE", "Read at 0x", "by goroutine",
+        "example.com/counter.(*Hits).Add()", "/tmp/sqz-capture/ho-gorace/counter.go:18 +0x",
+        "Previous write at 0x", "/tmp/sqz-capture/ho-gorace/counter_test.go:16 +0x",
+        "--- FAIL: TestParallelAdds", "testing.go:1319: race detected during execution of test",
+        "FAIL\texample.com/counter\t",
+    ],
+}
+HO_DROPPED: dict[str, list] = {
+    "ho_semver_test_cfg_warnings": ["test test_caret ... ok", "Compiling semver v1.0.14"],
+    "ho_semver_test_fail": ["test test_caret ... ok"],
+    "ho_dep_api_mismatch": ["Compiling serde v1.0.152"],
+    "ho_lua_green_j2": ["-c -o lapi.o lapi.c", "-c -o lvm.o lvm.c"],
+    "ho_lua_testes_j2": ["Test  #1: strings ..........................   Passed"],
+    "ho_lua_macro_warnings_link_error": ["Building C object CMakeFiles/lua_static.dir/lapi.c.o"],
+    "ho_stdcopy_test_fail": [],
+}
+
+
+def capture_heldout() -> None:
+    capture_ho_rust()
+    capture_ho_c()
+    capture_ho_go()
+
+
+FAMILIES = {"cargo": capture_cargo, "c": capture_c, "go": capture_go, "go_timeout": capture_go_timeout,
+            "heldout": capture_heldout, "ho_rust": capture_ho_rust, "ho_c": capture_ho_c, "ho_go": capture_ho_go}
 
 
 def main(argv: list[str]) -> int:

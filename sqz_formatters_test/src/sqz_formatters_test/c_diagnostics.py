@@ -141,7 +141,57 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
         i += 1
     if repeated:
         out.append(f"[{repeated} repeated note lines dropped]")
-    return fold_repeated_chains(out), stats
+    return fold_candidate_runs(fold_repeated_chains(out)), stats
+
+
+_CANDIDATE = re.compile(r"^" + _P + r"[^:]*:\d+:\d+: note: candidate\b")
+_CANDIDATE_SUB = re.compile(r"^" + _P + r"[^:]*:\d+:\d+: note:  ")   # gcc's reason under a candidate
+_REPEATED_MARK = re.compile(r"^\[\d+ repeated note lines dropped\]$")
+_RUN_KEEP_FIRST, _RUN_KEEP_LAST = 3, 1
+
+
+def fold_candidate_runs(lines: list[str]) -> list[str]:
+    """An overload set listed whole (``no match for ‘operator<<’`` lists every ``operator<<`` the
+    headers declare, 40-odd): a run of seven or more ``note: candidate`` entries keeps its first three
+    and its last, the ones between counted on one line: ``[dropped: 45 more candidates, 135 note lines]`` (the note lines
+    include those an earlier ``[N repeated note lines dropped]`` mark counted). An entry is
+    the candidate line with gcc's indented reasons under it (``note:   no known conversion …``) and
+    the ``In file included from`` lines leading to the next one (and a ``[N repeated note lines
+    dropped]`` mark among them). One pass."""
+    starts: list[int] = []
+    ends: list[int] = []
+    i, n = 0, len(lines)
+    out: list[str] = []
+    while i < n:
+        if not _CANDIDATE.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        starts.clear()
+        ends.clear()
+        j = i
+        while j < n and _CANDIDATE.match(lines[j]):
+            starts.append(j)
+            j += 1
+            while j < n and (_CANDIDATE_SUB.match(lines[j]) or _INCLUDED.match(lines[j])
+                             or _REPEATED_MARK.match(lines[j])):
+                j += 1
+            ends.append(j)
+        # `In file included from` lines at the very end lead to what follows the run, not to a candidate
+        while ends[-1] > starts[-1] + 1 and _INCLUDED.match(lines[ends[-1] - 1]):
+            ends[-1] -= 1
+        size = len(starts)
+        if size >= _RUN_KEEP_FIRST + _RUN_KEEP_LAST + 3:
+            out.extend(lines[i:starts[_RUN_KEEP_FIRST]])
+            gone = lines[starts[_RUN_KEEP_FIRST]:starts[size - _RUN_KEEP_LAST]]
+            notes = sum(1 for x in gone if _CANDIDATE.match(x) or _CANDIDATE_SUB.match(x))
+            notes += sum(int(x[1:x.index(" ")]) for x in gone if _REPEATED_MARK.match(x))
+            out.append(f"[dropped: {size - _RUN_KEEP_FIRST - _RUN_KEEP_LAST} more candidates, {notes} note lines]")
+            out.extend(lines[starts[size - _RUN_KEEP_LAST]:ends[-1]])
+        else:
+            out.extend(lines[i:ends[-1]])
+        i = ends[-1]
+    return out
 
 
 _REQ_LOC = re.compile(r"^(?P<path>" + _P + r"[^:]*):(?P<where>\d+:\d+):   ")

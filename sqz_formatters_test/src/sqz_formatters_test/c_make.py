@@ -4,7 +4,8 @@ Why: a make run echoes every compiler command (``cc -Wall … -c src/x.c -o buil
 what matters is the diagnostics (compressed as in ``c_diagnostics``: each diagnostic line
 kept, source snippets dropped, absolute paths shown relative to the project) and make's own
 ``*** [...] Error N`` lines. The last echoed command is kept (it names the final
-artefact); the others are counted. make's messages are matched in English only:
+artefact), and so are link and archive steps (``gcc -o app …``, ``ar rc libx.a …``; up to four):
+they name what the build produced; the others are counted. make's messages are matched in English only:
 another locale (``Fehler 1``) returns None.
 """
 
@@ -34,6 +35,21 @@ _MAKE_KNOWN = re.compile(
     r"|warning: .*|\[.*\] Error \d+ \(ignored\)|(Entering|Leaving) directory '.*')$")
 
 
+_COMPILERS = frozenset(("cc", "c++", "gcc", "g++", "clang", "clang++", "ld"))
+_MAX_ARTEFACT_LINES = 4
+
+
+def _is_artefact_step(line: str, tool: str) -> bool:
+    """A link (a compiler or ld with ``-o`` and no ``-c``/``-S``/``-E``) or an archive (``ar`` with ``r``)."""
+    words = line.split()
+    name = tool.rsplit("/", 1)[-1]
+    if name == "ar":
+        return len(words) > 2 and "r" in words[1].lstrip("-")
+    if name not in _COMPILERS and not re.match(r"[\w.-]+-(?:gcc|g\+\+)(?:-\d+)?$|(?:gcc|g\+\+|clang)-\d+$", name):
+        return False
+    return "-o" in words and not any(w in ("-c", "-S", "-E") for w in words)
+
+
 def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tuple[list[str], dict] | None:
     """Drop recipe echoes and directory lines (counted); None on an unknown make message or locale.
 
@@ -48,6 +64,7 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
     slot = None
     last_echo = None
     entering = None           # the latest `Entering directory` line, put back before the first line kept under it
+    artefacts = 0
     for idx, line in enumerate(lines):
         if idx in keep:
             kept.append(line)
@@ -72,6 +89,10 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
             kept.append(line)
             continue
         m = _ECHO.match(line)
+        if m and artefacts < _MAX_ARTEFACT_LINES and _is_artefact_step(line, m.group(1)):
+            artefacts += 1
+            kept.append(line)  # a link or archive step: it names what the build produced
+            continue
         if m:
             word = m.group(1).split()[0]
             dropped[word] = dropped.get(word, 0) + 1

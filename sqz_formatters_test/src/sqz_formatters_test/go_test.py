@@ -11,7 +11,9 @@ Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
 lines are counted (a skip's line and its reason stay); a parent's ``--- FAIL`` line directly
 followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
 ``FAIL`` after a package's ``FAIL`` line go; a run of only the test harness's frames is
-counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header. A run cut short (a test started after the last package result, a package without
+counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header; the race detector's
+reports get the same frame folding. A run of more than five log entries from one call site keeps
+its first three and its last, the others counted. A run cut short (a test started after the last package result, a package without
 its final JSON action) returns None.
 """
 
@@ -240,6 +242,95 @@ def drop_implied_parents(out: list[str]) -> list[str]:
     return kept
 
 
+_RACE_FUNC = re.compile(r"^  (?P<func>\S.*)$")
+_RACE_AT = re.compile(r"^      (?P<file>/\S+\.go):\d+(?: \+0x[0-9a-f]+)?$")
+
+
+def fold_race_frames(out: list[str]) -> list[str]:
+    """The race detector's report (``WARNING: DATA RACE``: the two accesses' stacks and the stacks
+    that created their goroutines, two-space function lines over six-space ``file:line`` lines) with
+    each run of Go runtime/standard-library frames named on one line, as in a panic: a run of only the
+    test harness's (``testing.tRunner``) counted. The program's frames stay verbatim. One pass."""
+    if "WARNING: DATA RACE" not in out:
+        return out
+    kept: list[str] = []
+    run: list[str] = []
+
+    def flush() -> None:
+        if run:
+            names = "" if all(_HARNESS.match(x) for x in run) else ": " + ", ".join(run)
+            kept.append(f"      [{len(run)} Go runtime frame{'s' if len(run) > 1 else ''}{names}]")
+            run.clear()
+
+    i, n = 0, len(out)
+    while i < n:
+        f = _RACE_FUNC.match(out[i])
+        at = _RACE_AT.match(out[i + 1]) if f and i + 1 < n else None
+        if at and _runtime_frame(f.group("func"), at.group("file")):
+            func = f.group("func")
+            run.append(func if func.startswith("created by ") else _func_name(func) + "()")
+            i += 2
+            continue
+        flush()
+        kept.append(out[i])
+        i += 1
+    flush()
+    return kept
+
+
+_LOG_ENTRY = re.compile(r"^(?P<indent> {4,})(?P<site>[\w.-]+\.go:\d+): ")
+_KEEP_FIRST, _KEEP_LAST = 3, 1
+
+
+def fold_log_sites(out: list[str]) -> list[str]:
+    """A run of a test's log entries made at one call site (``t.Errorf`` in a table loop: the same
+    ``bufio_test.go:167:`` on every line) keeps its first three entries and its last, the ones between
+    counted on one line: ``[dropped: 143 more entries logged at bufio_test.go:167]``. An entry is the
+    ``    file.go:N: …`` line with its deeper-indented continuation lines (a multi-line message). Runs of
+    fewer than six entries stay whole. One pass."""
+    entries: list[tuple[int, int, str]] = []   # (start, end, indent+site) of each log entry, in order
+    i, n = 0, len(out)
+    while i < n:
+        m = _LOG_ENTRY.match(out[i])
+        if not m:
+            i += 1
+            continue
+        ind = len(m.group("indent"))
+        j = i + 1
+        while j < n and out[j].startswith(" " * (ind + 1)) and not _LOG_ENTRY.match(out[j][:ind] + out[j].lstrip()):
+            j += 1
+        entries.append((i, j, m.group("indent") + m.group("site")))
+        i = j
+    cut: dict[int, tuple[int, str]] = {}       # first dropped line -> (past the last dropped line, marker)
+    k = 0
+    while k < len(entries):
+        r = k
+        while r + 1 < len(entries) and entries[r + 1][2] == entries[k][2] and entries[r + 1][0] == entries[r][1]:
+            r += 1
+        size = r - k + 1
+        if size >= _KEEP_FIRST + _KEEP_LAST + 2:
+            a = entries[k + _KEEP_FIRST][0]
+            b = entries[r - _KEEP_LAST + 1][0]
+            key = entries[k][2]
+            site = key.lstrip()
+            marker = f"{key[:len(key) - len(site)]}[dropped: {size - _KEEP_FIRST - _KEEP_LAST} more entries logged at {site}]"
+            cut[a] = (b, marker)
+        k = r + 1
+    if not cut:
+        return out
+    kept: list[str] = []
+    i = 0
+    while i < n:
+        if i in cut:
+            b, marker = cut[i]
+            kept.append(marker)
+            i = b
+            continue
+        kept.append(out[i])
+        i += 1
+    return kept
+
+
 def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | None:
     """The compact rendering of a ``go test`` run, or None."""
     if json_mode:
@@ -308,7 +399,8 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])
-    out = _drop_lone_running_header(fold_identical_goroutines(drop_implied_parents(out)))
+    out = fold_race_frames(fold_log_sites(_drop_lone_running_header(fold_identical_goroutines(
+        drop_implied_parents(out)))))
     if last_pkg_result < 0 or last_test_line > last_pkg_result:
         return None                     # no package result, or tests ran after the last one: cut short
     if exit_code not in (None, 0) and not any(_FAIL.match(l) or _PKG_FAIL.match(l) or l == "FAIL" for l in out):

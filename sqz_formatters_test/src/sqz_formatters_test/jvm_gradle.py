@@ -13,7 +13,8 @@ the ``java -version`` banner Debian's launcher prints first, the JDK's four-line
 SecurityManager deprecation warning that Gradle < 7 triggers on Java 17+, and the
 ``* Try:``/``* Get more help`` trailer. Everything else is kept verbatim, stack traces line
 for line (exception, every frame, ``Caused by:``, ``... N more``) but for a failing test's
-runs of JUnit/JDK frames, counted on one line (the test's and the program's frames stay).
+runs of JUnit/JDK frames, counted on one line (the test's and the program's frames stay); three or
+more failing tests in a row with the same exception lines list their names, then the lines once.
 """
 
 from __future__ import annotations
@@ -137,7 +138,7 @@ def format_gradle(lines: list[str], quiet: bool) -> list[str] | None:
         return None          # no BUILD SUCCESSFUL/FAILED: cut short, or not Gradle's output
     if not drops.counts and not quiet:
         return None          # nothing Gradle-shaped was seen besides the result line
-    return fold_framework_frames(out) + drops.summary()
+    return group_same_failures(fold_framework_frames(out)) + drops.summary()
 
 
 _TEST_FAILED = re.compile(r"^\S+ > .+ FAILED$")
@@ -166,6 +167,53 @@ def fold_framework_frames(out: list[str]) -> list[str]:
         kept.append(line)
     if run:
         kept.append(f"        [{run} JUnit/JDK frame{'s' if run > 1 else ''}]")
+    return kept
+
+
+def group_same_failures(out: list[str]) -> list[str]:
+    """Three or more failing tests in a row with the same exception lines under them (one bug failing a
+    parameterized table): their ``Class > test FAILED`` lines one after another, then the shared lines
+    once with ``[the same under each of the N tests above]``. An entry is the FAILED line, its indented
+    lines and the blank line closing it; entries that differ stay as they are. One pass."""
+    entries: list[tuple[int, int, int]] = []   # (head, end of body, end with its blank line)
+    i, n = 0, len(out)
+    while i < n:
+        if not _TEST_FAILED.match(out[i]):
+            i += 1
+            continue
+        j = i + 1
+        while j < n and out[j].startswith(" ") and out[j].strip():
+            j += 1
+        k = j + 1 if j < n and not out[j].strip() else j
+        entries.append((i, j, k))
+        i = k
+    groups: dict[int, tuple[int, list[int], int]] = {}  # first head -> (group end, heads, first body end)
+    a = 0
+    while a < len(entries):
+        b = a
+        body = out[entries[a][0] + 1:entries[a][1]]
+        while (b + 1 < len(entries) and entries[b + 1][0] == entries[b][2] and body
+               and out[entries[b + 1][0] + 1:entries[b + 1][1]] == body):
+            b += 1
+        if b - a >= 2:
+            groups[entries[a][0]] = (entries[b][2], [e[0] for e in entries[a:b + 1]], entries[a][1])
+        a = b + 1
+    if not groups:
+        return out
+    kept: list[str] = []
+    i = 0
+    while i < n:
+        if i in groups:
+            end, heads, body_end = groups[i]
+            kept.extend(out[h] for h in heads)
+            kept.extend(out[i + 1:body_end])
+            kept.append(f"    [the same under each of the {len(heads)} tests above]")
+            if end > 0 and not out[end - 1].strip():
+                kept.append("")
+            i = end
+            continue
+        kept.append(out[i])
+        i += 1
     return kept
 
 

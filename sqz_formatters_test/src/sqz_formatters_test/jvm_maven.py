@@ -79,6 +79,23 @@ _FAILED_GOAL = re.compile(r"^Failed to execute goal ")
 _COMPILER_MSG = re.compile(r"^(/|[A-Za-z]:\\)\S+\.(java|kt|groovy|scala):\[\d+,\d+\] ")
 
 
+_TIMED_TAIL = re.compile(r"^[\d.,]+ s(?:ec)? +( <<< (?:FAILURE|ERROR)!)$")
+_TEST_CLASS_END = re.compile(r"\([\w.$]+\)$")
+
+
+def _untimed_test(body: str) -> str | None:
+    """``name(Class)  Time elapsed: 0.01 s  <<< FAILURE!`` → ``name(Class) <<< FAILURE!`` for a test
+    name with spaces in it (a parameterized case); None for anything else. Split on the literal
+    ``  Time elapsed: `` (no pattern scanning a long name)."""
+    k = body.find("  Time elapsed: ")
+    if k <= 0:
+        return None
+    name, tail = body[:k].rstrip(), _TIMED_TAIL.match(body[k + 16:])
+    if tail is None or not _TEST_CLASS_END.search(name) or name[0].isspace():
+        return None
+    return name + tail.group(1)
+
+
 def maven_goals(argv: tuple[str, ...]) -> list[str] | None:
     """The goals/phases on the command line, or None for options whose output is another shape."""
     if has_option(argv, _FOREIGN_OPTIONS):
@@ -158,6 +175,10 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
             t = _TEST_TIME.match(body) or _CLASS_TIME.match(body)
             if t:  # a failing test or class: its outcome and counts without the timing
                 out.append(f"[{level}] {t.group(1)}{t.group(2)}")
+                continue
+            timed = _untimed_test(body)
+            if timed:  # a parameterized test, its name with spaces: `adds[case 3: 4+4](demo.AddTableTest)`
+                out.append(f"[{level}] {timed}")
                 continue
             if _FAILED_GOAL.match(body):
                 in_compile_failure = bool(_COMPILE_FAILED.match(body))

@@ -24,7 +24,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, join_output
-from .rust_diag import EXPLAIN_HINT, compress_error
+from .rust_diag import EXPLAIN_HINT, RepeatedNotes, compress_error
 
 commands = ("cargo", "cargo-nextest")
 # a panic's backtrace inside a failing test's section is part of the report: rendered here (the
@@ -72,11 +72,12 @@ def cargo_verb(argv: tuple[str, ...]) -> str | None:
 
 
 def has_foreign_format(argv: tuple[str, ...]) -> bool:
-    """True for machine-readable or otherwise reshaped output (``--message-format=json``, ``--format json``)."""
+    """True for machine-readable or otherwise reshaped output (``--message-format=json``, ``--format json``);
+    ``--message-format short`` (one line per diagnostic, the rest as usual) is not."""
     for i, word in enumerate(argv):
         if word.startswith("--message-format") or word.startswith("--format") or word == "-Zunstable-options":
             value = word.split("=", 1)[1] if "=" in word else (argv[i + 1] if i + 1 < len(argv) else "")
-            if word == "-Zunstable-options" or value not in ("human", "pretty"):
+            if word == "-Zunstable-options" or value not in ("human", "pretty", "short"):
                 return True
         if word in ("--quiet", "-q") and "--" in argv[:i]:
             return True  # libtest's terse dot output
@@ -117,6 +118,7 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
     in_failure_output = False
     seen_frames: set[tuple[str, str]] = set()
     seen_notes: set[str] = set()
+    repeated = RepeatedNotes()
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
@@ -157,7 +159,7 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             j = diagnostic_end(lines, i)
             block = lines[i:j]
             if any(_LOCATION.match(b) for b in block):
-                out.extend(compress_error(block))  # labels, notes and suggested code kept
+                out.extend(repeated.apply(compress_error(block)))  # labels, notes and suggested code kept
                 while j < n and not lines[j].strip():
                     j += 1  # the blank line closing it: the next header starts a line of its own
             else:

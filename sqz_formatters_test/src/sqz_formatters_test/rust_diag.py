@@ -126,3 +126,80 @@ def _note(note: str, out: list[str], head_len: int) -> str | None:
     if _LINT_URL.match(note) or _OVERRIDE_HELP.match(note):
         return None
     return note[:-len(_NIGHTLY)] if note.endswith(_NIGHTLY) else note
+
+
+_HEAD_NAME = re.compile(r"`([^`\n]{1,200})`")
+_HEAD_LOC = re.compile(r" (?:-->|:::) \S+$")
+_TAG = re.compile(r" \[[^\]]*\]")
+
+
+class RepeatedNotes:
+    """The ``= note:``/``= help:`` items a diagnostic shares with an earlier one of its kind, said once.
+
+    A lint that fires many times (``unexpected_cfgs`` for each ``cfg`` a build script sets, clippy's
+    ``incompatible_msrv``) repeats the same help under every hit, often with only the hit's own name in
+    it (``check-cfg = ['cfg(doc_cfg)']``). The kind of a diagnostic is its header with the backticked
+    names blanked (``warning: unexpected `cfg` condition name: `_```); an item (the ``= …`` line and
+    its deeper-indented continuation lines) equal to one already shown under a diagnostic of that kind,
+    once each header's names are blanked in both, is dropped, and the header says
+    ``(notes as above)``: the first hit of its kind, whose notes apply with this hit's names in them. The first hit keeps
+    all of its items. Linear: one dictionary lookup per item.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[str, set[str]] = {}
+
+    @staticmethod
+    def _items(block: list[str]):
+        """(start, end) of each ``= …`` item in a compressed block (header at 0)."""
+        i, n = 1, len(block)
+        while i < n:
+            line = block[i]
+            strip = line.lstrip()
+            if strip.startswith(("= note:", "= help:")):
+                ind = len(line) - len(strip)
+                j = i + 1
+                while j < n:
+                    nxt = block[j]
+                    s = nxt.lstrip()
+                    if not s or len(nxt) - len(s) <= ind or s.startswith(("= ", "^ ", "- ", "-->", ":::")):
+                        break
+                    j += 1
+                yield i, j
+                i = j
+            else:
+                i += 1
+
+    def apply(self, block: list[str]) -> list[str]:
+        if len(block) < 2:
+            return block
+        head = _HEAD_LOC.sub("", _TAG.sub("", block[0]))
+        names = list(dict.fromkeys(n for n in _HEAD_NAME.findall(head) if len(n) > 2))
+        kind = _HEAD_NAME.sub("`_`", head)
+        order = sorted(range(len(names)), key=lambda k: -len(names[k]))  # longest first: `doc_cfg` before `cfg`
+
+        def norm(lines: list[str]) -> str:
+            text = "\n".join(x.strip() for x in lines)
+            for k in order:
+                text = text.replace(names[k], f"\0{k}\0")  # the k-th name of the header, wherever it is
+            return text
+
+        items = list(self._items(block))
+        if not items:
+            return block
+        first = self._seen.get(kind)
+        if first is None:
+            self._seen[kind] = {norm(block[a:b]) for a, b in items}
+            return block
+        shown = first
+        drop = [(a, b) for a, b in items if norm(block[a:b]) in shown]
+        if not drop:
+            return block
+        cut = set()
+        for a, b in drop:
+            cut.update(range(a, b))
+        out = [line for k, line in enumerate(block) if k not in cut]
+        loc = _HEAD_LOC.search(out[0])
+        tail = " (notes as above)"
+        out[0] = out[0][:loc.start()] + tail + out[0][loc.start():] if loc else out[0] + tail
+        return out

@@ -17,7 +17,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import has_option, join_output, shorter_or_none
-from .rust_diag import EXPLAIN_HINT, compress_error
+from .rust_diag import EXPLAIN_HINT, RepeatedNotes, compress_error
 
 commands = ("rustc",)
 
@@ -29,6 +29,7 @@ def compact_rustc(lines: list[str]) -> list[str] | None:
     """rustc's human output with each located diagnostic reduced; None when none is found."""
     out: list[str] = []
     located = 0
+    repeated = RepeatedNotes()
     i, n = 0, len(lines)
     while i < n:
         if EXPLAIN_HINT.match(lines[i]):
@@ -44,7 +45,7 @@ def compact_rustc(lines: list[str]) -> list[str] | None:
         block = lines[i:j]
         if any(_LOCATION.match(x) for x in block):
             located += 1
-            out.extend(compress_error(block))
+            out.extend(repeated.apply(compress_error(block)))
             while j < n and not lines[j].strip():
                 j += 1  # the blank line closing it: the next header starts a line of its own
         else:
