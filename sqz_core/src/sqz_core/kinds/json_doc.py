@@ -18,9 +18,12 @@ submatches and the search's elapsed times (path, line number, text and counts st
 A note's path spells a key with ``.``, brackets, commas or spaces as a JSON string in
 brackets (``metadata["a.b"][]``); a note reads on the objects written at its path, so a
 reader applies the notes first, then the same-as markers (``$`` paths in document order, then
-siblings), then the version runs. What
-could not be said that way is left as it is: a key twice in one object, a number a double
-cannot hold, a document already holding ``[sqz:`` text or a line that reads as a note.
+siblings), then the version runs. A marker only names a value the reader has already read: a
+sibling written before it (never one taken into a note, which a reader adds after the written
+fields, nor a key starting with ``$``, which would read as a path) or the first copy in
+document order. What could not be said that way is left as it is: a key twice in one object,
+a number a double cannot hold, a document already holding ``[sqz:`` text (also spelled with
+``\\u`` escapes) or a line that reads as a note.
 Every pass is one walk of the value: linear in the input.
 
 Only complete, valid JSON is touched; truncated or invalid text gets ``None``.
