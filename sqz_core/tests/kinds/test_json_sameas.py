@@ -174,3 +174,27 @@ def test_property_markers_name_what_a_reader_has_already_read(value):
     if body.startswith(("{", "[")):
         _check_markers_point_back(json.loads(body))
     assert json.dumps(_read_back(out), sort_keys=True) == json.dumps(prune(value), sort_keys=True), out
+
+
+def test_a_raw_line_separator_inside_a_json_lines_string_does_not_tear_the_record():
+    recs = ['{"t":"a","s":"shared value for every record of this type"}'] * 3
+    for sep in ("\x85", "\u2028", "\u2029"):   # legal raw in a JSON string; str.splitlines splits there
+        rec = '{"t":"b","m":"one%stwo","n":1}' % sep
+        out = compress_jsonl(FormatRequest("\n".join(recs + [rec, "plain%stext" % sep]) + "\n", "tool --json"))
+        assert out.split("\n")[0].startswith('[every "t":"a" line has ')
+        assert out.split("\n")[-3:] == [rec, "plain%stext" % sep, ""], repr(out)
+    for sep in ("\x0c", "\x1e", "\r"):   # a control character raw in a string is not JSON: left as it is
+        rec = '{"t":"b","m":"one%stwo","n":1}' % sep
+        assert compress_jsonl(FormatRequest("\n".join(recs + [rec]) + "\n", "tool --json")) is None
+        out = compress_jsonl(FormatRequest("\n".join(recs + ["plain%stext" % sep]) + "\n", "tool --json"))
+        assert out.split("\n")[-2:] == ["plain%stext" % sep, ""], repr(out)
+    crlf = "\r\n".join(recs + ['{"t":"b","n":1}', "done"]) + "\r\n"   # CRLF still ends a line
+    assert compress_jsonl(FormatRequest(crlf, "tool --json")).split("\n")[-3:] == ['{"t":"b","n":1}', "done", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(__import__("test_json_hoist").documents())
+def test_property_escaping_the_input_changes_nothing(value):
+    for f, text in ((compress_json, lambda a: json.dumps(value, ensure_ascii=a, indent=1)),
+                    (compress_jsonl, lambda a: (json.dumps(value, ensure_ascii=a) + "\n") * 3)):
+        assert f(FormatRequest(text(False), "tool --json")) == f(FormatRequest(text(True), "tool --json"))

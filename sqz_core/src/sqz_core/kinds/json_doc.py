@@ -601,10 +601,17 @@ def _parse_line(line: str):
     return v if isinstance(v, dict) else None
 
 
+def _lines(text: str) -> list[str]:
+    """Lines split at ``\\n`` (``\\r\\n`` too) only: JSON may hold U+0085 or U+2028 raw inside a
+    string, where ``str.splitlines`` would tear a record in two."""
+    lines = (text[:-1] if text.endswith("\n") else text).split("\n")
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def looks_like_jsonl(text: str) -> bool:
     """Two or more lines that are JSON objects, and at least half of the non-blank lines."""
     objects = other = 0
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(_lines(text)):
         if i >= 400:
             break
         s = line.strip()
@@ -626,7 +633,7 @@ def compress_jsonl(request) -> str | None:
 
     if MARK in request.text:
         return None   # a marker of ours already there could not be told from one we add
-    lines = request.text.splitlines()
+    lines = _lines(request.text)
     records: dict[int, dict] = {}
     for i, line in enumerate(lines):
         s = line.strip()
