@@ -445,7 +445,7 @@ def _read_back(text: str):
 
 
 KEYS = st.sampled_from(["k", "x", "name", "req", "a.b", "x[]", "[]", 'q"t', "é", "名", "", "a,b", " has ", "has",
-                        "with fields", "input", "output"])
+                        "with fields", "input", "output", "$", "$x", "$.a"])
 TRAPS = st.sampled_from(["[every k has 1]", "1.0.0", "1", "a long value that is repeated as a sibling",
                          "…[+3 chars]", "[]", "{}", "0.14.{0..1}", "1.0.0, 1.0.1"])
 MARKERS = st.sampled_from(["[sqz: same as k]", "[sqz: 8 versions] 1.0.{0..7}", "x [sqz: 2 versions] 1.0.0"])

@@ -18,9 +18,12 @@ submatches and the search's elapsed times (path, line number, text and counts st
 A note's path spells a key with ``.``, brackets, commas or spaces as a JSON string in
 brackets (``metadata["a.b"][]``); a note reads on the objects written at its path, so a
 reader applies the notes first, then the same-as markers (``$`` paths in document order, then
-siblings), then the version runs. What
-could not be said that way is left as it is: a key twice in one object, a number a double
-cannot hold, a document already holding ``[sqz:`` text or a line that reads as a note.
+siblings), then the version runs. A marker only names a value the reader has already read: a
+sibling written before it (never one taken into a note, which a reader adds after the written
+fields, nor a key starting with ``$``, which would read as a path) or the first copy in
+document order. What could not be said that way is left as it is: a key twice in one object,
+a number a double cannot hold, a document already holding ``[sqz:`` text (also spelled with
+``\\u`` escapes) or a line that reads as a note.
 Every pass is one walk of the value: linear in the input.
 
 Only complete, valid JSON is touched; truncated or invalid text gets ``None``.
@@ -113,6 +116,7 @@ def _unless_all_emptied(arr: list, out: list) -> list:
 # ------------------------------------------------------- repeated values said once
 
 _NOTE = "[every "   # how a note line begins
+SAME_AS = "[sqz: same as "   # how a same-as marker begins: a sibling's key, or ``$`` and a path from the root
 MIN_ITEMS = 3        # a field is hoisted out of an array's items when at least this many share it
 SAME_MIN_CHARS = 40  # a value written "same as <sibling>" is at least this long as compact JSON
 _SMALL_LIST = 4      # lists of at most this many primitives count as one value when hoisting
@@ -163,6 +167,11 @@ def _collect(v, sig: tuple, in_array: bool, stats: dict, by_shape: bool = False)
                     cur[0] += 1
                     if cur[1] is not _VARIED and cur[1] != h:
                         cur[1] = _VARIED
+                if isinstance(x, str) and x.startswith(SAME_AS) and x[-1:] == "]":
+                    # the sibling it names stays written, before it: a note would add it after
+                    target = keys.get(x[len(SAME_AS):-1])
+                    if target is not None:
+                        target[1] = _VARIED
         for k, x in v.items():
             if isinstance(x, (dict, list)):
                 _collect(x, sig + (k,), in_array, stats, by_shape)
@@ -327,9 +336,9 @@ def same_as_sibling(v):
             else:
                 c = None
             if c is not None and len(text) >= SAME_MIN_CHARS:
-                out[k] = f"[sqz: same as {c[0]}]"
+                out[k] = f"{SAME_AS}{c[0]}]"
                 continue
-            if len(cands) < SAME_CANDIDATES:
+            if len(cands) < SAME_CANDIDATES and k[:1] != "$":   # "$…" names a path from the root
                 cands.append([k, x, text])
             out[k] = same_as_sibling(x)
             continue
@@ -381,7 +390,7 @@ def same_as_earlier(value):
             if seen is not None and seen[1] == v:
                 seen[2][0] = seen[2][0] or _dump(seen[1])
                 if _dump(v) == seen[2][0]:
-                    return f"{MARK} same as {seen[0]}]"
+                    return f"{SAME_AS}{seen[0]}]"
             elif seen is None:
                 first[h] = (path, v, [None])
         if isinstance(v, dict):
@@ -536,7 +545,7 @@ def compress_json(request) -> str | None:
     JSON, whose braces merge with the keys into few tokens. Both keep every pruned value.
     """
     value = parse_document(request.text)
-    if value is None or value is _REFUSED or MARK in request.text:
+    if value is None or value is _REFUSED or _holds_mark(request.text, value):
         return None   # (a marker of ours already there could not be told from one we add)
     if isinstance(value, Stream):
         return _compress_stream(value)
@@ -555,6 +564,19 @@ def compress_json(request) -> str | None:
             any(line.startswith(_NOTE) for line in out.splitlines())):
         out = compact   # (a TOON line that would read as a note: compact JSON has one line, "{…" or "[…")
     return "\n".join(notes + [out]) + "\n" if out else None
+
+
+def _holds_mark(text: str, value) -> bool:
+    """Whether the document already says ``[sqz:``, as it is or spelled with ``\\u`` escapes
+    (``"\\u005bsqz: same as k]"`` is written back unescaped)."""
+    if MARK in text:
+        return True
+    if "\\u" not in text:
+        return False
+    try:
+        return MARK in _dump(value)
+    except RecursionError:   # nested deeper than json writes: left as it is
+        return True
 
 
 def _compress_stream(docs: Stream) -> str | None:
@@ -579,10 +601,17 @@ def _parse_line(line: str):
     return v if isinstance(v, dict) else None
 
 
+def _lines(text: str) -> list[str]:
+    """Lines split at ``\\n`` (``\\r\\n`` too) only: JSON may hold U+0085 or U+2028 raw inside a
+    string, where ``str.splitlines`` would tear a record in two."""
+    lines = (text[:-1] if text.endswith("\n") else text).split("\n")
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def looks_like_jsonl(text: str) -> bool:
     """Two or more lines that are JSON objects, and at least half of the non-blank lines."""
     objects = other = 0
-    for i, line in enumerate(text.splitlines()):
+    for i, line in enumerate(_lines(text)):
         if i >= 400:
             break
         s = line.strip()
@@ -604,7 +633,7 @@ def compress_jsonl(request) -> str | None:
 
     if MARK in request.text:
         return None   # a marker of ours already there could not be told from one we add
-    lines = request.text.splitlines()
+    lines = _lines(request.text)
     records: dict[int, dict] = {}
     for i, line in enumerate(lines):
         s = line.strip()
@@ -612,8 +641,8 @@ def compress_jsonl(request) -> str | None:
             return None   # a line of the input would read as one of our notes
         if s.startswith("{") and s.endswith("}"):
             v = _parse_line(s)
-            if v is None:
-                return None
+            if v is None or _holds_mark(s, v):
+                return None   # (a marker of ours spelled with escapes: written back as one)
             records[i] = v
     if len(records) < 2:
         return None
