@@ -62,11 +62,11 @@ def test_verbose_editable_install_keeps_what_was_built_and_installed():
                  "    Downloading setuptools-84.2.1-py3-none-any.whl (876 kB)",
                  "  Running command pip subprocess to install build dependencies",   # says where setuptools went
                  "  Successfully installed setuptools-84.2.1",
-                 "Requirement already satisfied: certifi>=2017.4.17 in /tmp/sqz-capture/generic/venv/lib/python3.11/"
-                 "site-packages (from requests>=2.31->tally==0.3.1) (2026.10.19.post1)",
+                 ("Requirement already satisfied: certifi>=2017.4.17 in /tmp/sqz-capture/generic/venv/lib/python3.11/"
+                  "site-packages (from requests>=2.31->tally==0.3.1) (2026.10.19.post1)"),
                  "  Building editable for tally (pyproject.toml): finished with status 'done'",
-                 "  Created wheel for tally: filename=tally-0.3.1-0.editable-py3-none-any.whl size=1396 "
-                 "sha256=40389b9b36d0d188f29bb8dab2ab1fa9bb2a2b17efb22734a0b9273cbda886cf",
+                 ("  Created wheel for tally: filename=tally-0.3.1-0.editable-py3-none-any.whl size=1396 "
+                  "sha256=40389b9b36d0d188f29bb8dab2ab1fa9bb2a2b17efb22734a0b9273cbda886cf"),
                  "Successfully built tally", "          ['src']",
                  "  `packages.find.exclude/include` may have no effect.",
                  "  changing mode of /tmp/sqz-capture/generic/venv/bin/tally to 755"):
@@ -87,8 +87,8 @@ def test_verbose_sdist_build_keeps_downloads_with_sizes_and_the_wheel():
                                      "  Downloading itsdangerous-2.2.0.tar.gz (54 kB)",
                                      "  Running command pip subprocess to install build dependencies"]
     assert out.splitlines()[-4:-1] == [
-        "  Created wheel for itsdangerous: filename=itsdangerous-2.2.0-py3-none-any.whl size=16276 "
-        "sha256=768a966d122781ba94678cca2bf15466d5620f1c321427ababad8fb30eb11d0b",
+        ("  Created wheel for itsdangerous: filename=itsdangerous-2.2.0-py3-none-any.whl size=16276 "
+         "sha256=768a966d122781ba94678cca2bf15466d5620f1c321427ababad8fb30eb11d0b"),
         "Successfully built itsdangerous", "Successfully installed click-8.1.7 itsdangerous-2.2.0"]
     assert "Collecting" not in out and "Preparing metadata" not in out and "WARNING: Location" not in out
 
@@ -138,8 +138,8 @@ def test_build_log_lines_outside_a_build_step_are_kept():
     assert out == ["Using pip 23.2.1 from /v/pip (python 3.11)",
                    "  Building wheel for x (setup.py): finished with status 'done'", "  running bdist_wheel",
                    "Successfully built x y", "  copying a -> b", "Successfully installed x-1 y-1",
-                   "(2 lines of build progress and compiler commands dropped; "
-                   "2 lines of index/download/progress output dropped)"]
+                   ("(2 lines of build progress and compiler commands dropped; "
+                    "2 lines of index/download/progress output dropped)")]
 
 
 def test_build_backend_box_keeps_the_error_drops_progress_and_commands():
