@@ -767,6 +767,11 @@ def capture_pip_heldout() -> None:
     record("pip", "uv_remove", "uv remove rich", proj, uv, env=penv, notes="held-out")
     record("pip", "uv_add_conflict", "uv add 'requests==2.31.0' 'urllib3<1.21'", proj, uv, env=penv,
            notes="held-out: no urllib3 satisfies both")
+    sync = d / "uvsync"   # a locked project whose venv does not exist yet
+    run("uv init -q --lib --name uvsync uvsync", d, penv)
+    run("uv add -q --no-sync requests rich", sync, penv)
+    record("pip", "uv_sync", "uv sync", sync, uv, env=penv,
+           notes="held-out: first sync of a locked project (creates its venv)")
 
 
 # ---------------------------------------------------------------- JavaScript projects

@@ -8,8 +8,8 @@ from fmt_test_suite import FormatterSuite, other, text_of
 from sqz_core.testing import load_fixture, missing_facts
 from sqz_formatters_test import py_pip as formatter
 
-# refused: uv project commands (uv add/remove) are not handled here yet; uv_add_conflict has nothing to drop either
-suite = FormatterSuite(formatter, "pip", refused={"uv_add", "uv_remove", "uv_add_conflict"})
+# refused: uv_add_conflict (uv's resolution error) has nothing to drop
+suite = FormatterSuite(formatter, "pip", refused={"uv_add_conflict"})
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
     complete={'download', 'install_already', 'install_fresh', 'install_no_version', 'uv_install', 'uv_install_error',
@@ -28,8 +28,22 @@ def test_near_miss_other_subcommands():
     text = text_of("pip", "install_fresh")
     assert ask(text, "pip list") is None
     assert ask(text, "pip show requests") is None
-    assert ask(text_of("pip", "uv_install"), "uv sync") is None
-    assert ask(text_of("pip", "uv_install"), "uv add requests") is None
+    assert ask(text_of("pip", "uv_sync"), "uv lock") is None
+    assert ask(text_of("pip", "uv_sync"), "uv run pytest") is None
+    assert ask(text_of("pip", "uv_install"), "uv tree") is None
+
+
+def test_uv_project_commands_keep_every_package_and_the_new_venv():
+    text, out = text_of("pip", "uv_add"), run(other("pip", "uv_add"))
+    assert out.splitlines()[:3] == ["Using CPython 3.11.7 interpreter at: /root/.pyenv/versions/3.11.7/bin/python3.11",
+                                    "Creating virtual environment at: .venv", "Installed 10 packages in 81ms"]
+    assert [x for x in text.splitlines() if x.startswith(" + ")] == out.splitlines()[3:]
+    out = run(other("pip", "uv_remove"))
+    assert out.splitlines()[:2] == ["Uninstalled 5 packages in 95ms", "Installed 1 package in 1ms"]
+    assert " ~ uvproj==0.1.0 (from file:///tmp/sqz-capture/pyjs/pipho/uvproj)" in out
+    assert "Resolved" not in out and "Building" not in out and "Prepared" not in out
+    # an up-to-date sync says nothing but its resolver and audit lines: nothing to keep, left alone
+    assert ask("Resolved 10 packages in 1ms\nAudited 10 packages in 0.05ms\n", "uv sync") is None
 
 
 def test_near_miss_not_pip_output():

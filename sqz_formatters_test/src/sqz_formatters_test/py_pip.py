@@ -1,4 +1,4 @@
-"""pip install / pip download / uv pip install: drop index, download and progress chatter.
+"""pip install / pip download / uv pip install / uv add|remove|sync: drop index, download and progress chatter.
 
 Kept verbatim: every ERROR/error and warning line (except pip's notes about ignored
 index locations), the result lines (``Successfully installed …``, ``Saved …``,
@@ -157,8 +157,9 @@ def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
 
 
 def compact_uv(lines: list[str]) -> list[str] | None:
-    """uv pip install output without resolver, download and build chatter (every ``+``/``-``/``~`` package
-    line stays); None when no result or error line is seen."""
+    """uv pip install / uv add / uv remove / uv sync output without resolver, download and build chatter
+    (every ``+``/``-``/``~`` package line, the interpreter and the venv uv creates stay); None when no
+    result or error line is seen."""
     out = [x for x in lines if not _UV_CHATTER.match(x)]
     if not any(_UV_RESULT.match(x) for x in out):
         return None
@@ -167,10 +168,11 @@ def compact_uv(lines: list[str]) -> list[str] | None:
 
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
-    """Handle ``pip install``, ``pip download`` and ``uv pip install``; None for anything else."""
+    """Handle ``pip install``, ``pip download``, ``uv pip install`` and ``uv add``/``remove``/``sync``;
+    None for anything else."""
     words = [w for w in request.argv[1:] if not w.startswith("-")]
     if request.program == "uv":
-        if words[:2] != ["pip", "install"]:
+        if words[:2] != ["pip", "install"] and words[:1] not in (["add"], ["remove"], ["sync"]):
             return None
         out = compact_uv(request.lines)
     else:
