@@ -136,8 +136,6 @@ class TestTally(unittest.TestCase):
         self.assertEqual(mean([]), 0)
 EOF
 
-# pip_install_editable_verbose: held out on branch ho-generic-pip until py_pip keeps what it drops
-# (Obtaining, Successfully built, Created wheel, the dependencies already satisfied with their versions)
 CMDLINE="pip install -v -e ."
 cap pip_install_editable_verbose "$PIPV" "$VPIP" install -v -e .
 

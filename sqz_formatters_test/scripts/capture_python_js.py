@@ -719,6 +719,13 @@ def capture_pip() -> None:
     record("pip", "install_already", "pip install requests", pipdir, pv, env=env)
     record("pip", "install_no_version", "pip install 'requests==0.0.999'", pipdir, pv, env=env)
     record("pip", "download", "pip download -d dl six", pipdir, pv, env=env)
+    # verbose installs (-v): pip's build subprocesses print their own logs; --no-cache-dir so a re-capture
+    # downloads and builds again instead of printing "Using cached"
+    record("pip", "install_v_sdist",
+           "pip install -v --no-cache-dir --no-binary itsdangerous click==8.1.7 itsdangerous==2.2.0", pipdir, pv,
+           env=env, notes="held-out: itsdangerous built from its sdist (build isolation installs flit_core)")
+    record("pip", "install_v_no_version", "pip install -v --no-cache-dir requests==0.0.999", pipdir, pv,
+           env=env, notes="held-out: a version that does not exist (exit 1)")
     uv = run("uv --version", pipdir, env)[0].decode().strip()
     run("uv venv -q uvenv", pipdir, env)
     uenv = dict(env)
@@ -760,6 +767,11 @@ def capture_pip_heldout() -> None:
     record("pip", "uv_remove", "uv remove rich", proj, uv, env=penv, notes="held-out")
     record("pip", "uv_add_conflict", "uv add 'requests==2.31.0' 'urllib3<1.21'", proj, uv, env=penv,
            notes="held-out: no urllib3 satisfies both")
+    sync = d / "uvsync"   # a locked project whose venv does not exist yet
+    run("uv init -q --lib --name uvsync uvsync", d, penv)
+    run("uv add -q --no-sync requests rich", sync, penv)
+    record("pip", "uv_sync", "uv sync", sync, uv, env=penv,
+           notes="held-out: first sync of a locked project (creates its venv)")
 
 
 # ---------------------------------------------------------------- JavaScript projects

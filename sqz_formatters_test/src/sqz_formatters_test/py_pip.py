@@ -1,10 +1,18 @@
-"""pip install / pip download / uv pip install: drop index, download and progress chatter.
+"""pip install / pip download / uv pip install / uv add|remove|sync: drop index, download and progress chatter.
 
 Kept verbatim: every ERROR/error and warning line (except pip's notes about ignored
 index locations), the result lines (``Successfully installed …``, ``Saved …``,
-uv's ``+ pkg==ver`` list) and any line not recognised as chatter. A replaced package's
-``Successfully uninstalled X-ver`` stays (unindented); the resolver's "looking at multiple
-versions" note and its generic "To fix this you could try to" advice go (the conflict's causes stay).
+uv's ``+ pkg==ver`` list), what a build made (``Obtaining …``, ``Building wheel for X …: finished
+with status …``, ``Created wheel for X: filename=… size=…``, ``Successfully built X``), every
+``Requirement already satisfied: … (VERSION)`` line (a dependency's too: its name and version are what
+is installed) and any line not recognised as chatter. A replaced package's ``Successfully uninstalled
+X-ver`` stays (unindented); the resolver's "looking at multiple versions" note and its generic "To fix
+this you could try to" advice go (the conflict's causes stay).
+
+With ``-v`` (pip then opens with ``Using pip X from …``) the ``Downloading NAME (SIZE)`` lines stay too,
+and the build steps pip runs in subprocesses (``Running command …`` up to the step's ``finished with
+status``) lose setuptools' per-file log (``running …``, ``creating …``, ``writing …``, ``adding '…'``),
+counted; their messages, warnings and errors stay.
 """
 
 from __future__ import annotations
@@ -18,13 +26,23 @@ from ._common import join_output, plural, shorter_or_none
 commands = ("pip", "pip3", "uv")
 
 _PIP_CHATTER = re.compile(
-    r"^(?:Looking in indexes: |Looking in links: |WARNING: Location '.*' is ignored: |"
-    r"Collecting |Obtaining |Downloading |  Downloading |Using cached |  Using cached |Processing |"
-    r"Requirement already satisfied: |Installing collected packages: |  Attempting uninstall: |"
-    r"    Found existing installation: |    Uninstalling |"
-    r"  Preparing metadata |  Installing build dependencies |  Getting requirements to build |"
-    r"Building wheels for collected packages: |  Building wheel for |  Created wheel for |"
-    r"  Stored in directory: |Successfully built |File was already downloaded )")
+    r"^ *(?:Looking in indexes: |Looking in links: |WARNING: Location '.*' is ignored: |"
+    r"Collecting |Downloading |Using cached |Processing |"
+    r"Installing collected packages: |Attempting uninstall: |"
+    r"Found existing installation: |Uninstalling |Building wheels for collected packages: |"
+    r"Stored in directory: |File was already downloaded )")
+# a build step's progress (`  Preparing metadata (pyproject.toml): started`, `… ... done`); a failed step stays
+_STEP_PROGRESS = re.compile(
+    r"^ *(?:Installing build dependencies|Checking if build backend supports \w+|Getting requirements to build \w+"
+    r"|Preparing (?:editable )?metadata \([\w.]+\)): (?:started|finished with status 'done')$"
+    r"|^ *(?:Installing build dependencies|Getting requirements to build \w+"
+    r"|Preparing (?:editable )?metadata \([\w.]+\)) \.\.\. done$"
+    r"|^ *Building (?:wheel|editable) for \S+ \([\w.]+\): started$")
+# pip -v: the subprocess a build step runs, from `  Running command …` to the step's closing status
+_RUNNING = re.compile(r"^( *)Running command ")
+_STEP_END = re.compile(r": finished with status '\w+'$")
+_DOWNLOAD = re.compile(r"^ *Downloading \S+ \(")
+_VERBOSE = re.compile(r"-v+")
 # the resolver's progress note and the generic advice under a conflict (the conflict's causes are kept)
 _RESOLVER_ADVICE = re.compile(
     r"^(?:INFO: pip is looking at multiple versions of \S+ to determine which version is compatible with other "
@@ -46,8 +64,8 @@ _BOX_OPEN = re.compile(r"^ *╰─> \[\d+ lines? of output\]$")
 _BOX_CLOSE = re.compile(r"^ *\[end of output\]$")
 # setuptools' progress inside the box, and the compiler commands it runs (what fails is the diagnostic below)
 _BUILD_CHATTER = re.compile(
-    r"^(?:running \w+|creating \S+|copying \S+ -> \S+|writing \S.*|reading manifest \S.*|adding license file \S.*"
-    r"|building '\S+' extension|(?:/usr/bin/)?(?:[\w.-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-\d+)? .*)$")
+    r"^(?:running \w+|creating \S.*|copying \S+ -> \S+|writing \S.*|reading manifest \S.*|adding license file \S.*"
+    r"|adding '[^']+'|removing \S.*|building '\S+' extension|(?:/usr/bin/)?(?:[\w.-]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+)(?:-\d+)? .*)$")
 _C_GUTTER = re.compile(r"^ *(?:\d+ )?\|")
 _SUBPROCESS_NOTE = re.compile(r"^ *note: This error originates from a subprocess, and is likely not a problem with pip\.$")
 _CLEAN = re.compile(r"^ *Running setup\.py clean for \S+$")
@@ -82,11 +100,16 @@ def compact_box(lines: list[str], start: int) -> tuple[list[str], int, int]:
     return [lines[start]] + [pad + x for x in kept] + [lines[end]], end + 1, len(body) - len(kept)
 
 
-def compact_pip(lines: list[str]) -> list[str] | None:
-    """pip's install/download output without chatter; None when no result or error line is seen."""
+def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
+    """pip's install/download output without chatter; None when no result or error line is seen.
+
+    ``verbose`` (pip -v) keeps the ``Downloading NAME (SIZE)`` lines; a build step's subprocess
+    output (``Running command …``) loses setuptools' per-file log either way.
+    """
+    verbose = verbose or bool(lines) and lines[0].startswith("Using pip ")
     out: list[str] = []
-    dropped = already = 0
-    built = 0
+    dropped = built = 0
+    run_indent = -1               # inside `Running command …`: that line's indent
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -96,17 +119,30 @@ def compact_pip(lines: list[str]) -> list[str] | None:
             built += gone
             continue
         i += 1
+        if run_indent >= 0:
+            body = line.lstrip(" ")
+            if line and len(line) - len(body) < run_indent or _STEP_END.search(line):
+                run_indent = -1           # back to pip's own lines, or the step's closing status
+            elif _BUILD_CHATTER.match(body):
+                built += 1
+                continue
+        m = _RUNNING.match(line)
+        if m:
+            run_indent = len(m.group(1))
+            if line.endswith(" pip subprocess to install build dependencies"):
+                out.append(line)  # what is installed under it goes into the build's own environment
+            else:
+                dropped += 1
+            continue
         if _SUBPROCESS_NOTE.match(line) or _CLEAN.match(line) or line and not line.strip():  # `  `: a spacer
             dropped += 1
             continue
-        if line.startswith("Requirement already satisfied: "):
-            if " (from " in line and " (from -r " not in line and " (from -c " not in line:
-                already += 1  # a dependency of another requirement
-            else:
-                out.append(line)  # a requirement the user asked for (argument or -r file): keep its version
-        elif line.startswith("      Successfully uninstalled "):
+        if line.startswith("      Successfully uninstalled "):
             out.append(line.strip())  # the version an install replaced
-        elif _PIP_CHATTER.match(line) or _PROGRESS_BAR.match(line) or _RESOLVER_ADVICE.match(line):
+        elif verbose and _DOWNLOAD.match(line):
+            out.append(line)
+        elif (_PIP_CHATTER.match(line) or _STEP_PROGRESS.match(line) or _PROGRESS_BAR.match(line)
+              or _RESOLVER_ADVICE.match(line)):
             dropped += 1
         else:
             out.append(line)
@@ -115,16 +151,15 @@ def compact_pip(lines: list[str]) -> list[str] | None:
     notes = []
     if built:
         notes.append(f"{plural(built, 'line')} of build progress and compiler commands dropped")
-    if already:
-        notes.append(f"{plural(already, 'dependency', 'dependencies')} already satisfied")
     if dropped:
         notes.append(f"{plural(dropped, 'line')} of index/download/progress output dropped")
-    return out + [f"({'; '.join(notes)})"]
+    return out + [f"({'; '.join(notes)})"] if notes else out
 
 
 def compact_uv(lines: list[str]) -> list[str] | None:
-    """uv pip install output without resolver, download and build chatter (every ``+``/``-``/``~`` package
-    line stays); None when no result or error line is seen."""
+    """uv pip install / uv add / uv remove / uv sync output without resolver, download and build chatter
+    (every ``+``/``-``/``~`` package line, the interpreter and the venv uv creates stay); None when no
+    result or error line is seen."""
     out = [x for x in lines if not _UV_CHATTER.match(x)]
     if not any(_UV_RESULT.match(x) for x in out):
         return None
@@ -133,16 +168,17 @@ def compact_uv(lines: list[str]) -> list[str] | None:
 
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
-    """Handle ``pip install``, ``pip download`` and ``uv pip install``; None for anything else."""
+    """Handle ``pip install``, ``pip download``, ``uv pip install`` and ``uv add``/``remove``/``sync``;
+    None for anything else."""
     words = [w for w in request.argv[1:] if not w.startswith("-")]
     if request.program == "uv":
-        if words[:2] != ["pip", "install"]:
+        if words[:2] != ["pip", "install"] and words[:1] not in (["add"], ["remove"], ["sync"]):
             return None
         out = compact_uv(request.lines)
     else:
         if not words or words[0] not in ("install", "download"):
             return None
-        out = compact_pip(request.lines)
+        out = compact_pip(request.lines, any(w == "--verbose" or _VERBOSE.fullmatch(w) for w in request.argv[1:]))
     if out is None:
         return None
     return shorter_or_none(join_output(out), request.text)
