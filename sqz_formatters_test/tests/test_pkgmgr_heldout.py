@@ -197,9 +197,9 @@ def cut_body(body):
     return body[:body.index("Node.js v")]
 
 
-def test_uv_project_commands_are_left_alone_for_now():
-    """`uv add`/`uv remove` are not this formatter's yet (see the pip family's refused set)."""
-    assert _pip("uv_add") is None and _pip("uv_remove") is None and _pip("uv_add_conflict") is None
+def test_uv_add_conflict_has_nothing_to_drop():
+    """`uv add`/`uv remove` get the uv pip install rendering; a resolution error has no chatter: left alone."""
+    assert _pip("uv_add_conflict") is None
 
 
 def test_uv_indented_build_lines_are_chatter_package_lines_stay():
