@@ -20,6 +20,7 @@ OUT="$HERE/tests/fixtures/generic"
 W=/tmp/sqz-capture/generic
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}  # a Python that can import sqz_core (src is put on PYTHONPATH)
+. "$HERE/scripts/_capture_lib.sh"  # scrub, meta
 [ -x "$SQZ_PY" ] || SQZ_PY=$PY
 PYENV=${PYENV_VERSIONS:-/root/.pyenv/versions}
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
@@ -27,21 +28,7 @@ rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 [ "${1:-}" = "--kinds-only" ] && OUT="$W/heldout-not-kept"
 mkdir -p "$OUT"
 
-scrub() {
-  PYTHONPATH="$HERE/src${PYTHONPATH:+:$PYTHONPATH}" "$SQZ_PY" -c 'import sys; from sqz_core.testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
-}
 
-meta() {  # merge command/produced_by/exit_code into the sidecar, keeping hand-written keys
-  "$PY" - "$@" <<'EOF'
-import json, sys, pathlib
-p, cmd, by, rc = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
-d = json.loads(p.read_text()) if p.exists() else {"facts": [], "notes": ""}
-d.update(command=cmd, produced_by=by, exit_code=rc)
-order = ["command", "produced_by", "exit_code", "facts", "dropped", "notes"]
-d = {k: d[k] for k in order if k in d} | {k: v for k, v in d.items() if k not in order}
-p.write_text(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-EOF
-}
 
 # cap NAME "produced_by" CMD... : run CMD (stdout+stderr) in the current dir; CMDLINE is what the sidecar records
 cap() {

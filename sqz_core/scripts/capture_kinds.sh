@@ -14,11 +14,9 @@ OUT="$HERE/tests/fixtures/kinds"
 W=/tmp/sqz-capture/kinds
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}  # a Python with sqz-core installed (the repo's .venv)
+. "$HERE/scripts/_capture_lib.sh"  # scrub, meta
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 
-scrub() {  # registry hosts and this machine's index paths -> neutral placeholder (sqz_core.testing)
-  "$SQZ_PY" -c 'import sys; from sqz_core.testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
-}
 
 # cap KIND NAME "produced_by" CMD... : run CMD (stdout+stderr) in the current dir, store scrubbed bytes.
 cap() {
@@ -41,17 +39,6 @@ capo() {  # like cap, stdout only (stderr discarded): the command line records 2
   echo "captured $kind/$name (exit $rc, $(wc -c <"$OUT/$kind/$name.txt") bytes)"
 }
 
-meta() {  # merge command/produced_by/exit_code into the sidecar, keeping hand-written keys
-  "$PY" - "$@" <<'EOF'
-import json, sys, pathlib
-p, cmd, by, rc = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
-d = json.loads(p.read_text()) if p.exists() else {"facts": [], "notes": ""}
-d.update(command=cmd, produced_by=by, exit_code=rc)
-order = ["command", "produced_by", "exit_code", "facts", "dropped", "notes"]
-d = {k: d[k] for k in order if k in d} | {k: v for k, v in d.items() if k not in order}
-p.write_text(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-EOF
-}
 
 # ---------------------------------------------------------------- projects
 $PY -m venv "$W/venv" && "$W/venv/bin/pip" install -q requests==2.32.3 rich==13.9.4 pipdeptree==2.23.4 >/dev/null

@@ -20,25 +20,12 @@ OUT="$HERE/tests/fixtures/kinds"
 W=/tmp/sqz-capture/tables
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}
+. "$HERE/scripts/_capture_lib.sh"  # scrub, meta
 ONLY=${1:-all}  # ls | find | ps | tree | piplist | heldout | heldout-json | all
 want() { [ "$ONLY" = all ] || [ "$ONLY" = "$1" ]; }
 rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
 
-scrub() {
-  "$SQZ_PY" -c 'import sys; from sqz_core.testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
-}
 
-meta() {  # merge command/produced_by/exit_code into the sidecar, keeping hand-written keys
-  "$PY" - "$@" <<'PYEOF'
-import json, sys, pathlib
-p, cmd, by, rc = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
-d = json.loads(p.read_text()) if p.exists() else {"facts": [], "notes": ""}
-d.update(command=cmd, produced_by=by, exit_code=rc)
-order = ["command", "produced_by", "exit_code", "facts", "dropped", "notes"]
-d = {k: d[k] for k in order if k in d} | {k: v for k, v in d.items() if k not in order}
-p.write_text(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-PYEOF
-}
 
 # cap KIND NAME "produced_by" CMD... (CMDLINE is what the sidecar records)
 cap() {
