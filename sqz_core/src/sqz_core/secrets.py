@@ -39,7 +39,8 @@ _PRIVATE_FIELD = lazy(r"^[ \t]{0,8}(?:priv|privateExponent|prime1|prime2|exponen
                       r"[ \t]*\r?\n[ \t]{1,16}[0-9a-f]{2}(?::[0-9a-f]{2}){1,15}:?[ \t]*\r?$", re.M)
 # HTTP headers as curl -v (``> `` request, ``< `` response), a browser or a proxy prints them: a cookie with
 # a non-empty value, or a header named for a key or token (``X-Api-Key:``, ``PRIVATE-TOKEN:``)
-_COOKIE_HEADER = lazy(r"^(?:[<>][ \t])?[ \t]{0,8}(?:set-)?cookie[ \t]*:[ \t]*[^=;\s]{1,256}=[ \t]*[^;\s\"]", re.M | re.I)
+_COOKIE_HEADER = lazy(r"^(?:[<>][ \t])?[ \t]{0,8}(?:set-)?cookie[ \t]*:[ \t]*[^=;\s]{1,256}=[ \t]*[^;\s\"]",
+                      re.M | re.I)
 _KEY_HEADER = lazy(r"^(?:[<>][ \t]{1,4}(?:[A-Za-z0-9]{1,20}-){0,4}|[ \t]{0,8}(?:[A-Za-z0-9]{1,20}-){1,4})"
                    r"(?:api-?key|auth-token|access-token|"
                    r"private-token|session-token|vault-token|secret|password)[ \t]*:[ \t]*[^\s*$<{]{6}", re.M | re.I)
@@ -109,13 +110,16 @@ def _code_target(target: str) -> bool:
     return "." in name or target[:len(target) - len(name)].rstrip().endswith(",")
 
 
+_LOOKBACK = 96  # how far left of a key its line is read (an attribute or tuple target: `a, b, password = `)
+
+
 def benign_value(text: str, start: int) -> bool:
     """True when the value of the ``key = value`` / ``"key": "value"`` whose key starts at ``start``
-    is code, a version or an HTML attribute, not a secret (read on the key's line, at most 256
-    characters either side of the key)."""
-    line_start = text.rfind("\n", max(0, start - 256), start) + 1 if start else 0
-    if line_start == 0 and start > 256:
-        line_start = start - 256
+    is code, a version, a mask or an HTML attribute, not a secret (read on the key's line: at most
+    ``_LOOKBACK`` characters left of the key and 256 right of it)."""
+    line_start = text.rfind("\n", max(0, start - _LOOKBACK), start) + 1 if start else 0
+    if line_start == 0 and start > _LOOKBACK:
+        line_start = start - _LOOKBACK
     end = text.find("\n", start, start + 256)
     line = text[line_start:end if end >= 0 else start + 256]
     key_at = start - line_start
@@ -177,7 +181,8 @@ def _code_value(value: str, target: str, spaced: bool, colon: bool) -> bool:
         return True  # ``password=password``, ``this.token = token;``, ``resumption_token=token``
     if rest.startswith(",") and not rest[1:].strip():
         return True  # an argument or dict entry continued on the next line: ``Token:  foreground,``
-    if _CONSTANT_NAME.fullmatch(first) or (_CAMEL.fullmatch(first) and (spaced or (colon and _CAMEL2.fullmatch(first)))):
+    camel = _CAMEL.fullmatch(first) and (spaced or (colon and _CAMEL2.fullmatch(first)))
+    if camel or _CONSTANT_NAME.fullmatch(first):
         return True  # ``private_key: CERTIFICATE_KEY_TYPES``, ``token = Keyword``, ``password: SecretStr``
     return False
 
@@ -229,6 +234,9 @@ _CRED_ARG = lazy(
     r"(?:^|\s)(?:-u|--user)[\s=]+\S+:\S+"                                # curl -u user:pass
     r"|(?:^|\s)--?(?:password|passwd|pass|token|api-key|secret)[\s=]+\S+"  # --password x, --token=x
     r"|\b\w*(?:PASSWORD|PASSWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY)\w{0,32}=\S+"  # PGPASSWORD=x cmd
+    r"|\b\w*(?:_PASS|_PWD|PGPASS)=\S+"                                     # MYSQL_PWD=x mysql, PGPASS=x
+    r"|(?<![\w-])[\w-]{0,64}(?:api-?key|auth-token|access-token|private-token|cookie)\s*:\s*\S+"  # -H 'Cookie: …'
+    r"|(?:^|\s)(?:-b|--cookie)(?:\s+|=)['\"]?[^\s'\"=]+="                   # curl -b 'sessionid=…'
     r"|\bauthorization:\s*\S+"                                             # -H 'Authorization: Bearer …'
     r"|\bmysql\w*\b.{0,200}?\s-p\S{3,}",                                        # mysql -psecret
     re.I,
@@ -242,6 +250,13 @@ _CMD_RULES = (
     ("-", lazy(r"((?:^|\s)--?(?:password|passwd|pass|token|api-key|api_key|secret|access-key)(?:[ \t]+|=))"
                r"[^\s'\"]+", re.I), r"\1***"),
     ("=", lazy(r"((?<![A-Za-z0-9_])[A-Za-z0-9_]*" + _KEY_NAMES + r"[ \t]*=[ \t]*)[^\s'\";&|]+", re.I), r"\1***"),
+    ("=", lazy(r"((?<![A-Za-z0-9_])[A-Za-z0-9_]{0,64}(?:_pass|_pwd|pgpass)[ \t]*=[ \t]*)[^\s'\";&|]+", re.I), r"\1***"),
+    # a cookie or key header on a command line, quoted: -H 'Cookie: a=1; b=2', -H "X-Api-Key: k"
+    (":", lazy(r"(['\"])((?:[A-Za-z0-9]{1,20}-){0,4}(?:api-?key|auth-token|access-token|private-token|cookie)"
+               r"[ \t]*:[ \t]*)[^'\"]+\1", re.I), r"\1\2***\1"),
+    # a cookie string given to curl: -b 'sessionid=…', --cookie=a=b (a file name has no '=': kept)
+    ("-", lazy(r"((?:^|\s)(?:-b|--cookie)(?:[ \t]+|=))(['\"])[^'\"=]*=[^'\"]*\2"), r"\1\2***\2"),
+    ("-", lazy(r"((?:^|\s)(?:-b|--cookie)(?:[ \t]+|=))[^\s'\"=]+=[^\s'\"]*"), r"\1***"),
     ("hooks.slack.com/", lazy(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/]+"), r"\1***"),
     # a header or YAML-style pair on a command line: -H "X-Auth-Token: abc", "token: abc"
     (":", lazy(r"((?:^|(?<=[\s'\"]))[A-Za-z0-9_-]{0,64}" + _KEY_NAMES + r"[ \t]*:[ \t]*)[^\s'\"*$<{]+", re.I),
