@@ -149,6 +149,8 @@ CODE_LINES = [
     "      token: forceAuth._authToken || forceAuth.token,",
     "    [`${regKey}:_password`]: password,",
     "  const password = process.env.PASSWORD;",
+    "MLKEM1024P384PrivateKey = rust_openssl.hpke.MLKEM1024P384PrivateKey",
+    "            token = 0",
     "    this.token = token;",
     '<td><a accesskey="p" href="libxslt-templates.html"><img src="left.png" alt="Prev" /></a></td>',
     '<a accesskey="n" href="libxslt-variables.html">',
@@ -166,6 +168,10 @@ LITERAL_LINES = [
     'accesskey="fakeAccessKey0001"',
     "SENDGRID_API_KEY=SG.fakefakefakefakefake01.fakefakefakefakefakefakefakefakefakefake012",
     "password=fakeLogPw0001 host=db.internal",
+    "login failed: password=hunter2 is wrong",  # English after a value is no operator
+    "password=12345",
+    "DB_PASSWORD=word",
+    "api_key: SG.fAkE0fakeFAKE0fake0fAk.fAkE0fakeFAKE0fake0fAkE0fakeFAKE0fake0fAkE0",  # random name parts
     "> Cookie: sessionid=fake-session-0001",
     "< Set-Cookie: sessionid=fake-session-0002; Path=/; HttpOnly",
     "set-cookie: __Host-session=fake-session-0003; Secure",

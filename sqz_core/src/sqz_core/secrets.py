@@ -70,15 +70,17 @@ _VERSION_VALUE = lazy(r"[~^<>=v]{0,3}\d{1,9}(?:\.\d{1,9}){1,3}(?:[-+][\w.]{1,40}
 _VALUE_SPLIT = lazy(r"[ \t]*[:=][ \t]*([\"']?)")
 # the first item of an unquoted value, up to a space or a separator (``,;)]}``)
 _FIRST_ITEM = lazy(r"[^\s,;)\]}]{0,256}")
-_NUMBER = lazy(r"-?\d{1,5}(?:\.\d{1,9})?")
+_NUMBER = lazy(r"-?\d{1,3}(?:\.\d{1,9})?")  # ``token = 0``, ``retries: 3`` (a longer number may be a PIN)
 _IDENT = lazy(r"[A-Za-z_$][\w$]{0,64}")
 # a dotted name: ``self.password``, ``Name.Builtin``, ``os.environ.get``, ``opts?.token``
 _DOTTED = lazy(r"[A-Za-z_$][\w$]{0,64}(?:\??\.[A-Za-z_$][\w$]{0,64}){1,16}")
 # a call closed on its line: ``modifier(token, token_handler, request)``
 _CLOSED_CALL = lazy(r"[A-Za-z_$][\w$.]{0,200}(?:\([^\n]{0,256}\)|\[[^\n]{0,256}\])[,;:]?[ \t]*$")
-# words after a value that make it an expression: ``token = a if b else c``, ``t = token is not None``
-_OPERATORS = frozenset(("if", "else", "or", "and", "is", "in", "not", "for", "==", "!=", "===", "!==", "||", "&&",
-                        "??", "?", "+", "-", "*", "/", "%", "|", "&", "<", ">", "<=", ">=", "=>", "->", "as", "."))
+# what after a value makes it an expression: ``token = a if b else c``, ``t = token is not None``; the
+# words only around a spaced ``=`` or a ``:`` (a log line's ``password=x is wrong`` is no code)
+_OPERATORS = frozenset(("==", "!=", "===", "!==", "||", "&&", "??", "?", "+", "-", "*", "/", "%", "|", "&", "<", ">",
+                        "<=", ">=", "=>", "->", "."))
+_OPERATOR_WORDS = frozenset(("if", "else", "or", "and", "is", "in", "not", "for", "as"))
 # an HTML ``accesskey`` attribute holds one keyboard character (or a space-separated few), never a key
 _HTML_ACCESSKEY = lazy(r"(?<![\w-])accesskey[ \t]*=[ \t]*([\"'])[^\s\"']{1,2}(?:[ \t][^\s\"']{1,2}){0,7}\1", re.I)
 
@@ -91,6 +93,12 @@ _F_STRING = lazy(r"(?:[fF][rR]?|[rR][fF])[\"']")
 _CONSTANT_NAME = lazy(r"[A-Z]{1,32}(?:_[A-Z]{1,32}){1,8}")  # CERTIFICATE_PRIVATE_KEY_TYPES (no digit)
 _CAMEL = lazy(r"(?:[A-Z][a-z]{1,32}){1,8}")  # Keyword, SecretStr (no digit)
 _CAMEL2 = lazy(r"(?:[A-Z][a-z]{1,32}){2,8}")
+
+
+def _random(part: str) -> bool:
+    """A long run of mixed-case letters and digits: a generated key, not a name (``aB3xY9…``)."""
+    return (len(part) >= 16 and any(c.isdigit() for c in part) and any(c.isupper() for c in part)
+            and any(c.islower() for c in part))
 
 
 def _trailing(text: str, chars: str) -> str:
@@ -161,23 +169,29 @@ def _code_value(value: str, target: str, spaced: bool, colon: bool) -> bool:
     first = _FIRST_ITEM.match(value).group()
     rest = value[len(first):]
     after = rest.lstrip(",;)]} \t").split(None, 1)
-    if _VERSION_VALUE.fullmatch(first) or _NUMBER.fullmatch(first) or first in _TYPE_NAMES:
+    code_like = spaced or colon
+    if _VERSION_VALUE.fullmatch(first) or (code_like and _NUMBER.fullmatch(first)) or first in _TYPE_NAMES:
         return True
-    if first in _KEYWORDS or (after and after[0] in _OPERATORS):
-        return True  # an expression: ``token = a if b else c``, ``t = await load()``
+    if after and (after[0] in _OPERATORS or (code_like and after[0] in _OPERATOR_WORDS)):
+        return True  # an expression: ``token = a if b else c``, ``t = token is not None``
+    if code_like and first in _KEYWORDS:
+        return True  # ``t = await load()``, ``token = new Token(``
     if spaced and (first[:1] in "([" or first == "\\"):
         return True  # ``_stoken = (r'…' %``, a value continued on the next line (``secret = \\``)
     if first[:1] in "fFrR" and "{" in value and _F_STRING.match(first):
         return True  # an f-string template: ``pattern_token = f'({start})'``
     dotted = _DOTTED.match(first)
     if dotted and (dotted.end() == len(first) or first[dotted.end()] in "([") and (
-            spaced or colon or first[dotted.end():dotted.end() + 1] == "(" or first.split(".", 1)[0].islower()):
-        return True  # ``self.password``, ``Name.Builtin``, ``click.prompt("Password"`` (a SendGrid-style
-        # ``KEY=SG.abc.def`` has no spaces, no call and an upper-case head: still a secret)
+            code_like or first[dotted.end():dotted.end() + 1] == "(" or first.split(".", 1)[0].islower()) and (
+            not any(_random(part) for part in dotted.group().split("."))
+            or dotted.group().rsplit(".", 1)[1] == _trailing(target.rstrip(), "$")):  # ``K = mod.K``
+        return True  # ``self.password``, ``Name.Builtin``, ``click.prompt("Password"`` (not a SendGrid-style
+        # ``SG.<22 random>.<43 random>``: a name part is no long run of mixed letters and digits)
     if not _IDENT.fullmatch(first):
         return False
     key = _trailing(target.rstrip().rstrip("\"'"), "$").lower()
-    if len(first) >= 3 and key.endswith(first.lower()):
+    tail = len(key) - len(first)
+    if len(first) >= 3 and key.endswith(first.lower()) and (tail == 0 or key[tail - 1] in "_$"):
         return True  # ``password=password``, ``this.token = token;``, ``resumption_token=token``
     if rest.startswith(",") and not rest[1:].strip():
         return True  # an argument or dict entry continued on the next line: ``Token:  foreground,``
