@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Capture the held-out secret-routing fixtures (sqz_core/tests/fixtures/secrets_heldout): real outputs
+# Capture the held-out secret-routing fixtures (sqz_core/tests/fixtures/safety/heldout): real outputs
 # that hold a credential (private keys printed as text, curl -v with cookies and key headers, .env-style
 # password variables) and real outputs that only look like they might (public keys and a certificate
 # printed as text, a cookie being deleted, source files full of `password = …` code).
@@ -13,7 +13,7 @@
 # facts that name them.
 set -u
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
-OUT="$HERE/tests/fixtures/secrets_heldout"
+OUT="$HERE/tests/fixtures/safety/heldout"
 W=/tmp/sqz-capture/secrets
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}

@@ -1,4 +1,4 @@
-"""Held-out secret routing on real outputs (tests/fixtures/secrets_heldout, scripts/capture_secrets_heldout.sh).
+"""Held-out secret routing on real outputs (tests/fixtures/safety/heldout, scripts/capture_secrets_heldout.sh).
 
 What holds a credential passes through unchanged and is never stored: private keys printed as
 text by openssl, curl -v with a cookie, a Set-Cookie, an API-key header or a bearer token,
@@ -24,7 +24,7 @@ from sqz_core.store import Store
 from sqz_core.testing import iter_fixtures, load_fixture, missing_facts
 
 HERE = Path(__file__).parent
-HELD_OUT = {fx.name: fx for fx in iter_fixtures(HERE / "fixtures" / "secrets_heldout")}
+HELD_OUT = {fx.name: fx for fx in iter_fixtures(HERE / "fixtures" / "safety" / "heldout")}
 
 # name -> (reason, the secret value that must never reach the store)
 SECRET = {
