@@ -21,11 +21,11 @@ _KEY_NAMES = (r"(?:password|passwd|passphrase|secret|token|api_?key|apikey|priva
               r"|access_?key|account_?key|shared_?access_?key|client_?secret|auth_?token)")
 # NAME=value where NAME ends in a secret word (PGPASSWORD=, DB_PASSWORD=, SECRET_KEY_BASE=, :_authToken=,
 # Password= in a connection string); the value is not empty, masked (***) or a reference ($X, ${X}, <x>).
-_ASSIGN = lazy(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]*" + _KEY_NAMES + r"[ \t]*=[ \t]*[\"']?[^\s\"'*$<{%;]", re.I)
+_ASSIGN = lazy(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]*" + _KEY_NAMES + r"[ \t]*=[ \t]*[\"']?[^\s\"'*$<{%;=>]", re.I)
 _AUTH_HEADER = lazy(r"\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:bearer|basic|token|digest|bot)[ \t]+"
                     r"[A-Za-z0-9._~+/=-]{6,}", re.I)
 # scheme://user:password@ (bounded runs; a masked password is not a secret)
-_USERINFO = lazy(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/@\s:'\"]{0,256}:(?!\*+@)[^/@\s'\"]{1,256}@")
+_USERINFO = lazy(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/@\s:'\"\[]{0,256}:(?!\*+@)[^/@\s'\"]{1,256}@")
 _SLACK_HOOK = lazy(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9]+/[A-Za-z0-9/]+")
 _NETRC_MACHINE = lazy(r"^[ \t]*(?:machine[ \t]+\S+|default)(?:[ \t]|$)", re.M)
 _NETRC_PASSWORD = lazy(r"(?:^|[ \t])password[ \t]+[^\s*]", re.M)
@@ -33,6 +33,22 @@ _NETRC_PASSWORD = lazy(r"(?:^|[ \t])password[ \t]+[^\s*]", re.M)
 _JSON_KEY = lazy(r"\"(?:[A-Za-z0-9_.-]*" + _KEY_NAMES + r"|auth|identitytoken)\"[ \t]*:[ \t]*\"[^\"\s*$<{]",
                  re.I)
 _PRIVATE_KEY = lazy(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
+# private key material printed as text (``openssl pkey -text -noout``, ``openssl rsa -text``): a private
+# field (RSA ``privateExponent:``/``prime1:``, EC/ED25519/X25519/DSA/DH ``priv:``) over a line of hex bytes
+_PRIVATE_FIELD = lazy(r"^[ \t]{0,8}(?:priv|privateExponent|prime1|prime2|exponent1|exponent2|coefficient):"
+                      r"[ \t]*\r?\n[ \t]{1,16}[0-9a-f]{2}(?::[0-9a-f]{2}){1,15}:?[ \t]*\r?$", re.M)
+# HTTP headers as curl -v (``> `` request, ``< `` response), a browser or a proxy prints them: a cookie with
+# a non-empty value, or a header named for a key or token (``X-Api-Key:``, ``PRIVATE-TOKEN:``)
+_COOKIE_HEADER = lazy(r"^(?:[<>][ \t])?[ \t]{0,8}(?:set-)?cookie[ \t]*:[ \t]*[^=;\s]{1,256}=[ \t]*[^;\s\"]",
+                      re.M | re.I)
+_KEY_HEADER = lazy(r"^(?:[<>][ \t]{1,4}(?:[A-Za-z0-9]{1,20}-){0,4}|[ \t]{0,8}(?:[A-Za-z0-9]{1,20}-){1,4})"
+                   r"(?:api-?key|auth-token|access-token|"
+                   r"private-token|session-token|vault-token|secret|password)[ \t]*:[ \t]*[^\s*$<{]{6}", re.M | re.I)
+# NAME=value where NAME ends in a short password word (PGPASS=, MYSQL_PWD=, REDIS_PASS=); a count
+# (``N_PASS=3``) or a boolean is no password, and ``PWD=``/``OLDPWD=`` are directories
+_PASS_ASSIGN = lazy(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]{0,64}(?:_pass|_pwd|pgpass)[ \t]*=[ \t]*[\"']?"
+                    r"(?![0-9]{1,12}(?:[\s\"',;]|$))(?!(?:true|false|yes|no|on|off)(?:[\s\"',;]|$))[^\s\"'*$<{%;=>]",
+                    re.I)
 
 _ASSIGN_HINTS = ("pass", "secret", "token", "key")
 # the end of a credential line whose value is a mask or a reference, not a secret: `password: ********`
@@ -46,26 +62,143 @@ def is_masked(matched: str) -> bool:
 
 # Values a secret-named key takes in code and manifests, never a credential: unquoted, a call or
 # subscript (``token = cls._process_token(tdef[1])``, ``api_key = os.environ["K"]``) or a language
-# constant; quoted or not, a version (``"pbkdf2-password": "1.2.1"`` in a package.json).
-_CODE_VALUE = lazy(r"(?:[A-Za-z_][\w.]{0,200}[(\[][^\s]{0,200}[)\]][,;:]?|None|null|nil|true|false|undefined)(?:\s|$)")
+# constant, also inside a tuple or an argument list (``username, password = None, None``,
+# ``f(password=None)``); quoted or not, a version (``"pbkdf2-password": "1.2.1"`` in a package.json).
+_CODE_VALUE = lazy(r"(?:[A-Za-z_][\w.]{0,200}[(\[][^\s]{0,200}[)\]][,;:]?"
+                   r"|(?:None|null|nil|true|false|True|False|undefined|NaN)[,;:)\]}]{0,4})(?:\s|$)")
 _VERSION_VALUE = lazy(r"[~^<>=v]{0,3}\d{1,9}(?:\.\d{1,9}){1,3}(?:[-+][\w.]{1,40})?")
 _VALUE_SPLIT = lazy(r"[ \t]*[:=][ \t]*([\"']?)")
+# the first item of an unquoted value, up to a space or a separator (``,;)]}``)
+_FIRST_ITEM = lazy(r"[^\s,;)\]}]{0,256}")
+_NUMBER = lazy(r"-?\d{1,3}(?:\.\d{1,9})?")  # ``token = 0``, ``retries: 3`` (a longer number may be a PIN)
+_IDENT = lazy(r"[A-Za-z_$][\w$]{0,64}")
+# a dotted name: ``self.password``, ``Name.Builtin``, ``os.environ.get``, ``opts?.token``
+_DOTTED = lazy(r"[A-Za-z_$][\w$]{0,64}(?:\??\.[A-Za-z_$][\w$]{0,64}){1,16}")
+# a call closed on its line: ``modifier(token, token_handler, request)``
+_CLOSED_CALL = lazy(r"[A-Za-z_$][\w$.]{0,200}(?:\([^\n]{0,256}\)|\[[^\n]{0,256}\])[,;:]?[ \t]*$")
+# what after a value makes it an expression: ``token = a if b else c``, ``t = token is not None``; the
+# words only around a spaced ``=`` or a ``:`` (a log line's ``password=x is wrong`` is no code)
+_OPERATORS = frozenset(("==", "!=", "===", "!==", "||", "&&", "??", "?", "+", "-", "*", "/", "%", "|", "&", "<", ">",
+                        "<=", ">=", "=>", "->", "."))
+_OPERATOR_WORDS = frozenset(("if", "else", "or", "and", "is", "in", "not", "for", "as"))
+# an HTML ``accesskey`` attribute holds one keyboard character (or a space-separated few), never a key
+_HTML_ACCESSKEY = lazy(r"(?<![\w-])accesskey[ \t]*=[ \t]*([\"'])[^\s\"']{1,2}(?:[ \t][^\s\"']{1,2}){0,7}\1", re.I)
+
+
+_TYPE_NAMES = frozenset(("str", "bytes", "int", "float", "bool", "object", "dict", "list", "tuple", "set",
+                         "Any", "string", "number", "boolean", "String", "Number", "Boolean", "Object"))
+_KEYWORDS = frozenset(("await", "new", "yield", "lambda", "not", "typeof", "async", "function", "self", "this",
+                       "cls", "super"))
+_F_STRING = lazy(r"(?:[fF][rR]?|[rR][fF])[\"']")
+_CONSTANT_NAME = lazy(r"[A-Z]{1,32}(?:_[A-Z]{1,32}){1,8}")  # CERTIFICATE_PRIVATE_KEY_TYPES (no digit)
+_CAMEL = lazy(r"(?:[A-Z][a-z]{1,32}){1,8}")  # Keyword, SecretStr (no digit)
+_CAMEL2 = lazy(r"(?:[A-Z][a-z]{1,32}){2,8}")
+
+
+def _random(part: str) -> bool:
+    """A long run of mixed-case letters and digits: a generated key, not a name (``aB3xY9…``)."""
+    return (len(part) >= 16 and any(c.isdigit() for c in part) and any(c.isupper() for c in part)
+            and any(c.islower() for c in part))
+
+
+def _trailing(text: str, chars: str) -> str:
+    """The run of ``chars`` (plus letters, digits and ``_``) that ends ``text`` (a plain loop: no regex rescans)."""
+    i = len(text)
+    while i > 0 and (text[i - 1].isalnum() or text[i - 1] == "_" or text[i - 1] in chars):
+        i -= 1
+    return text[i:]
+
+
+def _code_target(target: str) -> bool:
+    """True when the left side of ``target = …`` is code: an attribute (``self.token``) or a tuple item."""
+    target = target.rstrip().rstrip(":").rstrip()
+    name = _trailing(target, "$.")
+    if not name:
+        return False
+    return "." in name or target[:len(target) - len(name)].rstrip().endswith(",")
+
+
+_LOOKBACK = 96  # how far left of a key its line is read (an attribute or tuple target: `a, b, password = `)
 
 
 def benign_value(text: str, start: int) -> bool:
     """True when the value of the ``key = value`` / ``"key": "value"`` whose key starts at ``start``
-    is code or a version, not a secret (read on the key's line, at most 256 characters)."""
+    is code, a version, a mask or an HTML attribute, not a secret (read on the key's line: at most
+    ``_LOOKBACK`` characters left of the key and 256 right of it)."""
+    line_start = text.rfind("\n", max(0, start - _LOOKBACK), start) + 1 if start else 0
+    if line_start == 0 and start > _LOOKBACK:
+        line_start = start - _LOOKBACK
     end = text.find("\n", start, start + 256)
-    line = text[start:end if end >= 0 else start + 256]
-    sep = _VALUE_SPLIT.search(line)
+    line = text[line_start:end if end >= 0 else start + 256]
+    key_at = start - line_start
+    if _HTML_ACCESSKEY.match(line, key_at) or (line[key_at:key_at + 1] in "\"'" and
+                                               _HTML_ACCESSKEY.match(line, key_at + 1)):
+        return True
+    sep = _VALUE_SPLIT.search(line, key_at)
     if not sep:
         return False
     value, quote = line[sep.end():], sep.group(1)
+    spaced = sep.group().startswith((" ", "\t")) and sep.group().rstrip("\"'").endswith((" ", "\t"))
+    if ":" in sep.group() and not quote:
+        # a type annotation: ``progress_token: ProgressToken | None = None`` (the value is after the ``=``)
+        eq = value.find(" = ")
+        if eq > 0 and "\"" not in value[:eq] and "'" not in value[:eq]:
+            rest = value[eq + 3:].lstrip()
+            quote = rest[:1] if rest[:1] in ("\"", "'") else ""
+            value, spaced = rest[len(quote):], True
     if quote:
         close = value.find(quote)
-        return close > 0 and _VERSION_VALUE.fullmatch(value[:close]) is not None
-    word = value.split(None, 1)[0] if value.strip() else ""
-    return _CODE_VALUE.match(value) is not None or _VERSION_VALUE.fullmatch(word.rstrip(",;")) is not None
+        literal = value[:close]
+        # a version, or a mask with no letter or digit (pip's ``password = ":****"``)
+        return close > 0 and (_VERSION_VALUE.fullmatch(literal) is not None or not any(c.isalnum() for c in literal))
+    return _code_value(value, line[:sep.start()], spaced, colon="=" not in sep.group())
+
+
+def _code_value(value: str, target: str, spaced: bool, colon: bool) -> bool:
+    """True when the unquoted ``value`` assigned to ``target`` is code (a name, call, expression or type).
+
+    In source code a literal credential is quoted: a bare word on the right of ``a = b`` is a
+    reference. Config files (``.env``, ``.ini``, YAML) hold unquoted literals, so a bare word counts
+    as code only with a sign of code around it: spaces around ``=`` (which ``.env`` files never
+    have), an attribute or tuple on the left, a dotted name, a call, an operator after it.
+    """
+    if _CODE_VALUE.match(value) is not None or _CLOSED_CALL.match(value) is not None:
+        return True
+    if spaced and _code_target(target):
+        return True  # ``username, password = split_auth(…``, ``self.access_token = auth_info``
+    first = _FIRST_ITEM.match(value).group()
+    rest = value[len(first):]
+    after = rest.lstrip(",;)]} \t").split(None, 1)
+    code_like = spaced or colon
+    if _VERSION_VALUE.fullmatch(first) or (code_like and _NUMBER.fullmatch(first)) or first in _TYPE_NAMES:
+        return True
+    if after and (after[0] in _OPERATORS or (code_like and after[0] in _OPERATOR_WORDS)):
+        return True  # an expression: ``token = a if b else c``, ``t = token is not None``
+    if code_like and first in _KEYWORDS:
+        return True  # ``t = await load()``, ``token = new Token(``
+    if spaced and (first[:1] in "([" or first == "\\"):
+        return True  # ``_stoken = (r'…' %``, a value continued on the next line (``secret = \\``)
+    if first[:1] in "fFrR" and "{" in value and _F_STRING.match(first):
+        return True  # an f-string template: ``pattern_token = f'({start})'``
+    dotted = _DOTTED.match(first)
+    if dotted and (dotted.end() == len(first) or first[dotted.end()] in "([") and (
+            code_like or first[dotted.end():dotted.end() + 1] == "(" or first.split(".", 1)[0].islower()) and (
+            not any(_random(part) for part in dotted.group().split("."))
+            or dotted.group().rsplit(".", 1)[1] == _trailing(target.rstrip(), "$")):  # ``K = mod.K``
+        return True  # ``self.password``, ``Name.Builtin``, ``click.prompt("Password"`` (not a SendGrid-style
+        # ``SG.<22 random>.<43 random>``: a name part is no long run of mixed letters and digits)
+    if not _IDENT.fullmatch(first):
+        return False
+    key = _trailing(target.rstrip().rstrip("\"'"), "$").lower()
+    tail = len(key) - len(first)
+    if len(first) >= 3 and key.endswith(first.lower()) and (tail == 0 or key[tail - 1] in "_$"):
+        return True  # ``password=password``, ``this.token = token;``, ``resumption_token=token``
+    if rest.startswith(",") and not rest[1:].strip():
+        return True  # an argument or dict entry continued on the next line: ``Token:  foreground,``
+    camel = _CAMEL.fullmatch(first) and (spaced or (colon and _CAMEL2.fullmatch(first)))
+    if camel or _CONSTANT_NAME.fullmatch(first):
+        return True  # ``private_key: CERTIFICATE_KEY_TYPES``, ``token = Keyword``, ``password: SecretStr``
+    return False
 
 
 def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None:
@@ -77,6 +210,8 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
         ("uthorization" in lowered, _AUTH_HEADER, "auth-header"),
         ("://" in text and "@" in text, _USERINFO, "url-userinfo"),
         ("hooks.slack.com/" in text, _SLACK_HOOK, "slack-webhook"),
+        ("priv" in text or "prime1:" in text or "coefficient:" in text, _PRIVATE_FIELD, "private-key-text"),
+        ("cookie" in lowered, _COOKIE_HEADER, "cookie-header"),
     ):
         m = pattern.search(text) if present else None
         if m:
@@ -86,6 +221,14 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
         m = next((m for m in _ASSIGN.finditer(text) if not benign_value(text, m.start())), None)
         if m:
             return m.start(), "secret-assignment"
+    if ("pass" in lowered or "_pwd" in lowered) and "=" in text:
+        m = next((m for m in _PASS_ASSIGN.finditer(text) if not benign_value(text, m.start())), None)
+        if m:
+            return m.start(), "secret-assignment"
+    if hinted and ":" in text:
+        m = _KEY_HEADER.search(text)
+        if m and not is_masked(m.group(0)):
+            return m.start(), "secret-header"
     if (hinted or '"auth"' in lowered) and '"' in text:
         m = next((m for m in _JSON_KEY.finditer(text) if not benign_value(text, m.start())), None)
         if m:
@@ -105,6 +248,9 @@ _CRED_ARG = lazy(
     r"(?:^|\s)(?:-u|--user)[\s=]+\S+:\S+"                                # curl -u user:pass
     r"|(?:^|\s)--?(?:password|passwd|pass|token|api-key|secret)[\s=]+\S+"  # --password x, --token=x
     r"|\b\w*(?:PASSWORD|PASSWD|TOKEN|SECRET|API_KEY|APIKEY|ACCESS_KEY)\w{0,32}=\S+"  # PGPASSWORD=x cmd
+    r"|\b\w*(?:_PASS|_PWD|PGPASS)=\S+"                                     # MYSQL_PWD=x mysql, PGPASS=x
+    r"|(?<![\w-])[\w-]{0,64}(?:api-?key|auth-token|access-token|private-token|cookie)\s*:\s*\S+"  # -H 'Cookie: …'
+    r"|(?:^|\s)(?:-b|--cookie)(?:\s+|=)['\"]?[^\s'\"=]+="                   # curl -b 'sessionid=…'
     r"|\bauthorization:\s*\S+"                                             # -H 'Authorization: Bearer …'
     r"|\bmysql\w*\b.{0,200}?\s-p\S{3,}",                                        # mysql -psecret
     re.I,
@@ -118,6 +264,13 @@ _CMD_RULES = (
     ("-", lazy(r"((?:^|\s)--?(?:password|passwd|pass|token|api-key|api_key|secret|access-key)(?:[ \t]+|=))"
                r"[^\s'\"]+", re.I), r"\1***"),
     ("=", lazy(r"((?<![A-Za-z0-9_])[A-Za-z0-9_]*" + _KEY_NAMES + r"[ \t]*=[ \t]*)[^\s'\";&|]+", re.I), r"\1***"),
+    ("=", lazy(r"((?<![A-Za-z0-9_])[A-Za-z0-9_]{0,64}(?:_pass|_pwd|pgpass)[ \t]*=[ \t]*)[^\s'\";&|]+", re.I), r"\1***"),
+    # a cookie or key header on a command line, quoted: -H 'Cookie: a=1; b=2', -H "X-Api-Key: k"
+    (":", lazy(r"(['\"])((?:[A-Za-z0-9]{1,20}-){0,4}(?:api-?key|auth-token|access-token|private-token|cookie)"
+               r"[ \t]*:[ \t]*)[^'\"]+\1", re.I), r"\1\2***\1"),
+    # a cookie string given to curl: -b 'sessionid=…', --cookie=a=b (a file name has no '=': kept)
+    ("-", lazy(r"((?:^|\s)(?:-b|--cookie)(?:[ \t]+|=))(['\"])[^'\"=]*=[^'\"]*\2"), r"\1\2***\2"),
+    ("-", lazy(r"((?:^|\s)(?:-b|--cookie)(?:[ \t]+|=))[^\s'\"=]+=[^\s'\"]*"), r"\1***"),
     ("hooks.slack.com/", lazy(r"(hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/]+"), r"\1***"),
     # a header or YAML-style pair on a command line: -H "X-Auth-Token: abc", "token: abc"
     (":", lazy(r"((?:^|(?<=[\s'\"]))[A-Za-z0-9_-]{0,64}" + _KEY_NAMES + r"[ \t]*:[ \t]*)[^\s'\"*$<{]+", re.I),
