@@ -211,6 +211,23 @@ def test_go_log_runs_keep_first_three_and_last():
     assert len(out) * 5 < len(text)
 
 
+def test_go_log_run_of_multiline_cases_keeps_every_case_name():
+    # tabwriter's table: 15 entries at tabwriter_test.go:57, each a case name over its src/found/expected
+    text, out = _run(go_tool, "go", "ho_stdcopy_test_fail")
+    names = [x for x in text.splitlines() if x.startswith("    tabwriter_test.go:57: --- test: ")]
+    assert len(names) == 15
+    for x in names:                                       # every failing case named
+        assert x in out.splitlines(), x
+    assert "    [dropped: 66 detail lines of the 11 entries above]" in out
+    assert out.count('        "a\\v\\vb"') == 1            # detail of 15d: only its last mode's shown
+    # single-line entries still fold to a count
+    lines = ["--- FAIL: TestX (0.00s)"] + [f"    x_test.go:10: case {k}" for k in range(8)]
+    assert go_test.fold_log_sites(lines)[4] == "    [dropped: 4 more entries logged at x_test.go:10]"
+    # multi-line entries with the same opening line: counted as before (the line names nothing new)
+    same = ["--- FAIL: TestY (0.00s)"] + ["    y_test.go:5: mismatch", "        got 1"] * 8
+    assert "    [dropped: 4 more entries logged at y_test.go:5]" in go_test.fold_log_sites(same)
+
+
 @settings(max_examples=60, deadline=None)
 @given(cut=st.floats(min_value=0.0, max_value=1.0))
 def test_go_log_fold_prefix_complete_or_none(cut):

@@ -287,7 +287,8 @@ def fold_log_sites(out: list[str]) -> list[str]:
     ``bufio_test.go:167:`` on every line) keeps its first three entries and its last, the ones between
     counted on one line: ``[dropped: 143 more entries logged at bufio_test.go:167]``. An entry is the
     ``    file.go:N: …`` line with its deeper-indented continuation lines (a multi-line message). Runs of
-    fewer than six entries stay whole. One pass."""
+    fewer than six entries stay whole. When every dropped entry is multi-line and opened by a line of its
+    own (a table case's name), those opening lines stay and only their detail lines are counted. One pass."""
     entries: list[tuple[int, int, str]] = []   # (start, end, indent+site) of each log entry, in order
     i, n = 0, len(out)
     while i < n:
@@ -313,8 +314,16 @@ def fold_log_sites(out: list[str]) -> list[str]:
             b = entries[r - _KEEP_LAST + 1][0]
             key = entries[k][2]
             site = key.lstrip()
-            marker = f"{key[:len(key) - len(site)]}[dropped: {size - _KEEP_FIRST - _KEEP_LAST} more entries logged at {site}]"
-            cut[a] = (b, marker)
+            indent = key[:len(key) - len(site)]
+            dropped = entries[k + _KEEP_FIRST:r - _KEEP_LAST + 1]
+            heads = [out[e[0]] for e in dropped]
+            if all(e[1] - e[0] > 1 for e in dropped) and len(set(heads)) == len(heads):
+                # multi-line entries each opened by its own line (``--- test: 12a (written all at once)``):
+                # those lines name the failing cases and stay; their detail lines are counted
+                detail = sum(e[1] - e[0] - 1 for e in dropped)
+                cut[a] = (b, heads + [f"{indent}[dropped: {detail} detail lines of the {len(heads)} entries above]"])
+            else:
+                cut[a] = (b, [f"{indent}[dropped: {size - _KEEP_FIRST - _KEEP_LAST} more entries logged at {site}]"])
         k = r + 1
     if not cut:
         return out
@@ -322,8 +331,8 @@ def fold_log_sites(out: list[str]) -> list[str]:
     i = 0
     while i < n:
         if i in cut:
-            b, marker = cut[i]
-            kept.append(marker)
+            b, replacement = cut[i]
+            kept.extend(replacement)
             i = b
             continue
         kept.append(out[i])
