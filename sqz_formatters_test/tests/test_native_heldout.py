@@ -35,6 +35,28 @@ def _run(module, family: str, name: str):
     return text, module.sqz_format(request=FormatRequest(text, command, exit_code=code))
 
 
+# ------------------------------------------------------------------ cargo: the version of a crate an error names
+
+def test_cargo_keeps_the_compiling_line_of_a_crate_an_error_names():
+    # `toml::Table` is unresolved because the build got toml 0.5.11: that version is the diagnosis
+    text, out = _run(rust_cargo, "cargo", "ho_dep_api_mismatch")
+    lines = out.splitlines()
+    assert "   Compiling toml v0.5.11" in lines
+    assert lines[0] == "[dropped: Locking, Compiling ×8]"
+    # serde and semver: their registry sources (serde-1.0.152/src/…, semver-1.0.14/src/…) show the version
+    assert "Compiling serde v1.0.152" not in out and "Compiling semver v1.0.14" not in out
+    assert "semver-1.0.14/src/lib.rs:470:12" in out
+    # crates nobody names stay counted
+    assert "proc-macro2" not in out and "Compiling syn" not in out
+
+
+def test_cargo_green_or_panicking_builds_keep_no_compiling_line():
+    green = "   Compiling toml v0.5.11\n    Finished `dev` profile [unoptimized] target(s) in 1.0s\n"
+    out = rust_cargo.sqz_format(request=FormatRequest(green, "cargo build", exit_code=0))
+    assert "Compiling toml" not in (out or "")
+    assert rust_cargo.named_dependencies(["   Compiling toml v0.5.11"], ["toml::Table is gone"]) == []
+
+
 # ------------------------------------------------------------------ rust: repeated notes said once
 
 _CFG_HEAD = re.compile(r"^warning: unexpected `cfg` condition name: `(\w+)`$")

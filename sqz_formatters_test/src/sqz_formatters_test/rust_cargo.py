@@ -4,7 +4,8 @@ Why: a cargo test run is mostly ``Compiling …`` and ``test x ... ok`` lines; w
 agent acts on is each failing test's output (panic message, file:line, backtrace),
 the ``test result:`` counts and the compiler's errors and warnings with their locations.
 
-What is dropped: cargo's progress lines (counted), passing/ignored test lines and
+What is dropped: cargo's progress lines (counted; in a failed build the ``Compiling NAME vX.Y.Z``
+line of a dependency an error names by path, ``toml::Table``, stays: its version), passing/ignored test lines and
 ``running N tests`` (the ``test result:`` line that follows carries the counts),
 nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around a
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
@@ -39,6 +40,10 @@ _VERBS = {"build": "build", "b": "build", "check": "check", "c": "check", "clipp
 _PROGRESS = re.compile(
     r"^ {0,12}(Compiling|Checking|Downloading|Downloaded|Updating|Locking|Adding|Fresh|Blocking|"
     r"Documenting|Unpacking|Packaging|Verifying|Removing|Vendoring|Updated) \S")
+_COMPILING = re.compile(r"^ {0,12}Compiling (?P<name>[\w-]+) v\S+$")   # a dependency (no local path)
+# a crate an error names: by path (`toml::Table`) or by its registry source (`semver-1.0.14/src/lib.rs`)
+_CRATE_PATH = re.compile(r"(?<![\w:])(?P<name>[A-Za-z_]\w*)::")
+_CRATE_SOURCE = re.compile(r"/(?P<name>[A-Za-z_][\w-]*)-\d+\.\d+\.\d+[^/\s]*/src/")
 _FINISHED = re.compile(r"^ {0,12}Finished `?\w+`? profile|^ {0,12}Finished (dev|release|test)")
 _DIAG_HEAD = re.compile(r"^(error|warning)(\[[A-Za-z0-9_:]+\])?: ")
 _LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
@@ -113,6 +118,7 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
     out: list[str] = []
     progress: dict[str, int] = {}
     progress_slot = None
+    compiled: list[str] = []   # the dependencies' `Compiling NAME vX.Y.Z` lines
     recognised = False
     open_runs = 0            # `running N tests` blocks still waiting for their `test result:`
     in_failure_output = False
@@ -137,6 +143,8 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
                 continue
         m = _PROGRESS.match(line)
         if m:
+            if _COMPILING.match(line):
+                compiled.append(line)
             word = m.group(1)
             progress[word] = progress.get(word, 0) + 1
             if progress_slot is None:
@@ -217,9 +225,31 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
     if progress and progress_slot is None:
         progress_slot = len(out)
         out.append("")
+    named = named_dependencies(compiled, out)
+    if named:
+        progress["Compiling"] -= len(named)
+        if not progress["Compiling"]:
+            del progress["Compiling"]
     if progress_slot is not None:
-        out[progress_slot] = f"[dropped: {count_phrase(progress)}]"
+        out[progress_slot:progress_slot + 1] = ([f"[dropped: {count_phrase(progress)}]"] if progress else []) + named
     return out
+
+
+def named_dependencies(compiled: list[str], out: list[str]) -> list[str]:
+    """The ``Compiling NAME vX.Y.Z`` lines of the dependencies a failed build's errors name by path
+    (``toml::Table``): the versions an API mismatch is about. A crate whose registry source the errors
+    show (``…/semver-1.0.14/src/lib.rs``) has its version there already. One pass over the output."""
+    if not compiled or not any(_DIAG_HEAD.match(x) and x.startswith("error") for x in out):
+        return []
+    refs: set[str] = set()
+    shown: set[str] = set()    # crates whose registry source path already states their version
+    for x in out:
+        if "::" in x:
+            refs.update(m.group("name") for m in _CRATE_PATH.finditer(x))
+        if "/src/" in x:
+            shown.update(m.group("name").replace("-", "_") for m in _CRATE_SOURCE.finditer(x))
+    refs -= shown
+    return [c for c in compiled if _COMPILING.match(c).group("name").replace("-", "_") in refs]
 
 
 _FRAME = re.compile(r"^ {2,}(?P<no>\d+): (?P<name>\S.*)$")
