@@ -198,3 +198,78 @@ def redact_registries(data):
 def registry_mentions(text: str) -> list[str]:
     """Registry hosts or index paths still present in ``text`` (for hygiene tests)."""
     return [m.group(0) for m in _REGISTRY_HOST.finditer(text)] + [m.group(0) for m in _INDEX_PATH.finditer(text)]
+
+
+# -- deterministic complexity guards (tests assert these, never wall-clock times) ----------------
+
+def work_done(fn, *args, **kwargs):
+    """``(fn(*args, **kwargs), lines of Python it ran)``: a count of work that does not depend on the
+    machine's speed or load, so a linearity guard built on it never flakes (no timed assertions)."""
+    import sys
+
+    lines = 0
+
+    def trace(frame, event, arg):
+        nonlocal lines
+        if event == "line":
+            lines += 1
+        return trace
+
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        result = fn(*args, **kwargs)
+    finally:
+        sys.settrace(previous)
+    return result, lines
+
+
+def grows_linearly(small: int, large: int, factor: int) -> bool:
+    """Work on an input ``factor`` times larger is at most ``factor`` × 1.25 the work: linear passes
+    (plus constant set-up) stay under it; a pass quadratic in the input size costs ``factor``² as much."""
+    return large <= small * factor * 1.25
+
+
+def nested_repeats(pattern: str) -> list[str]:
+    """The variable-length repeats of ``pattern`` that sit inside a repeat that may run more than
+    once and can backtrack (not possessive, not atomic): ``(a+)+``, ``(a|aa)+``. That shape
+    backtracks exponentially on a line that almost matches; a deterministic check, not a timing."""
+    from re import _constants as c
+    from re import _parser
+
+    found = []
+
+    def walk(items, inside: bool) -> None:
+        for op, av in items:
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
+                lo, hi, sub = av
+                if inside and lo != hi:
+                    found.append(f"{lo}..{hi} inside a repeat")
+                walk(sub, inside or hi > 1)
+            elif op is c.SUBPATTERN:
+                walk(av[3], inside)
+            elif op is c.BRANCH:
+                widths = {_parser.SubPattern(_parser.State(), b).getwidth() for b in av[1]}
+                if inside and len(widths) > 1:
+                    found.append("alternatives of different lengths inside a repeat")
+                for branch in av[1]:
+                    walk(branch, inside)
+            elif op in (c.ASSERT, c.ASSERT_NOT):
+                walk(av[1], inside)
+            # POSSESSIVE_REPEAT and ATOMIC_GROUP never give back what they matched: no backtracking
+
+    walk(_parser.parse(pattern), False)
+    return found
+
+
+def regex_patterns(module) -> dict[str, str]:
+    """Every regular expression a module keeps at its top (compiled or lazy), by name."""
+    import re
+
+    out = {}
+    for name, value in vars(module).items():
+        if isinstance(value, re.Pattern):
+            out[name] = value.pattern
+        elif type(value).__name__ == "LazyPattern":
+            out[name] = value.__dict__["_source"][0]
+    return out

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from sqz_core.kinds.json_doc import EACH, MIN_ITEMS, compress_json, compress_jsonl, hoist_shared, prune, same_as_sibling
 from sqz_core.request import FormatRequest
+from sqz_core.testing import grows_linearly, work_done
 
 
 def _items(n, **shared):
@@ -223,9 +224,9 @@ def test_same_as_needs_exact_equality_and_many_siblings_stay_linear():
     # siblings of one type and length that all differ: the case where comparing each with every
     # earlier one would be quadratic
     distinct = {f"k{i}": [i] + [1, 2, 3] * 20 for i in range(10000)}
-    small, n_small = _work(same_as_sibling, dict(list(distinct.items())[:2500]))
-    large, n_large = _work(same_as_sibling, distinct)
-    assert large == distinct and _grows_linearly(n_small, n_large, 4), (n_small, n_large)
+    small, n_small = work_done(same_as_sibling, dict(list(distinct.items())[:2500]))
+    large, n_large = work_done(same_as_sibling, distinct)
+    assert large == distinct and grows_linearly(n_small, n_large, 4), (n_small, n_large)
 
 
 def test_objects_of_one_shape_among_others_share_a_note():
@@ -530,10 +531,10 @@ def test_long_arrays_stay_linear_and_faithful():
     assert back == {"packages": items}
     assert [type(x["n"]) for x in back["packages"][:2]] == [str, int]   # "0" stays a string, 1 a number
     # linear: the work on 4 × the items is about 4 × the work (a pass quadratic in them: 16 ×)
-    small, n_small = _work(compress_json, FormatRequest(json.dumps({"packages": items[:1500]}), "tool --json"))
-    large, n_large = _work(compress_json, FormatRequest(json.dumps({"packages": items[:6000]}), "tool --json"))
+    small, n_small = work_done(compress_json, FormatRequest(json.dumps({"packages": items[:1500]}), "tool --json"))
+    large, n_large = work_done(compress_json, FormatRequest(json.dumps({"packages": items[:6000]}), "tool --json"))
     assert _read_back(large) == {"packages": items[:6000]}
-    assert _grows_linearly(n_small, n_large, 4), (n_small, n_large)
+    assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
 
 
 def _read_back_jsonl(text: str) -> list:
@@ -627,29 +628,3 @@ def test_bookkeeping_goes_only_with_an_id_like_value_and_the_applied_annotation_
     assert prune(rows) == rows   # a column that is not bookkeeping in every row stays
 
 
-def _work(fn, *args, **kwargs):
-    """``(fn(*args, **kwargs), lines of Python it ran)``: a count of work that does not depend on the
-    machine's speed or load, so a linearity guard built on it never flakes (no timed assertions)."""
-    import sys
-
-    lines = 0
-
-    def trace(frame, event, arg):
-        nonlocal lines
-        if event == "line":
-            lines += 1
-        return trace
-
-    previous = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        result = fn(*args, **kwargs)
-    finally:
-        sys.settrace(previous)
-    return result, lines
-
-
-def _grows_linearly(small: int, large: int, factor: int) -> bool:
-    """Work on an input ``factor`` times larger is at most ``factor`` × 1.25 the work: linear passes
-    (plus constant set-up) stay under it; a pass quadratic in the input size costs ``factor``² as much."""
-    return large <= small * factor * 1.25

@@ -7,6 +7,7 @@ from sqz_core.kinds.log_lines import template
 from sqz_core.request import FormatRequest
 from sqz_core.testing import load_fixture
 from pathlib import Path
+from sqz_core.testing import grows_linearly, work_done
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds" / "log"
 
@@ -84,10 +85,10 @@ def test_template_pass_is_linear():
     mixed = [f"2026-12-01 02:24:{s % 60:02d},628 INFO w{s}: job {s:06x} took {s}ms" if s % 2 else line
              for s, line in enumerate(same)]
     for lines in (same, mixed):
-        small, n_small = _work(compress_kind, "log", _Req("\n".join(lines[:2000])))
-        large, n_large = _work(compress_kind, "log", _Req("\n".join(lines)))
+        small, n_small = work_done(compress_kind, "log", _Req("\n".join(lines[:2000])))
+        large, n_large = work_done(compress_kind, "log", _Req("\n".join(lines)))
         assert large is not None and lines[0] in large
-        assert _grows_linearly(n_small, n_large, 4), (n_small, n_large)
+        assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
 
 
 def test_failure_and_exception_lines_are_kept_even_when_their_template_repeats():
@@ -112,29 +113,3 @@ def test_a_log_holding_a_line_that_reads_as_our_note_is_left_as_it_is():
         assert compress_log(FormatRequest("\n".join(lines), fx.command)) is None, fake
 
 
-def _work(fn, *args, **kwargs):
-    """``(fn(*args, **kwargs), lines of Python it ran)``: a count of work that does not depend on the
-    machine's speed or load, so a linearity guard built on it never flakes (no timed assertions)."""
-    import sys
-
-    lines = 0
-
-    def trace(frame, event, arg):
-        nonlocal lines
-        if event == "line":
-            lines += 1
-        return trace
-
-    previous = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        result = fn(*args, **kwargs)
-    finally:
-        sys.settrace(previous)
-    return result, lines
-
-
-def _grows_linearly(small: int, large: int, factor: int) -> bool:
-    """Work on an input ``factor`` times larger is at most ``factor`` × 1.25 the work: linear passes
-    (plus constant set-up) stay under it; a pass quadratic in the input size costs ``factor``² as much."""
-    return large <= small * factor * 1.25

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from sqz_core.kinds.markdown_doc import FOLD_DETAILS, compress_markdown
 from sqz_core.request import FormatRequest
+from sqz_core.testing import grows_linearly, nested_repeats, regex_patterns, work_done
 
 
 def md(text: str) -> str | None:
@@ -147,9 +148,9 @@ def test_unclosed_comment_and_details_are_linear_and_kept():
     assert out is None or out.count("<!-- x") == 20000
     # linear: 4 × the lines, about 4 × the work (a search to the end from every opener: 16 ×)
     small_text, large_text = _Text(_unclosed(5000)), _Text(_unclosed(20000))
-    (small, n_small), (large, n_large) = _work(md, small_text), _work(md, large_text)
-    assert large == out and _grows_linearly(n_small, n_large, 4), (n_small, n_large)
-    assert _grows_linearly(small_text.scanned, large_text.scanned, 4), (small_text.scanned, large_text.scanned)
+    (small, n_small), (large, n_large) = work_done(md, small_text), work_done(md, large_text)
+    assert large == out and grows_linearly(n_small, n_large, 4), (n_small, n_large)
+    assert grows_linearly(small_text.scanned, large_text.scanned, 4), (small_text.scanned, large_text.scanned)
 
 
 LINE = st.one_of(
@@ -195,13 +196,13 @@ def test_adversarial_lines_stay_linear():
     # the regular expressions that scan these lines cannot backtrack exponentially (their shape) ...
     from sqz_core.kinds import markdown_doc
 
-    for name, pattern in _patterns(markdown_doc).items():
-        assert _nested_repeats(pattern) == [], (name, pattern)
+    for name, pattern in regex_patterns(markdown_doc).items():
+        assert nested_repeats(pattern) == [], (name, pattern)
     # ... and the Python around them does about 4 × the work on 4 × the input
     for case in cases:
-        (small, n_small), (out, n_large) = _work(md, case(1)), _work(md, case(4))
+        (small, n_small), (out, n_large) = work_done(md, case(1)), work_done(md, case(4))
         assert out is None or "# T" in out
-        assert _grows_linearly(n_small, n_large, 4), (case(1)[:60], n_small, n_large)
+        assert grows_linearly(n_small, n_large, 4), (case(1)[:60], n_small, n_large)
 
 
 def test_collapsed_section_with_code_stays():
@@ -226,74 +227,3 @@ def test_a_text_already_saying_not_shown_keeps_its_sections():
     assert fake in out
 
 
-def _work(fn, *args, **kwargs):
-    """``(fn(*args, **kwargs), lines of Python it ran)``: a count of work that does not depend on the
-    machine's speed or load, so a linearity guard built on it never flakes (no timed assertions)."""
-    import sys
-
-    lines = 0
-
-    def trace(frame, event, arg):
-        nonlocal lines
-        if event == "line":
-            lines += 1
-        return trace
-
-    previous = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        result = fn(*args, **kwargs)
-    finally:
-        sys.settrace(previous)
-    return result, lines
-
-
-def _grows_linearly(small: int, large: int, factor: int) -> bool:
-    """Work on an input ``factor`` times larger is at most ``factor`` × 1.25 the work: linear passes
-    (plus constant set-up) stay under it; a pass quadratic in the input size costs ``factor``² as much."""
-    return large <= small * factor * 1.25
-
-
-def _nested_repeats(pattern: str) -> list[str]:
-    """The variable-length repeats of ``pattern`` that sit inside a repeat that may run more than
-    once and can backtrack (not possessive, not atomic): ``(a+)+``, ``(a|aa)+``. That shape
-    backtracks exponentially on a line that almost matches; a deterministic check, not a timing."""
-    from re import _constants as c
-    from re import _parser
-
-    found = []
-
-    def walk(items, inside: bool) -> None:
-        for op, av in items:
-            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
-                lo, hi, sub = av
-                if inside and lo != hi:
-                    found.append(f"{lo}..{hi} inside a repeat")
-                walk(sub, inside or hi > 1)
-            elif op is c.SUBPATTERN:
-                walk(av[3], inside)
-            elif op is c.BRANCH:
-                widths = {_parser.SubPattern(_parser.State(), b).getwidth() for b in av[1]}
-                if inside and len(widths) > 1:
-                    found.append("alternatives of different lengths inside a repeat")
-                for branch in av[1]:
-                    walk(branch, inside)
-            elif op in (c.ASSERT, c.ASSERT_NOT):
-                walk(av[1], inside)
-            # POSSESSIVE_REPEAT and ATOMIC_GROUP never give back what they matched: no backtracking
-
-    walk(_parser.parse(pattern), False)
-    return found
-
-
-def _patterns(module) -> dict[str, str]:
-    """Every regular expression a module keeps at its top (compiled or lazy), by name."""
-    import re
-
-    out = {}
-    for name, value in vars(module).items():
-        if isinstance(value, re.Pattern):
-            out[name] = value.pattern
-        elif type(value).__name__ == "LazyPattern":
-            out[name] = value.__dict__["_source"][0]
-    return out

@@ -12,6 +12,7 @@ import pytest
 from sqz_core import FormatRequest
 from sqz_core.kinds import compress_kind, detect_kind
 from sqz_core.testing import load_fixture
+from sqz_core.testing import grows_linearly, work_done
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
 MB = 1_000_000
@@ -84,37 +85,11 @@ def test_one_megabyte_is_compressed_and_the_work_grows_linearly(kind):
     make, command = CASES[kind]
     small_text, text = make(MB // 4), make(MB)
     assert len(text) >= MB * 0.8 and len(text) >= 2.5 * len(small_text)
-    (small, n_small), ((detected, out), n_large) = (_work(_detect_and_compress, small_text, command),
-                                                    _work(_detect_and_compress, text, command))
+    (small, n_small), ((detected, out), n_large) = (work_done(_detect_and_compress, small_text, command),
+                                                    work_done(_detect_and_compress, text, command))
     assert detected == small[0] == kind
     assert out is not None and len(out) < len(text)
     factor = len(text) / len(small_text)
-    assert _grows_linearly(n_small, n_large, factor), f"{kind}: {n_small} -> {n_large} lines for ×{factor:.1f} input"
+    assert grows_linearly(n_small, n_large, factor), f"{kind}: {n_small} -> {n_large} lines for ×{factor:.1f} input"
 
 
-def _work(fn, *args, **kwargs):
-    """``(fn(*args, **kwargs), lines of Python it ran)``: a count of work that does not depend on the
-    machine's speed or load, so a linearity guard built on it never flakes (no timed assertions)."""
-    import sys
-
-    lines = 0
-
-    def trace(frame, event, arg):
-        nonlocal lines
-        if event == "line":
-            lines += 1
-        return trace
-
-    previous = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        result = fn(*args, **kwargs)
-    finally:
-        sys.settrace(previous)
-    return result, lines
-
-
-def _grows_linearly(small: int, large: int, factor: float) -> bool:
-    """Work on an input ``factor`` times larger is at most ``factor`` × 1.25 the work: linear passes
-    (plus constant set-up) stay under it; a pass quadratic in the input size costs ``factor``² as much."""
-    return large <= small * factor * 1.25

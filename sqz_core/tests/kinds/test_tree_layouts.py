@@ -18,6 +18,7 @@ from sqz_core.kinds.dep_tree import compress_deptree
 from sqz_core.kinds.grep_matches import compress_grep
 from sqz_core.kinds.listings import compress_du, compress_tree
 from sqz_core.testing import fact_kept, load_fixture
+from sqz_core.testing import nested_repeats, regex_patterns
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
 
@@ -404,8 +405,8 @@ def test_a_line_of_tree_bars_that_is_no_tree_line_is_rejected_at_once():
     from sqz_core.kinds import dep_tree, listings
 
     for module in (dep_tree, listings):
-        for name, pattern in _patterns(module).items():
-            assert _nested_repeats(pattern) == [], (module.__name__, name, pattern)
+        for name, pattern in regex_patterns(module).items():
+            assert nested_repeats(pattern) == [], (module.__name__, name, pattern)
     text = "root@1.0.0\n├── a@1.0.0\n├── b@1.0.0\n" + "│   " * 40 + "x\n"
     assert compress_deptree(FormatRequest(text, "npm ls")) is None
 
@@ -524,46 +525,3 @@ def test_grep_odd_paths_read_back_as_the_lines_grep_printed(files):
     assert not any(line.startswith(" ") for line in out.split("\n"))
 
 
-def _nested_repeats(pattern: str) -> list[str]:
-    """The variable-length repeats of ``pattern`` that sit inside a repeat that may run more than
-    once and can backtrack (not possessive, not atomic): ``(a+)+``, ``(a|aa)+``. That shape
-    backtracks exponentially on a line that almost matches; a deterministic check, not a timing."""
-    from re import _constants as c
-    from re import _parser
-
-    found = []
-
-    def walk(items, inside: bool) -> None:
-        for op, av in items:
-            if op in (c.MAX_REPEAT, c.MIN_REPEAT):
-                lo, hi, sub = av
-                if inside and lo != hi:
-                    found.append(f"{lo}..{hi} inside a repeat")
-                walk(sub, inside or hi > 1)
-            elif op is c.SUBPATTERN:
-                walk(av[3], inside)
-            elif op is c.BRANCH:
-                widths = {_parser.SubPattern(_parser.State(), b).getwidth() for b in av[1]}
-                if inside and len(widths) > 1:
-                    found.append("alternatives of different lengths inside a repeat")
-                for branch in av[1]:
-                    walk(branch, inside)
-            elif op in (c.ASSERT, c.ASSERT_NOT):
-                walk(av[1], inside)
-            # POSSESSIVE_REPEAT and ATOMIC_GROUP never give back what they matched: no backtracking
-
-    walk(_parser.parse(pattern), False)
-    return found
-
-
-def _patterns(module) -> dict[str, str]:
-    """Every regular expression a module keeps at its top (compiled or lazy), by name."""
-    import re
-
-    out = {}
-    for name, value in vars(module).items():
-        if isinstance(value, re.Pattern):
-            out[name] = value.pattern
-        elif type(value).__name__ == "LazyPattern":
-            out[name] = value.__dict__["_source"][0]
-    return out

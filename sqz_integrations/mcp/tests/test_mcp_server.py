@@ -17,6 +17,7 @@ from sqz_mcp import jsonrpc
 from sqz_mcp.compression import Compressor
 from sqz_mcp.roots import Roots
 from sqz_mcp.server import McpServer
+from sqz_core.testing import grows_linearly, work_done
 
 
 @pytest.fixture()
@@ -389,8 +390,8 @@ def test_depth_check_skips_strings_and_is_linear():
     assert not jsonrpc.too_deep(big)
     # linear: 4 × the rows, about 4 × the lines of Python (a rescan per bracket: 16 ×); counted, not timed
     rows = lambda n: '{"jsonrpc":"2.0","id":1,"result":{"rows":[' + ",".join(['["a\\\\","]{["]'] * n) + "]}}"
-    (_, n_small), (_, n_large) = _work(jsonrpc.too_deep, rows(5_000)), _work(jsonrpc.too_deep, rows(20_000))
-    assert _grows_linearly(n_small, n_large, 4), (n_small, n_large)
+    (_, n_small), (_, n_large) = work_done(jsonrpc.too_deep, rows(5_000)), work_done(jsonrpc.too_deep, rows(20_000))
+    assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
 
 
 # -- client roots ----------------------------------------------------------------------------------
@@ -473,29 +474,3 @@ def test_a_catastrophic_regex_is_a_tool_error_and_never_freezes_the_server(proj)
         assert "notes.md:3:needle one" in res["result"]["content"][0]["text"]
 
 
-def _work(fn, *args, **kwargs):
-    """``(fn(*args, **kwargs), lines of Python it ran)``: a count of work that does not depend on the
-    machine's speed or load, so a linearity guard built on it never flakes (no timed assertions)."""
-    import sys
-
-    lines = 0
-
-    def trace(frame, event, arg):
-        nonlocal lines
-        if event == "line":
-            lines += 1
-        return trace
-
-    previous = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        result = fn(*args, **kwargs)
-    finally:
-        sys.settrace(previous)
-    return result, lines
-
-
-def _grows_linearly(small: int, large: int, factor: int) -> bool:
-    """Work on an input ``factor`` times larger is at most ``factor`` × 1.25 the work: linear passes
-    (plus constant set-up) stay under it; a pass quadratic in the input size costs ``factor``² as much."""
-    return large <= small * factor * 1.25
