@@ -67,7 +67,8 @@ def _rendered(out: str) -> list[list[tuple[str, str]]]:
 
 
 _STAT_FIXTURES = ["log/held_stat_all", "log/held_oneline_stat", "log/held_sqz_oneline_stat",
-                  "log/held_show_oneline_stat", "diff/held_stat_major"]
+                  "log/held_show_oneline_stat", "diff/held_stat_major",
+                  "log/held_show_merge", "log/held_show_tag"]
 
 
 @pytest.mark.parametrize("name", _STAT_FIXTURES)
