@@ -12,13 +12,12 @@ import re
 from pathlib import Path
 
 import pytest
-from test_listing_attribution import _RAW_GREP, _RAW_NPM, _raw_tree, _read_du, _read_grep, _read_tree
+from test_listing_attribution import _ls_expected, _raw_ls, _raw_tree, _RAW_GREP, _read_du, _read_grep, _read_ls, _read_tree
 
 from sqz_core import FormatRequest
 from sqz_core.cleanup import clean_terminal
-from sqz_core.kinds.dep_tree import compress_deptree
 from sqz_core.kinds.grep_matches import compress_grep
-from sqz_core.kinds.listings import compress_du, compress_tree
+from sqz_core.kinds.listings import compress_du, compress_ls, compress_tree
 from sqz_core.testing import load_fixture
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
@@ -71,3 +70,12 @@ def test_heldout_du_sizes_read_back_with_their_path(name):
     out = compress_du(fx.request())
     assert all(e in out.split("\n") for e in errors)
     assert _read_du("\n".join(line for line in out.split("\n") if line not in errors)) == raw
+
+
+@pytest.mark.parametrize("name", ["ls_laR_requests"])
+def test_heldout_ls_entries_read_back_under_their_directory(name):
+    """``ls -laR``: every entry with its mode, owner, size and date, under its own ``dir:`` header."""
+    fx = load_fixture(FIX / "ls" / f"{name}.txt")
+    raw = _raw_ls(fx.request().text)
+    assert len(raw) > 20 and len({r[0] for r in raw}) == 2
+    assert _read_ls(compress_ls(fx.request())) == [_ls_expected(r) for r in raw]
