@@ -79,3 +79,30 @@ def test_heldout_ls_entries_read_back_under_their_directory(name):
     raw = _raw_ls(fx.request().text)
     assert len(raw) > 20 and len({r[0] for r in raw}) == 2
     assert _read_ls(compress_ls(fx.request())) == [_ls_expected(r) for r in raw]
+
+
+def _heading_items(text: str) -> list[tuple[str, str, str]]:
+    """(path, line, text) from ``rg --heading`` (a path line over ``N:text`` lines) or ``path:N:text``."""
+    out, path = [], None
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        m = re.match(r"^(\d+):(.*)$", line)
+        if m and path is not None:
+            out.append((path, m.group(1), m.group(2)))
+            continue
+        m = _RAW_GREP.match(line)
+        if m:
+            out.append(m.groups())
+            path = None
+        else:
+            path = line
+    return out
+
+
+def test_heldout_rg_heading_matches_read_back_under_their_file():
+    """The same line number in two files (288 in color.py and console.py) stays with its own file."""
+    fx = load_fixture(FIX / "grep" / "rg_heading_errors.txt")
+    raw = _heading_items(fx.request().text)
+    assert len(raw) > 25 and ("rich/color.py", "288", "class ColorParseError(Exception):") in raw
+    assert sorted(_heading_items(compress_grep(fx.request()))) == sorted(raw)
