@@ -19,6 +19,7 @@ from sqz_formatters_git import git
 HERE = Path(__file__).parent
 _RAW_STAT = re.compile(r"^ (.+?)\s+\|\s+(Bin .*|\d+)(?: [+-]*)?$")
 _SUMMARY = re.compile(r"^ \d+ files? changed")
+_MODES = re.compile(r"^ (?:create mode|delete mode|rename|copy|mode change) ")
 _BIN = re.compile(r"^(.*?) (Bin \d+ -> \d+ bytes)$")
 
 
@@ -48,7 +49,7 @@ def _rendered(out: str) -> list[list[tuple[str, str]]]:
         if not line.startswith(" "):
             commits.append([])
             continue
-        if line.startswith("  ") or _SUMMARY.match(line):
+        if line.startswith("  ") or _SUMMARY.match(line) or _MODES.match(line):
             continue
         body = line[1:]
         m = re.match(r"^(.*?/): (.*)$", body)
@@ -68,7 +69,7 @@ def _rendered(out: str) -> list[list[tuple[str, str]]]:
 
 _STAT_FIXTURES = ["log/held_stat_all", "log/held_oneline_stat", "log/held_sqz_oneline_stat",
                   "log/held_show_oneline_stat", "diff/held_stat_major",
-                  "log/held_show_merge", "log/held_show_tag"]
+                  "log/held_show_merge", "log/held_show_tag", "log/held_stat_summary"]
 
 
 @pytest.mark.parametrize("name", _STAT_FIXTURES)
@@ -82,3 +83,5 @@ def test_stat_fixtures_read_back_file_by_file_with_counts_under_their_commit(nam
     assert [sorted(c) for c in _rendered(out)] == [sorted(c) for c in raw]
     # every commit's summary line is kept as git printed it
     assert [l for l in text.splitlines() if _SUMMARY.match(l)] == [l for l in out.splitlines() if _SUMMARY.match(l)]
+    # and --summary's create/delete/rename lines, each as git printed it
+    assert [l for l in text.splitlines() if _MODES.match(l)] == [l for l in out.splitlines() if _MODES.match(l)]
