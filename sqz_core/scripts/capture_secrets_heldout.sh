@@ -18,23 +18,8 @@ W=/tmp/sqz-capture/secrets
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}
 [ -x "$SQZ_PY" ] || SQZ_PY=$PY
+. "$HERE/scripts/_capture_lib.sh"  # scrub, meta
 rm -rf "$W" && mkdir -p "$W" "$OUT" && cd "$W" || exit 1
-
-scrub() {
-  PYTHONPATH="$HERE/src${PYTHONPATH:+:$PYTHONPATH}" "$SQZ_PY" -c 'import sys; from sqz_core.testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
-}
-
-meta() {  # merge command/produced_by/exit_code into the sidecar, keeping hand-written keys
-  "$PY" - "$@" <<'EOF'
-import json, sys, pathlib
-p, cmd, by, rc = pathlib.Path(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
-d = json.loads(p.read_text()) if p.exists() else {"facts": [], "notes": ""}
-d.update(command=cmd, produced_by=by, exit_code=rc)
-order = ["command", "produced_by", "exit_code", "facts", "dropped", "notes"]
-d = {k: d[k] for k in order if k in d} | {k: v for k, v in d.items() if k not in order}
-p.write_text(json.dumps(d, indent=2, ensure_ascii=False) + "\n")
-EOF
-}
 
 # cap NAME "produced_by" CMD... : run CMD (stdout+stderr) in the current dir; CMDLINE is what the sidecar records
 cap() {
@@ -69,7 +54,6 @@ cat > cookie_server.py <<'PY'
 import sys
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
-
 class Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         body = b"ok\n"
@@ -86,7 +70,6 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, *args):
         pass
-
 
 HTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
 PY
