@@ -19,6 +19,12 @@ Ruled tables (``parse_ruled``) carry their column bounds in a rule line: psql's 
 (``+++-====-====``) and framed tables (mysql, ``sqlite3 -box``/``-table``, psql's border 2:
 ``+---+`` or ``┌───┬───┐`` around them). The rule is read once; every row must put its
 separators exactly where the rule's junctions are, else the table stays as printed.
+
+Two fixed layouts are read by their printf formats, every row checked by printing it back:
+``python -X importtime`` (``import time: {self:>9} | {cumulative:>10} | {indent}{module}``:
+rows lose the prefix and the padding, the indent after ``| `` is the import tree and stays)
+and ``unzip -l`` (header, rows, footer whose total and file count must match the rows: a cut
+or a dropped row leaves the output as printed).
 """
 
 from __future__ import annotations
@@ -134,6 +140,8 @@ def _is_number(cell: str) -> bool:
 def looks_like_table(text: str) -> bool:
     if len(text) > 2_000_000:
         return False
+    if text.startswith((_IMPORTTIME_HEAD, _UNZIP_ARCHIVE)) and _fixed_layout(text) is not None:
+        return True
     # a ruled table only when the output opens with it (a title or dpkg's legend may come
     # first): a page that shows one among its prose is that page's kind, not a table
     return parse_table(text) is not None or compact_ruled_text(text, opens_within=4) is not None
@@ -278,12 +286,102 @@ def compact_tables(text: str, min_rows: int = 1, tabbed: bool = False) -> str | 
 
 def compress_table(request) -> str | None:
     text = request.text
+    fixed = _fixed_layout(text)
+    if fixed is not None:
+        return fixed
     ruled = compact_ruled_text(text)
     if ruled is not None:
         return ruled
     if request.argv and request.argv[0].rsplit("/", 1)[-1] == "df":
         text = _df_unwrapped(text) or text
     return compact_table_text(text)
+
+
+_IMPORTTIME_HEAD = "import time: self [us] | cumulative | imported package"
+_IMPORTTIME_NOTE = "[rows below: self cumulative | imported package, without `import time:` and padding]"
+_UNZIP_ARCHIVE = "Archive:  "
+_UNZIP_HEAD = "  Length      Date    Time    Name"
+_UNZIP_RULE = "---------  ---------- -----   ----"
+_UNZIP_FOOT_RULE = "---------                     -------"
+
+
+def _fixed_layout(text: str) -> str | None:
+    if len(text) > 2_000_000:
+        return None
+    if text.startswith(_IMPORTTIME_HEAD):
+        return _importtime(text)
+    if text.startswith(_UNZIP_ARCHIVE):
+        return _unzip_list(text)
+    return None
+
+
+def _importtime(text: str) -> str | None:
+    """``python -X importtime``'s report (stderr only): the header, then every row as its two
+    numbers and what follows the second `` | `` (the module, indented by its depth), or None
+    when a line does not print back to itself (a cut, another program's output)."""
+    lines = text.rstrip("\n").split("\n")
+    if lines[0] != _IMPORTTIME_HEAD or len(lines) < 3:
+        return None
+    out = [_IMPORTTIME_HEAD, _IMPORTTIME_NOTE]
+    for line in lines[1:]:
+        parts = line[12:].split(" | ", 2)
+        if len(parts) != 3:
+            return None
+        self_us, cumulative, module = parts[0].strip(" "), parts[1].strip(" "), parts[2]
+        if not (self_us.isdigit() and cumulative.isdigit() and module.strip(" ") and module[-1] != " "):
+            return None
+        if f"import time: {self_us:>9} | {cumulative:>10} | {module}" != line:
+            return None
+        out.append(f"{self_us} {cumulative} | {module}")
+    return "\n".join(out) + "\n"
+
+
+def _unzip_list(text: str) -> str | None:
+    """``unzip -l ARCHIVE``: the archive line, the table with its padding collapsed, the footer;
+    None unless every row prints back to itself and the footer's total and count match them."""
+    lines = text.rstrip("\n").split("\n")
+    if len(lines) < 6 or lines[1] != _UNZIP_HEAD or lines[2] != _UNZIP_RULE or lines[-2] != _UNZIP_FOOT_RULE:
+        return None
+    table = [["Length", "Date", "Time", "Name"]]
+    total = 0
+    for line in lines[3:-2]:
+        cells = line.lstrip(" ").split(" ", 1)
+        if len(cells) != 2 or not cells[0].isdigit() or len(cells[1]) < 21:
+            return None
+        length, rest = cells[0], cells[1].lstrip(" ")
+        date, clock, name = rest[:10], rest[11:16], rest[19:]
+        if (f"{length:>9}  {date} {clock}   {name}" != line or " " in date or " " in clock
+                or not name.strip(" ") or name[-1] == " "):
+            return None
+        total += int(length)
+        table.append([length, date, clock, name])
+    foot = lines[-1].split()
+    count = len(table) - 1
+    if foot != [str(total), str(count), "file" if count == 1 else "files"]:
+        return None
+    # the date and time most rows share (a wheel's 1980-01-01 00:00) is said once; rows
+    # with it show ``-`` in its place (a date is never ``-``), the others their own
+    counts: dict[str, int] = {}
+    for row in table[1:]:
+        key = f"{row[1]} {row[2]}"
+        counts[key] = counts.get(key, 0) + 1
+    common, n = max(counts.items(), key=lambda kv: kv[1])
+    if n < UNZIP_COMMON_MIN_ROWS or 2 * n < count:
+        common = None
+    out = [lines[0]]
+    if common is not None:
+        out.append(f"{_UNZIP_COMMON}{common} where a row shows -]")
+    out.append("Length Date Time Name")
+    for length, date, clock, name in table[1:]:
+        when = f"{date} {clock}"
+        out.append(f"{length} {'-' if when == common else when} {name}")
+    out.append("--------- -------")
+    out.append(f"{foot[0]} {foot[1]} {foot[2]}")
+    return "\n".join(out) + "\n"
+
+
+UNZIP_COMMON_MIN_ROWS = 3
+_UNZIP_COMMON = "[Date Time: "
 
 
 _DF_HEAD = lazy(r"^Filesystem +(?:\S+ +)+Mounted on$")
