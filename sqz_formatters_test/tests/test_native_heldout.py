@@ -30,6 +30,14 @@ def _fx(family: str, name: str):
     return fx.request().text, fx.command, fx.meta.get("exit_code")
 
 
+def _prefix(module, family: str, name: str, cut: float):
+    """The first ``cut`` share of a fixture's lines, and what ``module`` makes of them (None: passthrough)."""
+    text, command, code = _fx(family, name)
+    lines = text.splitlines(keepends=True)
+    part = "".join(lines[:int(len(lines) * cut)])
+    return part, module.sqz_format(request=FormatRequest(part, command, exit_code=code))
+
+
 def _run(module, family: str, name: str):
     text, command, code = _fx(family, name)
     return text, module.sqz_format(request=FormatRequest(text, command, exit_code=code))
@@ -253,10 +261,7 @@ def test_go_log_run_of_multiline_cases_keeps_every_case_name():
 @settings(max_examples=60, deadline=None)
 @given(cut=st.floats(min_value=0.0, max_value=1.0))
 def test_go_log_fold_prefix_complete_or_none(cut):
-    text, command, code = _fx("go", "ho_stdcopy_test_fail")
-    lines = text.splitlines(keepends=True)
-    part = "".join(lines[:int(len(lines) * cut)])
-    out = go_tool.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    part, out = _prefix(go_tool, "go", "ho_stdcopy_test_fail", cut)
     if out is not None:
         _go_log_accounting(part, out)
 
@@ -316,10 +321,7 @@ def test_short_candidate_lists_stay_whole():
 @given(name=st.sampled_from(["ho_gxx_stl_errors", "ho_clangxx_stl_errors"]),
        cut=st.floats(min_value=0.0, max_value=1.0))
 def test_candidate_fold_prefix_complete_or_none(name, cut):
-    text, command, code = _fx("cc", name)
-    lines = text.splitlines(keepends=True)
-    part = "".join(lines[:int(len(lines) * cut)])
-    out = c_diagnostics.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    part, out = _prefix(c_diagnostics, "cc", name, cut)
     if out is not None:
         _cc_accounting(part, out)
 
@@ -383,10 +385,7 @@ def test_make_clang_interleaved_warnings_counted_once_per_file():
 @given(name=st.sampled_from(["ho_lua_green_j2", "ho_lua_link_error_j2", "ho_lua_warnings_j2"]),
        cut=st.floats(min_value=0.0, max_value=1.0))
 def test_make_prefix_complete_or_none(name, cut):
-    text, command, code = _fx("make", name)
-    lines = text.splitlines(keepends=True)
-    part = "".join(lines[:int(len(lines) * cut)])
-    out = c_make.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    part, out = _prefix(c_make, "make", name, cut)
     if out is not None:
         _make_accounting(part, out)
 
@@ -416,10 +415,7 @@ def test_race_report_keeps_program_frames_folds_the_harness():
 @settings(max_examples=60, deadline=None)
 @given(cut=st.floats(min_value=0.0, max_value=1.0))
 def test_race_prefix_keeps_program_frames_or_none(cut):
-    text, command, code = _fx("go", "ho_race")
-    lines = text.splitlines(keepends=True)
-    part = "".join(lines[:int(len(lines) * cut)])
-    out = go_tool.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    part, out = _prefix(go_tool, "go", "ho_race", cut)
     if out is None:
         return
     for x in part.splitlines():
@@ -463,10 +459,7 @@ def test_untimed_test_declines_other_shapes():
 def test_maven_prefix_keeps_every_failure_or_none(cut):
     from sqz_formatters_test import jvm_maven
 
-    text, command, code = _fx("maven", "ho_param_table_fail")
-    lines = text.splitlines(keepends=True)
-    part = "".join(lines[:int(len(lines) * cut)])
-    out = jvm_maven.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    part, out = _prefix(jvm_maven, "maven", "ho_param_table_fail", cut)
     if out is None:
         return
     for case in re.findall(r"^\[ERROR\] (adds\[case [^\]]+\]\(demo\.AddTableTest\))  Time elapsed: .*FAILURE!$",
@@ -517,10 +510,7 @@ def test_gradle_group_needs_three_equal_bodies():
 def test_gradle_prefix_keeps_every_failed_test_or_none(cut):
     from sqz_formatters_test import jvm_gradle
 
-    text, command, code = _fx("gradle", "ho_param_table_fail")
-    lines = text.splitlines(keepends=True)
-    part = "".join(lines[:int(len(lines) * cut)])
-    out = jvm_gradle.sqz_format(request=FormatRequest(part, command, exit_code=code))
+    part, out = _prefix(jvm_gradle, "gradle", "ho_param_table_fail", cut)
     if out is None:
         return
     shown = out.splitlines()
