@@ -30,16 +30,6 @@ mkdir -p "$OUT"
 
 
 
-# cap NAME "produced_by" CMD... : run CMD (stdout+stderr) in the current dir; CMDLINE is what the sidecar records
-cap() {
-  local name=$1 by=$2; shift 2
-  "$@" >"$W/.out" 2>&1
-  local rc=$?
-  scrub <"$W/.out" >"$OUT/$name.txt"
-  meta "$OUT/$name.json" "$CMDLINE" "$by" "$rc"
-  echo "captured $name (exit $rc, $(wc -c <"$OUT/$name.txt") bytes)"
-}
-
 # ---------------------------------------------------------------- a small Python project
 $PY -m venv "$W/venv" && "$W/venv/bin/pip" install -q requests==2.32.3 rich==13.9.4 >/dev/null
 VPY="$W/venv/bin/python"; VPIP="$W/venv/bin/pip"

@@ -21,16 +21,6 @@ SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}
 . "$HERE/scripts/_capture_lib.sh"  # scrub, meta
 rm -rf "$W" && mkdir -p "$W" "$OUT" && cd "$W" || exit 1
 
-# cap NAME "produced_by" CMD... : run CMD (stdout+stderr) in the current dir; CMDLINE is what the sidecar records
-cap() {
-  local name=$1 by=$2; shift 2
-  "$@" >"$W/.out" 2>&1
-  local rc=$?
-  scrub <"$W/.out" >"$OUT/$name.txt"
-  meta "$OUT/$name.json" "$CMDLINE" "$by" "$rc"
-  echo "captured $name (exit $rc, $(wc -c <"$OUT/$name.txt") bytes)"
-}
-
 # ---------------------------------------------------------------- private keys printed as text
 SSLV=$(openssl version)
 openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:1024 -out rsa.pem 2>/dev/null
