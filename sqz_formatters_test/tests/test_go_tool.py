@@ -7,7 +7,7 @@ import pytest
 from fmt_test_suite import FormatterSuite, assert_whole, cut, raw_text
 from sqz_formatters_test import go_tool as formatter
 
-suite = FormatterSuite(formatter, "go")
+suite = FormatterSuite(formatter, "go", refused={"h2_gostd_bench"})  # benchmark lines: every one a fact
 run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=7))
 

@@ -228,16 +228,18 @@ _FAIL_NAME = re.compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) \([\d.]+s\)$")
 
 
 def drop_implied_parents(out: list[str]) -> list[str]:
-    """Drop a ``--- FAIL: TestX`` line directly followed by its subtest's ``--- FAIL: TestX/case``:
-    the subtest's line names it, and a parent fails when a subtest does."""
+    """Drop a ``--- FAIL: TestX`` line directly followed by its subtest's ``--- FAIL: TestX/case`` and
+    that subtest's log lines: the subtest's line names it, and a parent fails when a subtest does."""
     kept: list[str] = []
     for i, line in enumerate(out):
         m = _FAIL_NAME.match(line)
         if m and i + 1 < len(out):
             sub = _FAIL_NAME.match(out[i + 1])
-            if (sub and len(sub.group("indent")) > len(m.group("indent"))
+            below = out[i + 2] if i + 2 < len(out) else ""
+            logs_follow = (below.startswith(sub.group("indent") + " ") and not _FAIL_NAME.match(below)) if sub else False
+            if (sub and logs_follow and len(sub.group("indent")) > len(m.group("indent"))
                     and sub.group("name").startswith(m.group("name") + "/")):
-                continue
+                continue  # (``-v`` prints the logs earlier: a bare list of FAIL lines keeps its parent)
         kept.append(line)
     return kept
 

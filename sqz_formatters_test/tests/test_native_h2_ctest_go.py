@@ -1,0 +1,73 @@
+"""Held-out pass #2 (``h2_*``): ctest ``-V`` runs and ``go test -v`` subtest trees.
+
+- ctest -V: a passing test's numbered lines go with its result line; a failing test keeps its
+  command, directory and output; set-up chatter and the passed-tests list go; a run whose last
+  test printed but never reported gives None.
+- go test -v: the trailing tree of FAIL lines keeps the parent (its logs were printed earlier);
+  the plain layout (parent, subtest, the subtest's logs) still drops the implied parent.
+"""
+
+from __future__ import annotations
+
+from fmt_test_suite import other
+from sqz_core import FormatRequest
+from sqz_core.testing import missing_facts
+
+from sqz_formatters_test import c_ctest, go_tool
+
+
+def _run(module, family, name, command=None):
+    fx = other(family, name)
+    text = fx.request().text
+    return text, module.sqz_format(request=FormatRequest(text, command or fx.command, exit_code=fx.meta.get("exit_code")))
+
+
+def test_ctest_verbose_keeps_the_failed_test_whole_and_drops_passes():
+    fx = other("ctest", "h2_lua_ctest_verbose")
+    text, out = _run(c_ctest, "ctest", "h2_lua_ctest_verbose")
+    assert missing_facts(out, fx.facts) == []
+    assert '2: Test command: /tmp/sqz-capture/h2-luacm-ctest/build/lua "-W" "-e" "_U=true" "math.lua"' in out
+    assert "2: \tmath.lua:655: in main chunk" in out
+    assert "3: testing sort" not in out and "15: testing bitwise operations" not in out
+    assert "UpdateCTestConfiguration" not in out and "Checking test dependency graph" not in out
+    assert "The following tests passed:" not in out and "\tbitwise" not in out
+    assert "67% tests passed, 1 tests failed out of 3" in out       # the count of the passes stays
+    assert len(out) < len(text) * 0.5
+
+
+def test_ctest_verbose_cut_after_a_test_printed_is_refused():
+    text = other("ctest", "h2_lua_ctest_verbose").request().text
+    cut = text[:text.index("2/3 Test  #3: sort")]                   # sort printed, no result line
+    cut += "\n67% tests passed, 1 tests failed out of 3\n"
+    req = FormatRequest(cut, "ctest -V", exit_code=8)
+    assert c_ctest.sqz_format(request=req) is None
+
+
+def test_ctest_extra_verbose_is_still_not_ours():
+    text = other("ctest", "h2_lua_ctest_verbose").request().text
+    assert c_ctest.sqz_format(request=FormatRequest(text, "ctest -VV", exit_code=8)) is None
+
+
+def test_go_verbose_tree_keeps_the_parent_fail_line():
+    fx = other("go", "h2_gostd_v_race_subtests")
+    text, out = _run(go_tool, "go", "h2_gostd_v_race_subtests")
+    assert missing_facts(out, fx.facts) == []
+    assert "--- FAIL: TestRead (" in out
+    assert "    --- FAIL: TestRead/TrimSpace (0.00s)" in out
+    assert "=== RUN" not in out and "--- PASS" not in out
+
+
+def test_go_plain_layout_still_drops_the_implied_parent():
+    text = ("--- FAIL: TestDiv (0.00s)\n    --- FAIL: TestDiv/7/2 (0.00s)\n"
+            "        calc_test.go:75: Div(7, 2) = 3; want 4\nFAIL\nFAIL\texample.com/calc\t0.002s\nFAIL\n")
+    out = go_tool.sqz_format(request=FormatRequest(text, "go test ./...", exit_code=1))
+    assert "--- FAIL: TestDiv (" not in out
+    assert "--- FAIL: TestDiv/7/2 (0.00s)" in out and "calc_test.go:75: Div(7, 2) = 3; want 4" in out
+
+
+def test_go_json_failures_render_as_text():
+    fx = other("go", "h2_gostd_json_fail")
+    text, out = _run(go_tool, "go", "h2_gostd_json_fail")
+    assert missing_facts(out, fx.facts) == []
+    assert '"Action"' not in out and "--- PASS" not in out
+    assert len(out) < len(text) * 0.1
