@@ -3,8 +3,8 @@
 - ctest -V: a passing test's numbered lines go with its result line; a failing test keeps its
   command, directory and output; set-up chatter and the passed-tests list go; a run whose last
   test printed but never reported gives None.
-- go test -v: the trailing tree of FAIL lines keeps the parent (its logs were printed earlier);
-  the plain layout (parent, subtest, the subtest's logs) still drops the implied parent.
+- go test -v: log lines, printed under ``=== RUN`` as they are made, move under their test's
+  ``--- FAIL`` line (the plain layout); lines of a test that never reports stay where they were.
 """
 
 from __future__ import annotations
@@ -48,13 +48,34 @@ def test_ctest_extra_verbose_is_still_not_ours():
     assert c_ctest.sqz_format(request=FormatRequest(text, "ctest -VV", exit_code=8)) is None
 
 
-def test_go_verbose_tree_keeps_the_parent_fail_line():
+def test_go_verbose_log_lines_sit_under_their_own_subtest():
+    # -v prints a log line under `=== RUN   TestRead/TrimSpace`, the FAIL line much later: the
+    # rendering puts the message under the FAIL line of the test that logged it
     fx = other("go", "h2_gostd_v_race_subtests")
     text, out = _run(go_tool, "go", "h2_gostd_v_race_subtests")
     assert missing_facts(out, fx.facts) == []
-    assert "--- FAIL: TestRead (" in out
-    assert "    --- FAIL: TestRead/TrimSpace (0.00s)" in out
+    for header, line in (("TestRead/TrimSpace", "reader_test.go:442: ReadAll() output:"),
+                         ("TestRead/TrimQuote", "reader_test.go:439: unexpected Readall() error"),
+                         ("TestShouldEscape", "url_test.go:1729: shouldEscape('~', 1) returned true; expected false")):
+        fact = {"under": header, "line": line}
+        assert missing_facts(text, [fact]) == []          # so in the raw run (under its RUN header)
+        assert missing_facts(out, [fact]) == []           # and under its FAIL line here
+    lines = out.splitlines()
+    i = lines.index("    --- FAIL: TestRead/TrimSpace (0.00s)")
+    assert lines[i + 1:i + 4] == ['        reader_test.go:442: ReadAll() output:',
+                                  '            got  [[" a" "  b" "   c"]]', '            want [["a" "b" "c"]]']
     assert "=== RUN" not in out and "--- PASS" not in out
+    assert "--- FAIL: TestRead (" not in out            # the parent is named by its subtests' ids
+
+
+def test_go_verbose_output_of_a_test_that_never_reports_stays_in_place():
+    text = ("=== RUN   TestA\n    a_test.go:3: first\n=== RUN   TestB\n    b_test.go:9: boom\n"
+            "--- FAIL: TestA (0.00s)\nFAIL\nFAIL\texample.com/ab\t0.002s\nFAIL\n")
+    out = go_tool.sqz_format(request=FormatRequest(text, "go test -v ./...", exit_code=1))
+    lines = out.splitlines()
+    assert lines[:2] == ["--- FAIL: TestA (0.00s)", "    a_test.go:3: first"]
+    assert "    b_test.go:9: boom" in lines                # TestB's line is not dropped nor given to TestA
+    assert lines.index("    b_test.go:9: boom") > lines.index("    a_test.go:3: first")
 
 
 def test_go_plain_layout_still_drops_the_implied_parent():

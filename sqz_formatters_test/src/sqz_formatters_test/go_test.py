@@ -8,7 +8,8 @@ frames named on one line), build failures and the per-package
 failed and skipped tests and of the packages themselves, nothing of tests that passed.
 
 Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
-lines are counted (a skip's line and its reason stay); a parent's ``--- FAIL`` line directly
+lines are counted (a skip's line and its reason stay); ``-v``'s log lines, printed as they are made,
+move under their test's result line (as the plain layout has them); a parent's ``--- FAIL`` line directly
 followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
 ``FAIL`` after a package's ``FAIL`` line go; a run of only the test harness's frames is
 counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header; the race detector's
@@ -228,18 +229,16 @@ _FAIL_NAME = re.compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) \([\d.]+s\)$")
 
 
 def drop_implied_parents(out: list[str]) -> list[str]:
-    """Drop a ``--- FAIL: TestX`` line directly followed by its subtest's ``--- FAIL: TestX/case`` and
-    that subtest's log lines: the subtest's line names it, and a parent fails when a subtest does."""
+    """Drop a ``--- FAIL: TestX`` line directly followed by its subtest's ``--- FAIL: TestX/case``:
+    the subtest's line names it, and a parent fails when a subtest does."""
     kept: list[str] = []
     for i, line in enumerate(out):
         m = _FAIL_NAME.match(line)
         if m and i + 1 < len(out):
             sub = _FAIL_NAME.match(out[i + 1])
-            below = out[i + 2] if i + 2 < len(out) else ""
-            logs_follow = (below.startswith(sub.group("indent") + " ") and not _FAIL_NAME.match(below)) if sub else False
-            if (sub and logs_follow and len(sub.group("indent")) > len(m.group("indent"))
+            if (sub and len(sub.group("indent")) > len(m.group("indent"))
                     and sub.group("name").startswith(m.group("name") + "/")):
-                continue  # (``-v`` prints the logs earlier: a bare list of FAIL lines keeps its parent)
+                continue
         kept.append(line)
     return kept
 
@@ -342,6 +341,52 @@ def fold_log_sites(out: list[str]) -> list[str]:
     return kept
 
 
+_EVENT_NAME = re.compile(r"^=== (?P<ev>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)$")
+_RESULT_NAME = re.compile(r"^\s*--- (?P<outcome>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
+
+
+def regroup_verbose(lines: list[str]) -> list[str]:
+    """``go test -v`` prints a test's log lines when they are made, under its ``=== RUN``/``CONT``/``NAME``
+    header (go 1.14+ names the test again whenever the output switches tests), and its ``--- FAIL`` line
+    later, in the tree of results. Move each test's lines under its own result line, as the plain layout
+    has them, so a failure's message sits under the id it belongs to. Lines after a result line, panics,
+    package results and lines of a test that never reports are left where they are. One pass."""
+    out: list[str] = []
+    held: dict[str, list[str]] = {}     # test name -> its log lines not yet placed
+    current: str | None = None
+
+    def release() -> None:
+        for name in list(held):
+            out.extend(held.pop(name))
+
+    for line in lines:
+        ev = _EVENT_NAME.match(line)
+        if ev:
+            if ev.group("ev") != "PAUSE":
+                current = ev.group("name")
+            out.append(line)
+            continue
+        res = _RESULT_NAME.match(line)
+        if res:
+            out.append(line)
+            pad = line[:len(line) - len(line.lstrip())]   # a subtest's lines go under its own indented line
+            out.extend(pad + x for x in held.pop(res.group("name"), ()))
+            current = None
+            continue
+        if (_PANIC.match(line) or _PKG_OK.match(line) or _PKG_FAIL.match(line) or _PKG_NOTESTS.match(line)
+                or _BARE.match(line)):
+            release()
+            current = None
+            out.append(line)
+            continue
+        if current is None:
+            out.append(line)
+        else:
+            held.setdefault(current, []).append(line)
+    release()
+    return out
+
+
 def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | None:
     """The compact rendering of a ``go test`` run, or None."""
     if json_mode:
@@ -350,6 +395,8 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             return None
         text = rendered
     lines = text.splitlines()
+    if any(_EVENT.match(l) for l in lines):
+        lines = regroup_verbose(lines)
     out: list[str] = []
     counts = {"passed": 0, "skipped": 0}
     last_pkg_result = -1
@@ -405,8 +452,8 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             continue
         if _BARE.match(line) and line == "PASS":
             continue                    # the package's `ok` line follows
-        if line == "FAIL" and pkg_failed:
-            continue                    # the run's verdict: the package's `FAIL` line above says it
+        if line == "FAIL" and (pkg_failed or (i + 1 < len(lines) and _PKG_FAIL.match(lines[i + 1]))):
+            continue                    # the verdict: the package's `FAIL` line (above or next) says it
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])
