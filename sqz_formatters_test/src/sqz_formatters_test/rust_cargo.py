@@ -9,7 +9,8 @@ line of a dependency an error names by path, ``toml::Table``, stays: its version
 ``running N tests`` (the ``test result:`` line that follows carries the counts),
 nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around a
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
-listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
+listed under ``failures:``, with ``--nocapture`` the panic paragraph (``thread 'NAME' panicked at …``
+up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic), repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
 pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
@@ -125,9 +126,23 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
     seen_frames: set[tuple[str, str]] = set()
     seen_notes: set[str] = set()
     repeated = RepeatedNotes()
+    # `-- --nocapture`: a test that passed may still panic on purpose (`#[should_panic]`, a caught
+    # unwind); its thread's panic paragraph, printed amid the test lines, is not a failure
+    passed = {m.group("name") for m in map(_TEST_OK_NAME.match, lines) if m}
+    quiet_panics = 0
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
+        if not in_failure_output and passed:
+            pm = _THREAD_PANIC.match(line)
+            if pm and pm.group("name") in passed:
+                quiet_panics += 1
+                i += 1
+                while i < n and lines[i].strip() and not lines[i].startswith(("test ", "thread '")):
+                    i += 1
+                if out and not out[-1].strip():
+                    out.pop()           # the blank line libtest printed before the paragraph
+                continue
         if in_failure_output:
             # Inside `---- name stdout ----` sections every line is the test's own output: keep it,
             # but for backtrace frames already shown and libtest's hints said once already.
@@ -232,6 +247,9 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             del progress["Compiling"]
     if progress_slot is not None:
         out[progress_slot:progress_slot + 1] = ([f"[dropped: {count_phrase(progress)}]"] if progress else []) + named
+    if quiet_panics:
+        out.append(f"[dropped: {quiet_panics} panic{'s' if quiet_panics > 1 else ''} of tests that passed "
+                   "(should_panic or caught)]")
     return out
 
 
@@ -338,6 +356,8 @@ def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
 
 
 _FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
+_TEST_OK_NAME = re.compile(r"^test (?P<name>\S+) (?:- should panic )?\.\.\. ok$")
+_THREAD_PANIC = re.compile(r"^thread '(?P<name>[^']+)'(?: \(\d+\))? panicked at \S+:\d+:\d+:$")
 _TEST_FAILED = re.compile(r"^test (.+) \.\.\. FAILED$")
 
 

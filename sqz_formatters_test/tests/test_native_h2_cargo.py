@@ -1,0 +1,66 @@
+"""Held-out pass #2 (``h2_*``) on cargo: ``-- --nocapture`` runs, workspaces, doc-tests.
+
+- with ``--nocapture`` a passing test's own panic (``#[should_panic]``, a caught unwind) prints amid
+  the test lines: its paragraph goes, counted; a failing test's panic and unattributed prints stay;
+- a workspace run with ``--no-fail-fast`` keeps every failing target's section and rerun hint.
+"""
+
+from __future__ import annotations
+
+from fmt_test_suite import other
+from sqz_core import FormatRequest
+from sqz_core.testing import missing_facts
+
+from sqz_formatters_test import rust_cargo
+
+
+def _run(name, command=None, text=None):
+    fx = other("cargo", name)
+    text = fx.request().text if text is None else text
+    return fx, rust_cargo.sqz_format(request=FormatRequest(text, command or fx.command,
+                                                           exit_code=fx.meta.get("exit_code")))
+
+
+def test_nocapture_drops_the_panics_of_tests_that_passed():
+    fx, out = _run("h2_once_cell_nocapture")
+    assert missing_facts(out, fx.facts) == []
+    assert "thread 'sync::get_or_try_init'" not in out and "explicit panic" not in out
+    assert "kaboom" not in out and "Lazy instance has previously been poisoned" not in out
+    assert "[dropped: 5 panics of tests that passed (should_panic or caught)]" in out
+    # what the failing test printed, and a print nobody can attribute, stay
+    assert "use after free: 92" in out and "\n42\n" in out
+    assert "test unsync::reentrant_init - should panic ... FAILED" in out
+
+
+def test_a_failing_tests_panic_stays_under_nocapture():
+    text = ("running 2 tests\ntest a::ok_one ... ok\n\nthread 'a::bad' (7) panicked at src/lib.rs:9:5:\n"
+            "boom\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n"
+            "test a::bad ... FAILED\n\nfailures:\n\nfailures:\n    a::bad\n\n"
+            "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
+            "error: test failed, to rerun pass `--lib`\n")
+    out = rust_cargo.sqz_format(request=FormatRequest(text, "cargo test -- --nocapture", exit_code=101))
+    assert "thread 'a::bad' (7) panicked at src/lib.rs:9:5:" in out and "boom" in out
+    assert "panics of tests that passed" not in out
+
+
+def test_workspace_keeps_every_failing_target():
+    fx, out = _run("h2_workspace_no_fail_fast")
+    assert missing_facts(out, fx.facts) == []
+    for hint in ("`-p itoa --test test`", "`-p once_cell --test it`", "`-p once_cell --doc`"):
+        assert f"error: test failed, to rerun pass {hint}" in out or f"error: doctest failed, to rerun pass {hint}" in out
+    assert "test sync::once_cell ... ok" not in out and "Compiling itoa" not in out
+
+
+def test_doctest_failure_names_the_item_and_its_line():
+    fx, out = _run("h2_once_cell_doctest_fail")
+    assert missing_facts(out, fx.facts) == []
+    assert "---- src/lib.rs - unsync::OnceCell<T>::set (line 489) stdout ----" in out
+    assert "test src/lib.rs - sync::OnceCell<T>::set (line 1007) ... ok" not in out
+
+
+def test_cut_short_nocapture_run_is_refused():
+    fx = other("cargo", "h2_once_cell_nocapture")
+    text = fx.request().text
+    cut = text[:text.index("test unsync::reentrant_init - should panic ... FAILED")]
+    _, out = _run("h2_once_cell_nocapture", text=cut)
+    assert out is None
