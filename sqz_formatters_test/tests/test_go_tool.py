@@ -7,7 +7,7 @@ import pytest
 from fmt_test_suite import FormatterSuite, assert_whole, cut, raw_text
 from sqz_formatters_test import go_tool as formatter
 
-suite = FormatterSuite(formatter, "go", refused={"h2_gostd_bench"})  # benchmark lines: every one a fact
+suite = FormatterSuite(formatter, "go")
 run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=7))
 
@@ -86,7 +86,7 @@ def test_cargo_output_is_not_ours():
 
 def test_other_verbs_and_shapes_are_not_ours():
     text = fixture("test_verbose_green").request().text
-    for cmd in ("go run .", "go mod tidy", "go test -bench=. ./...", "go test -list . ./..."):
+    for cmd in ("go run .", "go mod tidy", "go test -list . ./..."):
         assert ask(text, cmd, 0) is None
 
 

@@ -92,3 +92,28 @@ def test_go_json_failures_render_as_text():
     assert missing_facts(out, fx.facts) == []
     assert '"Action"' not in out and "--- PASS" not in out
     assert len(out) < len(text) * 0.1
+
+
+def test_go_bench_keeps_every_figure_without_the_column_padding():
+    fx = other("go", "h2_gostd_bench")
+    text, out = _run(go_tool, "go", "h2_gostd_bench")
+    assert missing_facts(out, fx.facts) == []
+    lines = out.splitlines()
+    assert "BenchmarkRead-2 792504 3044 ns/op 664 B/op 16 allocs/op" in lines
+    assert "BenchmarkEncode/256-2 1746913 588.9 ns/op 434.68 MB/s 0 B/op 0 allocs/op" in lines
+    # the machine header once, each package's `pkg:` line and result stay
+    assert lines.count("goos: linux") == 1 and lines.count("cpu: AMD EPYC") == 1
+    assert [l for l in lines if l.startswith("pkg: ")] == [
+        "pkg: example.com/h2std/csv", "pkg: example.com/h2std/hex", "pkg: example.com/h2std/url"]
+    assert sum(l.startswith("ok  \texample.com/h2std/") for l in lines) == 3
+    figures = [l.split()[1:] for l in text.splitlines() if l.startswith("Benchmark")]
+    assert figures == [l.split()[1:] for l in lines if l.startswith("Benchmark")]  # every number, in order
+    assert len(out) < len(text) * 0.7
+
+
+def test_go_bench_failure_is_still_reported():
+    text = ("goos: linux\ngoarch: amd64\npkg: example.com/b\nBenchmarkX-2   \t  100\t  12 ns/op\n"
+            "--- FAIL: BenchmarkY\n    b_test.go:9: bad setup\nFAIL\nexit status 1\nFAIL\texample.com/b\t0.01s\nFAIL\n")
+    out = go_tool.sqz_format(request=FormatRequest(text, "go test -bench . ./...", exit_code=1))
+    assert "--- FAIL: BenchmarkY" in out and "b_test.go:9: bad setup" in out
+    assert "BenchmarkX-2 100 12 ns/op" in out and "FAIL\texample.com/b\t0.01s" in out

@@ -15,7 +15,8 @@ followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered pan
 counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header; the race detector's
 reports get the same frame folding. A run of more than five log entries from one call site keeps
 its first three and its last, the others counted. A run cut short (a test started after the last package result, a package without
-its final JSON action) returns None.
+its final JSON action) returns None. ``-bench`` result lines lose their column padding (every figure
+stays) and a ``goos:``/``goarch:``/``cpu:`` line repeated above the next package goes.
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ _PKG_FAIL = re.compile(r"^FAIL\t\S+(\t[\d.]+s| \[(build|setup) failed\])$")
 _PKG_NOTESTS = re.compile(r"^\?   \t\S+\t\[no test files\]$")
 _BARE = re.compile(r"^(PASS|FAIL)$")
 _PANIC = re.compile(r"^panic: |^fatal error: |^goroutine \d+ \[")
+# `-bench`: a result line (name, iterations, then value-unit pairs, padded into columns) and the
+# machine header printed again above every package's results
+_BENCH_RESULT = re.compile(r"^Benchmark\S+[ \t]+\d+(?:[ \t]+[\d.]+ \S+)+$")
+_BENCH_HEADER = re.compile(r"^(goos|goarch|cpu): \S")
+_PADDING = re.compile(r"[ \t]{2,}|\t")
 
 
 def render_go_json(text: str) -> str | None:
@@ -398,6 +404,7 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
     if any(_EVENT.match(l) for l in lines):
         lines = regroup_verbose(lines)
     out: list[str] = []
+    bench_headers: set[str] = set()
     counts = {"passed": 0, "skipped": 0}
     last_pkg_result = -1
     last_test_line = -1
@@ -454,6 +461,13 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             continue                    # the package's `ok` line follows
         if line == "FAIL" and (pkg_failed or (i + 1 < len(lines) and _PKG_FAIL.match(lines[i + 1]))):
             continue                    # the verdict: the package's `FAIL` line (above or next) says it
+        if _BENCH_RESULT.match(line):
+            out.append(_PADDING.sub(" ", line))   # the columns' padding goes, every figure stays
+            continue
+        if _BENCH_HEADER.match(line):
+            if line in bench_headers:
+                continue                # the same machine, said again for the next package
+            bench_headers.add(line)
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])
