@@ -10,7 +10,8 @@ line of a dependency an error names by path, ``toml::Table``, stays: its version
 nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around a
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
 listed under ``failures:``, with ``--nocapture`` the panic paragraph (``thread 'NAME' panicked at …``
-up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic), repeated libtest hints, in a backtrace the standard library's frame
+up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic),
+the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``), repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
 pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
@@ -189,6 +190,11 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
                 out.extend(block)
             i = j
             continue
+        rb = _RUNNING_BINARY.match(line)
+        if rb:
+            out.append(rb.group("head") + "…)")   # the test binary's 16-hex-digit hash: no one types it
+            i += 1
+            continue
         if _RUNNING.match(line):
             recognised = True
             open_runs += 1
@@ -356,6 +362,7 @@ def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
 
 
 _FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
+_RUNNING_BINARY = re.compile(r"^(?P<head> {0,12}Running \S.* \(target/[\w./-]+/deps/[\w.-]+-)[0-9a-f]{16}\)$")
 _TEST_OK_NAME = re.compile(r"^test (?P<name>\S+) (?:- should panic )?\.\.\. ok$")
 _THREAD_PANIC = re.compile(r"^thread '(?P<name>[^']+)'(?: \(\d+\))? panicked at \S+:\d+:\d+:$")
 _TEST_FAILED = re.compile(r"^test (.+) \.\.\. FAILED$")
