@@ -11,7 +11,8 @@ nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
 listed under ``failures:``, with ``--nocapture`` the panic paragraph (``thread 'NAME' panicked at …``
 up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic),
-the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``), repeated libtest hints, in a backtrace the standard library's frame
+the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``) and a panicking
+thread's OS id (``thread 'x' (11312) panicked at`` → ``thread 'x' panicked at``), repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
 pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
@@ -190,11 +191,6 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
                 out.extend(block)
             i = j
             continue
-        rb = _RUNNING_BINARY.match(line)
-        if rb:
-            out.append(rb.group("head") + "…)")   # the test binary's 16-hex-digit hash: no one types it
-            i += 1
-            continue
         if _RUNNING.match(line):
             recognised = True
             open_runs += 1
@@ -242,7 +238,7 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
         return None
     if open_runs and not any(l.startswith("error") for l in out):
         return None  # a test binary's output was cut before its result line: truncated
-    out = drop_duplicate_failure_lines(out)
+    out = [shorten_line(x) for x in drop_duplicate_failure_lines(out)]
     if progress and progress_slot is None:
         progress_slot = len(out)
         out.append("")
@@ -345,6 +341,16 @@ def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, p
     return out
 
 
+def shorten_line(line: str) -> str:
+    """A test binary's hash (``Running tests/api.rs (target/debug/deps/api-…)``: no one types it) and a
+    panicking thread's OS id (``thread 'tests::x' (11312) panicked at``) go; everything else stays."""
+    if line.startswith("thread '"):
+        m = _THREAD_ID.match(line)
+        return m.group("head") + m.group("tail") if m else line
+    m = _RUNNING_BINARY.match(line)
+    return m.group("head") + "…)" if m else line
+
+
 def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
     """Without ``test NAME ... FAILED`` progress lines and the ``failures:`` header before the
     sections, when NAME has its own ``---- NAME stdout ----`` section and is listed again under
@@ -362,6 +368,7 @@ def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
 
 
 _FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
+_THREAD_ID = re.compile(r"^(?P<head>thread '[^']+') \(\d+\)(?P<tail> panicked at .*)$")
 _RUNNING_BINARY = re.compile(r"^(?P<head> {0,12}Running \S.* \(target/[\w./-]+/deps/[\w.-]+-)[0-9a-f]{16}\)$")
 _TEST_OK_NAME = re.compile(r"^test (?P<name>\S+) (?:- should panic )?\.\.\. ok$")
 _THREAD_PANIC = re.compile(r"^thread '(?P<name>[^']+)'(?: \(\d+\))? panicked at \S+:\d+:\d+:$")
