@@ -64,3 +64,15 @@ def test_cut_short_nocapture_run_is_refused():
     cut = text[:text.index("test unsync::reentrant_init - should panic ... FAILED")]
     _, out = _run("h2_once_cell_nocapture", text=cut)
     assert out is None
+
+
+def test_running_lines_lose_only_a_real_binary_hash():
+    assert rust_cargo.shorten_line("     Running tests/api.rs (target/debug/deps/api-efb9235b861d9729)") == \
+        "     Running tests/api.rs (target/debug/deps/api-…)"
+    for line in ("     Running tests/api.rs (target/debug/deps/api)",            # no hash
+                 "     Running `rustc --crate-name api (target/debug/deps/api-efb9235b861d9729)`",  # a command
+                 "     Running " + "x (target/" * 5000 + ")"):                     # long, unmatched
+        assert rust_cargo.shorten_line(line) == line
+    assert rust_cargo.shorten_line("thread 'a::b' (99) panicked at src/x.rs:1:2:") == \
+        "thread 'a::b' panicked at src/x.rs:1:2:"
+    assert rust_cargo.shorten_line("thread 'a::b' (99) is not a panic") == "thread 'a::b' (99) is not a panic"

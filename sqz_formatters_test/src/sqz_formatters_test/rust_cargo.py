@@ -347,8 +347,12 @@ def shorten_line(line: str) -> str:
     if line.startswith("thread '"):
         m = _THREAD_ID.match(line)
         return m.group("head") + m.group("tail") if m else line
-    m = _RUNNING_BINARY.match(line)
-    return m.group("head") + "…)" if m else line
+    if not line.endswith(")") or not line.lstrip().startswith("Running "):
+        return line
+    k = line.rfind(" (target/")    # the binary's path closes the line: no pattern scans the name before it
+    if k < 0 or not _BINARY_PATH.match(line, k):
+        return line
+    return line[:-17] + "…)"   # `-` kept, the 16 hex digits and `)` replaced
 
 
 def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
@@ -369,7 +373,7 @@ def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
 
 _FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
 _THREAD_ID = re.compile(r"^(?P<head>thread '[^']+') \(\d+\)(?P<tail> panicked at .*)$")
-_RUNNING_BINARY = re.compile(r"^(?P<head> {0,12}Running \S.* \(target/[\w./-]+/deps/[\w.-]+-)[0-9a-f]{16}\)$")
+_BINARY_PATH = re.compile(r" \(target/[\w./-]+/deps/[\w.-]+-[0-9a-f]{16}\)$")
 _TEST_OK_NAME = re.compile(r"^test (?P<name>\S+) (?:- should panic )?\.\.\. ok$")
 _THREAD_PANIC = re.compile(r"^thread '(?P<name>[^']+)'(?: \(\d+\))? panicked at \S+:\d+:\d+:$")
 _TEST_FAILED = re.compile(r"^test (.+) \.\.\. FAILED$")
