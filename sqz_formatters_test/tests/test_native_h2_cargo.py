@@ -76,3 +76,19 @@ def test_running_lines_lose_only_a_real_binary_hash():
     assert rust_cargo.shorten_line("thread 'a::b' (99) panicked at src/x.rs:1:2:") == \
         "thread 'a::b' panicked at src/x.rs:1:2:"
     assert rust_cargo.shorten_line("thread 'a::b' (99) is not a panic") == "thread 'a::b' (99) is not a panic"
+
+
+def test_verbose_build_error_says_the_failed_command_once():
+    fx, out = _run("h2_itoa_build_verbose_error")
+    assert missing_facts(out, fx.facts) == []
+    running = [l for l in out.splitlines() if l.lstrip().startswith("Running `")]
+    assert len(running) == 1 and "--crate-name itoa --edition=2018 src/lib.rs" in running[0]  # whole, once
+    assert ("  process didn't exit successfully: `/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin/rustc "
+            "--crate-name itoa …` (exit status: 1) (the Running command above)") in out.splitlines()
+
+
+def test_a_failed_command_that_was_not_echoed_stays_whole():
+    text = ("   Compiling x v0.1.0 (/w)\nerror: could not compile `x` (lib)\n\nCaused by:\n"
+            "  process didn't exit successfully: `rustc --crate-name x --edition=2021 src/lib.rs` (exit status: 1)\n")
+    out = rust_cargo.sqz_format(request=FormatRequest(text, "cargo build -v", exit_code=101))
+    assert "`rustc --crate-name x --edition=2021 src/lib.rs` (exit status: 1)" in out

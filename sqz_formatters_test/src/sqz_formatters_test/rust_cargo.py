@@ -12,7 +12,8 @@ failure, ``test NAME ... FAILED`` lines of tests that have their own failure sec
 listed under ``failures:``, with ``--nocapture`` the panic paragraph (``thread 'NAME' panicked at …``
 up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic),
 the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``) and a panicking
-thread's OS id (``thread 'x' (11312) panicked at`` → ``thread 'x' panicked at``), repeated libtest hints, in a backtrace the standard library's frame
+thread's OS id (``thread 'x' (11312) panicked at`` → ``thread 'x' panicked at``), with ``-v`` the
+second copy of a failed step's command (``Caused by: process didn't exit successfully: `rustc …```), repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
 pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
@@ -238,7 +239,7 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
         return None
     if open_runs and not any(l.startswith("error") for l in out):
         return None  # a test binary's output was cut before its result line: truncated
-    out = [shorten_line(x) for x in drop_duplicate_failure_lines(out)]
+    out = drop_repeated_command([shorten_line(x) for x in drop_duplicate_failure_lines(out)])
     if progress and progress_slot is None:
         progress_slot = len(out)
         out.append("")
@@ -339,6 +340,29 @@ def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, p
         i += 1
     flush()
     return out
+
+
+def drop_repeated_command(out: list[str]) -> list[str]:
+    """``cargo -v``: a failed step's ``Caused by: process didn't exit successfully: `CMD` (exit status: N)``
+    repeats, word for word, the ``Running `CMD``` line cargo printed before it: the second copy keeps
+    the program and its first two arguments and points at the first. One pass over the lines."""
+    running: set[str] = set()
+    kept: list[str] = []
+    for line in out:
+        body = line.lstrip()
+        if body.startswith("Running `") and line.endswith("`"):
+            running.add(body[9:-1])
+        elif body.startswith(_NO_EXIT) and running:
+            k = line.rfind("` (")
+            cmd = line[len(line) - len(body) + len(_NO_EXIT):k] if k > 0 else None
+            if cmd in running:
+                short = " ".join(cmd.split(" ", 3)[:3])
+                line = f"{line[:len(line) - len(body)]}{_NO_EXIT}{short} …{line[k:]} (the Running command above)"
+        kept.append(line)
+    return kept
+
+
+_NO_EXIT = "process didn't exit successfully: `"
 
 
 def shorten_line(line: str) -> str:
