@@ -92,3 +92,13 @@ def test_a_failed_command_that_was_not_echoed_stays_whole():
             "  process didn't exit successfully: `rustc --crate-name x --edition=2021 src/lib.rs` (exit status: 1)\n")
     out = rust_cargo.sqz_format(request=FormatRequest(text, "cargo build -v", exit_code=101))
     assert "`rustc --crate-name x --edition=2021 src/lib.rs` (exit status: 1)" in out
+
+
+def test_bench_keeps_every_figure_without_the_column_padding():
+    fx, out = _run("h2_itoa_bench")
+    assert missing_facts(out, fx.facts) == []
+    raw = [l.split("bench:")[1].split() for l in fx.request().text.splitlines() if " ... bench: " in l]
+    kept = [l.split("bench:")[1].split() for l in out.splitlines() if " ... bench: " in l]
+    assert raw == kept and len(kept) == 14                           # every figure, in order
+    assert "test bench_itoa_format::bench_i16_0 ... bench: " in out
+    assert "Compiling itoa" not in out

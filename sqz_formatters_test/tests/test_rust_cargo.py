@@ -5,7 +5,7 @@ from __future__ import annotations
 from fmt_test_suite import FormatterSuite, assert_whole, fixtures_of
 from sqz_formatters_test import rust_cargo as formatter
 
-suite = FormatterSuite(formatter, "cargo", refused={"h2_itoa_bench"})  # libtest bench lines: every one a fact
+suite = FormatterSuite(formatter, "cargo")
 run, fixture, ask = suite.run, suite.fixture, suite.ask
 globals().update(suite.standard_tests(at_least=10))
 

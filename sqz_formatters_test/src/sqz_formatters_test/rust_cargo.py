@@ -1,4 +1,4 @@
-"""cargo build/check/clippy/test and cargo-nextest: keep failures and diagnostics, drop progress.
+"""cargo build/check/clippy/test/bench and cargo-nextest: keep failures and diagnostics, drop progress.
 
 Why: a cargo test run is mostly ``Compiling …`` and ``test x ... ok`` lines; what the
 agent acts on is each failing test's output (panic message, file:line, backtrace),
@@ -13,7 +13,8 @@ listed under ``failures:``, with ``--nocapture`` the panic paragraph (``thread '
 up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic),
 the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``) and a panicking
 thread's OS id (``thread 'x' (11312) panicked at`` → ``thread 'x' panicked at``), with ``-v`` the
-second copy of a failed step's command (``Caused by: process didn't exit successfully: `rustc …```), repeated libtest hints, in a backtrace the standard library's frame
+second copy of a failed step's command (``Caused by: process didn't exit successfully: `rustc …```),
+the column padding of libtest's ``test NAME ... bench: N ns/iter (+/- M)`` lines (every figure stays), repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
 pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
@@ -38,7 +39,7 @@ commands = ("cargo", "cargo-nextest")
 reports_traces = True
 
 _VERBS = {"build": "build", "b": "build", "check": "check", "c": "check", "clippy": "clippy",
-          "test": "test", "t": "test", "nextest": "nextest"}
+          "test": "test", "t": "test", "bench": "bench", "nextest": "nextest"}
 
 # Cargo's right-aligned status words (12 columns) that only report progress.
 _PROGRESS = re.compile(
@@ -368,6 +369,9 @@ _NO_EXIT = "process didn't exit successfully: `"
 def shorten_line(line: str) -> str:
     """A test binary's hash (``Running tests/api.rs (target/debug/deps/api-…)``: no one types it) and a
     panicking thread's OS id (``thread 'tests::x' (11312) panicked at``) go; everything else stays."""
+    if line.startswith("test ") and line.endswith(")") and " ... bench: " in line:
+        m = _BENCH_LINE.match(line)
+        return f"test {m.group(1)} ... bench: {m.group(2)}" if m else line   # the columns' padding goes
     if line.startswith("thread '"):
         m = _THREAD_ID.match(line)
         return m.group("head") + m.group("tail") if m else line
@@ -397,6 +401,7 @@ def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
 
 _FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
 _THREAD_ID = re.compile(r"^(?P<head>thread '[^']+') \(\d+\)(?P<tail> panicked at .*)$")
+_BENCH_LINE = re.compile(r"^test (\S+) +\.\.\. bench: +([\d,.]+ \S+/iter \(\+/- [\d,.]+\))$")
 _BINARY_PATH = re.compile(r" \(target/[\w./-]+/deps/[\w.-]+-[0-9a-f]{16}\)$")
 _TEST_OK_NAME = re.compile(r"^test (?P<name>\S+) (?:- should panic )?\.\.\. ok$")
 _THREAD_PANIC = re.compile(r"^thread '(?P<name>[^']+)'(?: \(\d+\))? panicked at \S+:\d+:\d+:$")
