@@ -35,6 +35,7 @@ SCRUB_NOTE = "registry host names and index paths, if any, replaced with pkgs.ex
 
 _clock = [0]
 _problems: list = []
+_OLD_FACTS: dict = {}  # sidecar path -> its facts, read by a full run before it clears the folders
 
 
 def git_version() -> str:
@@ -135,10 +136,14 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     facts = list(facts) + (raw_facts(plain) if raw_facts else [])
     dest = (NEAR if near_miss else OUT) / family
     sidecar = dest / f"{name}.json"
+    old_facts = _OLD_FACTS.get(sidecar)
     if sidecar.exists():
-        # facts added to the sidecar by hand (a reader's audit of the raw text) outlive a re-capture;
-        # one that no longer holds in the new output is reported below, never dropped quietly
-        facts += [f for f in json.loads(sidecar.read_text(encoding="utf-8")).get("facts", []) if f not in facts]
+        old_facts = json.loads(sidecar.read_text(encoding="utf-8")).get("facts", [])
+    if old_facts:
+        # facts added to the sidecar by hand (a reader's audit of the raw text) outlive a re-capture
+        # (a full run reads them before it clears the folders); one that no longer holds in the new
+        # output is reported below, never dropped quietly
+        facts += [f for f in old_facts if f not in facts]
     lost = missing_facts(plain, facts)
     if lost:
         _problems.append(f"{family}/{name}: facts not in the raw output: {lost}")
@@ -490,7 +495,9 @@ def capture_log(repo: Path) -> None:
     capture("blame", "util", work, "git blame src/util.py",
             facts=[x[:8] for x in run(work, "log", "--format=%H", "--", "src/util.py").stdout.split()[:2]]
             + ["def argv0():", "return sys.argv[0]"], raw_facts=blame_facts)
-    capture("blame", "porcelain", work, "git blame --porcelain src/util.py", near_miss=True)
+    capture("blame", "porcelain", work, "git blame --porcelain src/util.py", raw_facts=porcelain_blame_facts,
+            notes="was a near miss until porcelain blame was read (held-out pass #2)")
+    capture("blame", "incremental", work, "git blame --incremental src/util.py", near_miss=True)
     capture("status", "verbose", work, "git status -v", near_miss=True)
 
 
@@ -1037,12 +1044,15 @@ def line_facts(text: str, pattern: str, every: int = 1) -> list:
 
 
 def grep_facts(text: str, every: int = 1) -> list:
-    """``git grep -n`` lines as {under: path, line: [N:, text]}."""
+    """``git grep -n`` lines as [N:, text], and each path (as the grep fixtures of sqz_core's
+    kinds state them: the grouped rendering writes a file's lines after its path, unindented)."""
     out: list = []
     for x in text.splitlines()[::every]:
         m = re.match(r"^([^:]+):(\d+):(.*)$", x)
         if m and m.group(3).strip():
-            out.append({"under": m.group(1), "line": [m.group(2) + ":", m.group(3).strip()]})
+            out.append([m.group(2) + ":", m.group(3).strip()])
+            if m.group(1) not in out:
+                out.append(m.group(1))
     return out
 
 
@@ -1167,16 +1177,17 @@ def capture_h2_shapes() -> None:
     capture("diff", "h2_cached_name_status", staged, "git diff --cached -M --name-status",
             raw_facts=name_status_facts, notes=note + "; the same staged change as h2_cached_mixed")
     capture("diff", "h2_show_merge_cc", work, "git show --cc HEAD",
-            facts=[rev(work, n=40), "Merge branch 'alice/fold': three context lines kept, two folded at least"],
+            facts=[rev(work), "Merge branch 'alice/fold': three context lines kept, two folded at least"],
             raw_facts=lambda t: file_facts(t) + hunk_facts(t), notes=note + "; a merge whose conflict was resolved by hand")
     capture("diff", "h2_show_commit", work, "git show 18d0acc",
-            facts=[rev(work, "18d0acc", 40)], raw_facts=lambda t: file_facts(t) + changed_facts(t, 3), notes=note)
+            facts=[rev(work, "18d0acc")], raw_facts=lambda t: file_facts(t) + changed_facts(t, 3), notes=note)
     capture("diff", "h2_format_patch_3", work, "git format-patch --stdout -3 7bcf5ea",
             raw_facts=lambda t: line_facts(t, r"^(?:From [0-9a-f]{40} |Subject: )") + file_facts(t) + changed_facts(t, 3)
             + line_facts(t, r"^ \d+ files? changed"), notes=note + "; three commits as mails")
     capture("log", "h2_patch_two_files", work,
             f"git log -p -n 8 {first[0]} -- {src}/git_log.py {src}/git_diff.py",
-            raw_facts=lambda t: line_facts(t, r"^commit [0-9a-f]{40}") + line_facts(t, r"^    \S") + file_facts(t)
+            raw_facts=lambda t: [x[7:19] for x in line_facts(t, r"^commit [0-9a-f]{40}")] + line_facts(t, r"^    \S")
+            + file_facts(t)
             + changed_facts(t, 5), notes=note + "; eight commits touching two files, with patches")
     # history in other layouts
     capture("log", "h2_format_short_date", work, f"git log --date=short --format=%h%x20%ad%x20%an%x20%s -n 40 {first[0]}",
@@ -1213,7 +1224,9 @@ def capture_h2_shapes() -> None:
             notes=note + "; + marks a branch checked out in another worktree")
     capture("refs", "h2_remote_show", work, "git remote show origin",
             raw_facts=lambda t: line_facts(t, r"^\s*\S"), notes=note)
-    capture("refs", "h2_remote_v", work, "git remote -v", raw_facts=lambda t: line_facts(t, r"^\S"), notes=note)
+    capture("refs", "h2_remote_v", work, "git remote -v", notes=note,
+            raw_facts=lambda t: [[m.group(1), m.group(2), m.group(3)] for m in
+                                 map(re.compile(r"^(\S+)\t(\S+) \((fetch|push)\)$").match, t.splitlines()) if m])
     capture("refs", "h2_worktree_list", work, "git worktree list",
             raw_facts=lambda t: [x.split() for x in t.splitlines() if x.strip()], notes=note)
     capture("refs", "h2_worktree_porcelain", work, "git worktree list --porcelain",
@@ -1223,7 +1236,7 @@ def capture_h2_shapes() -> None:
     capture("repo", "h2_grep_n", work, "git grep -n 'def format_' -- sqz_formatters_git",
             raw_facts=grep_facts, notes=note)
     capture("repo", "h2_ls_files", work, "git ls-files sqz_formatters_git/src sqz_formatters_git/scripts sqz_core/src",
-            raw_facts=lambda t: name_only_facts(t)[::2] + [t.splitlines()[-1]], notes=note)
+            raw_facts=lambda t: name_only_facts(t)[::2] + name_only_facts(t)[-1:], notes=note)
 
 
 def main() -> None:
@@ -1243,6 +1256,8 @@ def main() -> None:
     for d in (OUT, NEAR):
         if d.exists():
             for f in list(d.rglob("*.txt")) + list(d.rglob("*.json")):
+                if f.suffix == ".json":
+                    _OLD_FACTS[f] = json.loads(f.read_text(encoding="utf-8")).get("facts", [])
                 f.unlink()
     repo, origin = build_project()
     capture_status(repo)
