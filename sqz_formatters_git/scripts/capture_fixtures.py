@@ -1214,6 +1214,8 @@ def capture_h2_shapes() -> None:
             raw_facts=blame_facts, notes=note + "; every line of one file with its commit")
     capture("blame", "h2_blame_porcelain", work, f"git blame --porcelain -L 1,80 {src}/git_diff.py",
             raw_facts=porcelain_blame_facts, notes=note + "; --porcelain, the first 80 lines")
+    capture("blame", "h2_blame_line_porcelain", work, f"git blame --line-porcelain -L 150,190 {src}/git_diff.py",
+            raw_facts=porcelain_blame_facts, notes=note + "; --line-porcelain: every line with its commit's headers")
     # refs, listings
     capture("refs", "h2_tag_n5", work, "git tag -n5",
             raw_facts=lambda t: [list(m.groups()) for m in map(re.compile(r"^(\S+)\s+(\S.*)$").match, t.splitlines()) if m]
