@@ -1224,8 +1224,9 @@ def capture_h2_shapes() -> None:
             raw_facts=lambda t: [[m.group(1), m.group(2), m.group(3)] for m in
                                  map(re.compile(r"^[*+ ] (\S+)\s+([0-9a-f]{7}) (.*)$").match, t.splitlines()) if m],
             notes=note + "; + marks a branch checked out in another worktree")
-    capture("refs", "h2_remote_show", work, "git remote show origin",
-            raw_facts=lambda t: line_facts(t, r"^\s*\S"), notes=note)
+    capture("refs", "h2_remote_show", work, "git remote show origin", notes=note,
+            raw_facts=lambda t: line_facts(t, r"^(?!    \S+ +tracked$)\s*\S")  # every line; a branch with its state:
+            + [x.split() for x in t.splitlines() if re.match(r"^    \S+ +tracked$", x)])
     capture("refs", "h2_remote_v", work, "git remote -v", notes=note,
             raw_facts=lambda t: [[m.group(1), m.group(2), m.group(3)] for m in
                                  map(re.compile(r"^(\S+)\t(\S+) \((fetch|push)\)$").match, t.splitlines()) if m])

@@ -40,7 +40,7 @@ EXPECTED_NONE = {
     # held-out pass #2: one line per item already, or a layout the command line chose (--format, --word-diff)
     "diff/h2_cached_name_status", "diff/h2_word_diff", "log/h2_cherry_v", "log/h2_format_body",
     "log/h2_format_short_date", "log/h2_graph_oneline_all", "log/h2_range_diff", "log/h2_shortlog_n",
-    "log/h2_shortlog_sne", "refs/h2_reflog_30", "refs/h2_remote_show", "refs/h2_worktree_list",
+    "log/h2_shortlog_sne", "refs/h2_reflog_30", "refs/h2_worktree_list",
     "refs/h2_worktree_porcelain",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only

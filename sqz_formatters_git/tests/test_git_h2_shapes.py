@@ -189,3 +189,22 @@ def test_git_h2_ls_files_every_path_reads_back():
                 "git ls-files -t"):
         assert run(fx, command=cmd) is None, cmd
     assert run(fx, text='"a\\tb.txt"\n' + raw) is None  # a name git quoted
+
+
+# --------------------------------------------------------------------------- remote show
+
+def test_git_h2_remote_show_branches_grouped_by_state():
+    fx = fixture("refs/h2_remote_show")
+    raw, out = fx.request().text, run(fx)
+    assert out is not None and missing_facts(out, fx.facts) == []
+    entries = [tuple(x.split(None, 1)) for x in raw.splitlines() if re.match(r"^    \S+ +tracked$", x)]
+    assert len(entries) > 30
+    back = [(name, state) for x in out.splitlines() if re.match(r"^    [^:]+: ", x)
+            for state, names in [x.strip().split(": ", 1)] for name in names.split(" ")]
+    assert back == entries
+    # every other line kept, its alignment padding cut
+    rest = [re.sub(r"(?<=\S) +", " ", x) if x.startswith("    ") else x
+            for x in raw.splitlines() if not re.match(r"^    \S+ +tracked$", x)]
+    assert [x for x in out.splitlines() if not re.match(r"^    [^:]+: ", x)] == rest
+    assert run(fx, text=raw.replace("  HEAD branch: main", "  Unknown thing: main")) is None
+    assert run(fx, command="git remote show --verbose origin") is None
