@@ -9,7 +9,11 @@ from sqz_core.testing import load_fixture, missing_facts
 from sqz_formatters_test import py_pip as formatter
 
 # refused: uv_add_conflict (uv's resolution error) has nothing to drop
-suite = FormatterSuite(formatter, "pip", refused={"uv_add_conflict"})
+suite = FormatterSuite(formatter, "pip", refused={"uv_add_conflict",
+                                                  # held-out pass #2: nothing to drop (pip check, uv lock) or not
+                                                  # ours (poetry)
+                                                  "h2_pip_check", "h2_uv_lock_upgrade", "h2_poetry_add",
+                                                  "h2_poetry_add_conflict"})
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
     complete={'download', 'install_already', 'install_fresh', 'install_no_version', 'uv_install', 'uv_install_error',

@@ -1,4 +1,5 @@
-"""pip install / pip download / uv pip install / uv add|remove|sync: drop index, download and progress chatter.
+"""pip install|download|uninstall|list|check / uv pip install|sync / uv add|remove|sync: drop index, download
+and progress chatter.
 
 Kept verbatim: every ERROR/error and warning line (except pip's notes about ignored
 index locations), the result lines (``Successfully installed …``, ``Saved …``,
@@ -13,6 +14,9 @@ With ``-v`` (pip then opens with ``Using pip X from …``) the ``Downloading NAM
 and the build steps pip runs in subprocesses (``Running command …`` up to the step's ``finished with
 status``) lose setuptools' per-file log (``running …``, ``creating …``, ``writing …``, ``adding '…'``),
 counted; their messages, warnings and errors stay.
+
+``pip uninstall`` keeps each ``Successfully uninstalled NAME-VERSION`` line (not the steps before it);
+``pip list`` / ``pip check`` / ``pip uninstall`` lose pip's notes about ignored index locations (counted).
 """
 
 from __future__ import annotations
@@ -166,19 +170,68 @@ def compact_uv(lines: list[str]) -> list[str] | None:
     return out
 
 
+_LOCATION_IGNORED = re.compile(r"^WARNING: Location '[^']*' is ignored: it is neither a file nor a directory\.$")
+_UNINSTALL_STEP = re.compile(r"^(?:Found existing installation: \S+ \S+|Uninstalling \S+:)$")
+_UNINSTALLED = re.compile(r"^ *Successfully uninstalled \S+$")
+
+
+_LIST_HEADER = re.compile(r"^Package +Version\b")
+_CHECK_LINE = re.compile(r"^(?:\S+ \S+ (?:has requirement|requires) \S.*|\S+ \S+ is not supported on this platform"
+                         r"|No broken requirements found\.)$")
+
+
+def _recognised(sub: str, lines: list[str]) -> bool:
+    """Whether ``lines`` look like what ``pip SUB`` prints: an uninstall's result, list's table, check's verdict."""
+    if sub == "uninstall":
+        return any(_UNINSTALLED.match(x) for x in lines)
+    if sub == "list":
+        return any(_LIST_HEADER.match(x) for x in lines)
+    return any(_CHECK_LINE.match(x) for x in lines)
+
+
+def compact_pip_other(lines: list[str], sub: str) -> list[str] | None:
+    """``pip uninstall`` / ``pip list`` / ``pip check``: pip's notes about ignored index locations go
+    (counted), and an uninstall keeps only its ``Successfully uninstalled NAME-VERSION`` lines (the
+    ``Found existing installation`` / ``Uninstalling`` steps before each say the same). Every other
+    line stays (the table of ``pip list``, each conflict of ``pip check``, errors and other warnings).
+    None when the output is not that command's shape, or nothing was dropped."""
+    if not _recognised(sub, lines):
+        return None
+    out: list[str] = []
+    locations = 0
+    steps = 0
+    for line in lines:
+        if _LOCATION_IGNORED.match(line):
+            locations += 1
+        elif _UNINSTALL_STEP.match(line):
+            steps += 1
+        elif _UNINSTALLED.match(line):
+            out.append(line.strip())
+        else:
+            out.append(line)
+    if not locations and not steps:
+        return None
+    if locations:
+        out.append(f"({plural(locations, 'WARNING')} that an index location is ignored dropped)")
+    return out
+
+
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
     """Handle ``pip install``, ``pip download``, ``uv pip install`` and ``uv add``/``remove``/``sync``;
     None for anything else."""
     words = [w for w in request.argv[1:] if not w.startswith("-")]
     if request.program == "uv":
-        if words[:2] != ["pip", "install"] and words[:1] not in (["add"], ["remove"], ["sync"]):
+        if words[:2] not in (["pip", "install"], ["pip", "sync"]) and words[:1] not in (["add"], ["remove"], ["sync"]):
             return None
         out = compact_uv(request.lines)
     else:
-        if not words or words[0] not in ("install", "download"):
+        if words and words[0] in ("uninstall", "list", "check"):
+            out = compact_pip_other(request.lines, words[0])
+        elif not words or words[0] not in ("install", "download"):
             return None
-        out = compact_pip(request.lines, any(w == "--verbose" or _VERBOSE.fullmatch(w) for w in request.argv[1:]))
+        else:
+            out = compact_pip(request.lines, any(w == "--verbose" or _VERBOSE.fullmatch(w) for w in request.argv[1:]))
     if out is None:
         return None
     return shorter_or_none(join_output(out), request.text)
