@@ -43,7 +43,8 @@ _NPM_CHATTER = re.compile(
     r"npm warn install-scripts|npm warn install-scripts Run `npm install-scripts ls` to review.*|)$")
 _PNPM_CHATTER = re.compile(
     r"^(?:Progress: resolved \d+.*|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*|"
-    r"  Content-addressable store is at: .*|  Virtual store is at: .*|\++-*|Downloading \S+: .*|"
+    r"  Content-addressable store is at: .*|  Virtual store is at: .*|\++-*|-+|Downloading \S+: .*|"
+    r"\? Verifying lockfile against supply-chain policies \(\d+/\d+ entries\)\.\.\.|"
     r"Lockfile is up to date, resolution step is skipped|Already up to date)$")
 _YARN_CHATTER = re.compile(r"^(?:\[\d/\d\] \S.*|info No lockfile found\.|info Lockfile is up to date.*|"
                            r"yarn (?:add|install|remove|upgrade) v\d\S*)$")
