@@ -6,7 +6,7 @@ index locations), the result lines (``Successfully installed …``, ``Saved …`
 uv's ``+ pkg==ver`` list), what a build made (``Obtaining …``, ``Building wheel for X …: finished
 with status …``, ``Created wheel for X: filename=… size=…``, ``Successfully built X``), every
 ``Requirement already satisfied: … (VERSION)`` line (a dependency's too: its name and version are what
-is installed) and any line not recognised as chatter. A replaced package's ``Successfully uninstalled
+is installed; its ``(from A->B->…->Z)`` chain cut to ``(from …->Z)``, the requirement it comes from) and any line not recognised as chatter. A replaced package's ``Successfully uninstalled
 X-ver`` stays (unindented); the resolver's "looking at multiple versions" note and its generic "To fix
 this you could try to" advice go (the conflict's causes stay).
 
@@ -104,6 +104,26 @@ def compact_box(lines: list[str], start: int) -> tuple[list[str], int, int]:
     return [lines[start]] + [pad + x for x in kept] + [lines[end]], end + 1, len(body) - len(kept)
 
 
+_SATISFIED = "Requirement already satisfied: "
+
+
+def shorten_chain(line: str) -> str:
+    """A ``Requirement already satisfied`` line whose ``(from A->B->…->Z)`` chain (why a dependency is
+    there, link by link) is cut to its origin: ``(from …->Z)``, ``Z`` being the requirement file line or
+    the package asked for. The requirement, where it is installed and its version stay as printed; a
+    one-link ``(from A)`` stays whole."""
+    if not line.startswith(_SATISFIED) or not line.endswith(")"):
+        return line
+    start = line.find(" (from ")
+    end = line.rfind(" (")
+    if start < 0 or end <= start or line[end - 1] != ")":
+        return line
+    chain = line[start + 7:end - 1]
+    if "->" not in chain:
+        return line
+    return f"{line[:start]} (from …->{chain.rsplit('->', 1)[1]}){line[end:]}"
+
+
 def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
     """pip's install/download output without chatter; None when no result or error line is seen.
 
@@ -143,6 +163,8 @@ def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
             continue
         if line.startswith("      Successfully uninstalled "):
             out.append(line.strip())  # the version an install replaced
+        elif line.startswith(_SATISFIED):
+            out.append(shorten_chain(line))
         elif verbose and _DOWNLOAD.match(line):
             out.append(line)
         elif (_PIP_CHATTER.match(line) or _STEP_PROGRESS.match(line) or _PROGRESS_BAR.match(line)
