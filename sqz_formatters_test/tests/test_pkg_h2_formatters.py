@@ -170,3 +170,32 @@ def test_uv_pip_sync_keeps_every_package_change():
     for gone in ("Using Python", "Resolved 9 packages", "Downloading pydantic-core", "Prepared 6 packages"):
         assert gone in text and gone not in out, gone
     assert _ask(py_pip, text, "uv pip compile requirements.in") is None
+
+
+# ---------------------------------------------------------------- pip: already-satisfied chains
+
+def test_already_satisfied_chain_cut_to_its_origin():
+    text, out = text_of("pip", "h2_pip_install_requirements_again"), _pip("h2_pip_install_requirements_again")
+    line = ("Requirement already satisfied: annotated-types>=0.6.0 in ./venv/lib/python3.11/site-packages (from "
+            "pydantic!=1.8,!=1.8.1,!=2.0.0,!=2.0.1,!=2.1.0,<3.0.0,>=1.7.4->fastapi==0.115.0->-r requirements.txt "
+            "(line 2)) (0.8.0)")
+    assert line in text
+    assert ("Requirement already satisfied: annotated-types>=0.6.0 in ./venv/lib/python3.11/site-packages "
+            "(from …->-r requirements.txt (line 2)) (0.8.0)\n") in out
+    # a direct requirement's one-link provenance stays whole
+    assert ("Requirement already satisfied: fastapi==0.115.0 in ./venv/lib/python3.11/site-packages "
+            "(from -r requirements.txt (line 2)) (0.115.0)\n") in out
+    assert out.count("Requirement already satisfied: ") == text.count("Requirement already satisfied: ") == 30
+
+
+def test_shorten_chain_leaves_other_shapes_alone():
+    cut = py_pip.shorten_chain
+    one = "Requirement already satisfied: certifi in ./v (from requests==2.28.2) (2026.10.19.post1)"
+    assert cut(one) == one
+    plain = "Requirement already satisfied: requests in ./venv/lib/python3.11/site-packages (2.34.2)"
+    assert cut(plain) == plain
+    for odd in ("Requirement already satisfied: x (from a->b", "Requirement already satisfied: x (from a->b)",
+                "Requirement already satisfied: ", "Collecting x (from a->b) (1.0)", ""):
+        assert cut(odd) == odd, odd
+    assert cut("Requirement already satisfied: x in ./v (from a->b->sphinx) (1.0)") == \
+        "Requirement already satisfied: x in ./v (from …->sphinx) (1.0)"
