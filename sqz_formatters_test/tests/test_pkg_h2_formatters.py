@@ -152,7 +152,8 @@ def test_pip_other_subcommands_near_misses():
     # pip check with nothing but its verdict: nothing to drop
     assert _pip("h2_pip_check") is None
     text = text_of("pip", "h2_pip_check")
-    noisy = "WARNING: Location 'file:///pkgs.example.org/simple/x/' is ignored: it is neither a file nor a directory.\n" + text
+    noisy = ("WARNING: Location 'file:///pkgs.example.org/simple/x/' is ignored: it is neither a file nor a "
+             "directory.\n" + text)
     assert _ask(py_pip, noisy, "pip check", 1) == text + "(1 WARNING that an index location is ignored dropped)\n"
     # other warnings stay
     other_warning = "WARNING: Skipping requests as it is not installed.\n"

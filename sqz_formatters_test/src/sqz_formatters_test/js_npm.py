@@ -8,7 +8,10 @@ Installs keep every error and warning, each deprecation message once with every
 results (funding notes and npm audit's generic "Some issues need review…" advice go); a run of five or more ``npm error``/``npm warn``
 lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
 text indented under it, and its empty ``npm error`` lines go. The packages whose install scripts
-npm held back (``npm warn install-scripts``) stay; its advice line goes.
+npm held back (``npm warn install-scripts``) stay; its advice line goes. A successful install's
+request log (``--loglevel=http`` / ``--verbose``) becomes one ``npm http:`` line naming each tarball once,
+npm's lines about its own invocation go (counted); a failing install keeps its whole log. yarn's
+``All dependencies`` tree: up to 20 packages besides the direct ones on one line, more counted.
 ``pnpm exec`` / ``pnpm dlx`` / ``npm exec`` / ``bun x`` run a runner with no banner: the same
 formatters apply. A script that crashes node (a stack, then ``Node.js vX.Y.Z``) keeps its lines,
 node's own frames folded as node --test folds them. Any npm command's ``EUSAGE`` report keeps
@@ -60,7 +63,8 @@ _RESULT = re.compile(
 
 # --loglevel=http / --verbose: one line per registry request, and npm's own preamble about itself
 _HTTP_FETCH = re.compile(r"^npm http fetch (?P<method>[A-Z]+) (?P<status>\d{3}) (?P<url>\S+) \d+ms(?: \([\w ]+\))?$")
-_HTTP_CACHE = re.compile(r"^npm http cache \S+@(?P<url>\S+) \d+ms \(cache (?:hit|revalidated|stale)\)$")
+_HTTP_CACHE = re.compile(
+    r"^npm http cache (?:@[^\s@/]+/)?[^\s@]+@(?P<url>\S+) \d+ms \(cache (?:hit|revalidated|stale)\)$")
 _TARBALL = re.compile(r"^[a-z]+://[^/\s]+/(?P<path>(?:@[^/\s]+/)?[^/\s]+)/-/(?P<file>[^/\s]+\.tgz)$")
 _VERBOSE_ENV = re.compile(r"^npm verbose (?:cli|title|argv|logfile logs-max:\S+|cwd|os|node|npm) .*$")
 

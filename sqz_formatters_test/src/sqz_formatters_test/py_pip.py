@@ -6,9 +6,10 @@ index locations), the result lines (``Successfully installed …``, ``Saved …`
 uv's ``+ pkg==ver`` list), what a build made (``Obtaining …``, ``Building wheel for X …: finished
 with status …``, ``Created wheel for X: filename=… size=…``, ``Successfully built X``), every
 ``Requirement already satisfied: … (VERSION)`` line (a dependency's too: its name and version are what
-is installed; its ``(from A->B->…->Z)`` chain cut to ``(from …->Z)``, the requirement it comes from) and any line not recognised as chatter. A replaced package's ``Successfully uninstalled
-X-ver`` stays (unindented); the resolver's "looking at multiple versions" note and its generic "To fix
-this you could try to" advice go (the conflict's causes stay).
+is installed; its ``(from A->B->…->Z)`` chain is cut to ``(from …->Z)``, the requirement it comes
+from) and any line not recognised as chatter. A replaced package's ``Successfully uninstalled X-ver``
+stays (unindented); the resolver's "looking at multiple versions" note and its generic "To fix this
+you could try to" advice go (the conflict's causes stay).
 
 With ``-v`` (pip then opens with ``Using pip X from …``) the ``Downloading NAME (SIZE)`` lines stay too,
 and the build steps pip runs in subprocesses (``Running command …`` up to the step's ``finished with
