@@ -6,13 +6,13 @@ machine reaches, in throw-away projects under /tmp/sqz-capture/pkgh2 (fixed path
 text is stable). Each fixture's facts were picked from its raw output before sqz was run on it; they
 live in FACTS below and are checked against the captured text before a sidecar is written.
 
-Tools: npm/node from the machine; pnpm and yarn from /tmp/sqz-pyjs-tools/pm (made by
-capture_python_js.py); pip from a fresh venv per scenario; uv from /tmp/sqz-pyjs-tools/venv; poetry in
+Tools: npm/node from the machine; pnpm and yarn 1 from /tmp/sqz-pyjs-tools/pm (made by
+capture_python_js.py); yarn 4 (berry) from the @yarnpkg/cli-dist package in /tmp/sqz-pkgh2-tools/berry; pip from a fresh venv per scenario; uv from /tmp/sqz-pyjs-tools/venv; poetry in
 /tmp/sqz-pkgh2-tools/poetry (installed when missing).
 
 Registry hosts and this machine's index paths are replaced by ``pkgs.example.org``.
 
-Usage: python scripts/capture_packages_h2.py [npm|pip ...]     capture (all when none is named)
+Usage: python scripts/capture_packages_h2.py [npm|berry|pip ...]   capture (all when none is named)
        python scripts/capture_packages_h2.py --facts            re-check FACTS against the saved .txt
                                                                files and rewrite the sidecars only
 """
@@ -236,6 +236,45 @@ def capture_npm() -> None:
     record("npm", "h2_yarn_upgrade", "yarn upgrade react-router-dom@6.22.0", y, e, yv)
 
 
+BERRY = TOOLS / "berry"
+
+
+def berry_env() -> dict:
+    """PATH with a ``yarn`` that runs yarn 4 (berry) from the @yarnpkg/cli-dist package (installed when missing)."""
+    if not (BERRY / "node_modules" / "@yarnpkg" / "cli-dist").exists():
+        BERRY.mkdir(parents=True, exist_ok=True)
+        subprocess.run("npm install --no-audit --no-fund @yarnpkg/cli-dist@4", shell=True, cwd=BERRY, check=True)
+    shim = BERRY / "bin" / "yarn"
+    shim.parent.mkdir(exist_ok=True)
+    shim.write_text(f'#!/bin/sh\nexec node {BERRY}/node_modules/@yarnpkg/cli-dist/bin/yarn.js "$@"\n')
+    shim.chmod(0o755)
+    return env([shim.parent], COREPACK_ENABLE_STRICT="0")
+
+
+def berryrc(e: dict) -> str:
+    """yarn 4's settings: the registry npm uses here (read at run time), a node_modules tree, the project's
+    own cache (so a fresh project fetches every package)."""
+    registry = first_line("npm config get registry", ROOT, e).rstrip("/")
+    return (f'npmRegistryServer: "{registry}"\nnodeLinker: node-modules\nenableGlobalCache: false\n'
+            'enableTelemetry: false\n')
+
+
+def capture_berry() -> None:
+    e = berry_env()
+    node = "node " + first_line("node --version", ROOT, e)
+    bv = "yarn " + first_line("yarn --version", ROOT, e) + " (berry, from @yarnpkg/cli-dist); " + node
+    b = project("berry_app", {".yarnrc.yml": berryrc(e), "yarn.lock": "", "package.json": pkg_json(
+        "berry-app", {"react": "^18.2.0", "react-dom": "^18.2.0", "@testing-library/react": "^12.1.5",
+                      "express": "^4.19.0"})})
+    note = "the registry is set in .yarnrc.yml (npmRegistryServer) to the one npm uses here"
+    record("npm", "h2_yarn_berry_install", "yarn install", b, e, bv,
+           notes="fresh project; @testing-library/react 12 wants react <18; " + note)
+    record("npm", "h2_yarn_berry_add", "yarn add zod@^3 lodash@^4", b, e, bv, notes=note)
+    record("npm", "h2_yarn_berry_install_again", "yarn install", b, e, bv, notes="nothing to do; " + note)
+    record("npm", "h2_yarn_berry_add_missing", "yarn add sqz-no-such-package-h2@^1", b, e, bv,
+           notes="a package the registry does not have; " + note)
+
+
 # ---------------------------------------------------------------- pip, uv, poetry
 
 REQUIREMENTS = """# a web service's requirements
@@ -352,7 +391,29 @@ _REQ_AGAIN = [[f"Requirement already satisfied: {req} ", f"({ver})"] for req, ve
     ("python-multipart==0.0.9", "0.0.9"), ("jinja2==3.1.4", "3.1.4"), ("starlette<0.39.0,>=0.37.2", "0.38.6"),
     ("pydantic-core==2.50.5", "2.50.5"), ("Mako", "1.4.3"), ("greenlet!=0.4.17", "3.5.6"))]
 
+_BERRY_PEERS = [
+    ["YN0060", "react is listed by your project with version 18.3.1 (pe93e0a), which doesn't satisfy what "
+               "@testing-library/react and other dependencies request (but they have non-overlapping ranges!)."],
+    ["YN0060", "react-dom is listed by your project with version 18.3.1 (paad852), which doesn't satisfy what "
+               "@testing-library/react requests (<18.0.0)."],
+    ["YN0002", "berry-app@workspace:. doesn't provide @types/react (p391121), requested by @testing-library/react and "
+               "other dependencies."],
+    ["YN0086", "Some peer dependencies are incorrectly met by your project"],
+]
+
 FACTS: dict[str, list] = {
+    "h2_yarn_berry_install": _BERRY_PEERS + [
+        ["YN0085", "+ @testing-library/react@npm:12.1.5, express@npm:4.22.3, react-dom@npm:18.3.1, react@npm:18.3.1, "
+                   "@babel/code-frame@npm:7.29.7, and 133 more."],
+        ["YN0013", "138 packages were added to the project (+ 16.51 MiB)."], "Done with warnings"],
+    "h2_yarn_berry_add": _BERRY_PEERS + [
+        ["YN0085", "+ lodash@npm:4.18.1, zod@npm:3.25.76"],
+        ["YN0013", "2 packages were added to the project (+ 5.01 MiB)."], "Done with warnings"],
+    "h2_yarn_berry_install_again": _BERRY_PEERS + ["Done with warnings"],
+    "h2_yarn_berry_add_missing": [["YN0035", "sqz-no-such-package-h2@npm:^1: Package not found"],
+                                  ["YN0035", "Response Code: 404 (Not Found)"],
+                                  ["YN0035", "Request URL: https://pkgs.example.org/sqz-no-such-package-h2"],
+                                  "Failed with errors"],
     "h2_npm_install_webpack": ["added 135 packages"],
     "h2_npm_ci": ["added 135 packages"],
     # the top-level packages: directly under the project's line in the tree
@@ -481,8 +542,8 @@ def main(argv: list[str]) -> int:
     if argv == ["--facts"]:
         return refresh_facts()
     ROOT.mkdir(parents=True, exist_ok=True)
-    for fam in argv or ["npm", "pip"]:
-        {"npm": capture_npm, "pip": capture_pip}[fam]()
+    for fam in argv or ["npm", "berry", "pip"]:
+        {"npm": capture_npm, "berry": capture_berry, "pip": capture_pip}[fam]()
     return 0
 
 
