@@ -200,3 +200,44 @@ def test_shorten_chain_leaves_other_shapes_alone():
         assert cut(odd) == odd, odd
     assert cut("Requirement already satisfied: x in ./v (from a->b->sphinx) (1.0)") == \
         "Requirement already satisfied: x in ./v (from …->sphinx) (1.0)"
+
+
+# ---------------------------------------------------------------- yarn 2+ (berry)
+
+def test_berry_install_keeps_every_message_and_the_verdict():
+    text, out = text_of("npm", "h2_yarn_berry_install"), _npm("h2_yarn_berry_install")
+    messages = [x for x in text.splitlines() if x.startswith("➤ YN") and not x.startswith("➤ YN0000: ")]
+    assert len(messages) == 6
+    for x in messages:
+        code, body = x[2:].split(": ", 1)
+        assert f"{code}: {body.removeprefix('│ ')}\n" in out, x
+    assert out.splitlines()[-1] == "YN0000: · Done with warnings in 12s 14ms"
+    for gone in ("┌ Resolution step", "┌ Fetch step", "┌ Link step", "└ Completed", "· Yarn 4.18.1", "➤", "│"):
+        assert gone not in out, gone
+    assert len(out.splitlines()) == 7
+
+
+def test_berry_failure_keeps_the_error_and_its_details():
+    text, out = text_of("npm", "h2_yarn_berry_add_missing"), _npm("h2_yarn_berry_add_missing")
+    verdict = text.splitlines()[-1]
+    assert verdict.startswith("➤ YN0000: · Failed with errors in ")
+    assert out.splitlines() == [
+        "YN0035: sqz-no-such-package-h2@npm:^1: Package not found", "YN0035:   Response Code: 404 (Not Found)",
+        "YN0035:   Request Method: GET", "YN0035:   Request URL: https://pkgs.example.org/sqz-no-such-package-h2",
+        verdict[2:]]
+
+
+def test_berry_near_misses():
+    text = text_of("npm", "h2_yarn_berry_add")
+    # a line that is not berry's (a script's own output, say): left alone
+    mixed = text.replace("➤ YN0000: ┌ Link step\n", "➤ YN0000: ┌ Link step\nbuilding native addon...\n")
+    assert "building native addon" in mixed and _ask(js_npm, mixed, "yarn add zod@^3 lodash@^4") is None
+    # cut before the verdict: no summary claiming a finished install
+    cut = text[:text.index("➤ YN0000: ┌ Link step")]
+    assert _ask(js_npm, cut, "yarn add zod@^3 lodash@^4") is None
+    # a step that did not complete cleanly keeps its frame line
+    odd = text.replace("➤ YN0000: └ Completed in ", "➤ YN0000: └ Completed with errors in ", 1)
+    assert "└ Completed with errors in " in odd
+    assert "YN0000: └ Completed with errors in " in _ask(js_npm, odd, "yarn add zod@^3 lodash@^4", 1)
+    for rx in (js_npm._BERRY_LINE, js_npm._BERRY_FRAME, js_npm._BERRY_VERDICT):
+        assert nested_repeats(rx.pattern) == [], rx.pattern

@@ -11,7 +11,8 @@ text indented under it, and its empty ``npm error`` lines go. The packages whose
 npm held back (``npm warn install-scripts``) stay; its advice line goes. A successful install's
 request log (``--loglevel=http`` / ``--verbose``) becomes one ``npm http:`` line naming each tarball once,
 npm's lines about its own invocation go (counted); a failing install keeps its whole log. yarn's
-``All dependencies`` tree: up to 20 packages besides the direct ones on one line, more counted.
+``All dependencies`` tree: up to 20 packages besides the direct ones on one line, more counted. yarn 2+
+(berry): its steps' frames and version banner go, every ``YNxxxx`` message and the verdict stay.
 ``pnpm exec`` / ``pnpm dlx`` / ``npm exec`` / ``bun x`` run a runner with no banner: the same
 formatters apply. A script that crashes node (a stack, then ``Node.js vX.Y.Z``) keeps its lines,
 node's own frames folded as node --test folds them. Any npm command's ``EUSAGE`` report keeps
@@ -178,8 +179,40 @@ def drop_usage(lines: list[str]) -> list[str] | None:
         lines[:cut] + [f"npm error ({plural(end - cut, 'line')} of usage and options dropped)"] + lines[end:])
 
 
+# yarn 2+ (berry): every line is `➤ YNxxxx: …`; YN0000 draws each step's frame and the closing verdict
+_BERRY_LINE = re.compile(r"^➤ (?P<code>YN\d{4}): (?P<text>.*)$")
+_BERRY_FRAME = re.compile(r"^(?:┌ [\w -]+|└ Completed(?: in (?:\d+m )?\d+s(?: \d+ms)?)?|· Yarn \d+\.\d+\.\d+\S*)$")
+_BERRY_VERDICT = re.compile(r"^· (?:Done|Failed)\b")
+
+
+def compact_berry(lines: list[str]) -> list[str] | None:
+    """yarn 2+ (berry) output: each step's frame (``┌ Resolution step``, ``└ Completed in 1s``) and the
+    version banner go; every other ``YNxxxx`` message stays, without its ``➤`` and ``│`` marks, and so
+    does the closing ``· Done…`` / ``· Failed with errors…`` verdict. None without that verdict, or
+    when a line is not berry's."""
+    out: list[str] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        m = _BERRY_LINE.match(line)
+        if m is None:
+            return None
+        text = m.group("text")
+        if m.group("code") == "YN0000" and _BERRY_FRAME.match(text):
+            continue
+        if text.startswith("│ "):
+            text = text[2:]
+        out.append(f"{m.group('code')}: {text}")
+    if not any(x.startswith("YN0000: ") and _BERRY_VERDICT.match(x[8:]) for x in out):
+        return None
+    return out
+
+
 def compact_install(lines: list[str]) -> list[str] | None:
     """An install's output without progress and funding notes, each deprecation message once."""
+    first = next((x for x in lines if x.strip()), "")
+    if first.startswith("➤ YN"):
+        return compact_berry(lines)
     out: list[str] = []
     deprecations: dict[str, list[str]] = {}   # message → the package@versions npm deprecated with it
     deprecation_slot = None
