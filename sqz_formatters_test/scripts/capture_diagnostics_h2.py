@@ -101,6 +101,7 @@ def env() -> dict:
     for k in ("CI", "FORCE_COLOR", "NO_COLOR", "VIRTUAL_ENV", "MYPY_FORCE_COLOR"):
         e.pop(k, None)
     e.update(LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="dumb", COLUMNS="100")
+    e["XDG_CACHE_HOME"] = str(ROOT / ".cache")  # pylint keeps no stats of a previous run (laid anew each run)
     return e
 
 
