@@ -62,6 +62,7 @@ def compact_mypy(lines: list[str]) -> list[str] | None:
 
 
 _PATH = re.compile(r"^(?P<path>[^\s:][^:]*):(?:\d|\s)")
+_LOC = re.compile(r"\d+(?::\d+){0,3}(?=: )")  # line[:col[:end line:end col]] of a message
 
 
 def _head(line: str):
@@ -80,5 +81,5 @@ def sqz_format(request: FormatRequest) -> str | None:
     out = compact_mypy(request.lines)
     if out is None:
         return None
-    out = group_lines(out, _head, _kept) or out
+    out = group_lines(out, _head, _kept, _LOC) or out
     return shorter_or_none(join_output(out), request.text)
