@@ -2,7 +2,10 @@
 
 Each file's path is printed once, then its error and note lines as ``line: error: message
 [code]`` (``--pretty``'s wrapped messages rejoined on one line). Codes, messages and the final
-``Found N errors``/``Success`` line stay verbatim.
+``Found N errors``/``Success`` line stay verbatim. Within a file, an error repeated with the same
+message, code and notes prints once with every line it was reported at (``6, 19, 30: error:
+Function is missing a type annotation  [no-untyped-def]``); ``--show-error-context`` lines
+(``note: In function "f":``) stay where they were and nothing merges across them.
 """
 
 from __future__ import annotations
@@ -71,6 +74,10 @@ def _head(line: str):
     return split_path(line, _PATH.match(line).end("path"))
 
 
+def _is_note(rest: str) -> bool:
+    return rest.startswith(": note: ")
+
+
 def _kept(line: str) -> bool:
     return bool(_FINAL.match(line) or line.startswith("(+ "))
 
@@ -81,5 +88,5 @@ def sqz_format(request: FormatRequest) -> str | None:
     out = compact_mypy(request.lines)
     if out is None:
         return None
-    out = group_lines(out, _head, _kept, _LOC) or out
+    out = group_lines(out, _head, _kept, _LOC, _is_note) or out
     return shorter_or_none(join_output(out), request.text)
