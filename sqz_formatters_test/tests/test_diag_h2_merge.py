@@ -236,3 +236,12 @@ def test_merge_repeats_rules():
              Diagnostic("t.ts", "(3,1): error TS1: m", ["  chain a"])]
     out = [(d.head, d.more) for d in merge_repeats(items, re.compile(r"\(\d+,\d+\)(?=: )"))]
     assert out == [("(1,1), (3,1): error TS1: m", ["  chain a"]), ("(2,1): error TS1: m", ["  chain b"])]
+
+
+def test_mypy_documentation_link_does_not_keep_an_error_apart():
+    """``--show-error-code-links`` prints ``note: See https://…`` once per code, under its first error: it is
+    about the code, so that error still merges with its repeat, and the link stays at its own location."""
+    out = fmt(py_mypy, "mypy", "h2_links_small", "mypy --strict --show-error-code-links iniconfig tomli_w")
+    assert out.splitlines()[1:3] == [
+        '  135:30, 225:35: error: Missing type arguments for generic type "Mapping"  [type-arg]',
+        "  135:30: note: See https://mypy.rtfd.io/en/stable/_refs.html#code-type-arg for more info"]

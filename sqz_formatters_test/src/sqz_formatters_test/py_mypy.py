@@ -75,7 +75,9 @@ def _head(line: str):
 
 
 def _is_note(rest: str) -> bool:
-    return rest.startswith(": note: ")
+    """A note that belongs to the error above it; a documentation link (``note: See https://…``, printed
+    once per error code) is about the code, not that error, and does not keep it from merging."""
+    return rest.startswith(": note: ") and not rest.startswith(": note: See http")
 
 
 def _kept(line: str) -> bool:
