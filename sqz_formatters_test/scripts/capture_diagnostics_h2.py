@@ -83,7 +83,7 @@ def ensure_sources() -> None:
     for pkg in ("sortedcontainers", "cachetools", "colorama", "iniconfig", "tomli_w"):
         shutil.copytree(HELDOUT_SITE / pkg, ROOT / pkg, ignore=shutil.ignore_patterns("__pycache__"))
     for name, dest, sub in (("simplejson", "csimplejson", "simplejson"), ("bitarray", "cbitarray", "bitarray")):
-        tgz = sorted(sd.glob(f"{name}-*.tar.gz"))[-1]
+        tgz = max(sd.glob(f"{name}-*.tar.gz"))
         with tarfile.open(tgz) as t:
             t.extractall(ROOT / "_c", filter="data")
         top = next((ROOT / "_c").iterdir())

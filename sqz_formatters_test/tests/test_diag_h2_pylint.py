@@ -38,7 +38,7 @@ def test_module_headers_rating_and_duplicate_code_spans_kept():
     raw = text_of("pylint", "h2_sortedcontainers")
     out = ask(raw, "pylint sortedcontainers")
     for line in raw.splitlines():
-        if line.startswith("************* Module ") or line.startswith("Your code has been rated at "):
+        if line.startswith(("************* Module ", "Your code has been rated at ")):
             assert line in out.splitlines()
     # R0801 lists the similar spans and the code under the message: they stay under it, in order
     block = out.split("R0801: Similar lines in 2 files", 1)[1].splitlines()[1:4]

@@ -40,7 +40,7 @@ class Diagnostic:
 class _Unit:
     """A diagnostic with the notes that follow it (``(note, at its location)``) and every location it was reported at."""
 
-    __slots__ = ("first", "locs", "rest", "notes")
+    __slots__ = ("first", "locs", "notes", "rest")
 
     def __init__(self, first: Diagnostic, loc: str, rest: str) -> None:
         self.first = first

@@ -1,4 +1,4 @@
-"""ruff check: one concise line per diagnostic instead of code frames; concise output grouped by file.
+"""ruff check, flake8, pylint: one concise line per diagnostic instead of code frames, grouped by file.
 
 The full output format repeats source lines and fix diffs around every diagnostic;
 the concise form ruff itself prints with ``--output-format=concise`` carries the same
