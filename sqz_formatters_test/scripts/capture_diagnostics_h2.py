@@ -3,7 +3,8 @@
 Captures ``h2_*`` fixtures of mypy, ruff, tsc, eslint, pylint, flake8, gcc and clang run over the
 sources of real packages (click 7.1.2, sortedcontainers, colorama, cachetools, iniconfig, tomli_w from
 PyPI; rxjs 7, zod 3, async, underscore from npm; the C extensions of simplejson and bitarray from their
-PyPI sdists), copied into /tmp/sqz-capture/h2diag so every path in the output is short and stable.
+PyPI sdists), copied into /tmp/sqz-capture/h2diag so every path in the output is short and stable; and
+rustc / clippy-driver on crates Debian ships as source (/usr/share/cargo/registry: humantime, memchr, either).
 
 Tools: mypy and ruff from the venv of ``capture_python_js.py`` (/tmp/sqz-pyjs-tools/venv), tsc and
 eslint from its npm tools (/tmp/sqz-pyjs-tools/js); pylint and flake8 in /tmp/sqz-h2diag-tools/venv;
@@ -15,7 +16,7 @@ as its file with the location, severity or code and message (``{"under": path, "
 plus every summary count line. Each fact is checked against the raw text before the fixture is saved.
 
 Run: ``python scripts/capture_diagnostics_h2.py [family ...]`` (families: mypy ruff tsc eslint pylint
-flake8 cc).
+flake8 cc rustc).
 """
 
 from __future__ import annotations
@@ -185,7 +186,13 @@ def _tsc_more(plain: str, n: int = 4) -> list:
     return list(dict.fromkeys(more))
 
 
-def record(family: str, name: str, cmd: str, produced_by: str, pick, notes: str = "") -> None:
+def record(family: str, name: str, cmd: str, produced_by: str, pick, notes: str = "", copy=None) -> None:
+    if copy is not None:  # a fresh copy of a source tree (``(from, to under ROOT)``) to run in
+        dest = ROOT / copy[1]
+        if dest.exists():
+            shutil.rmtree(dest)
+        shutil.copytree(copy[0], dest)
+        (ROOT / "_rs").mkdir(exist_ok=True)
     raw, rc = run_merged(cmd, ROOT, env(), 900)
     raw = redact_registries(raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
     plain = ANSI_CSI.sub("", raw.decode("utf-8", "surrogateescape"))
@@ -328,7 +335,53 @@ def cc() -> None:
            "cbitarray/_util.c", cv, pick, f"source: bitarray 3.12.3 sdist; {note}")
 
 
-FAMILIES = {"mypy": mypy, "ruff": ruff, "tsc": tsc, "eslint": eslint, "pylint": pylint, "flake8": flake8, "cc": cc}
+_RUST_HEAD = re.compile(r"^(?:warning|error)(?:\[E\d+\])?: (?!\d+ warnings? emitted)(?!aborting due).*$")
+_RUST_ARROW = re.compile(r"^ *--> (?P<loc>\S+:\d+:\d+)$")
+_RUST_SUM = re.compile(r"^(?:warning: \d+ warnings? emitted|error: aborting due to .*)$")
+_RUST_LINT = re.compile(r"^ *= note: `-[WD] [\w:-]+` implied by `-[WD] [\w:-]+`$")
+RUST_LINTS = ("-W rust_2018_idioms -W unreachable_pub -W missing_debug_implementations -W trivial_casts "
+              "-W unused_qualifications")
+
+
+def rust_facts(plain: str) -> list:
+    """Each warning's message over its ``-->`` location (sampled), every lint named once, and the totals."""
+    lines = plain.splitlines()
+    diags = [{"under": line, "line": a.group("loc")} for i, line in enumerate(lines[:-1])
+             if _RUST_HEAD.match(line) and (a := _RUST_ARROW.match(lines[i + 1]))]
+    if len(diags) > SAMPLE:
+        step = (len(diags) - 1) / (SAMPLE - 1)
+        diags = [diags[round(k * step)] for k in range(SAMPLE)]
+    lints = [x.strip() for x in lines if _RUST_LINT.match(x)]
+    if len(lints) > 8:
+        lints = [lints[round(k * (len(lints) - 1) / 7)] for k in range(8)]
+    return _dedupe(diags + lints + [x for x in lines if _RUST_SUM.match(x)])
+
+
+def _dedupe(facts: list) -> list:
+    out: list = []
+    for f in facts:
+        if f not in out:
+            out.append(f)
+    return out
+
+
+def rustc() -> None:
+    """rustc with the rust-2018 idiom lints, and clippy-driver's pedantic lints, on crates Debian ships as source."""
+    rv = version("rustc --version")
+    cv = version("clippy-driver --version")
+    out = "--emit=metadata -o /tmp/sqz-capture/h2diag/_rs/out.rmeta"
+    for crate, name in (("humantime-2.1.0", "humantime"), ("memchr-2.5.0", "memchr"), ("either-1.6.1", "either")):
+        src = f"/usr/share/cargo/registry/{crate}"
+        note = f"source: {crate} from Debian's packaged crate registry (/usr/share/cargo/registry), run in a copy"
+        record("rustc", f"h2_{name}_idioms", f"cd rs/{name} && rustc --crate-type lib --edition 2018 {RUST_LINTS} "
+               f"{out} src/lib.rs", rv, rust_facts, note, copy=(src, f"rs/{name}"))
+    record("rustc", "h2_humantime_clippy_pedantic", "cd rs/humantime && clippy-driver --crate-type lib --edition 2018 "
+           f"-W clippy::pedantic {out} src/lib.rs", cv, rust_facts,
+           "source: humantime-2.1.0 from Debian's packaged crate registry (/usr/share/cargo/registry), run in a copy",
+           copy=("/usr/share/cargo/registry/humantime-2.1.0", "rs/humantime"))
+
+
+FAMILIES = {"mypy": mypy, "ruff": ruff, "tsc": tsc, "eslint": eslint, "pylint": pylint, "flake8": flake8, "cc": cc, "rustc": rustc}
 
 if __name__ == "__main__":
     ensure_sources()
