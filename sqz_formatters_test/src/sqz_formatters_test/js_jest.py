@@ -23,7 +23,7 @@ commands = ("jest",)
 # a stack in a failure block is part of jest's report: every `at` line is kept (see the core's safety routing)
 reports_traces = True
 
-_SUITES = re.compile(r"^Test Suites: (?:\d+ \w+(?:, )?)+$")
+_SUITES = re.compile(r"^Test Suites: (?:\d+ (?:of \d+ )?\w+(?:, )?)+$")  # `--bail`: "1 failed, 1 of 4 total"
 _TESTS = re.compile(r"^Tests: +(?:\d+ \w+(?:, )?)+$")
 _PASS_SUITE = re.compile(r"^PASS \S.*$")
 _PASS_TICK = re.compile(r"^\s+[✓√] \S.*$")
