@@ -330,7 +330,9 @@ _RAISE_LITERAL = re.compile(r"""^raise (?P<cls>[A-Za-z_][\w.]*)\((?P<q>["'])(?P<
 def _drop_restated_asserts(out: list[str]) -> list[str]:
     """A one-line ``>       assert …`` statement goes when an ``E`` line just below restates it word for
     word (pytest's rewrite of an assertion between literals: ``E  AssertionError: assert {…} == {…}``),
-    and so does ``>  raise Error("message")`` over ``E  Error: message``."""
+    and so does ``>  raise Error("message")`` over ``E  Error: message``. The ``- expected``/``+ actual``
+    diff (and its ``?`` markers) under ``E  assert 'actual' == 'expected'`` goes too: that line shows both
+    one-line strings whole."""
     drop: set[int] = set()
     for k, line in enumerate(out):
         if not line.startswith(">") or k + 1 >= len(out) or not out[k + 1].startswith("E"):
@@ -350,7 +352,26 @@ def _drop_restated_asserts(out: list[str]) -> list[str]:
             if said == stmt:
                 drop.add(k)
                 break
+    for k, line in enumerate(out):
+        m = _STR_ASSERT.match(line)
+        if not m:
+            continue
+        j = k + 1
+        minus: list[str] = []
+        plus: list[str] = []
+        while j < len(out):
+            d = _STR_DIFF.match(out[j])
+            if not d:
+                break
+            (minus if d.group("sign") == "-" else plus if d.group("sign") == "+" else []).append(d.group("text"))
+            j += 1
+        if minus == [m.group("right")] and plus == [m.group("left")]:
+            drop.update(range(k + 1, j))  # pytest's diff of two one-line strings the assertion line shows whole
     return [x for k, x in enumerate(out) if k not in drop] if drop else out
+
+
+_STR_ASSERT = re.compile(r"^E\s+(?:AssertionError: )?assert '(?P<left>[^'\\]*)' == '(?P<right>[^'\\]*)'$")
+_STR_DIFF = re.compile(r"^E\s+(?P<sign>[-+?]) (?P<text>.*)$")
 
 
 _NATIVE_FRAME = re.compile(r'^  File "[^"]+", line \d+, in \S')
@@ -520,6 +541,8 @@ def compact_failures(body: list[str]) -> list[str]:
                 m = _LOCAL.match(x)
                 if m and f"{m.group('name')} = {m.group('value')}" in shown_pairs:
                     continue  # --showlocals: a local this report's argument values already show
+                if m and m.group("name") == "self" and _is_test_instance(f"self = {m.group('value')}", test_class):
+                    continue  # --showlocals: the test case instance the banner names
             out.append(x)
         if lib_skipped:
             out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
