@@ -95,6 +95,7 @@ def compact_jest(lines: list[str]) -> list[str] | None:
 
 _PACKAGE_FRAME = re.compile(r"^(?P<ind> +)at .*\(\S*node_modules/(?P<pkg>(?:@[^/]+/)?[^/]+)/\S+:\d+:\d+\)$")
 _FOLD_RUN = 3
+_FRAME_MAX = 400  # a stack frame line longer than this is left as printed
 
 
 def fold_package_frames(lines: list[str]) -> list[str]:
@@ -114,7 +115,8 @@ def fold_package_frames(lines: list[str]) -> list[str]:
         run.clear()
 
     for line in lines:
-        m = _PACKAGE_FRAME.match(line)
+        # only short lines naming node_modules reach the regex (its `.*\(` would rescan a long line)
+        m = _PACKAGE_FRAME.match(line) if "node_modules/" in line and len(line) <= _FRAME_MAX else None
         if m and (not run or m.group("ind") == run[0].group("ind")):
             run.append(m)
             continue
