@@ -555,6 +555,8 @@ def capture_python(families: set) -> None:
         capture_pip()
     if families & {"pytest", "unittest", "tox"} and os.environ.get("SQZ_CAPTURE_HELDOUT", "1") != "0":
         capture_python_heldout(families)
+    if families & {"pytest", "unittest", "tox"} and os.environ.get("SQZ_CAPTURE_H2", "1") != "0":
+        capture_python_h2(families)
 
 
 # ---------------------------------------------------------------- held-out: real third-party test suites
@@ -704,6 +706,164 @@ def capture_python_heldout(families: set) -> None:
         ho_record("unittest", "ho_packaging_import_errors", "packaging",
                   "python -m unittest discover -s tests -t .", pyv, src_dir="src",
                   notes="the test dependency 'pretend' is not installed: modules fail to import")
+
+
+# ---------------------------------------------------------------- held-out pass #2 (h2_*): more real suites
+
+# Further third-party sdists that ship their tests, run in their own throw-away venv (pytest, xdist,
+# hypothesis, tox, freezegun and pytest-cov: the suites' test dependencies); flags and failure shapes
+# the fixtures above lack (--durations, -ra with a hundred skips, -l, --continue-on-collection-errors,
+# doctest failures, a fixture failing at teardown, a stateful hypothesis run, unittest -f).
+H2_ROOT = Path("/tmp/sqz-capture/pyh2")
+H2_VENV = TOOLBOX / "venv-h2"
+H2_SDISTS = {"inflection": "inflection==0.5.1", "pyrsistent": "pyrsistent==0.20.0",
+             "humanize": "humanize==4.17.0", "dateutil": "python-dateutil==4.0.0", "six": "six==1.17.0"}
+
+_H2_INFL_UNDERSCORE = ("inflection/__init__.py", "    word = re.sub(r\"([a-z\\d])([A-Z])\", r'\\1_\\2', word)\n",
+                       "    word = re.sub(r\"([a-z\\d])([A-Z])\", r'\\1\\2', word)\n")
+_H2_INFL_ORDINAL = ("inflection/__init__.py", "        return \"th\"\n", "        return \"nd\"\n")
+_H2_INFL_LEAK = ("test_inflection.py", "        inflection.UNCOUNTABLES.remove(uncountable_word)\n", "        pass\n")
+_H2_PVEC_DELETE = ("pyrsistent/_pvector.py", "        return _EMPTY_PVECTOR.extend(l)\n",
+                   "        return _EMPTY_PVECTOR.extend(l[:-1] if len(l) > 3 else l)\n")
+_H2_HUMANIZE_NDIGITS = ("src/humanize/number.py", "        result = f\"{value:,.{ndigits}f}\"\n",
+                        "        result = f\"{value:,.{ndigits}g}\"\n")
+_H2_DATEUTIL_WEEKS = ("src/dateutil/relativedelta.py", "            self.days = days + weeks * 7\n",
+                      "            self.days = days + weeks * 6\n")
+_H2_DATEUTIL_WEEKS_GET = ("src/dateutil/relativedelta.py", "        return int(self.days / 7.0)\n",
+                          "        return int(self.days / self.hours)\n")
+_H2_DATEUTIL = [_H2_DATEUTIL_WEEKS, _H2_DATEUTIL_WEEKS_GET]  # failures (weeks of 6 days) and errors (ZeroDivisionError)
+_H2_SIX_B = ("six.py", "        return s.encode(\"latin-1\")\n", "        return s.encode(\"utf-8\")\n")
+
+# a fixture added to the copy of inflection's suite (said in the sidecar): the rule tables must be the
+# same after each test; with _H2_INFL_LEAK one test leaves a word behind, so its teardown errors
+_H2_INFL_CONFTEST = '''import pytest
+
+import inflection
+
+
+@pytest.fixture(autouse=True)
+def rules_unchanged():
+    before = set(inflection.UNCOUNTABLES)
+    yield
+    assert set(inflection.UNCOUNTABLES) == before, "the test left words in inflection.UNCOUNTABLES"
+'''
+
+
+def h2_ensure() -> None:
+    if not (H2_VENV / "bin" / "pytest").exists():
+        subprocess.run([sys.executable, "-m", "venv", str(H2_VENV)], check=True)
+        subprocess.run([str(H2_VENV / "bin" / "pip"), "install", "-q", "pytest==9.2.0", "pytest-xdist==3.8.0",
+                        "hypothesis==6.170.17", "tox==4.67.15", "freezegun==1.5.5", "pytest-cov==7.1.0"],
+                       check=True, stderr=subprocess.DEVNULL)
+    sdist = H2_ROOT / "sdist"
+    sdist.mkdir(parents=True, exist_ok=True)
+    for spec in H2_SDISTS.values():
+        name, ver = spec.split("==")
+        if not any(p.name.lower().replace("_", "-").startswith(f"{name}-{ver}") for p in sdist.glob("*.tar.gz")):
+            subprocess.run([str(H2_VENV / "bin" / "pip"), "download", "-q", "--no-binary", ":all:", "--no-deps",
+                            "-d", str(sdist), spec], check=True, stderr=subprocess.DEVNULL)
+
+
+def h2_project(key: str, flips=(), extra: dict | None = None) -> Path:
+    """A fresh copy of sdist ``key`` under H2_ROOT with each (file, old, new) of ``flips`` applied once."""
+    name, ver = H2_SDISTS[key].split("==")
+    tarball = next(p for p in (H2_ROOT / "sdist").glob("*.tar.gz")
+                   if p.name.lower().replace("_", "-").startswith(f"{name}-{ver}"))
+    top = H2_ROOT / tarball.name[:-len(".tar.gz")]
+    shutil.rmtree(top, ignore_errors=True)
+    subprocess.run(["tar", "xzf", str(tarball), "-C", str(H2_ROOT)], check=True)
+    for path, old, new in flips:
+        src = (top / path).read_text()
+        assert old in src, (key, path, old)
+        (top / path).write_text(src.replace(old, new, 1))
+    for rel, text in (extra or {}).items():
+        (top / rel).write_text(text)
+    return top
+
+
+def h2_record(family: str, name: str, key: str, cmd: str, pv: str, flips=(), src_dir: str = "",
+              notes: str = "", extra: dict | None = None) -> None:
+    if ONLY and name not in ONLY:
+        return
+    top = h2_project(key, flips, extra)
+    shutil.rmtree(H2_ROOT / "hypothesis-db", ignore_errors=True)
+    what = f"held-out #2: {H2_SDISTS[key]} sdist's own tests"
+    for path, old, new in flips:
+        what += f"; red by changing one line (the first such) of {path}: {old.strip()!r} -> {new.strip()!r}"
+    for rel in extra or {}:
+        what += f"; {rel} added to the copy"
+    env = env_path()
+    env["PATH"] = os.pathsep.join([str(H2_VENV / "bin"), env["PATH"]])
+    env["VIRTUAL_ENV"] = str(H2_VENV)
+    env["PYTHONPATH"] = str(top / src_dir) if src_dir else str(top)
+    env["HYPOTHESIS_STORAGE_DIRECTORY"] = str(H2_ROOT / "hypothesis-db")
+    record(family, name, cmd, top, f"{pv}; {H2_SDISTS[key]}", notes="; ".join(x for x in (what, notes) if x),
+           env=env)
+
+
+def capture_python_h2(families: set) -> None:
+    h2_ensure()
+    vb = H2_VENV / "bin"
+    pyv = "Python " + run(f"{vb}/python -c 'import platform;print(platform.python_version())'", H2_ROOT)[0].decode().strip()
+    pv = run(f"{vb}/pytest --version", H2_ROOT)[0].decode().strip().splitlines()[0] + "; " + pyv
+    hv = pv + "; hypothesis " + run(f"{vb}/python -c 'import hypothesis;print(hypothesis.__version__)'", H2_ROOT)[0].decode().strip()
+    if "pytest" in families:
+        h2_record("pytest", "h2_inflection_tb_short_durations", "inflection",
+                  "pytest --tb=short --durations=10 test_inflection.py", pv, flips=[_H2_INFL_UNDERSCORE])
+        h2_record("pytest", "h2_inflection_tb_no_ra", "inflection", "pytest --tb=no -ra test_inflection.py", pv,
+                  flips=[_H2_INFL_UNDERSCORE])
+        h2_record("pytest", "h2_inflection_doctest_modules", "inflection",
+                  "pytest --doctest-modules inflection", pv, flips=[_H2_INFL_UNDERSCORE])
+        h2_record("pytest", "h2_inflection_teardown_error", "inflection", "pytest -q test_inflection.py", pv,
+                  flips=[_H2_INFL_LEAK], extra={"conftest.py": _H2_INFL_CONFTEST},
+                  notes="the conftest.py fixture checks the rule tables after each test; the changed test line "
+                        "no longer removes the word it added")
+        h2_record("pytest", "h2_inflection_report_all_param", "inflection",
+                  "pytest -rA -k 'ordinal or dasherize' test_inflection.py", pv, flips=[_H2_INFL_ORDINAL],
+                  notes="-rA: a PASSED line per parametrized case")
+        h2_record("pytest", "h2_pyrsistent_ra_skips", "pyrsistent", "pytest -ra tests", pv,
+                  notes="unmodified: a hundred tests skipped (no C extension built), each listed by -ra")
+        h2_record("pytest", "h2_pyrsistent_hypothesis_stateful", "pyrsistent",
+                  "pytest tests/hypothesis_vector_test.py", hv, flips=[_H2_PVEC_DELETE],
+                  notes="a hypothesis state machine: several distinct falsifying examples in an exception group")
+        h2_record("pytest", "h2_pyrsistent_doctest_native", "pyrsistent",
+                  "pytest --doctest-modules --tb=native pyrsistent/_pvector.py", pv, flips=[_H2_PVEC_DELETE])
+        h2_record("pytest", "h2_humanize_fixture_missing", "humanize", "pytest -ra -p no:randomly tests", pv,
+                  src_dir="src", notes="unmodified; pytest-benchmark not installed: its fixture is not found")
+        h2_record("pytest", "h2_humanize_green_verbose", "humanize", "pytest -v tests/test_number.py", pv,
+                  src_dir="src", notes="unmodified: hundreds of PASSED lines")
+        h2_record("pytest", "h2_humanize_red_quiet_params", "humanize", "pytest -q tests/test_number.py", pv,
+                  src_dir="src", flips=[_H2_HUMANIZE_NDIGITS])
+        h2_record("pytest", "h2_dateutil_exitfirst_dots", "dateutil",
+                  "pytest -x --ignore=tests/test_tzfile.py --ignore=tests/test_zoneinfo.py tests", pv,
+                  src_dir="src", flips=_H2_DATEUTIL,
+                  notes="-x after many passing modules; two modules ignored (they need attrs)")
+        h2_record("pytest", "h2_dateutil_unmodified_tz_exitfirst", "dateutil",
+                  "pytest -x --ignore=tests/test_tzfile.py --ignore=tests/test_zoneinfo.py tests", pv, src_dir="src",
+                  notes="unmodified: this machine's tz data makes one test fail; -x after 2000 passing tests")
+        h2_record("pytest", "h2_dateutil_showlocals", "dateutil", "pytest -l tests/test_relativedelta.py", pv,
+                  src_dir="src", flips=_H2_DATEUTIL, notes="-l: local variables under each frame")
+        h2_record("pytest", "h2_dateutil_collect_continue", "dateutil",
+                  "pytest --continue-on-collection-errors tests/test_easter.py tests/test_tzfile.py "
+                  "tests/test_utils.py tests/test_zoneinfo.py", pv, src_dir="src",
+                  notes="unmodified; attrs is not installed: two modules fail to import, the others run")
+        h2_record("pytest", "h2_six_vv_tb_native", "six", "pytest -vv --tb=native test_six.py", pv, flips=[_H2_SIX_B])
+    if "unittest" in families:
+        h2_record("unittest", "h2_dateutil_verbose", "dateutil",
+                  "python -m unittest -v tests.test_relativedelta tests.test_easter tests.test_tz", pyv, src_dir="src",
+                  flips=_H2_DATEUTIL)
+        h2_record("unittest", "h2_dateutil_failfast", "dateutil", "python -m unittest -f tests.test_relativedelta",
+                  pyv, src_dir="src", flips=_H2_DATEUTIL)
+        h2_record("unittest", "h2_dateutil_discover_rrule", "dateutil",
+                  "python -m unittest discover -s tests -t . -p 'test_r*.py'", pyv, src_dir="src",
+                  flips=_H2_DATEUTIL)
+    if "tox" in families:
+        tv_out = run(f"{vb}/tox --version", H2_ROOT)[0].decode()
+        tv = "tox " + next((line.split()[0] for line in tv_out.splitlines() if re.match(r"\d+\.\d+", line)),
+                           "(version not printed)") + "; " + pyv
+        h2_record("tox", "h2_humanize_red_cov", "humanize", "tox -e py311 -- -p no:randomly tests/test_number.py",
+                  tv, flips=[_H2_HUMANIZE_NDIGITS],
+                  notes="the project's tox.ini: compile-translations pre-command, pytest with three coverage reports")
 
 
 def capture_pip() -> None:
@@ -1573,6 +1733,8 @@ def capture_js(families: set) -> None:
         record("eslint", "clean", "eslint lint_green", js, ev)
         record("eslint", "errors_color", "eslint --color lint/util.js", js, ev, notes="forced colour: raw ANSI kept")
     capture_js_heldout(families, node)
+    if os.environ.get("SQZ_CAPTURE_H2", "1") != "0":
+        capture_js_h2(families, node)
     if "npm" in families:
         capture_npm(node)
         capture_npm_heldout(node)
@@ -1622,6 +1784,269 @@ def capture_js_heldout(families: set, node: str) -> None:
                notes="held-out: as big_red_spec with the default (TAP) reporter, not a TTY")
         record("node", "green_coverage_tap", "node --test --experimental-test-coverage ncov/", big, node,
                notes="held-out: green run with node's experimental coverage report (TAP)")
+
+
+# ---------------------------------------------------------------- held-out pass #2 (h2_*): JS suites
+# Suites over js-yaml, json5, semver, dayjs and lodash (installed above): several files failing at once
+# (diffs, wrong throws, rejected promises, assertion counts, nested describes with long names), snapshots
+# that jest/vitest wrote themselves on a first run and that a changed serializer then breaks (one left
+# obsolete), and the reporters the fixtures above lack (vitest dot, node dot, jest --bail --silent).
+
+_H2_CFG_LIB = '''function loadConfig(text, kind) {
+  if (kind === "yaml") return yaml.load(text);
+  if (kind === "json5") return JSON5.parse(text);
+  throw new Error(`unknown config kind: ${kind}`);
+}
+
+function dumpConfig(obj) {
+  return yaml.dump(obj, { indent: INDENT, sortKeys: true });
+}
+
+function newestCompatible(versions, range) {
+  return semver.maxSatisfying(versions, range);
+}
+
+function releaseWindow(start, days) {
+  const d = dayjs(start);
+  return [d.format("YYYY-MM-DD"), d.add(days, "day").format("YYYY-MM-DD")];
+}
+
+async function fetchManifest(name) {
+  await new Promise((r) => setTimeout(r, 5));
+  if (!name.startsWith("@")) throw new Error(`manifest not found for package ${name}`);
+  return { name, versions: ["1.0.0", "1.2.0", "2.0.0-beta.1"] };
+}
+'''
+
+
+def _h2_cfg_module(esm: bool, indent: int) -> str:
+    if esm:
+        head = ('import yaml from "js-yaml";\nimport JSON5 from "json5";\nimport semver from "semver";\n'
+                'import dayjs from "dayjs";\n')
+        tail = "\nexport { loadConfig, dumpConfig, newestCompatible, releaseWindow, fetchManifest };\n"
+    else:
+        head = ('const yaml = require("js-yaml");\nconst JSON5 = require("json5");\nconst semver = require("semver");\n'
+                'const dayjs = require("dayjs");\n')
+        tail = "\nmodule.exports = { loadConfig, dumpConfig, newestCompatible, releaseWindow, fetchManifest };\n"
+    return head + f"const INDENT = {indent};\n\n" + _H2_CFG_LIB + tail
+
+
+def _h2_multi(folder: str, esm: bool) -> dict[str, str]:
+    """Four test files over the config module: three with failures of different kinds, one green."""
+    if esm:
+        imp = ('import { describe, test, expect } from "vitest";\n'
+               'import { loadConfig, dumpConfig, newestCompatible, releaseWindow, fetchManifest } '
+               'from "./src/config.mjs";\nimport _ from "lodash";\n')
+        ext = "test.mjs"
+    else:
+        imp = ('const { loadConfig, dumpConfig, newestCompatible, releaseWindow, fetchManifest } = '
+               'require("./src/config.js");\nconst _ = require("lodash");\n')
+        ext = "test.js"
+    return {
+        f"{folder}/src/config.{'mjs' if esm else 'js'}": _h2_cfg_module(esm, 2),
+        f"{folder}/parse.{ext}": imp + '''
+describe("loadConfig", () => {
+  describe("yaml documents with anchors and merge keys from the deployment manifests", () => {
+    test.each(_.range(25))("service %i keeps its port", (i) => {
+      expect(loadConfig(`service:\\n  port: ${8000 + i}`, "yaml").service.port).toBe(8000 + i);
+    });
+    test("merge keys override the base anchor", () => {
+      const doc = loadConfig("base: &b {replicas: 2, image: api}\\nprod:\\n  <<: *b\\n  replicas: 5\\n", "yaml");
+      expect(doc.prod).toStrictEqual({ replicas: 5, image: "api", region: "eu-west-1" });
+    });
+  });
+  describe("json5 documents", () => {
+    test("comments and trailing commas", () => {
+      expect(loadConfig("{a: 1, // c\\n b: [1, 2,],}", "json5")).toEqual({ a: 1, b: [1, 2] });
+    });
+    test("rejects an unknown kind with a helpful message", () => {
+      expect(() => loadConfig("a = 1", "toml")).toThrow("unsupported config format: toml");
+    });
+    test("bad json5 reports the line and column", () => {
+      expect(() => loadConfig("{a: 1,\\n b: ]}", "json5")).toThrow(/at 3:1/);
+    });
+  });
+});
+''',
+        f"{folder}/versions.{ext}": imp + '''
+describe("newestCompatible", () => {
+  const versions = _.range(40).map((i) => `1.${i}.0`);
+  test.each(_.range(30))("caret range ^1.%i.0 picks the newest 1.x", (i) => {
+    expect(newestCompatible(versions, `^1.${i}.0`)).toBe("1.39.0");
+  });
+  test("prereleases are excluded unless asked for", () => {
+    expect(newestCompatible(["1.0.0", "1.1.0-rc.1"], "^1.0.0")).toBe("1.1.0-rc.1");
+  });
+  test("release window spans the given days", () => {
+    expect(releaseWindow("2024-02-27", 3)).toEqual(["2024-02-27", "2024-03-02"]);
+  });
+});
+''',
+        f"{folder}/manifest.{ext}": imp + '''
+describe("fetchManifest", () => {
+  test("scoped packages resolve", async () => {
+    await expect(fetchManifest("@acme/ui")).resolves.toMatchObject({ name: "@acme/ui" });
+  });
+  test("unscoped packages resolve too", async () => {
+    const m = await fetchManifest("left-pad");
+    expect(m.versions).toContain("1.2.0");
+  });
+  test("every version is valid semver", async () => {
+    expect.assertions(4);
+    const m = await fetchManifest("@acme/ui");
+    for (const v of m.versions) expect(v).toMatch(/^\\d+\\.\\d+\\.\\d+/);
+  });
+});
+''',
+        f"{folder}/dump.{ext}": imp + '''
+describe("dumpConfig", () => {
+  test.each(_.range(20))("round-trips document %i", (i) => {
+    const doc = { id: i, tags: ["a", "b"], nested: { on: true } };
+    expect(loadConfig(dumpConfig(doc), "yaml")).toEqual(doc);
+  });
+});
+''',
+    }
+
+
+def _h2_snap(folder: str, esm: bool, first: bool) -> dict[str, str]:
+    """Snapshot tests over the config module's YAML dump: the first run writes the snapshots (indent 2);
+    the second run dumps with indent 4 (two snapshots mismatch) and no longer has one test (obsolete)."""
+    if esm:
+        imp = ('import { describe, test, expect } from "vitest";\nimport { dumpConfig } from "./src/config.mjs";\n')
+        ext, mod = "test.mjs", "mjs"
+    else:
+        imp = 'const { dumpConfig } = require("./src/config.js");\n'
+        ext, mod = "test.js", "js"
+    gone = ('  test("legacy flat layout", () => {\n'
+            '    expect(dumpConfig({ name: "legacy", port: 80 })).toMatchSnapshot();\n  });\n') if first else ""
+    return {
+        f"{folder}/src/config.{mod}": _h2_cfg_module(esm, 2 if first else 4),
+        f"{folder}/dump.snap.{ext}": imp + '''
+describe("dumpConfig snapshots", () => {
+  test("service with nested resources", () => {
+    expect(dumpConfig({ service: { name: "api", resources: { cpu: "500m", memory: "256Mi" } } })).toMatchSnapshot();
+  });
+  test("list of hosts", () => {
+    expect(dumpConfig({ hosts: [{ name: "a", port: 1 }, { name: "b", port: 2 }] })).toMatchSnapshot();
+  });
+  test("flat scalars", () => {
+    expect(dumpConfig({ debug: false, level: "info", retries: 3 })).toMatchSnapshot();
+  });
+''' + gone + '''});
+''',
+    }
+
+
+_H2_NODE = {
+    "nh2/src/config.mjs": _h2_cfg_module(True, 2),
+    "nh2/parse.test.mjs": '''import { describe, test, before } from "node:test";
+import assert from "node:assert/strict";
+import _ from "lodash";
+import { loadConfig, newestCompatible } from "./src/config.mjs";
+
+describe("loadConfig", () => {
+  describe("yaml documents from the deployment manifests", () => {
+    for (const i of _.range(25)) {
+      test(`service ${i} keeps its port`, () => {
+        assert.equal(loadConfig(`service:\\n  port: ${8000 + i}`, "yaml").service.port, 8000 + i);
+      });
+    }
+    test("merge keys override the base anchor", () => {
+      const doc = loadConfig("base: &b {replicas: 2, image: api}\\nprod:\\n  <<: *b\\n  replicas: 5\\n", "yaml");
+      assert.deepStrictEqual(doc.prod, { replicas: 5, image: "api", region: "eu-west-1" });
+    });
+  });
+  test("rejects an unknown kind with a helpful message", () => {
+    assert.throws(() => loadConfig("a = 1", "toml"), { message: "unsupported config format: toml" });
+  });
+});
+
+describe("newestCompatible", () => {
+  const versions = _.range(40).map((i) => `1.${i}.0`);
+  for (const i of _.range(20)) {
+    test(`caret range ^1.${i}.0`, () => { assert.equal(newestCompatible(versions, `^1.${i}.0`), "1.39.0"); });
+  }
+  test("prereleases are excluded unless asked for", () => {
+    assert.equal(newestCompatible(["1.0.0", "1.1.0-rc.1"], "^1.0.0"), "1.1.0-rc.1");
+  });
+});
+''',
+    "nh2/manifest.test.mjs": '''import { describe, test, before } from "node:test";
+import assert from "node:assert/strict";
+import { fetchManifest, releaseWindow } from "./src/config.mjs";
+
+describe("fetchManifest", () => {
+  test("scoped packages resolve", async () => {
+    assert.equal((await fetchManifest("@acme/ui")).name, "@acme/ui");
+  });
+  test("unscoped packages resolve too", async () => {
+    const m = await fetchManifest("left-pad");
+    assert.ok(m.versions.includes("1.2.0"));
+  });
+});
+
+describe("with a registry snapshot", () => {
+  let snapshot;
+  before(async () => { snapshot = await fetchManifest("registry-snapshot"); });
+  test("lists the ui package", () => { assert.ok(snapshot.versions.length > 0); });
+  test("lists the cli package", () => { assert.ok(snapshot.versions.length > 0); });
+});
+
+test("release window spans the given days", () => {
+  assert.deepEqual(releaseWindow("2024-02-27", 3), ["2024-02-27", "2024-03-02"]);
+});
+test("release window of zero days", () => {
+  assert.deepEqual(releaseWindow("2024-02-27", 0), ["2024-02-27", "2024-02-27"]);
+});
+''',
+}
+
+
+def capture_js_h2(families: set, node: str) -> None:
+    """Held-out pass #2 JS suites in /tmp/sqz-capture/pyjs/jsh2 (see the comment above _H2_CFG_LIB)."""
+    h2 = ROOT / "jsh2"
+    shutil.rmtree(h2, ignore_errors=True)
+    h2.mkdir(parents=True)
+    (h2 / "node_modules").symlink_to(NODE_MODULES / "node_modules")
+    (h2 / "package.json").write_text('{"name": "jsh2", "version": "1.0.0", "private": true}\n')
+
+    def pkg_version(m: str) -> str:
+        return f"{m} " + run(f"node -p 'require(\"{m}/package.json\").version'", h2)[0].decode().strip()
+
+    libs = "; ".join(pkg_version(m) for m in ("js-yaml", "json5", "semver", "dayjs", "lodash"))
+    write_files = lambda files: [((h2 / rel).parent.mkdir(parents=True, exist_ok=True), (h2 / rel).write_text(body))
+                                 for rel, body in files.items()]
+    write_files({**_h2_multi("jh2", esm=False), **_h2_multi("vh2", esm=True), **_H2_NODE,
+                 **_h2_snap("jh2snap", False, True), **_h2_snap("vh2snap", True, True)})
+    snap_note = ("held-out #2: the snapshots were written by a first run of the same tool (YAML indent 2, one more "
+                 "test); this run dumps with indent 4: two snapshots mismatch, one is obsolete")
+    if "jest" in families:
+        jv = "jest " + version("jest --version") + "; " + node + "; " + libs
+        run("jest jh2snap", h2)                        # first run: jest writes the snapshots
+        write_files(_h2_snap("jh2snap", False, False))
+        record("jest", "h2_verbose_snapshots", "jest --ci --verbose jh2snap", h2, jv, notes=snap_note)
+        record("jest", "h2_multi_file_red", "jest jh2/", h2, jv,
+               notes="held-out #2: four files, three failing (a diff, a wrong throw, a rejected promise, "
+                     "an assertion count, a date off by one)")
+        record("jest", "h2_bail_silent", "jest --bail --silent jh2/", h2, jv, notes="held-out #2: --bail --silent")
+    if "vitest" in families:
+        vv = version("vitest --version") + "; " + node + "; " + libs
+        run("vitest run vh2snap", h2)                  # first run: vitest writes the snapshots
+        write_files(_h2_snap("vh2snap", True, False))
+        record("vitest", "h2_verbose_snapshots", "vitest run --reporter=verbose vh2snap", h2, vv, notes=snap_note)
+        record("vitest", "h2_multi_file_red", "vitest run vh2/", h2, vv,
+               notes="held-out #2: four files, three failing (a diff, a wrong throw, a rejected promise, "
+                     "an assertion count, a date off by one)")
+        record("vitest", "h2_dot_reporter", "vitest run --reporter=dot vh2/", h2, vv,
+               notes="held-out #2: the dot reporter")
+    if "node" in families:
+        record("node", "h2_spec_multi", "node --test --test-reporter=spec nh2/", h2, node + "; " + libs,
+               notes="held-out #2: nested describes, a failing before hook, two files failing")
+        record("node", "h2_tap_multi", "node --test nh2/", h2, node + "; " + libs,
+               notes="held-out #2: as h2_spec_multi with the default (TAP) reporter, not a TTY")
+        record("node", "h2_dot_multi", "node --test --test-reporter=dot nh2/", h2, node + "; " + libs,
+               notes="held-out #2: the dot reporter")
 
 
 def capture_npm(node: str) -> None:

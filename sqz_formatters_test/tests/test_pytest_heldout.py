@@ -318,4 +318,6 @@ def test_showlocals_lines_the_arguments_already_show_go_escaped_ids_stay_whole()
     for line in raw.splitlines():
         if line.startswith("FAILED "):
             assert line in out.splitlines()  # ids with \\x escapes, dots and brackets kept whole
-    assert out.count("\n_ test_parse_wheel_filename[") + out.startswith("_ test_parse") == 3
+    # each report is headed by its FAILED line, which holds the banner's text
+    assert "_ test_parse_wheel_filename[" not in out
+    assert out.count("\nFAILED tests/test_utils.py::test_parse_wheel_filename[") + out.startswith("FAILED ") == 3

@@ -2,7 +2,8 @@
 
 Every ``●`` failure block keeps its title, message, diff and every ``at`` stack line;
 the code frame (echoed source, its caret line and the ``>`` failing statement, which
-the ``at`` line below locates) goes. A ``>`` line with no ``at …:line:col`` line after
+the ``at`` line below locates) goes; a run of three or more frames inside ``node_modules``
+keeps its first and counts the rest, and a frame printed again on the next line is counted (``[×2]``). A ``>`` line with no ``at …:line:col`` line after
 it is kept. Suites that failed to run and console output jest prints are kept; PASS
 suites and passing ticks go (the ``Test Suites:``/``Tests:`` lines count them), but for the
 PASS line of a suite whose console output jest printed; so do --verbose's describe lines whose
@@ -23,7 +24,7 @@ commands = ("jest",)
 # a stack in a failure block is part of jest's report: every `at` line is kept (see the core's safety routing)
 reports_traces = True
 
-_SUITES = re.compile(r"^Test Suites: (?:\d+ \w+(?:, )?)+$")
+_SUITES = re.compile(r"^Test Suites: (?:\d+ (?:of \d+ )?\w+(?:, )?)+$")  # `--bail`: "1 failed, 1 of 4 total"
 _TESTS = re.compile(r"^Tests: +(?:\d+ \w+(?:, )?)+$")
 _PASS_SUITE = re.compile(r"^PASS \S.*$")
 _PASS_TICK = re.compile(r"^\s+[✓√] \S.*$")
@@ -89,7 +90,47 @@ def compact_jest(lines: list[str]) -> list[str] | None:
             if located > k:
                 continue  # the failing statement: the `at` line below names its file:line:col
         out.append(line)
-    return compact_coverage_tables(out)
+    return compact_coverage_tables(fold_package_frames(out))
+
+
+_PACKAGE_FRAME = re.compile(r"^(?P<ind> +)at .*\(\S*node_modules/(?P<pkg>(?:@[^/]+/)?[^/]+)/\S+:\d+:\d+\)$")
+_FOLD_RUN = 3
+_FRAME_MAX = 400  # a stack frame line longer than this is left as printed
+
+
+def fold_package_frames(lines: list[str]) -> list[str]:
+    """A stack's run of ``_FOLD_RUN`` or more frames inside installed packages (``node_modules``): its first
+    frame stays (where the program entered the package), the others are one counted line naming the
+    packages; a frame repeated on the next line (jest prints a matcher's frame twice) is kept once."""
+    out: list[str] = []
+    run: list[re.Match] = []
+
+    def flush() -> None:
+        if len(run) >= _FOLD_RUN:
+            out.append(run[0].group(0))
+            pkgs = ", ".join(dict.fromkeys(m.group("pkg") for m in run[1:]))
+            out.append(f"{run[0].group('ind')}[+ {len(run) - 1} frames in node_modules: {pkgs}]")
+        else:
+            out.extend(m.group(0) for m in run)
+        run.clear()
+
+    for line in lines:
+        # only short lines naming node_modules reach the regex (its `.*\(` would rescan a long line)
+        m = _PACKAGE_FRAME.match(line) if "node_modules/" in line and len(line) <= _FRAME_MAX else None
+        if m and (not run or m.group("ind") == run[0].group("ind")):
+            run.append(m)
+            continue
+        flush()
+        if m:
+            run.append(m)
+            continue
+        if out and _AT_LOCATION.match(line) and out[-1].startswith(line):
+            n = int(out[-1][len(line) + 3:-1]) if out[-1] != line else 1
+            out[-1] = f"{line} [×{n + 1}]"  # the same frame again on the next line
+            continue
+        out.append(line)
+    flush()
+    return out
 
 
 # A coverage table (istanbul's `text` reporter under jest and vitest, node's own in `#`/`ℹ` comments):

@@ -5,6 +5,7 @@ their YAML blocks go; failing ones, with their YAML diagnostics and stacks, stay
 node's own frames, counted as below), as do skips, todos and the ``# tests``/``# pass``/
 ``# fail`` counts; a kept record's ``duration_ms`` and node's generic ``code: 'ERR_TEST_FAILURE'``
 go, and so does a ``# Subtest: X`` line right above X's own result line.
+Dot reporter: only node's own frames fold (it prints no counts to check against).
 Spec reporter: ``✔`` lines go; runs of stack frames inside node itself (``node:internal/…``,
 ``node:async_hooks``) become one counted line naming those modules; under ``✖ failing tests:``
 each entry keeps its ``test at file:line:col`` and ``✖`` lines, and its details when they
@@ -210,12 +211,35 @@ def sqz_format(request: FormatRequest) -> str | None:
     if "--test" not in request.argv:
         return None
     reporters = [a for a in request.argv if a.startswith("--test-reporter")]
-    if any(not a.endswith(("=spec", "=tap")) for a in reporters):
+    if reporters and all(a == "--test-reporter=dot" for a in reporters):
+        out = compact_dot(request.lines)
+    elif any(not a.endswith(("=spec", "=tap")) for a in reporters):
         return None
-    out = compact_node_test(request.lines)
+    else:
+        out = compact_node_test(request.lines)
+        if out is not None and request.exit_code not in (None, 0) and not any(
+                re.match(r"^[#ℹ] fail [1-9]", x) or re.match(r"^[#ℹ] cancelled [1-9]", x) for x in out):
+            return None
     if out is None:
         return None
-    if request.exit_code not in (None, 0) and not any(
-            re.match(r"^[#ℹ] fail [1-9]", x) or re.match(r"^[#ℹ] cancelled [1-9]", x) for x in out):
-        return None
     return shorter_or_none(join_output(out), request.text)
+
+
+_DOTS = re.compile(r"^[.X]+$")
+
+
+def compact_dot(lines: list[str]) -> list[str] | None:
+    """The dot reporter (``.`` per pass, ``X`` per failure, then ``Failed tests:`` and each failure as the
+    spec reporter prints it): only runs of node's own frames fold (counted); it prints no counts to check a
+    summary against, so nothing else goes. None when the output does not open with the dot lines, or has
+    an ``X`` but no ``Failed tests:`` list."""
+    k = 0
+    while k < len(lines) and _DOTS.match(lines[k]):
+        k += 1
+    if k == 0:
+        return None
+    failed = any("X" in x for x in lines[:k])
+    if failed != ("Failed tests:" in lines[k:]):
+        return None
+    return fold_node_frames(lines)
+

@@ -66,7 +66,10 @@ _LIBRARY_PATH = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/pyth
 _ARGUMENT = re.compile(r"^[A-Za-z_]\w* = \S")
 _LIBRARY_FRAME = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
 _IMPORT_HINT = "Hint: make sure your test modules/packages have valid Python names."
+_FIXTURES_HINT = ">       use 'pytest --fixtures [testpath]' for help on them."  # under a fixture lookup error
 _EMPTY_E = re.compile(r"^E\s*$")
+# pytest's advice lines under an assertion's explanation: they name a flag, not a fact of the run
+_E_ADVICE = re.compile(r"^E\s+(?:Use -v+ to get (?:more|the full) diff|Omitting \d+ identical items?, use -vv to show)$")
 _COUNT = re.compile(r"(\d+) (\w+)")
 _COLLECTED_N = re.compile(r"^(?:collected (\d+) items?|\d+ workers? \[(\d+) items?\])$")
 
@@ -223,6 +226,52 @@ def fold_warnings(body: list[str]) -> list[str]:
     return out
 
 
+# an exception group's traceback (``+ Exception Group Traceback``, hypothesis's "N distinct failures"):
+# every line carries the group's ``|``/``+`` drawing, indented; the content follows it
+_GROUP_HEAD = "+ Exception Group Traceback (most recent call last):"
+_GROUP_LINE = re.compile(r"^\s*(?:\+-[-+]*|\+ |\| |\|$)")
+_GROUP_PREFIX = re.compile(r"^\s*(?:\+-[-+]*(?: \d+ )?-*|[|+] ?)")
+_GROUP_LIBRARY = re.compile(r'^\s*File "(?![^"]*\.[tn]ox/)(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)')
+
+
+def _compact_group(frame: list[str]) -> list[str]:
+    """An exception group's traceback: its lines as printed (the drawing shows which sub-exception a
+    line belongs to) without caret markers and without the statements of library/stdlib frames (their
+    ``File`` lines stay, like a native traceback's)."""
+    inners = [_GROUP_PREFIX.sub("", line, count=1) if _GROUP_LINE.match(line) else line for line in frame]
+    out: list[str] = []
+    seen: set[tuple[str, str]] = set()
+    skip_statement = False
+    repeated = 0
+    repeated_at = ""
+    for k, line in enumerate(frame):
+        inner = inners[k]
+        if skip_statement:
+            skip_statement = False
+            if inner.startswith("    ") and not inner.lstrip().startswith("File "):
+                continue
+        if inner.strip() and not inner.strip().strip("^~ "):
+            continue  # caret markers under a statement
+        if inner.lstrip().startswith('File "'):
+            nxt = inners[k + 1] if k + 1 < len(frame) else ""
+            stmt = nxt if nxt.startswith("    ") and not nxt.lstrip().startswith("File ") else ""
+            if (inner, stmt) in seen:  # a frame an earlier sub-exception of the group showed
+                repeated += 1
+                repeated_at = line[:len(line) - len(inner)]
+                skip_statement = bool(stmt)
+                continue
+            seen.add((inner, stmt))
+        if repeated:
+            out.append(f"{repeated_at}  [{plural(repeated, 'frame')} already shown above]")
+            repeated = 0
+        if _GROUP_LIBRARY.match(inner):
+            skip_statement = True
+        out.append(line)
+    if repeated:
+        out.append(f"{repeated_at}  [{plural(repeated, 'frame')} already shown above]")
+    return out
+
+
 def _compact_frame(frame: list[str]) -> list[str]:
     """One traceback frame without its echoed source context.
 
@@ -230,6 +279,8 @@ def _compact_frame(frame: list[str]) -> list[str]:
     statement, a location, an ``E`` line or a message at column 0 (a ``--tb=short`` frame's statement,
     a ``--tb=line`` message's continuation); caret markers and ``???`` are dropped.
     """
+    if any(line.strip() == _GROUP_HEAD for line in frame):
+        return _compact_group(frame)
     out: list[str] = []
     keep = False
     frozen = 0
@@ -250,10 +301,12 @@ def _compact_frame(frame: list[str]) -> list[str]:
         elif line.startswith("<frozen importlib."):
             frozen += 1  # the import machinery's own frames (CPython hides them from import tracebacks too)
             keep = None
-        elif line == _IMPORT_HINT or _WORKER_PLATFORM.match(line):
+        elif line == _IMPORT_HINT or line == _FIXTURES_HINT or _WORKER_PLATFORM.match(line):
             continue  # pytest's generic advice; the xdist worker's platform, per failure (the header's goes too)
         elif _EMPTY_E.match(line) and k >= 2 and frame[k - 1].startswith("E ") and not frame[k - 2].startswith("E"):
             continue  # the empty line pytest puts between an assertion and its explanation
+        elif _E_ADVICE.match(line):
+            continue  # pytest's advice under an assertion diff (run with -v/-vv for more)
         elif line.startswith("E ") or line == "E":
             out.append(line)
             keep = True
@@ -268,7 +321,57 @@ def _compact_frame(frame: list[str]) -> list[str]:
             keep = not _LIBRARY_FRAME.match(line)
     if frozen:
         out.append(f"(+ {plural(frozen, 'frozen importlib frame')})")
-    return out
+    return _drop_restated_asserts(out)
+
+
+_RAISE_LITERAL = re.compile(r"""^raise (?P<cls>[A-Za-z_][\w.]*)\((?P<q>["'])(?P<msg>[^"'\\{}]*)(?P=q)\)$""")
+
+
+def _drop_restated_asserts(out: list[str]) -> list[str]:
+    """A one-line ``>       assert …`` statement goes when an ``E`` line just below restates it word for
+    word (pytest's rewrite of an assertion between literals: ``E  AssertionError: assert {…} == {…}``),
+    and so does ``>  raise Error("message")`` over ``E  Error: message``. The ``- expected``/``+ actual``
+    diff (and its ``?`` markers) under ``E  assert 'actual' == 'expected'`` goes too: that line shows both
+    one-line strings whole."""
+    drop: set[int] = set()
+    for k, line in enumerate(out):
+        if not line.startswith(">") or k + 1 >= len(out) or not out[k + 1].startswith("E"):
+            continue
+        stmt = line[1:].strip().replace('"', "'")
+        m = _RAISE_LITERAL.match(line[1:].strip())
+        if m:  # ``raise E("message")`` restated by ``E   E: message``
+            stmt = f"{m.group('cls')}: {m.group('msg')}"
+        elif not stmt.startswith("assert "):
+            continue
+        for e in out[k + 1:k + 4]:
+            if not e.startswith("E"):
+                break
+            said = e[1:].strip()
+            if said.startswith("AssertionError: "):
+                said = said[len("AssertionError: "):]
+            if said == stmt:
+                drop.add(k)
+                break
+    for k, line in enumerate(out):
+        m = _STR_ASSERT.match(line)
+        if not m:
+            continue
+        j = k + 1
+        minus: list[str] = []
+        plus: list[str] = []
+        while j < len(out):
+            d = _STR_DIFF.match(out[j])
+            if not d:
+                break
+            (minus if d.group("sign") == "-" else plus if d.group("sign") == "+" else []).append(d.group("text"))
+            j += 1
+        if minus == [m.group("right")] and plus == [m.group("left")]:
+            drop.update(range(k + 1, j))  # pytest's diff of two one-line strings the assertion line shows whole
+    return [x for k, x in enumerate(out) if k not in drop] if drop else out
+
+
+_STR_ASSERT = re.compile(r"^E\s+(?:AssertionError: )?assert '(?P<left>[^'\\]*)' == '(?P<right>[^'\\]*)'$")
+_STR_DIFF = re.compile(r"^E\s+(?P<sign>[-+?]) (?P<text>.*)$")
 
 
 _NATIVE_FRAME = re.compile(r'^  File "[^"]+", line \d+, in \S')
@@ -372,6 +475,10 @@ def _is_test_instance(line: str, test_class: tuple[str, str] | None) -> bool:
     return head.rpartition(".")[2] == cls and (tail == f"testMethod={meth}" or bool(_ADDRESS.fullmatch(tail)))
 
 
+_LONG_REPEAT = 60  # a ``>`` line this long that repeats an earlier report's is shortened to a reference
+_FIXTURE_FILE = re.compile(r"^file (\S+), line (\d+)$")
+
+
 def compact_failures(body: list[str]) -> list[str]:
     """A FAILURES/ERRORS section without source context, separators, padding or repeated frames.
 
@@ -388,6 +495,7 @@ def compact_failures(body: list[str]) -> list[str]:
     shown_args: set[str] = set()
     shown_lib: set[str] = set()
     shown_pairs: set[str] = set()  # ``name = value`` of the argument lines this test's report shows
+    shown_long: set[str] = set()  # long ``>`` lines shown in this section (fixture lists, statements)
     test_class: tuple[str, str] | None = None
     banner_line: str | None = None
 
@@ -416,6 +524,14 @@ def compact_failures(body: list[str]) -> list[str]:
             if lib_skipped:
                 out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
                 lib_skipped = 0
+            if x.startswith(">") and len(x) >= _LONG_REPEAT:
+                if x in shown_long:  # an earlier report of this section showed this very line
+                    out.append(x[:_LONG_REPEAT // 2].rstrip() + "… [as above]")
+                    continue
+                shown_long.add(x)
+            m = _FIXTURE_FILE.match(x)
+            if m and f"{m.group(1)}:{m.group(2)}" in kept:
+                continue  # a fixture lookup error's ``file P, line N``: its location line says the same
             if _ARGUMENT.match(x):
                 if x in shown_args or _is_test_instance(x, test_class):
                     continue  # an argument value this test's report already shows (a wrapper's frame)
@@ -425,6 +541,8 @@ def compact_failures(body: list[str]) -> list[str]:
                 m = _LOCAL.match(x)
                 if m and f"{m.group('name')} = {m.group('value')}" in shown_pairs:
                     continue  # --showlocals: a local this report's argument values already show
+                if m and m.group("name") == "self" and _is_test_instance(f"self = {m.group('value')}", test_class):
+                    continue  # --showlocals: the test case instance the banner names
             out.append(x)
         if lib_skipped:
             out.append(f"  [{plural(lib_skipped, 'library frame')} already shown above]")
@@ -477,6 +595,38 @@ def _collected_all(line: str, final: str) -> bool:
     return total == int(m.group(1) or m.group(2))
 
 
+_SKIP_LINE = re.compile(r"^SKIPPED \[(?P<n>\d+)\] (?P<path>\S+?):(?P<line>\d+): (?P<reason>.*)$")
+_SKIP_FOLD_MIN = 3
+
+
+def fold_skip_reasons(lines: list[str]) -> list[str]:
+    """``-rs``/``-ra``'s SKIPPED lines: those of one file with one reason (a skip decorator over a
+    module's tests) are its first line plus one line naming the other line numbers; every location
+    stays. Fewer than ``_SKIP_FOLD_MIN`` such lines stay as printed."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for x in lines:
+        m = _SKIP_LINE.match(x)
+        if m:
+            groups.setdefault((m.group("n"), m.group("path"), m.group("reason")), []).append(m.group("line"))
+    out: list[str] = []
+    for x in lines:
+        m = _SKIP_LINE.match(x)
+        if not m:
+            out.append(x)
+            continue
+        at = groups.get((m.group("n"), m.group("path"), m.group("reason")))
+        if at is None:
+            continue  # folded under its group's first line
+        if len(at) < _SKIP_FOLD_MIN:
+            out.append(x)
+            continue
+        out.append(x)
+        out.append(f"  (+ {len(at) - 1} more SKIPPED [{m.group('n')}] with this reason: "
+                   f"{m.group('path')} lines {', '.join(at[1:])})")
+        groups[(m.group("n"), m.group("path"), m.group("reason"))] = None
+    return out
+
+
 def _rule(line: str) -> str:
     """A ``==== title ====`` rule without its padding."""
     m = _SECTION.match(line)
@@ -500,14 +650,18 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None  # non-zero status the summary does not explain
     head, sections = _split_sections(lines[:final])
     out = [x for x in compact_header(head) if not _collected_all(x, body)]
+    summary_at = summary_end = -1
     for title, rule, sbody in sections:
         if title == "warnings summary":
             out.append(rule)
             out.extend(fold_warnings(sbody))
         elif title == "short test summary info":
-            pass  # its FAILED/ERROR lines name themselves: the rule goes
+            # its FAILED/ERROR lines name themselves: the rule goes; a FAILED line heads its test's report
+            # above instead of that report's banner (see _lead_with_summary)
             passed = [x for x in sbody if x.startswith("PASSED ")]
-            out.extend(x for x in sbody if not x.startswith("PASSED "))
+            summary_at = len(out)
+            out.extend(fold_skip_reasons([x for x in sbody if not x.startswith("PASSED ")]))
+            summary_end = len(out)
             if passed:
                 out.append(f"(+ {len(passed)} passed)")
         elif title == "PASSES":
@@ -524,6 +678,8 @@ def sqz_format(request: FormatRequest) -> str | None:
         else:
             out.append(rule)
             out.extend(sbody)
+    if summary_at >= 0:
+        out = _lead_with_summary(out, summary_at, summary_end)
     out = [_rule(x) for x in out]
     out.append(summary.strip("= "))
     out.extend(lines[final + 1:])
@@ -531,6 +687,53 @@ def sqz_format(request: FormatRequest) -> str | None:
     if not _names_every_failure(lines, rendered):
         return None  # a section this parse misread (a lost rule): a summary short of a failure is worse than none
     return shorter_or_none(rendered, request.text)
+
+
+_SUMMARY_FAILED = re.compile(r"^FAILED (?P<id>\S+?::.+?)(?: - .*)?$")
+_SUMMARY_ENTRY = re.compile(r"^(?:FAILED|ERROR|SKIPPED|XFAIL|XPASS|PASSED|SUBFAIL|SUBPASS)\b|^\(\+ |^  \(\+ ")
+_BANNER_OUT = re.compile(r"^_ (?P<name>\S.*) _$")
+
+
+def _lead_with_summary(out: list[str], start: int, end: int) -> list[str]:
+    """The short summary's ``FAILED id - message`` entries (with their continuation lines) each move up
+    to replace the ``_ name _`` banner of that test's report, which it names again: the report reads
+    ``FAILED id - message`` then its frames. Only a banner and an entry that match one to one, the entry
+    holding the banner's text as it stands (``path::test_f[params]`` for ``test_f[params]``; not
+    ``path::Class::method`` for ``Class.method``), move; the others stay where they are."""
+    entries: list[list[str]] = []
+    for x in out[start:end]:
+        if entries and not _SUMMARY_ENTRY.match(x):
+            entries[-1].append(x)  # a summary line's continuation (a multi-line message)
+        else:
+            entries.append([x])
+    by_key: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        m = _SUMMARY_FAILED.match(entry[0])
+        if m:
+            key = m.group("id").split("::", 1)[1].replace("::", ".")
+            by_key[key] = -1 if key in by_key else i
+    banners: dict[str, int] = {}
+    for k in range(start):
+        m = _BANNER_OUT.match(out[k])
+        if m:
+            name = m.group("name")
+            banners[name] = -1 if name in banners else k
+    moved: dict[int, int] = {}  # banner line -> entry
+    for name, k in banners.items():
+        i = by_key.get(name, -1)
+        if k >= 0 and i >= 0 and name in entries[i][0]:  # the entry says the banner's text word for word
+            moved[k] = i
+    if not moved:
+        return out
+    taken = set(moved.values())
+    new: list[str] = []
+    for k in range(start):
+        new.extend(entries[moved[k]] if k in moved else [out[k]])
+    for i, entry in enumerate(entries):
+        if i not in taken:
+            new.extend(entry)
+    new.extend(out[end:])
+    return new
 
 
 _SUMMARY_ID = re.compile(r"^(?:SUB)?(?:FAILED|ERROR)(?:\(.*?\))? (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")

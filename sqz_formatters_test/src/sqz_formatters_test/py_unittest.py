@@ -7,7 +7,8 @@ recent call last):`` lines inside the blocks, caret lines under a statement (``^
 ``~~^~~``), the statements of frames in installed libraries or the stdlib (their ``File``
 lines stay; one an earlier block showed is counted) and, in a block whose frames repeat an
 earlier block's (one subtest failing for several parameters), those frames, replaced by one
-line. With ``-v`` a passing test goes whole (a docstring test's name line too) and tests
+line; any other frame but a block's first that an earlier block showed is counted in a
+``[N frames already shown above]`` line. With ``-v`` a passing test goes whole (a docstring test's name line too) and tests
 skipped for a reason already shown are counted under the first.
 """
 
@@ -59,11 +60,41 @@ def _fold_shown_library_frames(frames: tuple[str, ...], shown: set[str]) -> list
     return out
 
 
+def _fold_shown_frames(frames: list[str], shown: set[tuple[str, ...]]) -> list[str]:
+    """A block's frames after its first (the test's own, always shown) that an earlier block showed,
+    ``File`` line and statement alike, replaced per run by one counted line."""
+    groups: list[list[str]] = []
+    for x in frames:
+        if _FRAME.match(x) or not groups or x.startswith("  ["):
+            groups.append([x])
+        else:
+            groups[-1].append(x)
+    out: list[str] = []
+    skipped = 0
+    first = True
+    for group in groups:
+        key = tuple(group)
+        if not first and _FRAME.match(group[0]) and key in shown:
+            skipped += 1
+            continue
+        if _FRAME.match(group[0]):
+            shown.add(key)
+            first = False
+        if skipped:
+            out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+            skipped = 0
+        out.extend(group)
+    if skipped:
+        out.append(f"  [{plural(skipped, 'frame')} already shown above]")
+    return out
+
+
 def compact_blocks(lines: list[str]) -> list[str]:
     """FAIL/ERROR blocks without rules and carets; frames already shown by an earlier block folded."""
     out: list[str] = []
     seen: set[tuple[str, ...]] = set()
     shown_lib: set[str] = set()
+    shown_frames: set[tuple[str, ...]] = set()
     titled = False  # a FAIL/ERROR title was seen: a Traceback header after it is the block's
     i = 0
     while i < len(lines):
@@ -86,7 +117,7 @@ def compact_blocks(lines: list[str]) -> list[str]:
                 out.append(f"  [the same {n} frames as above]" if n > 1 else "  [the same frame as above]")
             else:
                 seen.add(frames)
-                out.extend(_fold_shown_library_frames(frames, shown_lib))
+                out.extend(_fold_shown_frames(_fold_shown_library_frames(frames, shown_lib), shown_frames))
             i = j
             continue
         out.append(line)
