@@ -98,9 +98,9 @@ heldout_h2() {
   CMDLINE="tree -L 3 -a sqlalchemy"; cap tree h2_tree_L3_a_sqlalchemy "$TREEV" tree -L 3 -a sqlalchemy
   CMDLINE="du -ah sqlalchemy | sort -h | tail -n 25"; cap du h2_du_ah_sort_tail "$DUV" bash -c 'du -ah sqlalchemy | sort -h | tail -n 25'
   CMDLINE="du -sh * | sort -rh"; cap du h2_du_sh_sort_rh "$DUV" bash -c 'du -sh * | sort -rh'
-  # ---- wc / stat
-  CMDLINE="wc -l sqlalchemy/orm/*.py"; cap wc h2_wc_l_orm "$WCV" bash -c 'wc -l sqlalchemy/orm/*.py'
-  CMDLINE="stat urllib3/*.py"; cap stat h2_stat_urllib3 "$STATV" bash -c 'stat urllib3/*.py'
+  # ---- wc / stat: no kind reads them (passthrough), so they join the generic held-out set
+  CMDLINE="wc -l sqlalchemy/orm/*.py"; cap ../generic h2_wc_l_orm "$WCV" bash -c 'wc -l sqlalchemy/orm/*.py'
+  CMDLINE="stat urllib3/*.py"; cap ../generic h2_stat_urllib3 "$STATV" bash -c 'stat urllib3/*.py'
   heldout_h2_logs
 }
 

@@ -27,6 +27,7 @@ _TIMESTAMP = lazy(
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}[: ]\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?"
     r"|\b\d{4}/\d{2}/\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Go's log package
+    r"|\b\d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Redis
     r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
 )
 _VARIABLE = lazy(
@@ -34,7 +35,8 @@ _VARIABLE = lazy(
     r"|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b"                             # ipv4[:port]
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
-    r"|\b\d+(?:\.\d+)?\b)"                                                                # counters
+    r"|\b\d+(?:\.\d+)?\b"                                                                 # counters
+    r"|(?<=[A-Za-z]_)\d+\b)"                                                              # thread/worker names: sync_3
 )  # one group: split() yields the template's literal pieces and the masked values in one pass
 # A request that failed, in an access log: ``"GET /x HTTP/1.1" 404`` (http.server, gunicorn, uvicorn, nginx)
 _HTTP_FAILED = lazy(r'"[A-Z]+ \S+ HTTP/[\d.]+" [45]\d\d\b')
@@ -54,6 +56,7 @@ _LOG_START = lazy(
     r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
     r"|[IWEF]\d{4} \d{2}:\d{2}:\d{2}"
+    r"|\d+:[XCSM] \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}"  # Redis: pid:role
     r"|\S+ (?:verb|verbose|info|http|silly|timing|notice|warn|error|sill)\s)"
 )
 
@@ -161,7 +164,8 @@ def compress_log(request) -> str | None:
         if members:
             out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
                                   later=_later(members)))
-    return "\n".join(out) + ("\n" if trailing else "")
+    result = "\n".join(out) + ("\n" if trailing else "")
+    return result if len(result) < len(request.text) else None
 
 
 def _later(members: list[int]) -> int:
@@ -200,7 +204,10 @@ def _varied(rows: list[list[str]]) -> str:
         if len(seen) < 2:
             continue
         nums = [_NUMBER.fullmatch(v) for v in seen]
-        if all(nums) and len({m.group(2) for m in nums}) == 1:
+        exact = _int_ranges(seen)
+        if exact is not None:
+            fields.append(exact)
+        elif all(nums) and len({m.group(2) for m in nums}) == 1:
             vals = sorted(nums, key=lambda m: float(m.group(1)))
             fields.append(f"{vals[0].group(0)}–{vals[-1].group(0)}")
         elif len(seen) <= MAX_VALUES:
@@ -209,3 +216,26 @@ def _varied(rows: list[list[str]]) -> str:
             fields.append(f"{len(seen)} distinct")
     text = ", ".join(fields)
     return text if len(text) <= MAX_VARIED else ""
+
+
+MAX_RANGES = 6      # an integer field's values listed exactly as at most this many runs
+
+
+def _int_ranges(values) -> str | None:
+    """Plain integers (no leading zero) listed exactly as their runs: ``1–12 14–40`` (every value
+    from 1 to 40 but 13); None for other values or more than MAX_RANGES runs (a min–max is said then)."""
+    ints = []
+    for v in values:
+        if not v.isdigit() or (len(v) > 1 and v[0] == "0") or len(v) > 12:
+            return None
+        ints.append(int(v))
+    ints.sort()
+    runs: list[list[int]] = []
+    for x in ints:
+        if runs and x == runs[-1][1] + 1:
+            runs[-1][1] = x
+        else:
+            runs.append([x, x])
+            if len(runs) > MAX_RANGES:
+                return None
+    return " ".join(str(a) if a == b else f"{a}–{b}" if b > a + 1 else f"{a} {b}" for a, b in runs)
