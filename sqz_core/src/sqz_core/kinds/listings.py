@@ -181,11 +181,99 @@ def compress_find(request) -> str | None:
     stays whole on its line. A long listing ends with its counts per extension. ``find -ls``
     is rendered as ``ls -l`` is (see :func:`compress_find_ls`)."""
     args = request.argv[1:]
+    if "-printf" in args and not any(a in _FIND_OTHER_OUTPUT - {"-printf"} for a in args):
+        if args.count("-printf") != 1 or not _ends_with_path(args[args.index("-printf") + 1:][:1]):
+            return None     # the path is not the last thing each line prints
+        return compress_find_printf(request.text, _find_starts(args))
     if any(a in _FIND_OTHER_OUTPUT for a in args):
         return None         # what -printf/-exec/-print0 print is not one path a line
     if "-ls" in args:
         return compress_find_ls(request)
     return group_paths(request.text)
+
+
+def _ends_with_path(fmt: list[str]) -> bool:
+    """A ``-printf`` format whose lines end with the path: ``…%p\\n`` with a blank before ``%p``."""
+    if not fmt:
+        return False
+    f = fmt[0]
+    while f.endswith("\\n"):
+        f = f[:-2]
+    return f.endswith((" %p", "\\t%p")) and f.count("%p") == 1
+
+
+def _find_starts(args) -> list[str]:
+    """find's starting points: the arguments before the first option or expression."""
+    starts = []
+    for a in args:
+        if a.startswith("-") or a in ("(", "!", ")", ","):
+            break
+        starts.append(a.rstrip("/") or "/")
+    return starts or ["."]
+
+
+PRINTF_MIN_LINES = 5
+
+
+def compress_find_printf(text: str, starts: list[str]) -> str | None:
+    """``find -printf`` lines that end with the path (``%s\t%p``, ``%TY-%Tm-%Td %TH:%TM %8s %p``):
+    fields shared by every line said once; the others grouped under their directory as ``du``'s
+    are, ``dir/: 5779 sync.py 12353 evaluator.py`` (several fields: one ``f1 f2 name`` a line
+    under ``dir/:``). A line whose path does not start at one of find's starting points after a
+    blank, or lines with different field counts → None (the format is the user's own)."""
+    rows: list[tuple[list[str], str]] = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if _TOOL_ERROR.match(line):
+            return None
+        cut = _path_start(line, starts)
+        if cut is None:
+            return None
+        fields = line[:cut].split()
+        if rows and len(fields) != len(rows[0][0]):
+            return None
+        rows.append((fields, line[cut:]))
+    if len(rows) < PRINTF_MIN_LINES or not rows[0][0]:
+        return None
+    width = len(rows[0][0])
+    shared = [k for k in range(width) if all(r[0][k] == rows[0][0][k] for r in rows)]
+    varied = [k for k in range(width) if k not in shared]
+    groups: dict[str, list[str]] = {}
+    for fields, path in rows:
+        parent, _, name = path.rpartition("/")
+        if not name:
+            return None
+        shown = " ".join(fields[k] for k in varied)
+        groups.setdefault(parent, []).append(f"{shown} {quote_name(name)}" if shown else quote_name(name))
+    legend = "[find -printf, grouped by directory" + (
+        f"; every line had: {' '.join(rows[0][0][k] for k in shared)}" if shared else "") + "]"
+    out = [legend]
+    for parent, entries in groups.items():
+        head = quote_name(parent) + "/" if parent else "./"
+        if len(varied) <= 1:
+            out.append(f"{head}: {' '.join(entries)}")
+        else:
+            out.append(head + ":")
+            out.extend("  " + e for e in entries)
+    result = "\n".join(out) + "\n"
+    return result if len(result) < len(text) else None
+
+
+def _path_start(line: str, starts: list[str]) -> int | None:
+    """Where the path begins: the first of find's starting points that follows a blank (or
+    opens the line) and is followed by ``/`` or the line's end."""
+    best = None
+    for start in starts:
+        k = line.find(start if start != "/" else "/")
+        while k != -1:
+            end = k + len(start)
+            if (k == 0 or line[k - 1] in " \t") and (end == len(line) or line[end] == "/" or start == "/"):
+                break
+            k = line.find(start, k + 1)
+        if k != -1 and (best is None or k < best):
+            best = k
+    return best
 
 
 _FIND_OTHER_OUTPUT = frozenset({"-printf", "-fprintf", "-print0", "-fprint0", "-exec", "-execdir", "-ok", "-okdir"})
