@@ -209,7 +209,9 @@ def _varied(rows: list[list[str]]) -> str:
             fields.append(exact)
         elif all(nums) and len({m.group(2) for m in nums}) == 1:
             vals = sorted(nums, key=lambda m: float(m.group(1)))
-            fields.append(f"{vals[0].group(0)}–{vals[-1].group(0)}")
+            span = f"{vals[0].group(0)}–{vals[-1].group(0)}"
+            # whole numbers not listed exactly: how many of the span (``1–12 14–40`` lists them all)
+            fields.append(span if "." in span or vals[0].group(2) else f"{len(seen)} of {span}")
         elif len(seen) <= MAX_VALUES:
             fields.append("/".join(seen))
         else:
