@@ -196,7 +196,6 @@ def _compress_shape(shape: str, lines: list[str], request) -> str | None:
 
 # grep's "binary file matches" notice (grep >= 3.5 on stderr; older grep on stdout)
 _BINARY = lazy(r"^(?:grep: (?P<a>.+): binary file matches|Binary file (?P<b>.+) matches)$")
-_BINARY_INSIDE = lazy(r"(?:grep|rg): .+: binary file matches$")
 MIN_BINARY = 3      # fewer binary-file notices stay grep's own lines
 
 
@@ -213,15 +212,24 @@ def _rejoin(lines: list[str]) -> list[str]:
             out.append(joined if _NUMBERED.match(joined) else line)
             pending = None
             continue
-        m = _BINARY_INSIDE.search(line) if pending is None and not _VERBATIM.match(line) else None
-        if m is not None and m.start() > 0:
-            pending = line[:m.start()]
-            out.append(line[m.start():])
+        cut = _notice_inside(line) if pending is None else -1
+        if cut > 0:
+            pending = line[:cut]
+            out.append(line[cut:])
             continue
         out.append(line)
     if pending is not None:
         out.append(pending)
     return out
+
+
+def _notice_inside(line: str) -> int:
+    """Where a ``grep: …: binary file matches`` notice starts inside ``line`` (after some other
+    text), else -1. String searches only: one pass over the line."""
+    if not line.endswith(": binary file matches") or line.startswith("grep: "):
+        return -1
+    cut = line.find("grep: ")
+    return cut if cut > 0 and _BINARY.match(line[cut:]) else -1
 
 
 def _fold_binary(lines: list[str]) -> list[str]:
