@@ -35,7 +35,7 @@ _VARIABLE = lazy(
     r"|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b"                             # ipv4[:port]
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
-    r"|\b\d+(?:\.\d+)?\b"                                                                 # counters
+    r"|(?:(?<=[\s(=,+*/])-)?\b\d+(?:\.\d+)?\b"                                             # counters, "+ -4947" signed
     r"|(?<=[A-Za-z]_)\d+\b)"                                                              # thread/worker names: sync_3
 )  # one group: split() yields the template's literal pieces and the masked values in one pass
 # A request that failed, in an access log: ``"GET /x HTTP/1.1" 404`` (http.server, gunicorn, uvicorn, nginx)
@@ -187,7 +187,7 @@ def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), late
     return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
 
 
-_NUMBER = lazy(r"(\d+(?:\.\d+)?)(\D*)")
+_NUMBER = lazy(r"(-?\d+(?:\.\d+)?)(\D*)")
 MAX_VALUES = 4      # distinct values listed for one masked field
 MAX_VARIED = 80     # characters of varied values in one note
 
