@@ -212,3 +212,21 @@ def test_find_printf_and_grep_rows_are_linear():
     large, n_large = work_done(compress_grep, FormatRequest(text_l, "grep -rn NotImplementedError src"))
     assert small is not None and large is not None
     assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
+
+
+# ---------------------------------------------------------------- du | sort
+
+
+def test_du_sorted_by_size_keeps_its_ranking():
+    from sqz_core.kinds.listings import compress_du
+
+    for name in ("h2_du_ah_sort_tail", "h2_du_sh_sort_rh"):
+        fx = _fx("du", name)
+        assert compress_du(fx.request()) is None, name      # passthrough: the order is the answer
+    # du's own order (children before their directory) grows too: still grouped
+    own = "4.0K\td/a\n4.0K\td/b\n8.0K\td/s/c\n12K\td/s\n20K\td\n"
+    assert compress_du(FormatRequest(own, "du -ah d")) is not None
+    # sorted by path, not by size: grouped as usual
+    by_path = "12K\td/s\n4.0K\td/a\n8.0K\td/s/c\n4.0K\td/b\n20K\td\n"
+    assert compress_du(FormatRequest(by_path, "du -ah d | sort -k2")) is not None
+    assert compress_du(FormatRequest(own, "du -ah d | sort -h")) is None

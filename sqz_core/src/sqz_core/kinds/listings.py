@@ -495,7 +495,7 @@ def compress_du(request) -> str | None:
             extra.append(line)
         else:
             return None
-    if len(entries) < 3:
+    if len(entries) < 3 or (_piped_to_sort(request) and _ranked(entries)):
         return None
     own = {path: size for size, path in entries}
     children: dict[str, list[tuple[str, str]]] = {}
@@ -527,6 +527,31 @@ def compress_du(request) -> str | None:
         out.append(f"{own['total']}\ttotal")
     out.extend(extra)
     return "\n".join(out) + "\n"
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50, "E": 1 << 60}
+RANKED_MIN = 5
+
+
+def _piped_to_sort(request) -> bool:
+    """The command sends du's output through ``sort`` (``du -ah | sort -h | tail``)."""
+    command = getattr(request, "command", None) or ""
+    return any(part.split()[:1] == ["sort"] for part in command.split("|")[1:])
+
+
+def _ranked(entries: list[tuple[str, str]]) -> bool:
+    """Sizes in order, smallest or largest first, after a ``sort``: the order is what was asked
+    for, and grouping by directory would lose it, so such a listing is left as it is (du's own
+    order, children before their directory, may grow too: that one is grouped)."""
+    if len(entries) < RANKED_MIN:
+        return False
+    sizes = []
+    for size, _ in entries:
+        unit = size[-1] if size[-1] in "KMGTPE" else ""
+        sizes.append(float(size[:len(size) - len(unit)].replace(",", ".")) * _UNITS[unit])
+    up = all(a <= b for a, b in zip(sizes, sizes[1:]))
+    down = all(a >= b for a, b in zip(sizes, sizes[1:]))
+    return up or down
 
 
 def _du_join(files: list[tuple[str, str]]) -> str:
