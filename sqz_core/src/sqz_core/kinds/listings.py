@@ -6,7 +6,9 @@ link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by dir
 directory path is written once; every path (and size) can still be read back: in ``tree`` and
 ``du`` a name with a blank, quote or backslash is quoted as ``ls`` quotes it (``'a b.txt'``), so
 a run of names separated by spaces reads one way (``shlex.split``); ``find`` writes such a
-directory's names one a line.
+directory's names one a line. ``find -printf`` lines that end with the path are read as ``du``'s
+(fields every line shares said once). ``du`` piped through ``sort`` with its sizes in order is
+left as it is: the ranking is what was asked for.
 """
 
 from __future__ import annotations

@@ -3,7 +3,9 @@
 Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations and
 numbers masked), consecutive or interleaved; a group of three or more becomes its first
 line, where it first occurs, plus a count, the first and last timestamps and, when short,
-the values that varied (``1ms–3ms``, ``a/b``). Every ERROR/WARN/FAIL/exception line and
+the values that varied (``1ms–3ms``, ``a/b``; whole numbers exactly, ``1–12 14–40``, else
+counted, ``19 of 345–4922``). A thread name's number (``[sync_3]``) and a number's sign are masked
+with it. Every ERROR/WARN/FAIL/exception line and
 the two lines on each side of it, every stack-trace line (a Python traceback's source lines
 and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
 kept verbatim; only an exact repeat of a severe line (timestamps aside: the same warning
