@@ -8,7 +8,8 @@ counted, ``19 of 345–4922``). A thread name's number (``[sync_3]``) and a numb
 with it. Every ERROR/WARN/FAIL/exception line and
 the two lines on each side of it, every stack-trace line (a Python traceback's source lines
 and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
-kept verbatim; only an exact repeat of a severe line (timestamps aside: the same warning
+kept verbatim (a failed request's byte-for-byte repeats, the same second included, fold into
+it with their count); only an exact repeat of a severe line (timestamps aside: the same warning
 printed on every iteration) folds into its first occurrence, and not when it ends a trace. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
 """
 
@@ -126,9 +127,14 @@ def compress_log(request) -> str | None:
             in_trace = False
         if in_trace:
             pinned[i] = traced[i] = 1
+    failed_seen: set[str] = set()
     for i, (_, _, flags) in enumerate(masked):
-        if flags & 5:             # a trace line; a failed request (its neighbours are other requests)
+        if flags & 1:             # a trace line
             pinned[i] = 1
+        elif flags & 4:           # a failed request (its neighbours are other requests), but for
+            if lines[i] not in failed_seen:   # a byte-for-byte repeat: same second, same request
+                failed_seen.add(lines[i])
+                pinned[i] = 1
         if flags & 2:
             if i and masked[i - 1][2] & 1:
                 pinned[i] = 1     # the exception that ends a trace stays with its trace
@@ -145,7 +151,8 @@ def compress_log(request) -> str | None:
     groups: dict[object, list[int]] = {}
     for i, line in enumerate(lines):
         if line.strip() and not masked[i][2] & 1 and not traced[i]:
-            key = ("!", stamped[i]) if masked[i][2] & 6 else masked[i][0]
+            flags = masked[i][2]
+            key = ("!!", lines[i]) if flags & 4 else ("!", stamped[i]) if flags & 2 else masked[i][0]
             groups.setdefault(key, []).append(i)
     lead: dict[int, list[int]] = {}
     drop = bytearray(n)
