@@ -230,3 +230,34 @@ def test_du_sorted_by_size_keeps_its_ranking():
     by_path = "12K\td/s\n4.0K\td/a\n8.0K\td/s/c\n4.0K\td/b\n20K\td\n"
     assert compress_du(FormatRequest(by_path, "du -ah d | sort -k2")) is not None
     assert compress_du(FormatRequest(own, "du -ah d | sort -h")) is None
+
+
+# ---------------------------------------------------------------- damaged input never crashes
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_PIECE = st.sampled_from(["grep: ", "a/b.pyc", ": binary file matches", "src/m.py:", "12", ":", "\t", " ",
+                          "sqlalchemy/orm/", "x.py", "-", "2026-12-01 12:58", "\n", "1 matches", "", "l/"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECE, max_size=8).map("".join), max_size=30),
+       st.sampled_from(["grep -rn x src", "rg --stats x src", "grep -rn -C2 x src", "rg -c x src"]))
+def test_grep_readings_never_crash_and_never_lengthen(lines, command):
+    text = "\n".join(lines) + "\n"
+    out = compress_grep(FormatRequest(text, command))
+    assert out is None or len(out) < len(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(_PIECE, max_size=8).map("".join), max_size=30))
+def test_find_printf_never_crashes_and_every_path_stays(lines):
+    text = "\n".join(lines) + "\n"
+    out = compress_find(FormatRequest(text, "find sqlalchemy/orm src -printf '%s\\t%p\\n'"))
+    assert out is None or len(out) < len(text)
+    if out is not None:                   # every name is still there (quoted where it has a blank)
+        bare = out.replace("'", "")
+        for line in text.split("\n"):
+            if line:
+                assert line.rpartition("/")[2] in bare, line
