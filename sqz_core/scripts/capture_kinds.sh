@@ -2,7 +2,8 @@
 # Re-capture the content-kind fixtures under sqz_core/tests/fixtures/kinds/ from real programs.
 #
 # Needs: python3 (venv + pip), npm/node, cargo, kubectl, tree, ripgrep, curl, unshare (root),
-# PostgreSQL server binaries (Debian postgresql) and runuser for the held-out logs.
+# PostgreSQL server binaries (Debian postgresql) and runuser for the held-out logs;
+# nginx (nginx-light), redis-server (and redis-tools) and rsyslog for `capture_kinds.sh heldout-h2`.
 # `capture_kinds.sh heldout-listings` re-captures only the held-out listing/log fixtures.
 # Throw-away projects live in the fixed dir /tmp/sqz-capture/kinds so paths in the output are stable.
 # Registry hosts and local index paths are replaced by pkgs.example.org (see scrub()).
@@ -15,7 +16,11 @@ W=/tmp/sqz-capture/kinds
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}  # a Python with sqz-core installed (the repo's .venv)
 . "$HERE/scripts/_capture_lib.sh"  # scrub, meta
-rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+if [ "${1:-}" = heldout-h2 ]; then  # its own dirs: leaves /tmp/sqz-capture/kinds alone
+  W=/tmp/sqz-capture/kinds-h2-w; mkdir -p "$W" || exit 1
+else
+  rm -rf "$W" && mkdir -p "$W" && cd "$W" || exit 1
+fi
 
 
 # cap KIND NAME "produced_by" CMD... : run CMD (stdout+stderr) in the current dir, store scrubbed bytes.
@@ -39,6 +44,169 @@ capo() {  # like cap, stdout only (stderr discarded): the command line records 2
   echo "captured $kind/$name (exit $rc, $(wc -c <"$OUT/$kind/$name.txt") bytes)"
 }
 
+
+# ---------------------------------------------------------------- held-out pass #2 (h2_*)
+# `capture_kinds.sh heldout-h2`: shapes none of the fixtures above has, on projects they were not
+# written on (SQLAlchemy 2.0.36, urllib3 2.2.3 in a venv): grep -rn over a big tree (capped with head,
+# and with grep's "binary file matches" lines), grep -C2, rg --stats/-l/--files/--type, find -newer and
+# -printf, ls -lR and -lah --time-style=long-iso, tree -L 3 -a, du | sort -h | tail, wc -l, stat; and
+# logs of real servers run here under a bounded loopback load: nginx access and error logs (404, 403,
+# 500, 502), PostgreSQL with log_line_prefix, slow statements, lock waits and a deadlock, Redis at
+# verbose level under redis-benchmark, a threaded Python app logging urllib3 retries and an
+# exception, and the syslog (rsyslogd, traditional format) the three servers also wrote to.
+# Throw-away dir /tmp/sqz-capture/kinds-h2 so paths in the output are stable.
+H2=/tmp/sqz-capture/kinds-h2
+heldout_h2() {
+  local SITE2 LSV FINDV TREEV DUV GREPV RGV WCV STATV
+  rm -rf "$H2" && mkdir -p "$H2" && cd "$H2" || return 1
+  $PY -m venv "$H2/venv" && "$H2/venv/bin/pip" install -q sqlalchemy==2.0.36 requests==2.32.3 urllib3==2.2.3 >/dev/null 2>&1
+  "$H2/venv/bin/python" -m compileall -q "$H2/venv" >/dev/null 2>&1   # __pycache__ as an imported package has it
+  SITE2=$("$H2/venv/bin/python" -c 'import sysconfig;print(sysconfig.get_paths()["purelib"])')
+  LSV="$(ls --version | head -1)"; FINDV="$(find --version | head -1)"; TREEV="$(tree --version | cut -d' ' -f1-2)"
+  DUV="$(du --version | head -1)"; GREPV="$(grep --version | head -1)"; RGV="$(rg --version | head -1)"
+  WCV="$(wc --version | head -1)"; STATV="$(stat --version | head -1)"
+  cd "$SITE2" || return 1
+  # ---- grep / rg
+  CMDLINE="grep -rn 'NotImplementedError' sqlalchemy | head -n 250"
+  cap grep h2_grep_rn_head_sqlalchemy "$GREPV" bash -c "grep -rn 'NotImplementedError' sqlalchemy | head -n 250"
+  CMDLINE="grep -rn 'warn_deprecated' sqlalchemy"
+  cap grep h2_grep_rn_binary_matches "$GREPV" grep -rn 'warn_deprecated' sqlalchemy
+  CMDLINE="grep -rn -C2 'raise exc.InvalidRequestError' sqlalchemy/orm/session.py sqlalchemy/engine/base.py"
+  cap grep h2_grep_C2_invalid_request "$GREPV" grep -rn -C2 'raise exc.InvalidRequestError' sqlalchemy/orm/session.py sqlalchemy/engine/base.py
+  CMDLINE="rg --stats 'TODO|FIXME' sqlalchemy"; cap grep h2_rg_stats_todo "$RGV" rg --stats 'TODO|FIXME' sqlalchemy
+  CMDLINE="rg -l 'import asyncio' sqlalchemy urllib3"; cap grep h2_rg_l_asyncio "$RGV" rg -l 'import asyncio' sqlalchemy urllib3
+  CMDLINE="rg --files --type py sqlalchemy/dialects"; cap grep h2_rg_files_type_py "$RGV" rg --files --type py sqlalchemy/dialects
+  CMDLINE="rg -n --type py 'log\\.(warning|error)\\(' urllib3 requests"
+  cap grep h2_rg_type_log_calls "$RGV" rg -n --type py 'log\.(warning|error)\(' urllib3 requests
+  # ---- find
+  mkdir -p "$H2/proj" && cp -r "$SITE2/requests" "$SITE2/urllib3" "$H2/proj/"
+  cd "$H2/proj" && find . -name __pycache__ -prune -exec rm -rf {} + && find . -type f -exec touch -d '2026-11-30 09:00' {} +
+  touch -d '2026-11-30 10:00' .last_build
+  for f in requests/sessions.py requests/adapters.py urllib3/util/retry.py urllib3/connectionpool.py urllib3/exceptions.py; do echo "# touched" >>"$f"; done
+  CMDLINE="find . -name '*.py' -newer .last_build"; cap find h2_find_newer "$FINDV" find . -name '*.py' -newer .last_build
+  cd "$SITE2" || return 1
+  CMDLINE="find sqlalchemy/orm sqlalchemy/engine -name '*.py' -printf '%s\\t%p\\n'"
+  cap find h2_find_printf_size "$FINDV" find sqlalchemy/orm sqlalchemy/engine -name '*.py' -printf '%s\t%p\n'
+  CMDLINE="find urllib3 -type f -printf '%TY-%Tm-%Td %TH:%TM %8s %p\\n'"
+  cap find h2_find_printf_time "$FINDV" find urllib3 -type f -printf '%TY-%Tm-%Td %TH:%TM %8s %p\n'
+  CMDLINE="find $SITE2/sqlalchemy -name '*.so'"; cap find h2_find_abs_so "$FINDV" find "$SITE2/sqlalchemy" -name '*.so'
+  # ---- ls
+  CMDLINE="ls -lR urllib3"; cap ls h2_ls_lR_urllib3 "$LSV" ls -lR urllib3
+  CMDLINE="ls -lah --time-style=long-iso sqlalchemy/orm"; cap ls h2_ls_lah_longiso_orm "$LSV" ls -lah --time-style=long-iso sqlalchemy/orm
+  CMDLINE="ls -la /etc/alternatives"; cap ls h2_ls_la_alternatives "$LSV" ls -la /etc/alternatives
+  # ---- tree / du
+  CMDLINE="tree -L 3 -a sqlalchemy"; cap tree h2_tree_L3_a_sqlalchemy "$TREEV" tree -L 3 -a sqlalchemy
+  CMDLINE="du -ah sqlalchemy | sort -h | tail -n 25"; cap du h2_du_ah_sort_tail "$DUV" bash -c 'du -ah sqlalchemy | sort -h | tail -n 25'
+  CMDLINE="du -sh * | sort -rh"; cap du h2_du_sh_sort_rh "$DUV" bash -c 'du -sh * | sort -rh'
+  # ---- wc / stat: no kind reads them (passthrough), so they join the generic held-out set
+  CMDLINE="wc -l sqlalchemy/orm/*.py"; cap ../generic h2_wc_l_orm "$WCV" bash -c 'wc -l sqlalchemy/orm/*.py'
+  CMDLINE="stat urllib3/*.py"; cap ../generic h2_stat_urllib3 "$STATV" bash -c 'stat urllib3/*.py'
+  heldout_h2_logs
+}
+
+heldout_h2_logs() {
+  local NGV RDV PGB=/usr/lib/postgresql/15/bin PGV RSV HAD_DEVLOG=0 RS UP PGW PSQL A RD FL
+  NGV="$(nginx -v 2>&1)"; RDV="$(redis-server --version | cut -d' ' -f1-3)"; PGV="$($PGB/postgres --version)"
+  RSV="$(rsyslogd -v | head -1 | cut -d, -f1)"
+  [ -d "$H2" ] || return 1
+  mkdir -p "$H2/logs" "$H2/www/static" "$H2/www/private" && cd "$H2" || return 1
+  for i in $(seq 1 20); do echo "body { margin: ${i}px; }" >"$H2/www/static/app-$i.css"; done
+  echo ok >"$H2/www/health"; echo '<h1>shop</h1>' >"$H2/www/index.html"
+  # syslog: rsyslogd in the foreground listening on /dev/log, traditional format, to a file
+  printf '%s\n' 'module(load="imuxsock" SysSock.Name="/dev/log")' "\$WorkDirectory $H2" \
+    '$ActionFileDefaultTemplate RSYSLOG_TraditionalFileFormat' "*.* $H2/logs/syslog" >"$H2/rsyslog.conf"
+  [ -e /dev/log ] && HAD_DEVLOG=1
+  rsyslogd -n -f "$H2/rsyslog.conf" -i "$H2/rsyslogd.pid" >/dev/null 2>&1 &
+  RS=$!
+  sleep 1
+  # an upstream (http.server) behind nginx: up for the first part, then stopped (502s)
+  (cd "$H2/www" && exec $PY -m http.server 18802 --bind 127.0.0.1 >/dev/null 2>&1) &
+  UP=$!
+  printf '%s\n' "worker_processes 2;" "pid $H2/nginx.pid;" "error_log $H2/logs/nginx_error.log info;" \
+    "error_log syslog:server=unix:/dev/log,tag=nginx warn;" "events { worker_connections 256; }" "http {" \
+    "  access_log $H2/logs/nginx_access.log combined;" \
+    "  client_body_temp_path $H2/t_body; proxy_temp_path $H2/t_proxy; fastcgi_temp_path $H2/t_fcgi;" \
+    "  uwsgi_temp_path $H2/t_uwsgi; scgi_temp_path $H2/t_scgi;" \
+    "  server {" "    listen 127.0.0.1:18801;" "    root $H2/www;" \
+    "    location /api/ { proxy_pass http://127.0.0.1:18802/; proxy_connect_timeout 1s; }" \
+    "    location /checkout { return 500; }" "    location /private/ { autoindex off; }" "  }" "}" >"$H2/nginx.conf"
+  nginx -c "$H2/nginx.conf"
+  sleep 1
+  cp "$HERE/scripts/h2_load.py" "$H2/load.py"
+  $PY "$H2/load.py" 150
+  kill $UP; wait $UP 2>/dev/null
+  $PY "$H2/load.py" 40
+  for u in /wp-login.php /.env /static/app-99.css; do curl -s -o /dev/null "http://127.0.0.1:18801$u"; done
+  nginx -c "$H2/nginx.conf" -s quit; sleep 1
+  scrub <"$H2/logs/nginx_access.log" >"$OUT/log/h2_nginx_access.txt"
+  meta "$OUT/log/h2_nginx_access.json" "nginx -c nginx.conf (access_log combined; load.py: 8 client threads x 190 requests, the upstream stopped after 150)" "$NGV" 0
+  scrub <"$H2/logs/nginx_error.log" >"$OUT/log/h2_nginx_error.txt"
+  meta "$OUT/log/h2_nginx_error.json" "nginx -c nginx.conf (error_log info; the same run as h2_nginx_access)" "$NGV" 0
+  echo "captured log/h2_nginx_access, log/h2_nginx_error"
+
+  # ---- PostgreSQL: Debian's log_line_prefix, slow statements only, lock waits, a deadlock, a timeout
+  PGW="$H2/pg"
+  mkdir -p "$PGW" && chown postgres "$PGW"
+  runuser -u postgres -- $PGB/initdb -D "$PGW/data" -A trust -U postgres >/dev/null 2>&1
+  runuser -u postgres -- $PGB/pg_ctl -D "$PGW/data" -l "$PGW/server.log" -w -o \
+    "-p 18804 -k $PGW -c listen_addresses='' -c log_line_prefix='%m [%p] %q%u@%d ' -c log_min_duration_statement=40 -c log_lock_waits=on -c deadlock_timeout=200ms -c log_destination=stderr,syslog -c syslog_ident=postgres" start >/dev/null
+  runuser -u postgres -- $PGB/pgbench -h "$PGW" -p 18804 -i -s 2 postgres >/dev/null 2>&1
+  runuser -u postgres -- $PGB/pgbench -h "$PGW" -p 18804 -c 6 -T 15 postgres >/dev/null 2>&1
+  PSQL="runuser -u postgres -- psql -h $PGW -p 18804 -U postgres -q postgres"
+  $PSQL <"$HERE/scripts/h2_pg_statements.sql" >/dev/null 2>&1
+  # two sessions updating two rows in opposite order: a lock wait, then a deadlock
+  ( $PSQL -c "BEGIN; UPDATE accounts SET balance = balance + 1 WHERE id = 1; SELECT pg_sleep(0.5); UPDATE accounts SET balance = balance + 1 WHERE id = 2; COMMIT;" >/dev/null 2>&1 ) &
+  A=$!
+  sleep 0.1
+  $PSQL -c "BEGIN; UPDATE accounts SET balance = balance + 1 WHERE id = 2; SELECT pg_sleep(0.2); UPDATE accounts SET balance = balance + 1 WHERE id = 1; COMMIT;" >/dev/null 2>&1
+  wait $A
+  runuser -u postgres -- $PGB/pg_ctl -D "$PGW/data" -w stop >/dev/null
+  scrub <"$PGW/server.log" >"$OUT/log/h2_postgres_slow_deadlock.txt"
+  meta "$OUT/log/h2_postgres_slow_deadlock.json" "postgres -p 18804 -c log_line_prefix='%m [%p] %q%u@%d ' -c log_min_duration_statement=40 -c log_lock_waits=on -c deadlock_timeout=200ms (server log; pgbench -c 6 -T 15, then h2_pg_statements.sql and a deadlock via psql)" "$PGV" 0
+  echo "captured log/h2_postgres_slow_deadlock"
+
+  # ---- Redis at verbose level: redis-benchmark load, BGSAVE by the save rule, a bad CONFIG SET, shutdown
+  mkdir -p "$H2/redis"
+  redis-server --port 18803 --bind 127.0.0.1 --dir "$H2/redis" --loglevel verbose --logfile "$H2/logs/redis.log" \
+    --save "2 1000" --syslog-enabled yes --syslog-ident redis --daemonize no &
+  RD=$!
+  sleep 1
+  if redis-cli -p 18803 PING >/dev/null 2>&1; then
+    timeout 120 redis-benchmark -p 18803 -n 20000 -c 20 -q -t set,get,incr,lpush >/dev/null 2>&1
+    sleep 3
+    redis-cli -p 18803 CONFIG SET dir /no/such/dir >/dev/null 2>&1
+    timeout 60 redis-benchmark -p 18803 -n 5000 -c 10 -q -t set >/dev/null 2>&1
+    sleep 3
+    redis-cli -p 18803 SHUTDOWN SAVE >/dev/null 2>&1
+  else
+    kill $RD
+  fi
+  wait $RD 2>/dev/null
+  scrub <"$H2/logs/redis.log" >"$OUT/log/h2_redis_verbose.txt"
+  meta "$OUT/log/h2_redis_verbose.json" "redis-server --port 18803 --loglevel verbose --logfile redis.log --save '2 1000' (redis-benchmark -n 20000 -c 20, CONFIG SET dir /no/such/dir, redis-benchmark -n 5000, SHUTDOWN SAVE)" "$RDV" 0
+  echo "captured log/h2_redis_verbose"
+
+  # ---- a threaded Python app: urllib3 retries against a flaky local server and a closed port
+  $PY "$HERE/scripts/h2_flaky_server.py" &
+  FL=$!
+  sleep 1
+  cp "$HERE/scripts/h2_sync_orders.py" "$H2/sync_orders.py" && cd "$H2" || return 1
+  CMDLINE="python sync_orders.py"
+  cap log h2_python_urllib3_threads "$("$H2/venv/bin/python" --version), requests 2.32.3, urllib3 2.2.3" "$H2/venv/bin/python" sync_orders.py
+  kill $FL; wait $FL 2>/dev/null
+
+  # ---- the syslog the servers also wrote to (and two lines from logger)
+  logger -t backup "nightly backup finished: 3 databases, 412 MB"
+  logger -t backup -p user.err "backup of database inventory failed: connection refused"
+  sleep 1
+  kill $RS; wait $RS 2>/dev/null
+  [ "$HAD_DEVLOG" = 0 ] && rm -f /dev/log
+  scrub <"$H2/logs/syslog" >"$OUT/log/h2_syslog_servers.txt"
+  meta "$OUT/log/h2_syslog_servers.json" "rsyslogd -n (RSYSLOG_TraditionalFileFormat; nginx warn and above, postgres and redis during the runs above, logger -t backup)" "$RSV" 0
+  echo "captured log/h2_syslog_servers"
+}
+
+if [ "${1:-}" = heldout-h2 ]; then heldout_h2; echo done; exit 0; fi
 
 # ---------------------------------------------------------------- projects
 $PY -m venv "$W/venv" && "$W/venv/bin/pip" install -q requests==2.32.3 rich==13.9.4 pipdeptree==2.23.4 >/dev/null

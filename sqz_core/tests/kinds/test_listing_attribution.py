@@ -181,9 +181,9 @@ def _read_grep(rendered: str) -> list[tuple[str, str, str]]:
     for line in rendered.rstrip("\n").split("\n"):
         if line.startswith("[") and line.endswith("]"):
             continue
-        m = re.match(r"^(\d+): (.*)$", line)
+        m = re.match(r"^(\d+(?: \d+)*): (.*)$", line)     # rows of one text: "231 240 247: text"
         if m and path is not None:
-            out.append((path, m.group(1), m.group(2)))
+            out.extend((path, n, m.group(2)) for n in m.group(1).split(" "))
             continue
         head = re.match(r"^(.+) \(\d+ match(?:es)?\):$", line)
         if head:
@@ -205,6 +205,8 @@ def test_every_grep_match_reads_back_with_its_path_and_line(name):
     raw = [m.groups() for m in map(_RAW_GREP.match, text.strip().split("\n"))]
     rendered = compress_grep(FormatRequest(text, request.command, exit_code=0))
     back = _read_grep(rendered)
+    back.sort(key=lambda r: (r[0], int(r[1])))      # a file's rows of one text come together
+    raw.sort(key=lambda r: (r[0], int(r[1])))
     assert [(p, n) for p, n, _ in back] == [(p, n) for p, n, _ in raw]
     for (_, _, said), (_, _, was) in zip(back, raw):
         if "[…" not in said:                 # a very long line is clipped around its hit

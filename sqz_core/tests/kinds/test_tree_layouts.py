@@ -450,13 +450,14 @@ def test_grep_rendering_reads_back_every_match(files):
         if line.startswith("["):
             assert re.fullmatch(r"\[\d+ matching lines in \d+ files\]", line)
             continue
-        if not re.match(r"\d+: ", line):
+        if not re.match(r"\d+(?: \d+)*: ", line):
             path = re.fullmatch(r"(.+) \(\d+ matches\):", line).group(1)
             continue
-        n, _, t = line.partition(": ")
-        got.append((path, int(n), t))
+        ns, _, t = line.partition(": ")               # rows of one text: "231 240 247: text"
+        got.extend((path, int(n), t) for n in ns.split(" "))
     order = list(dict.fromkeys(p for p, _, _ in matches))
-    assert got == sorted(matches, key=lambda m: order.index(m[0]))
+    assert list(dict.fromkeys(p for p, _, _ in got)) == order     # files in grep's order
+    assert sorted(got) == sorted(matches)                          # every match, rows of one text together
     assert not any(line.startswith(" ") for line in out.split("\n"))
 
 
@@ -473,9 +474,9 @@ def _read_grep(out):
     if re.fullmatch(r"\[\d+ matching lines in \d+ files\]", lines[-1]):
         lines.pop()
     for line in lines:
-        row = re.match(r"^(\d+): (.*)$", line)
+        row = re.match(r"^(\d+(?: \d+)*): (.*)$", line)     # rows of one text: "231 240 247: text"
         if row:
-            got.append((path, int(row.group(1)), row.group(2)))
+            got.extend((path, int(n), row.group(2)) for n in row.group(1).split(" "))
             continue
         quoted = _QUOTED.match(line)
         if quoted:

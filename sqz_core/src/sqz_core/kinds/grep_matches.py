@@ -10,7 +10,11 @@ share one line per directory: ``dir/{a.js:12 b.js:9}: text``. A path that starts
 (``12: …``) or with a blank or quote is quoted as ``ls`` quotes names (``'12: notes'``).
 ``-l``/``-L``/``rg --files`` paths are grouped by directory as ``find``'s are; ``-c`` counts
 as ``dir/: a.js:1 b.js:0``; ``rg --heading`` loses only its blank lines and indentation.
-Other shapes (``-o``, ``--json``, ``--stats``) → None.
+A file's rows with the same text (``raise NotImplementedError()`` at 13 places) are one row,
+``231 240 247: text``. grep's "binary file matches" notices are grouped by directory
+(``grep: binary file matches in dir/: a.pyc b.pyc``); a match line that such a notice cut in two
+(both streams in one pipe) is joined again. ``rg --stats`` keeps its statistics block as written.
+Other shapes (``-o``, ``--json``) → None.
 """
 
 from __future__ import annotations
@@ -92,7 +96,7 @@ def clip_line(text: str, find) -> str:
 
 
 _OTHER_SHAPES = frozenset({"-c", "--count", "-l", "--files-with-matches", "-L", "--files-without-match",
-                           "--heading", "-o", "--only-matching", "--json", "--files", "--stats"})
+                           "--heading", "-o", "--only-matching", "--json", "--files"})
 
 
 _LIST_OPTS = frozenset({"-l", "--files-with-matches", "-L", "--files-without-match", "--files"})
@@ -140,6 +144,20 @@ def compress_grep(request) -> str | None:
         lines.pop()
     if len(lines) < 3:
         return None
+    stats: list[str] = []
+    if "--stats" in request.argv:
+        lines, stats = _split_stats(lines)
+        if not stats:
+            return None
+    lines = _fold_binary(_rejoin(lines))
+    out = _compress_shape(shape, lines, request)
+    if out is None or not stats:
+        return out
+    result = out + "\n" + "\n".join(stats) + "\n"
+    return result if len(result) < len(request.text) else None
+
+
+def _compress_shape(shape: str, lines: list[str], request) -> str | None:
     if shape == "count":
         return _compress_counts(lines, request.text)
     if shape == "heading":
@@ -178,6 +196,84 @@ def compress_grep(request) -> str | None:
         groups[path].append(text)
     return _render(order, groups, counts, numbered, request.text)
 
+# ---------------------------------------------------------------- stderr lines, --stats
+
+# grep's "binary file matches" notice (grep >= 3.5 on stderr; older grep on stdout)
+_BINARY = lazy(r"^(?:grep: (?P<a>.+): binary file matches|Binary file (?P<b>.+) matches)$")
+MIN_BINARY = 3      # fewer binary-file notices stay grep's own lines
+
+
+def _rejoin(lines: list[str]) -> list[str]:
+    """A match line that a stderr notice cut in two when both streams went to one pipe
+    (``sqlalchemy/sqgrep: x.pyc: binary file matches`` … ``l/elements.py:2983: …``): the notice
+    on its own line where it stood, the match line whole at its second half's place. Only when the
+    joined line reads as a match (``path:N:``); else the lines stay as they came."""
+    out: list[str] = []
+    pending: str | None = None
+    for line in lines:
+        if pending is not None and not _VERBATIM.match(line):
+            joined = pending + line
+            out.append(joined if _NUMBERED.match(joined) else line)
+            pending = None
+            continue
+        cut = _notice_inside(line) if pending is None else -1
+        if cut > 0:
+            pending = line[:cut]
+            out.append(line[cut:])
+            continue
+        out.append(line)
+    if pending is not None:
+        out.append(pending)
+    return out
+
+
+def _notice_inside(line: str) -> int:
+    """Where a ``grep: …: binary file matches`` notice starts inside ``line`` (after some other
+    text), else -1. String searches only: one pass over the line."""
+    if not line.endswith(": binary file matches") or line.startswith("grep: "):
+        return -1
+    cut = line.find("grep: ")
+    return cut if cut > 0 and _BINARY.match(line[cut:]) else -1
+
+
+def _fold_binary(lines: list[str]) -> list[str]:
+    """MIN_BINARY or more "binary file matches" notices grouped by directory, one line per
+    directory at its first notice's place: ``grep: binary file matches in dir/: a.pyc b.pyc``
+    (names quoted as ``ls`` quotes them where a blank or quote would split them)."""
+    found = [m for m in map(_BINARY.match, lines) if m is not None]
+    if len(found) < MIN_BINARY:
+        return lines
+    groups: dict[str, list[str]] = {}
+    out: list[str] = []
+    for line in lines:
+        m = _BINARY.match(line)
+        if m is None:
+            out.append(line)
+            continue
+        parent, _, name = (m.group("a") or m.group("b")).rpartition("/")
+        if parent not in groups:
+            groups[parent] = []
+            out.append(("\0bin", parent))          # placeholder: filled in below
+        groups[parent].append(quote_name(name))
+    return [f"grep: binary file matches in {quote_name(item[1]) + '/' if item[1] else './'}: {' '.join(groups[item[1]])}"
+            if isinstance(item, tuple) else item for item in out]
+
+
+_STATS_LINE = lazy(r"^(?:\d+ (?:matches|matched lines|files contained matches|files searched|bytes printed"
+                   r"|bytes searched)|\d+\.\d+ seconds(?: spent searching)?)$")
+
+
+def _split_stats(lines: list[str]) -> tuple[list[str], list[str]]:
+    """``rg --stats``: the matches and the statistics block after the last blank line (kept as
+    ripgrep wrote it); ``(lines, [])`` when the text does not end with such a block."""
+    end = len(lines)
+    k = end
+    while k > 0 and _STATS_LINE.match(lines[k - 1]):
+        k -= 1
+    if k == end or k == 0 or lines[k - 1] != "":
+        return lines, []
+    return lines[:k - 1], lines[k:]
+
 
 def _render(order: list, groups: dict[str, list[str]], counts: dict[str, int], numbered: bool, raw: str) -> str | None:
     """Each file once: ``path:N: text`` for a single row, else ``path (K matches):`` over its
@@ -203,12 +299,39 @@ def _render(order: list, groups: dict[str, list[str]], counts: dict[str, int], n
         out.append(f"{shown} ({n} match{'es' if n != 1 else ''}):")
         # numbered rows start with their line number, which sets them apart from a path line
         # (ripgrep's --heading layout); the indentation would cost a token a row
-        out.extend(rows if numbered else ("  " + r for r in rows))
+        out.extend(_same_text_rows(rows) if numbered else ("  " + r for r in rows))
     total = sum(counts.values())
     if len(groups) > 1 and total > len(groups):
         out.append(f"[{total} matching lines in {len(groups)} files]")
     result = "\n".join(out) + "\n"
     return result if len(result) < len(raw) else None
+
+
+MIN_SAME_ROWS = 3   # rows of one file with the same text, written as one row
+
+
+def _same_text_rows(rows: list[str]) -> list[str]:
+    """A file's ``N: text`` rows where MIN_SAME_ROWS or more have the same text: one row
+    ``231 240 247: text`` at the first one's place, the line numbers in order; context rows
+    (``N- text``) and the others stay as they are."""
+    by_text: dict[str, list[str]] = {}
+    for row in rows:
+        m = _ROW_NUMBER.match(row)
+        if m is not None and m.group(2):
+            by_text.setdefault(m.group(2), []).append(m.group(1))
+    if not any(len(v) >= MIN_SAME_ROWS for v in by_text.values()):
+        return rows
+    out: list[str] = []
+    done: set[str] = set()
+    for row in rows:
+        m = _ROW_NUMBER.match(row)
+        numbers = by_text.get(m.group(2)) if m is not None and m.group(2) else None
+        if numbers is None or len(numbers) < MIN_SAME_ROWS:
+            out.append(row)
+        elif m.group(2) not in done:
+            done.add(m.group(2))
+            out.append(f"{' '.join(numbers)}: {m.group(2)}")
+    return out
 
 
 MIN_SHARED = 3      # files whose one matching line is the same text, written as one block

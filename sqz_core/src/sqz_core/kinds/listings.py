@@ -6,7 +6,9 @@ link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by dir
 directory path is written once; every path (and size) can still be read back: in ``tree`` and
 ``du`` a name with a blank, quote or backslash is quoted as ``ls`` quotes it (``'a b.txt'``), so
 a run of names separated by spaces reads one way (``shlex.split``); ``find`` writes such a
-directory's names one a line.
+directory's names one a line. ``find -printf`` lines that end with the path are read as ``du``'s
+(fields every line shares said once). ``du`` piped through ``sort`` with its sizes in order is
+left as it is: the ranking is what was asked for.
 """
 
 from __future__ import annotations
@@ -181,11 +183,99 @@ def compress_find(request) -> str | None:
     stays whole on its line. A long listing ends with its counts per extension. ``find -ls``
     is rendered as ``ls -l`` is (see :func:`compress_find_ls`)."""
     args = request.argv[1:]
+    if "-printf" in args and not any(a in _FIND_OTHER_OUTPUT - {"-printf"} for a in args):
+        if args.count("-printf") != 1 or not _ends_with_path(args[args.index("-printf") + 1:][:1]):
+            return None     # the path is not the last thing each line prints
+        return compress_find_printf(request.text, _find_starts(args))
     if any(a in _FIND_OTHER_OUTPUT for a in args):
         return None         # what -printf/-exec/-print0 print is not one path a line
     if "-ls" in args:
         return compress_find_ls(request)
     return group_paths(request.text)
+
+
+def _ends_with_path(fmt: list[str]) -> bool:
+    """A ``-printf`` format whose lines end with the path: ``…%p\\n`` with a blank before ``%p``."""
+    if not fmt:
+        return False
+    f = fmt[0]
+    while f.endswith("\\n"):
+        f = f[:-2]
+    return f.endswith((" %p", "\\t%p")) and f.count("%p") == 1
+
+
+def _find_starts(args) -> list[str]:
+    """find's starting points: the arguments before the first option or expression."""
+    starts = []
+    for a in args:
+        if a.startswith("-") or a in ("(", "!", ")", ","):
+            break
+        starts.append(a.rstrip("/") or "/")
+    return starts or ["."]
+
+
+PRINTF_MIN_LINES = 5
+
+
+def compress_find_printf(text: str, starts: list[str]) -> str | None:
+    """``find -printf`` lines that end with the path (``%s\t%p``, ``%TY-%Tm-%Td %TH:%TM %8s %p``):
+    fields shared by every line said once; the others grouped under their directory as ``du``'s
+    are, ``dir/: 5779 sync.py 12353 evaluator.py`` (several fields: one ``f1 f2 name`` a line
+    under ``dir/:``). A line whose path does not start at one of find's starting points after a
+    blank, or lines with different field counts → None (the format is the user's own)."""
+    rows: list[tuple[list[str], str]] = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if _TOOL_ERROR.match(line):
+            return None
+        cut = _path_start(line, starts)
+        if cut is None:
+            return None
+        fields = line[:cut].split()
+        if rows and len(fields) != len(rows[0][0]):
+            return None
+        rows.append((fields, line[cut:]))
+    if len(rows) < PRINTF_MIN_LINES or not rows[0][0]:
+        return None
+    width = len(rows[0][0])
+    shared = [k for k in range(width) if all(r[0][k] == rows[0][0][k] for r in rows)]
+    varied = [k for k in range(width) if k not in shared]
+    groups: dict[str, list[str]] = {}
+    for fields, path in rows:
+        parent, _, name = path.rpartition("/")
+        if not name:
+            return None
+        shown = " ".join(fields[k] for k in varied)
+        groups.setdefault(parent, []).append(f"{shown} {quote_name(name)}" if shown else quote_name(name))
+    legend = "[find -printf, grouped by directory" + (
+        f"; every line had: {' '.join(rows[0][0][k] for k in shared)}" if shared else "") + "]"
+    out = [legend]
+    for parent, entries in groups.items():
+        head = quote_name(parent) + "/" if parent else "./"
+        if len(varied) <= 1:
+            out.append(f"{head}: {' '.join(entries)}")
+        else:
+            out.append(head + ":")
+            out.extend("  " + e for e in entries)
+    result = "\n".join(out) + "\n"
+    return result if len(result) < len(text) else None
+
+
+def _path_start(line: str, starts: list[str]) -> int | None:
+    """Where the path begins: the first of find's starting points that follows a blank (or
+    opens the line) and is followed by ``/`` or the line's end."""
+    best = None
+    for start in starts:
+        k = line.find(start if start != "/" else "/")
+        while k != -1:
+            end = k + len(start)
+            if (k == 0 or line[k - 1] in " \t") and (end == len(line) or line[end] == "/" or start == "/"):
+                break
+            k = line.find(start, k + 1)
+        if k != -1 and (best is None or k < best):
+            best = k
+    return best
 
 
 _FIND_OTHER_OUTPUT = frozenset({"-printf", "-fprintf", "-print0", "-fprint0", "-exec", "-execdir", "-ok", "-okdir"})
@@ -407,7 +497,7 @@ def compress_du(request) -> str | None:
             extra.append(line)
         else:
             return None
-    if len(entries) < 3:
+    if len(entries) < 3 or (_piped_to_sort(request) and _ranked(entries)):
         return None
     own = {path: size for size, path in entries}
     children: dict[str, list[tuple[str, str]]] = {}
@@ -439,6 +529,31 @@ def compress_du(request) -> str | None:
         out.append(f"{own['total']}\ttotal")
     out.extend(extra)
     return "\n".join(out) + "\n"
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50, "E": 1 << 60}
+RANKED_MIN = 5
+
+
+def _piped_to_sort(request) -> bool:
+    """The command sends du's output through ``sort`` (``du -ah | sort -h | tail``)."""
+    command = getattr(request, "command", None) or ""
+    return any(part.split()[:1] == ["sort"] for part in command.split("|")[1:])
+
+
+def _ranked(entries: list[tuple[str, str]]) -> bool:
+    """Sizes in order, smallest or largest first, after a ``sort``: the order is what was asked
+    for, and grouping by directory would lose it, so such a listing is left as it is (du's own
+    order, children before their directory, may grow too: that one is grouped)."""
+    if len(entries) < RANKED_MIN:
+        return False
+    sizes = []
+    for size, _ in entries:
+        unit = size[-1] if size[-1] in "KMGTPE" else ""
+        sizes.append(float(size[:len(size) - len(unit)].replace(",", ".")) * _UNITS[unit])
+    up = all(a <= b for a, b in zip(sizes, sizes[1:]))
+    down = all(a >= b for a, b in zip(sizes, sizes[1:]))
+    return up or down
 
 
 def _du_join(files: list[tuple[str, str]]) -> str:

@@ -3,10 +3,13 @@
 Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations and
 numbers masked), consecutive or interleaved; a group of three or more becomes its first
 line, where it first occurs, plus a count, the first and last timestamps and, when short,
-the values that varied (``1ms–3ms``, ``a/b``). Every ERROR/WARN/FAIL/exception line and
+the values that varied (``1ms–3ms``, ``a/b``; whole numbers exactly, ``1–12 14–40``, else
+counted, ``19 of 345–4922``). A thread name's number (``[sync_3]``) and a number's sign are masked
+with it. Every ERROR/WARN/FAIL/exception line and
 the two lines on each side of it, every stack-trace line (a Python traceback's source lines
 and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
-kept verbatim; only an exact repeat of a severe line (timestamps aside: the same warning
+kept verbatim (a failed request's byte-for-byte repeats, the same second included, fold into
+it with their count); only an exact repeat of a severe line (timestamps aside: the same warning
 printed on every iteration) folds into its first occurrence, and not when it ends a trace. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
 """
 
@@ -27,6 +30,7 @@ _TIMESTAMP = lazy(
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}[: ]\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?"
     r"|\b\d{4}/\d{2}/\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Go's log package
+    r"|\b\d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Redis
     r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
 )
 _VARIABLE = lazy(
@@ -34,7 +38,8 @@ _VARIABLE = lazy(
     r"|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b"                             # ipv4[:port]
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
     r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
-    r"|\b\d+(?:\.\d+)?\b)"                                                                # counters
+    r"|(?:(?<=[\s(=,+*/])-)?\b\d+(?:\.\d+)?\b"                                             # counters, "+ -4947" signed
+    r"|(?<=[A-Za-z]_)\d+\b)"                                                              # thread/worker names: sync_3
 )  # one group: split() yields the template's literal pieces and the masked values in one pass
 # A request that failed, in an access log: ``"GET /x HTTP/1.1" 404`` (http.server, gunicorn, uvicorn, nginx)
 _HTTP_FAILED = lazy(r'"[A-Z]+ \S+ HTTP/[\d.]+" [45]\d\d\b')
@@ -54,6 +59,7 @@ _LOG_START = lazy(
     r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
     r"|[IWEF]\d{4} \d{2}:\d{2}:\d{2}"
+    r"|\d+:[XCSM] \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}"  # Redis: pid:role
     r"|\S+ (?:verb|verbose|info|http|silly|timing|notice|warn|error|sill)\s)"
 )
 
@@ -121,9 +127,14 @@ def compress_log(request) -> str | None:
             in_trace = False
         if in_trace:
             pinned[i] = traced[i] = 1
+    failed_seen: set[str] = set()
     for i, (_, _, flags) in enumerate(masked):
-        if flags & 5:             # a trace line; a failed request (its neighbours are other requests)
+        if flags & 1:             # a trace line
             pinned[i] = 1
+        elif flags & 4:           # a failed request (its neighbours are other requests), but for
+            if lines[i] not in failed_seen:   # a byte-for-byte repeat: same second, same request
+                failed_seen.add(lines[i])
+                pinned[i] = 1
         if flags & 2:
             if i and masked[i - 1][2] & 1:
                 pinned[i] = 1     # the exception that ends a trace stays with its trace
@@ -140,7 +151,8 @@ def compress_log(request) -> str | None:
     groups: dict[object, list[int]] = {}
     for i, line in enumerate(lines):
         if line.strip() and not masked[i][2] & 1 and not traced[i]:
-            key = ("!", stamped[i]) if masked[i][2] & 6 else masked[i][0]
+            flags = masked[i][2]
+            key = ("!!", lines[i]) if flags & 4 else ("!", stamped[i]) if flags & 2 else masked[i][0]
             groups.setdefault(key, []).append(i)
     lead: dict[int, list[int]] = {}
     drop = bytearray(n)
@@ -161,7 +173,8 @@ def compress_log(request) -> str | None:
         if members:
             out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
                                   later=_later(members)))
-    return "\n".join(out) + ("\n" if trailing else "")
+    result = "\n".join(out) + ("\n" if trailing else "")
+    return result if len(result) < len(request.text) else None
 
 
 def _later(members: list[int]) -> int:
@@ -183,7 +196,7 @@ def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), late
     return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
 
 
-_NUMBER = lazy(r"(\d+(?:\.\d+)?)(\D*)")
+_NUMBER = lazy(r"(-?\d+(?:\.\d+)?)(\D*)")
 MAX_VALUES = 4      # distinct values listed for one masked field
 MAX_VARIED = 80     # characters of varied values in one note
 
@@ -200,12 +213,40 @@ def _varied(rows: list[list[str]]) -> str:
         if len(seen) < 2:
             continue
         nums = [_NUMBER.fullmatch(v) for v in seen]
-        if all(nums) and len({m.group(2) for m in nums}) == 1:
+        exact = _int_ranges(seen)
+        if exact is not None:
+            fields.append(exact)
+        elif all(nums) and len({m.group(2) for m in nums}) == 1:
             vals = sorted(nums, key=lambda m: float(m.group(1)))
-            fields.append(f"{vals[0].group(0)}–{vals[-1].group(0)}")
+            span = f"{vals[0].group(0)}–{vals[-1].group(0)}"
+            # whole numbers not listed exactly: how many of the span (``1–12 14–40`` lists them all)
+            fields.append(span if "." in span or vals[0].group(2) else f"{len(seen)} of {span}")
         elif len(seen) <= MAX_VALUES:
             fields.append("/".join(seen))
         else:
             fields.append(f"{len(seen)} distinct")
     text = ", ".join(fields)
     return text if len(text) <= MAX_VARIED else ""
+
+
+MAX_RANGES = 6      # an integer field's values listed exactly as at most this many runs
+
+
+def _int_ranges(values) -> str | None:
+    """Plain integers (no leading zero) listed exactly as their runs: ``1–12 14–40`` (every value
+    from 1 to 40 but 13); None for other values or more than MAX_RANGES runs (a min–max is said then)."""
+    ints = []
+    for v in values:
+        if not v.isdigit() or (len(v) > 1 and v[0] == "0") or len(v) > 12:
+            return None
+        ints.append(int(v))
+    ints.sort()
+    runs: list[list[int]] = []
+    for x in ints:
+        if runs and x == runs[-1][1] + 1:
+            runs[-1][1] = x
+        else:
+            runs.append([x, x])
+            if len(runs) > MAX_RANGES:
+                return None
+    return " ".join(str(a) if a == b else f"{a}–{b}" if b > a + 1 else f"{a} {b}" for a, b in runs)
