@@ -53,3 +53,17 @@ def test_failed_compiles_indices():
     assert c_cmake.failed_compiles(lines) == frozenset({1, 3})
     assert c_cmake.failed_compiles([]) == frozenset()
     assert c_cmake.failed_compiles(["FAILED: last"]) == frozenset()
+
+
+def test_cargo_verbose_error_keeps_each_macro_invocation_line():
+    # the three E0308 errors share message and location (src/lib.rs:133:39); what tells them apart is the
+    # macro invocation each comes from. rustc prints its line number on the source line and the label on
+    # the next, so no fact can hold both in the raw capture: asserted here on the formatter's output.
+    from sqz_formatters_test import rust_cargo
+
+    fx = other("cargo", "h2_itoa_build_verbose_error")
+    out = rust_cargo.sqz_format(request=FormatRequest(fx.request().text, fx.command, exit_code=fx.meta.get("exit_code")))
+    assert missing_facts(out, fx.facts) == []
+    for n in (204, 206, 215):                   # 197-204 is one multi-line invocation: rustc labels its last line
+        assert f"{n}: - in this macro invocation" in out
+    assert "impl_Integer!(I64_MAX_LEN => i64" not in out   # the invocation's source text goes (code frames dropped)
