@@ -7,7 +7,9 @@ a build prints ``[ 42%] Building C object …`` per file; the agent needs CMake'
 compiler shown relative to the project, named once) and the generator's error lines (make or ninja).
 Green builds keep their last progress line; probes that failed are kept. With ``--verbose`` the
 Makefile generator's own steps (``cmake -E cmake_depends …``, ``cmake --check-build-system``,
-``make -f CMakeFiles/…`` sub-makes) are counted like progress; the compiler commands go as in ``c_make``.
+``make -f CMakeFiles/…`` sub-makes) are counted like progress; the compiler commands go as in ``c_make``,
+except a command whose next line is a diagnostic about the file it compiles (``cc … -c /p/x.c`` then
+``/p/x.c: In function …``): that is the failed compile's command line, kept as ninja's ``FAILED:`` one is.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from sqz_core import FormatRequest, hookimpl
 
 from ._common import count_phrase, has_option, join_output
 from .c_diagnostics import compress_compiler_output, relative_to_root
-from .c_make import compress_make_lines
+from .c_make import _ECHO, compress_make_lines
 
 commands = ("cmake",)
 
@@ -36,6 +38,7 @@ _GENERATOR_CMD = re.compile(r"^(?:cd \S+ && )?\S*/cmake (?:-E (?:cmake_progress_
                             r"|^\S*/g?make +(?:-s +)?-f CMakeFiles/\S+ \S+$")
 _CMAKE_BLOCK = re.compile(r"^CMake (Error|Warning|Deprecation Warning)( \(dev\))?( at [^:]+:\d+ \(\w+\))?:")
 _NINJA_MSG = re.compile(r"^(FAILED: |ninja: (build stopped: .*|error: .*|no work to do\.))")
+_COMPILED_SOURCE = re.compile(r"\s-c\s+(\S+)")   # the source file a compiler command compiles
 _BUILT_INFO = re.compile(r"^-- (Build files have been written to: |Configuring incomplete, errors occurred!)")
 
 
@@ -76,6 +79,23 @@ def compress_progress(lines: list[str]) -> tuple[list[str], dict]:
     return out, counts
 
 
+def failed_compiles(lines: list[str]) -> frozenset:
+    """Indices of the command lines to keep verbatim: the one after ninja's ``FAILED:``, and a compiler
+    command directly followed by a diagnostic naming the file it compiles (the Makefile generator's
+    ``--verbose`` echo of the compile that failed)."""
+    keep = set()
+    for i in range(len(lines) - 1):
+        line = lines[i]
+        if line.startswith("FAILED: "):
+            keep.add(i + 1)
+            continue
+        if _ECHO.match(line):
+            m = _COMPILED_SOURCE.search(line)
+            if m and lines[i + 1].startswith(m.group(1) + ":"):
+                keep.add(i)
+    return frozenset(keep)
+
+
 def cmake_mode(argv: tuple[str, ...]) -> str | None:
     """``"build"`` for ``cmake --build``, ``"configure"`` for ``cmake [-S src] [-B dir] …``, else None."""
     args = argv[1:]
@@ -99,8 +119,7 @@ def format_cmake(text: str, mode: str, exit_code: int | None) -> str | None:
         return None
     lines, _ = compress_progress(lines)
     if mode == "build":
-        failed_cmds = frozenset(i + 1 for i, l in enumerate(lines) if l.startswith("FAILED: "))
-        res = compress_make_lines(lines, failed_cmds)
+        res = compress_make_lines(lines, failed_compiles(lines))
         if res is None:
             return None
         lines, _ = res

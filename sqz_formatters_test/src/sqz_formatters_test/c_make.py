@@ -67,6 +67,9 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
     artefacts = 0
     for idx, line in enumerate(lines):
         if idx in keep:
+            if entering is not None:
+                kept.append(entering)  # the kept command runs in that directory too
+                entering = None
             kept.append(line)
             continue
         mm = _MAKE_MSG.match(line)
