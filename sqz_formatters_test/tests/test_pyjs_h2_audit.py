@@ -91,3 +91,17 @@ def test_every_setup_error_keeps_its_location_and_every_skip_its_line_number():
     numbers = set(re.findall(r"^SKIPPED \[1\] tests/vector_test\.py:(\d+): could not import", raw, re.M))
     out = "\n".join(lines)
     assert len(numbers) == 101 and all(re.search(rf"\b{n}\b", out) for n in numbers)
+
+
+def test_tox_run_drops_the_codspeed_plugin_header_like_the_benchmark_one():
+    """pytest-codspeed's session header (``codspeed: 5.0.4 (disabled, …)``) is plugin chatter like
+    pytest-benchmark's ``benchmark: …``: it goes; the tox lines and every failure stay."""
+    from sqz_formatters_test import py_tox
+
+    suite = FormatterSuite(py_tox, "tox")
+    fx = suite.fixture("h2_humanize_red_cov")
+    out = suite.run(fx)
+    assert out is not None and missing_facts(out, fx.facts) == []
+    assert any(x.startswith("codspeed: 5.0.4") for x in fx.text.splitlines())
+    assert "codspeed: " not in out and "benchmark: 5.3.1" not in out
+    assert out.count(">       assert humanize.intcomma(*test_args) == expected") == 12

@@ -39,7 +39,7 @@ _SECTION = re.compile(r"^=+ (?P<title>\S.*?) =+$")
 _HEADER_NOISE = re.compile(
     r"^(?:platform \S+ -- Python \S+|sysconfig platform: |cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
     r"hypothesis profile |Using --randomly-seed=|created: \d+/\d+ workers?$|scheduling tests via |"
-    r"benchmark: |asyncio: mode=|django: |metadata: )")
+    r"benchmark: |codspeed: |asyncio: mode=|django: |metadata: )")
 _COLLECTED = re.compile(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
 # a progress row; pytest also prints a row of padding alone when a module's dots filled the previous one
 _PROGRESS = re.compile(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$|^\s+\[\s*\d+%\]$")
