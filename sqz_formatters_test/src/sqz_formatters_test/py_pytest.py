@@ -39,9 +39,10 @@ _SECTION = re.compile(r"^=+ (?P<title>\S.*?) =+$")
 _HEADER_NOISE = re.compile(
     r"^(?:platform \S+ -- Python \S+|sysconfig platform: |cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
     r"hypothesis profile |Using --randomly-seed=|created: \d+/\d+ workers?$|scheduling tests via |"
-    r"benchmark: |asyncio: mode=|django: |metadata: )")
+    r"benchmark: |codspeed: |asyncio: mode=|django: |metadata: )")
 _COLLECTED = re.compile(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
-_PROGRESS = re.compile(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
+# a progress row; pytest also prints a row of padding alone when a module's dots filled the previous one
+_PROGRESS = re.compile(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$|^\s+\[\s*\d+%\]$")
 _VERBOSE = re.compile(
     r"^(?P<id>\S+::.*?) (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?P<why> \(.*\))?"
     r"(?:\s+\[\s*\d+%\])?$")
@@ -690,7 +691,9 @@ def sqz_format(request: FormatRequest) -> str | None:
 
 
 _SUMMARY_FAILED = re.compile(r"^FAILED (?P<id>\S+?::.+?)(?: - .*)?$")
-_SUMMARY_ENTRY = re.compile(r"^(?:FAILED|ERROR|SKIPPED|XFAIL|XPASS|PASSED|SUBFAIL|SUBPASS)\b|^\(\+ |^  \(\+ ")
+# a summary entry's first line; pytest's ``!!! stopping after N failures !!!``/``!!! Interrupted … !!!``
+# line is one too (not a continuation of the FAILED line above it: it stays at the end, not in a report)
+_SUMMARY_ENTRY = re.compile(r"^(?:FAILED|ERROR|SKIPPED|XFAIL|XPASS|PASSED|SUBFAIL|SUBPASS)\b|^\(\+ |^  \(\+ |^!{3}")
 _BANNER_OUT = re.compile(r"^_ (?P<name>\S.*) _$")
 
 
