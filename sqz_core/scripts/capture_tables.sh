@@ -245,7 +245,7 @@ cd "$W"
 "$PY" -m venv "$W/h2venv" && "$W/h2venv/bin/pip" install -q requests==2.25.1 urllib3==1.26.5 idna==2.10 chardet==4.0.0 \
   certifi==2020.12.5 click==7.1.2 Jinja2==2.11.3 MarkupSafe==1.1.1 itsdangerous==1.1.0 Werkzeug==1.0.1 Flask==1.1.2 >/dev/null 2>&1
 H2PIPV="$("$W/h2venv/bin/pip" --version | cut -d' ' -f1-2)"
-CMDLINE="pip list --outdated"; cap table h2_pip_list_outdated "$H2PIPV" env PIP_DISABLE_PIP_VERSION_CHECK=1 "$W/h2venv/bin/pip" list --outdated
+CMDLINE="pip list --outdated"; cap deptree h2_pip_list_outdated "$H2PIPV" env PIP_DISABLE_PIP_VERSION_CHECK=1 "$W/h2venv/bin/pip" list --outdated
 CMDLINE="pip list --outdated --format=json"; cap json h2_pip_list_outdated_json "$H2PIPV" env PIP_DISABLE_PIP_VERSION_CHECK=1 "$W/h2venv/bin/pip" list --outdated --format=json
 "$W/h2venv/bin/pip" inspect 2>/dev/null >"$W/h2inspect.json"
 JQV="$(jq --version)"
