@@ -30,58 +30,82 @@ def _text(path: Path) -> str:
 
 # ---------------------------------------------------------------------------- AWS CLI tables
 
-def _aws_cells(text: str) -> list[tuple[str, ...]]:
-    """Every title and row of an AWS table, read naively: the frame's pipes stripped, cells
-    split on ``|`` (the captures hold no ``|`` inside a value), rules skipped."""
+def _aws_sections(text: str) -> list[tuple[int, str, list[tuple[str, ...]]]]:
+    """Every section of an AWS table read naively: (depth, title, rows), the frame's pipes
+    stripped, cells split on ``|`` (the captures hold no ``|`` inside a value), rules skipped;
+    a list's column names are its first row."""
     out = []
     for line in text.rstrip("\n").split("\n")[1:]:
         inner = line.strip("|")
         if inner.startswith("+") or not inner.strip():
             continue
-        out.append(tuple(c.strip() for c in inner.split("|")))
+        if "|" in inner:
+            out[-1][2].append(tuple(c.strip() for c in inner.split("|")))
+        else:
+            out.append((len(line) - len(line.lstrip("|")), inner.strip(), []))
     return out
 
 
-def _rendered_cells(out: str) -> list[tuple[str, ...]]:
-    cells = []
+def _rendered_sections(out: str) -> list[tuple[int, str, list[tuple[str, ...]]]]:
+    """The sections read back from the rendering, each note's fields put back in every section
+    of its title (the notes of these captures name a title, not a path)."""
+    sections, notes = [], {}
     for line in out.rstrip("\n").split("\n"):
+        indent = len(line) - len(line.lstrip(" "))
         s = line.strip()
-        if " | " in s and ": " in s.split(" | ", 1)[0]:
+        if s.startswith("[every "):
+            title, _, said = s[len("[every "):-1].partition(": ")
+            assert " > " not in title
+            notes[(indent, title)] = [tuple(kv.split(": ", 1)) for kv in said.split("; ")]
+        elif " | " in s and ": " in s.split(" | ", 1)[0]:   # (no value of these captures holds " | ")
             title, first = s.split(": ", 1)             # ``Tags: Key | Value``: title, then names
-            cells.append((title,))
-            cells.append(tuple(first.split(" | ")))
+            sections.append((indent + 1, title, [tuple(first.split(" | "))]))
         elif " | " in s:
-            cells.append(tuple(s.split(" | ")))
-        elif ": " in s or s.endswith(":"):
+            sections[-1][2].append(tuple(s.split(" | ")))
+        elif s.startswith("- "):
+            sections[-1][2].append((s[2:],))
+        elif ":" in s:
             key, _, value = s.partition(":")
-            cells.append((key, value.strip()))
+            sections[-1][2].append((key, value.strip()))
         else:
-            cells.append((s,))
-    return cells
+            sections.append((indent + 1, s, []))
+    for depth, title, rows in sections:
+        rows.extend(notes.get((depth, title), []))
+    return sections
+
+
+def _same(sections):
+    return [(d, t, sorted(rows)) for d, t, rows in sections]
 
 
 @pytest.mark.parametrize("path", [EC2, SUBNETS], ids=lambda p: p.stem)
-def test_aws_table_keeps_every_title_and_cell_in_order(path):
+def test_aws_table_keeps_every_title_and_cell(path):
     text = _text(path)
     out = _fixed_layout(text)
     assert out is not None
-    assert _rendered_cells(out) == _aws_cells(text)
-    assert len(out) * 3 < len(text)              # the frame and padding were most of it
+    assert _same(_rendered_sections(out)) == _same(_aws_sections(text))
+    assert len(out) * 4 < len(text)              # the frame, padding and repeats were most of it
     assert "|  " not in out and "+--" not in out
 
 
 def test_aws_table_renders_nesting_and_lists():
     out = _fixed_layout(_text(EC2))
     lines = out.split("\n")
-    assert lines[:3] == ["DescribeInstances", " Reservations", "  OwnerId: 123456789012"]
+    assert lines[:4] == ["DescribeInstances", " Reservations", "  [every Reservations: OwnerId: 123456789012]",
+                         "  ReservationId: r-fe3ef4b046c78aeb6"]
     # a dict nested in a list item: one space deeper per level of the frame
     assert "     AttachTime: 2026-12-01T12:54:44.000Z" in lines
+    # what all five instances share is said once, on the first; what differs stays on each
+    assert out.count("[every Instances: AmiLaunchIndex: 0; Architecture: x86_64;") == 1
+    assert out.count("Architecture") == 1 and out.count("InstanceType: ") == 5
+    assert "     [every Ebs: DeleteOnTermination: True; Status: attached]" in lines
     # a list of dicts: its column names after its title, then one row a dict
     i = lines.index("   Tags: Key | Value")
     assert lines[i + 1:i + 3] == ["    Name | web-1", "    team | shop"]
     # an empty value keeps its key
     assert "   StateTransitionReason:" in lines
     assert out.count(" Reservations\n") == 5 and out.count("InstanceId: i-") == 5
+    assert "   State\n    Code: 80\n    Name: stopped\n" in out
     assert "   State\n    Code: 80\n    Name: stopped\n" in out
 
 

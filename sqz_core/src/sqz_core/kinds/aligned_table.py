@@ -325,8 +325,10 @@ def _fixed_layout(text: str) -> str | None:
 # rows (a dict: ``key | value``), or a rule, centred column names, a rule and rows (a list of
 # dicts). Every line has the table's width. Rendered as the sections' titles indented by depth,
 # a dict's rows as ``key: value`` under its title, a list's column names after its title
-# (``Tags: Key | Value``) and its rows as cells joined by `` | ``. Every line is checked by
-# printing it back with awscli's own centring and padding; any other line leaves it as printed.
+# (``Tags: Key | Value``) and its rows as cells joined by `` | ``; a ``key: value`` that every
+# section of one path shares (three or more) is said once, in a note on the first of them. Every
+# line is checked by printing it back with awscli's own centring and padding; any other line
+# leaves the table as printed.
 
 
 def _aws_center(text: str, length: int, left: str) -> str:
@@ -386,7 +388,8 @@ def _aws_box_table(text: str) -> str | None:
             if d == 0 or line[width - d:] != "|" * d:
                 return None
             events.append(("line", d, line[d - 1:width - d + 1]))
-    out: list[str] = []
+    sections: list = []   # (depth, path of titles, title, column names or None, rows)
+    path: list[tuple[int, str]] = []
     i, n = 0, len(events)
     while i < n:
         kind, depth, inner = events[i]
@@ -424,23 +427,64 @@ def _aws_box_table(text: str) -> str | None:
                 rows, i = kv, j + 1
         else:
             i = j
-        pad = " " * (depth - 1)
         if head is not None:
             if any("|" in c for c in head) or any(" | " in c for r in rows for c in r):
                 return None
+        elif not all((len(r) == 2 and r[0] and ": " not in r[0] and not r[0].endswith(":"))
+                     or (len(r) == 1 and r[0]) for r in rows):
+            return None
+        while path and path[-1][0] >= depth:
+            path.pop()
+        path.append((depth, title))
+        sections.append((depth, " > ".join(t for _, t in path), title, head, rows))
+    return _aws_render(sections, len(text))
+
+
+AWS_HOIST_MIN = 3   # a field the same in this many sections of one path (or more) is said once
+
+
+def _aws_render(sections: list, limit: int) -> str | None:
+    """The sections as text; a ``key: value`` that every section of one path shares (three or
+    more sections) is said once, on the path's first section (``[every Instances: Architecture:
+    x86_64; Hypervisor: xen]``; the whole path when another path ends in that title too), and
+    left out of its rows."""
+    by_path: dict[str, list] = {}
+    for sec in sections:
+        if sec[3] is None:
+            by_path.setdefault(sec[1], []).append(sec[4])
+    shared: dict[str, set] = {}
+    for path, groups in by_path.items():
+        if len(groups) < AWS_HOIST_MIN:
+            continue
+        common = {tuple(r) for r in groups[0] if len(r) == 2 and r[1] and ";" not in r[1] and "]" not in r[1]}
+        for rows in groups[1:]:
+            common &= {tuple(r) for r in rows}
+        if common:
+            shared[path] = common
+    paths_of: dict[str, int] = {}   # a title that names one path stands for it in a note
+    for title, path in {(sec[2], sec[1]) for sec in sections}:
+        paths_of[title] = paths_of.get(title, 0) + 1
+    out: list[str] = []
+    noted: set = set()
+    for depth, path, title, head, rows in sections:
+        pad = " " * (depth - 1)
+        if head is not None:
             out.append(f"{pad}{title}: {' | '.join(head)}")
             out.extend(f"{pad} {' | '.join(r)}".rstrip(" ") for r in rows)
-        else:
-            out.append(f"{pad}{title}")
-            for r in rows:
-                if len(r) == 2 and r[0] and ": " not in r[0] and not r[0].endswith(":"):
-                    out.append(f"{pad} {r[0]}: {r[1]}".rstrip(" "))
-                elif len(r) == 1 and r[0]:
-                    out.append(f"{pad} - {r[0]}")
-                else:
-                    return None
+            continue
+        out.append(f"{pad}{title}")
+        common = shared.get(path, ())
+        if common and path not in noted:
+            noted.add(path)
+            said = "; ".join(f"{k}: {v}" for k, v in (tuple(r) for r in rows) if (k, v) in common)
+            out.append(f"{pad} [every {title if paths_of[title] == 1 else path}: {said}]")
+        for r in rows:
+            if len(r) == 2 and tuple(r) not in common:
+                out.append(f"{pad} {r[0]}: {r[1]}".rstrip(" "))
+            elif len(r) == 1:
+                out.append(f"{pad} - {r[0]}")
     result = "\n".join(out) + "\n"
-    return result if len(result) < len(text) else None
+    return result if len(result) < limit else None
 
 
 # ---------------------------------------------------------------------------- psql -x records
