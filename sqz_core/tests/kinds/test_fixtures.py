@@ -14,9 +14,9 @@ HERE = Path(__file__).parent
 FIXTURES = iter_fixtures(HERE.parent / "fixtures" / "kinds")
 # Fixtures where the kind is right but there is nothing safe to do.
 UNCHANGED = {"npm_install_verbose_404", "kubectl_config_view",  # config view: every key is top-level
-             # held-out pass #2: sqlite3 -markdown's pipe table and ss's right-aligned address
+             # held-out pass #2: ss's right-aligned address
              # columns are not read as tables; an OpenAPI schema as YAML has no empty value to drop
-             "h2_sqlite_markdown_mode", "h2_ss_tanp", "h2_yq_openapi_v31"}
+             "h2_ss_tanp", "h2_yq_openapi_v31"}
 
 
 def _ids(fx):

@@ -282,3 +282,45 @@ def test_pip_list_table_below_warnings():
     assert "certifi 2020.12.5 2026.10.19.post1 wheel" in lines
     assert missing_facts(out, fx.facts) == []
     assert compress_pip_list("WARNING: only a warning\n") is None
+
+
+# ---------------------------------------------------------------------------- markdown tables
+
+MARKDOWN = KINDS / "table" / "h2_sqlite_markdown_mode.txt"
+
+
+def _md_rows(text: str) -> list[list[str]]:
+    lines = text.rstrip("\n").split("\n")
+    return [[c.strip() for c in line.strip("|").split("|")] for k, line in enumerate(lines) if k != 1]
+
+
+def test_markdown_table_keeps_every_cell():
+    text = _text(MARKDOWN)
+    out = _fixed_layout(text)
+    assert out is not None and "|" not in out and "---" not in out
+    assert [line.split(" ") for line in out.rstrip("\n").split("\n")] == _md_rows(text)
+    fx = load_fixture(MARKDOWN)
+    assert missing_facts(compress_kind("table", fx.request()), fx.facts) == []
+
+
+@pytest.mark.parametrize("damage", [
+    lambda ls: ls[:2] + [ls[2][:-2] + "|"] + ls[3:],            # a row of another width
+    lambda ls: ls[:2] + [ls[2].replace("| ", "|", 1) + " "] + ls[3:],   # a cell touching its pipe
+    lambda ls: ls[:2] + [ls[2].replace(" ", "|", 1)[:len(ls[2])]] + ls[3:],  # a pipe off the rule
+    lambda ls: ls[:1] + ["|---|"] + ls[2:],                      # a rule that is not the table's
+])
+def test_markdown_table_damaged_is_left_alone(damage):
+    lines = _text(MARKDOWN).rstrip("\n").split("\n")
+    assert _fixed_layout("\n".join(damage(lines)) + "\n") is None
+
+
+def test_markdown_table_work_grows_linearly():
+    lines = _text(MARKDOWN).rstrip("\n").split("\n")
+
+    def build(k: int) -> str:
+        return "\n".join(lines[:2] + lines[2:] * k) + "\n"
+
+    small, work_small = work_done(_fixed_layout, build(4))
+    large, work_large = work_done(_fixed_layout, build(32))
+    assert small is not None and large is not None
+    assert grows_linearly(work_small, work_large, 8)

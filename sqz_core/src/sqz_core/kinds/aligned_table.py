@@ -140,7 +140,7 @@ def _is_number(cell: str) -> bool:
 def looks_like_table(text: str) -> bool:
     if len(text) > 2_000_000:
         return False
-    if text.startswith((_IMPORTTIME_HEAD, _UNZIP_ARCHIVE, "----", _EXPANDED_HEAD)) and _fixed_layout(text) is not None:
+    if text.startswith((_IMPORTTIME_HEAD, _UNZIP_ARCHIVE, "----", _EXPANDED_HEAD, "|")) and _fixed_layout(text) is not None:
         return True
     # a ruled table only when the output opens with it (a title or dpkg's legend may come
     # first): a page that shows one among its prose is that page's kind, not a table
@@ -316,7 +316,35 @@ def _fixed_layout(text: str) -> str | None:
         return _aws_box_table(text)
     if text.startswith(_EXPANDED_HEAD):
         return _expanded_records(text)
+    if text.startswith("|") and _MD_RULE.match(text[text.find("\n") + 1:text.find("\n", text.find("\n") + 1)]):
+        return _markdown_table(text)
     return None
+
+
+# ---------------------------------------------------------------------------- markdown tables
+# ``sqlite3 -markdown`` (and any program printing a pipe table): ``| a | b |`` rows padded to
+# one width, ``|---|:--:|`` under the header. Rendered as the other tables are (header, rows,
+# padding gone) when every row has the header's cells and its pipes where the rule has them.
+_MD_RULE = lazy(r"^\|(?::?-+:?\|)+$")
+
+
+def _markdown_table(text: str) -> str | None:
+    lines = text.rstrip("\n").split("\n")
+    if len(lines) < 3 or not _MD_RULE.match(lines[1]):
+        return None
+    bars = [i for i, c in enumerate(lines[1]) if c == "|"]
+    table = []
+    for k, line in enumerate(lines):
+        if k == 1:
+            continue
+        if len(line) != len(lines[1]) or [i for i, c in enumerate(line) if c == "|"] != bars:
+            return None
+        cells = [line[a + 1:b] for a, b in zip(bars, bars[1:])]
+        if any(c[:1] != " " or c[-1:] != " " for c in cells):
+            return None
+        table.append([c.strip(" ") for c in cells])
+    rendered = render_table(table, hoist=True) if len(table) > 1 and all(table[0]) else None
+    return rendered if rendered is not None and len(rendered) < len(text) else None
 
 
 # ---------------------------------------------------------------------------- AWS CLI tables
