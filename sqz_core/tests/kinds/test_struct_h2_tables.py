@@ -324,3 +324,29 @@ def test_markdown_table_work_grows_linearly():
     large, work_large = work_done(_fixed_layout, build(32))
     assert small is not None and large is not None
     assert grows_linearly(work_small, work_large, 8)
+
+
+# ---------------------------------------------------------------------------- JSON lines
+
+PG_LOG = KINDS / "jsonl" / "h2_jq_c_postgres_jsonlog.txt"
+
+
+def test_jsonl_run_says_its_shared_fields_once():
+    from sqz_core.kinds.json_doc import compress_jsonl
+
+    fx = load_fixture(PG_LOG)
+    out = compress_jsonl(fx.request())
+    assert missing_facts(out, fx.facts) == []
+    note = ('[every row below has "user":"postgres","dbname":"postgres","remote_host":"[local]","txid":0,'
+            '"error_severity":"LOG","application_name":"psql","backend_type":"client backend","query_id":0]')
+    lines = out.split("\n")
+    assert note in lines and lines[lines.index(note) + 1] == "[5]{timestamp,pid,session_id,line_num,ps,session_start,vxid,message}:"
+    # the ERROR record is not in a run: it stays whole, with its own severity and code
+    assert any(line.startswith("{") and '"error_severity":"ERROR"' in line and '"state_code":"42P01"' in line
+               for line in lines)
+    # every message of the log is still there, once
+    import json
+    for raw in fx.text.splitlines():
+        msg = json.loads(raw)["message"]
+        if len(msg) < 200:
+            assert out.count(json.dumps(msg)[1:-1]) + out.count(msg) >= 1, msg

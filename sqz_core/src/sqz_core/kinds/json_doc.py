@@ -689,7 +689,9 @@ def compress_jsonl(request) -> str | None:
 
     def flush() -> None:
         if len(run) >= 3 and is_tabular(run):
-            out.extend(encode_table(run))
+            note, rows = _run_constants(run)
+            out.extend(note)
+            out.extend(encode_table(rows))
         else:
             out.extend(_dump(r) for r in run)
         run.clear()
@@ -706,6 +708,24 @@ def compress_jsonl(request) -> str | None:
         run.append(v)
     flush()
     return "\n".join(out) + "\n"
+
+
+ROW_NOTE = "[every row below has "
+
+
+def _run_constants(run: list[dict]) -> tuple[list[str], list[dict]]:
+    """Fields with one value in every record of a run (a log's user, database, backend type):
+    said once above the run's table (``[every row below has "user":"postgres"]``), the table
+    without them; nothing when that would not be shorter or would leave no column."""
+    first = run[0]
+    const = [k for k, v in first.items() if all(r[k] == v for r in run[1:])]
+    if not const or len(const) == len(first):
+        return [], run
+    said = ",".join(f"{_dump(k)}:{_dump(first[k])}" for k in const)
+    saved = (len(run) - 1) * sum(len(_dump(first[k])) + 1 for k in const)
+    if saved <= len(ROW_NOTE) + len(said) + 1:
+        return [], run
+    return [f"{ROW_NOTE}{said}]"], [{k: v for k, v in r.items() if k not in const} for r in run]
 
 
 _RG_TYPES = frozenset({"begin", "match", "context", "end", "summary"})
