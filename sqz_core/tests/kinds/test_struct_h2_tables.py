@@ -350,3 +350,15 @@ def test_jsonl_run_says_its_shared_fields_once():
         msg = json.loads(raw)["message"]
         if len(msg) < 200:
             assert out.count(json.dumps(msg)[1:-1]) + out.count(msg) >= 1, msg
+
+
+def test_aws_note_holds_only_what_every_section_of_its_path_shares():
+    lines = _lines(SUBNETS)
+    i = next(k for k, line in enumerate(lines) if "|  available " in line)
+    changed = lines[i].replace("|  available ", "|  pending   ", 1)   # one subnet of five differs
+    text = "\n".join(lines[:i] + [changed] + lines[i + 1:]) + "\n"
+    out = _fixed_layout(text)
+    assert out is not None
+    assert "State: available]" not in out and "[every Subnets: AssignIpv6AddressOnCreation: False; " in out
+    assert out.count("State: available") == 4 and out.count("State: pending") == 1
+    assert _same(_rendered_sections(out)) == _same(_aws_sections(text))

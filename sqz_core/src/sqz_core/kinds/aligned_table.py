@@ -478,12 +478,11 @@ def _aws_render(sections: list, limit: int) -> str | None:
     left out of its rows."""
     by_path: dict[str, list] = {}
     for sec in sections:
-        if sec[3] is None:
-            by_path.setdefault(sec[1], []).append(sec[4])
+        by_path.setdefault(sec[1], []).append(None if sec[3] is not None else sec[4])
     shared: dict[str, set] = {}
     for path, groups in by_path.items():
-        if len(groups) < AWS_HOIST_MIN:
-            continue
+        if len(groups) < AWS_HOIST_MIN or None in groups:
+            continue   # (a path whose sections include a list's table: "every" would not hold)
         common = {tuple(r) for r in groups[0] if len(r) == 2 and r[1] and ";" not in r[1] and "]" not in r[1]}
         for rows in groups[1:]:
             common &= {tuple(r) for r in rows}
