@@ -20,6 +20,10 @@ Ruled tables (``parse_ruled``) carry their column bounds in a rule line: psql's 
 ``+---+`` or ``┌───┬───┐`` around them). The rule is read once; every row must put its
 separators exactly where the rule's junctions are, else the table stays as printed.
 
+Three more layouts are read whole or not at all: the AWS CLI's ``--output table`` boxes
+(nested sections, every line printed back with awscli's own centring and padding), ``psql -x``
+expanded records and markdown pipe tables (``sqlite3 -markdown``); see their sections below.
+
 Two fixed layouts are read by their printf formats, every row checked by printing it back:
 ``python -X importtime`` (``import time: {self:>9} | {cumulative:>10} | {indent}{module}``:
 rows lose the prefix and the padding, the indent after ``| `` is the import tree and stays)
