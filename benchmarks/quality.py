@@ -48,7 +48,7 @@ def family_of(root: Path, fixture_path: Path) -> str:
 CATEGORIES = ("test runners", "git", "build/compilers", "search/listings", "logs", "structured data", "cloud",
               "other tools")
 _TEST = re.compile(r"\b(pytest|unittest|jest|vitest|ctest|tox|nox|nextest)\b|(^|\s)(test|test:\S+|--test)(\s|$)")
-_STRUCTURED = re.compile(r"--json\b|--(?:[a-z]+-)*format[= ](json|\d)|-o (json|yaml)\b|\bmetadata\b|\binspect\b|"
+_STRUCTURED = re.compile(r"--json\b|--(?:[a-z]+-)*format[= ](json|\d)|-o (json|yaml)\b|(^|\s)(metadata|inspect)(\s|$)|"
                          r"\bconfig view\b|--dry-run|^curl\b|^(psql|sqlite3|mysql|duckdb|dpkg)\b")
 _LISTING = re.compile(r"^(grep|rg|find|ls|tree|du|df|ps|pipdeptree)\b|^(pip list|npm ls|cargo tree)\b")
 
@@ -59,7 +59,7 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
     words = (command or "").split()
     while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):  # LANG=… CGO_ENABLED=… prefixes
         words.pop(0)
-    cmd = " ".join(words)
+    cmd = re.sub(r"^(cd \S+ && )+", "", " ".join(words))  # the set-up step before the tool
     if pack == "cloud":
         return "cloud"
     if pack == "git":

@@ -141,6 +141,30 @@ def test_index_is_rebuilt_when_a_distribution_is_installed(site):
     assert sqz(site, "compress", "--cmd", "newtool x", stdin=STATUS_TEXT).stdout.startswith(b"NEW\n")
 
 
+def test_two_source_trees_sharing_one_venv_keep_their_own_index(tmp_path):
+    # two checkouts of one pack (worktrees) on PYTHONPATH with one venv and one cache: each
+    # copy's commands answer for it, never the index built from the other copy
+    trees = {}
+    for name, claimed in (("one", "toolone"), ("two", "tooltwo")):
+        site = tmp_path / name
+        site.mkdir()
+        (site / "twinplug").mkdir()
+        (site / "twinplug" / "__init__.py").write_text(
+            f"from sqz_core import hookimpl\ncommands = ({claimed!r},)\n\n@hookimpl\n"
+            f"def sqz_format(request):\n    return {name.upper() + chr(10)!r}\n")
+        info = site / "sqz_formatters_twinplug-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sqz-formatters-twinplug\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text("[sqz.formatters]\ntwin = twinplug\n")
+        trees[name] = site
+    for _ in range(2):  # the second round reads the indexes the first one wrote
+        assert sqz(trees["one"], "compress", "--cmd", "toolone x", stdin=STATUS_TEXT).stdout.startswith(b"ONE\n")
+        assert sqz(trees["two"], "compress", "--cmd", "tooltwo x", stdin=STATUS_TEXT).stdout.startswith(b"TWO\n")
+        other = sqz(trees["two"], "compress", "--cmd", "toolone x", stdin=STATUS_TEXT).stdout
+        assert not other.startswith((b"ONE", b"TWO"))
+    assert len(list(Path(os.environ["SQZ_CACHE_DIR"]).glob("plugin-index-*.json"))) == 2
+
+
 def test_fast_dispatch_calls_hooks_in_pluggy_order(site):
     script = textwrap.dedent('''
         import json

@@ -35,6 +35,7 @@ SCRUB_NOTE = "registry host names and index paths, if any, replaced with pkgs.ex
 
 _clock = [0]
 _problems: list = []
+_OLD_FACTS: dict = {}  # sidecar path -> its facts, read by a full run before it clears the folders
 
 
 def git_version() -> str:
@@ -54,7 +55,8 @@ def base_env(lang: str = "C", tick: bool = True) -> dict:
     }
     if tick:
         _clock[0] += 1
-    stamp = f"2024-03-{1 + _clock[0] // 24:02d}T{_clock[0] % 24:02d}:{(_clock[0] * 7) % 60:02d}:00+0000"
+    day = _clock[0] // 24  # March 2024 from tick 0, the months after it from tick 744 (held-out pass #2)
+    stamp = (f"2024-{3 + day // 31:02d}-{1 + day % 31:02d}T{_clock[0] % 24:02d}:{(_clock[0] * 7) % 60:02d}:00+0000")
     env["GIT_AUTHOR_DATE"] = stamp
     env["GIT_COMMITTER_DATE"] = stamp
     return env
@@ -134,10 +136,14 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     facts = list(facts) + (raw_facts(plain) if raw_facts else [])
     dest = (NEAR if near_miss else OUT) / family
     sidecar = dest / f"{name}.json"
+    old_facts = _OLD_FACTS.get(sidecar)
     if sidecar.exists():
-        # facts added to the sidecar by hand (a reader's audit of the raw text) outlive a re-capture;
-        # one that no longer holds in the new output is reported below, never dropped quietly
-        facts += [f for f in json.loads(sidecar.read_text(encoding="utf-8")).get("facts", []) if f not in facts]
+        old_facts = json.loads(sidecar.read_text(encoding="utf-8")).get("facts", [])
+    if old_facts:
+        # facts added to the sidecar by hand (a reader's audit of the raw text) outlive a re-capture
+        # (a full run reads them before it clears the folders); one that no longer holds in the new
+        # output is reported below, never dropped quietly
+        facts += [f for f in old_facts if f not in facts]
     lost = missing_facts(plain, facts)
     if lost:
         _problems.append(f"{family}/{name}: facts not in the raw output: {lost}")
@@ -489,7 +495,9 @@ def capture_log(repo: Path) -> None:
     capture("blame", "util", work, "git blame src/util.py",
             facts=[x[:8] for x in run(work, "log", "--format=%H", "--", "src/util.py").stdout.split()[:2]]
             + ["def argv0():", "return sys.argv[0]"], raw_facts=blame_facts)
-    capture("blame", "porcelain", work, "git blame --porcelain src/util.py", near_miss=True)
+    capture("blame", "porcelain", work, "git blame --porcelain src/util.py", raw_facts=porcelain_blame_facts,
+            notes="was a near miss until porcelain blame was read (held-out pass #2)")
+    capture("blame", "incremental", work, "git blame --incremental src/util.py", near_miss=True)
     capture("status", "verbose", work, "git status -v", near_miss=True)
 
 
@@ -780,11 +788,11 @@ def build_click() -> Path:
     return repo
 
 
-def build_sqz_history() -> tuple[Path, Path]:
-    """The sqz repository's own history up to ``SQZ_PIN``, served by a bare origin that also holds
+def build_sqz_history(pin: str = SQZ_PIN, name: str = "sqz") -> tuple[Path, Path]:
+    """The sqz repository's own history up to ``pin``, served by a bare origin that also holds
     every branch its merges name (at the merged commit), and a clone of it."""
-    origin = ROOT / "sqz_origin.git"
-    work = ROOT / "sqz_clone"
+    origin = ROOT / f"{name}_origin.git"
+    work = ROOT / f"{name}_clone"
     for d in (origin, work):
         if d.exists():
             shutil.rmtree(d)
@@ -792,7 +800,7 @@ def build_sqz_history() -> tuple[Path, Path]:
     for ref in run(origin, "for-each-ref", "--format=%(refname)").stdout.split():
         if ref != "refs/heads/main":
             run(origin, "update-ref", "-d", ref)
-    run(origin, "update-ref", "refs/heads/main", run(origin, "rev-parse", SQZ_PIN).stdout.strip())
+    run(origin, "update-ref", "refs/heads/main", run(origin, "rev-parse", pin).stdout.strip())
     run(origin, "symbolic-ref", "HEAD", "refs/heads/main")
     for line in run(origin, "log", "--merges", "--format=%P %s", "main").stdout.splitlines():
         m = re.match(r"^(\S+) Merge branch '([\w./-]+)'$", line.split(" ", 1)[1])
@@ -976,8 +984,267 @@ def capture_heldout_shapes() -> None:
             raw_facts=name_status_facts, notes=snote)
 
 
+# ----------------------------------------------------------------------------- held-out pass #2
+
+H2_PIN = "6d271af"  # a later commit of the sqz repository's main: its history up to there
+_RAW_EXTENDED = re.compile(r"^(?:rename from .+|rename to .+|copy from .+|copy to .+|similarity index \d+%|"
+                           r"dissimilarity index \d+%|new file mode \d{6}|deleted file mode \d{6}|"
+                           r"old mode \d{6}|new mode \d{6}|Binary files .+ differ|diff --cc .+)$")
+
+
+def changed_facts(text: str, every: int = 4) -> list:
+    """``hunk_facts`` plus every ``every``-th changed line of the patch (sign and text as printed)."""
+    out = hunk_facts(text)
+    changed = [x for x in text.splitlines()
+               if x[:1] in "+-" and not x.startswith(("+++ ", "--- ")) and len(x.strip()) > 5]
+    out += [x for x in changed[::every] if x not in out]
+    return out
+
+
+def file_facts(text: str) -> list:
+    """Each file of a patch as git names it: its ``+++ b/P`` line (``--- a/P`` for a deleted one)
+    and its rename/copy/mode/new/deleted/binary lines."""
+    out: list = []
+    lines = text.splitlines()
+    for k, x in enumerate(lines):
+        if _RAW_EXTENDED.match(x):
+            out.append(x)
+        elif x.startswith("+++ b/"):
+            out.append(x)
+        elif x.startswith("--- a/") and k + 1 < len(lines) and lines[k + 1] == "+++ /dev/null":
+            out.append(x)
+    return list(dict.fromkeys(out))
+
+
+def word_diff_facts(text: str) -> list:
+    """Hunk headers, file lines and every line of ``--word-diff`` holding a removed or added run."""
+    out = [x for x in text.splitlines() if x.startswith(("@@", "+++ b/", "--- a/"))]
+    out += [x for x in text.splitlines() if ("[-" in x and "-]" in x) or ("{+" in x and "+}" in x)]
+    return list(dict.fromkeys(out))
+
+
+def porcelain_blame_facts(text: str, every: int = 6) -> list:
+    """Each commit id (40 hex) and summary of ``blame --porcelain``, every ``every``-th source line."""
+    out: list = []
+    src: list = []
+    for x in text.splitlines():
+        m = re.match(r"^([0-9a-f]{40}) \d+ \d+", x)
+        if m and m.group(1) not in out:
+            out.append(m.group(1))
+        elif x.startswith(("summary ", "author ")):
+            out.append(x)
+        elif x.startswith("\t") and len(x.strip()) > 8:
+            src.append(x[1:])
+    return list(dict.fromkeys(out + src[::every]))
+
+
+def line_facts(text: str, pattern: str, every: int = 1) -> list:
+    """Every ``every``-th line matching ``pattern`` (whole line, surrounding space stripped)."""
+    return [x.strip() for x in text.splitlines() if re.match(pattern, x)][::every]
+
+
+def grep_facts(text: str, every: int = 1) -> list:
+    """``git grep -n`` lines as [N:, text], and each path (as the grep fixtures of sqz_core's
+    kinds state them: the grouped rendering writes a file's lines after its path, unindented)."""
+    out: list = []
+    for x in text.splitlines()[::every]:
+        m = re.match(r"^([^:]+):(\d+):(.*)$", x)
+        if m and m.group(3).strip():
+            out.append([m.group(2) + ":", m.group(3).strip()])
+            if m.group(1) not in out:
+                out.append(m.group(1))
+    return out
+
+
+def graph_oneline_facts(text: str, every: int = 2) -> list:
+    """Each ``--graph --oneline`` commit as [short id, subject] (decorations left out)."""
+    out: list = []
+    for x in text.splitlines():
+        m = re.match(r"^[*|\\/ _.-]*\* +([0-9a-f]{7,}) (?:\([^)]*\) )?(.+)$", x)
+        if m:
+            out.append([m.group(1), m.group(2)])
+    return out[::every]
+
+
+def build_h2_sqz() -> tuple[Path, list]:
+    """A clone of the sqz repository's history up to ``H2_PIN`` where two people then work:
+    a topic branch cherry-picking real commits onto an older base (then rebased and amended), a
+    merge that conflicts and is resolved by hand, worktrees, remotes and annotated tags."""
+    for name in ("review", "bisect", "hotfix"):
+        if (ROOT / f"h2wt_{name}").exists():
+            shutil.rmtree(ROOT / f"h2wt_{name}")
+    work, origin = build_sqz_history(H2_PIN, "h2sqz")
+    first = run(work, "rev-list", "--first-parent", "-n", "40", "main").stdout.split()
+    # the topic: four of main's own commits replayed on an older base, then two of bob's
+    base = first[20]  # first[19..16]: four commits, none a merge
+    run(work, "checkout", "-q", "-b", "topic", base)
+    for c in first[19:15:-1]:
+        merge = len(run(work, "rev-list", "--parents", "-n", "1", c).stdout.split()) > 2
+        run(work, "cherry-pick", "--allow-empty", *(["-m", "1"] if merge else []), c, who="bob")
+    readme = work / "sqz_formatters_git/README.md"
+    write(work, "sqz_formatters_git/README.md", readme.read_text().replace("\n## ", "\n<!-- reviewed -->\n\n## ", 1))
+    commit_all(work, "git README: mark the reviewed section", who="bob")
+    diff_py = "sqz_formatters_git/src/sqz_formatters_git/git_diff.py"
+    write(work, diff_py, (work / diff_py).read_text().replace("KEEP_NEAR_CHANGE = 1 ", "KEEP_NEAR_CHANGE = 2 ", 1))
+    commit_all(work, "git diff: keep two context lines next to a change", who="bob")
+    run(work, "branch", "topic-v1")
+    run(work, "rebase", "-q", "main")  # the replayed commits are already in main: dropped
+    write(work, diff_py, (work / diff_py).read_text().replace("MIN_FOLDED_CHARS = 30 ", "MIN_FOLDED_CHARS = 40 ", 1))
+    run(work, "add", "-A")
+    run(work, "commit", "-q", "--amend", "--no-edit", who="bob")
+    # a merge whose conflict is resolved by hand (an evil merge: `show` prints a combined diff)
+    run(work, "checkout", "-q", "-b", "alice/fold", "main")
+    write(work, diff_py, (work / diff_py).read_text().replace("KEEP_NEAR_CHANGE = 1 ", "KEEP_NEAR_CHANGE = 0 ", 1)
+          .replace("MIN_FOLDED = 1 ", "MIN_FOLDED = 2 ", 1))
+    commit_all(work, "git diff: fold every context line, two at least", who="alice")
+    run(work, "checkout", "-q", "main")
+    run(work, "merge", "-q", "--no-ff", "--no-edit", "topic")
+    run(work, "merge", "-q", "--no-edit", "alice/fold", check=False)
+    text = (work / diff_py).read_text()
+    text = re.sub(r"<<<<<<< HEAD\n(.*?)=======\n(.*?)>>>>>>> alice/fold\n",
+                  lambda m: m.group(1).replace("KEEP_NEAR_CHANGE = 2 ", "KEEP_NEAR_CHANGE = 3 ")
+                  .replace("MIN_FOLDED = 1 ", "MIN_FOLDED = 2 "), text, flags=re.S)
+    write(work, diff_py, text)
+    commit_all(work, "Merge branch 'alice/fold': three context lines kept, two folded at least")
+    # tags annotated with real commit messages, one lightweight
+    for k, c in enumerate(first[1:5]):
+        body = run(work, "log", "-1", "--format=%B", c).stdout.strip()
+        run(work, "tag", "-a", f"h2-v0.{k}", "-m", body + f"\n\nSnapshot {k} of the held-out pass.", c)
+    run(work, "tag", "h2-light", first[6])
+    # remotes and worktrees
+    run(work, "remote", "add", "upstream", str(origin))
+    run(work, "remote", "set-url", "--push", "upstream", "no_push")
+    run(work, "fetch", "-q", "upstream")
+    for name, extra in (("review", ["topic-v1"]), ("bisect", ["--detach", first[20]]), ("hotfix", ["-b", "hotfix", "main"])):
+        run(work, "worktree", "add", "-q", str(ROOT / f"h2wt_{name}"), *extra)
+    run(work, "worktree", "lock", "--reason", "on a removable disk", str(ROOT / "h2wt_hotfix"))
+    return work, first
+
+
+def build_h2_staged(work: Path, first: list) -> Path:
+    """A copy of the h2 clone with a mixed change staged: a rename whose file goes back to an older
+    version, a mode change, a new binary file, a deleted file, a new file and edited files (every
+    content a real version of an sqz file)."""
+    staged = ROOT / "h2staged"
+    if staged.exists():
+        shutil.rmtree(staged)
+    run(ROOT, "clone", "-q", str(work), str(staged))
+    old = first[30]
+    run(staged, "mv", "sqz_formatters_git/src/sqz_formatters_git/git_blame.py",
+        "sqz_formatters_git/src/sqz_formatters_git/blame.py")
+    write(staged, "sqz_formatters_git/src/sqz_formatters_git/blame.py",  # before 94911af (blame nesting)
+          run(staged, "show", "94911af~1:sqz_formatters_git/src/sqz_formatters_git/git_blame.py").stdout)
+    for rel, at in (("sqz_formatters_git/src/sqz_formatters_git/_common.py", "5382281~1"),
+                    ("sqz_formatters_git/README.md", first[39])):
+        write(staged, rel, run(staged, "show", f"{at}:{rel}").stdout)
+    os.chmod(staged / "sqz_formatters_git/scripts/extract_status_l10n.py", 0o755)
+    (staged / "docs").mkdir(exist_ok=True)
+    shutil.copyfile("/usr/share/pixmaps/debian-logo.png", staged / "docs/logo.png")
+    run(staged, "rm", "-q", "sqz_formatters_git/src/sqz_formatters_git/_version.py")
+    write(staged, "sqz_formatters_git/src/sqz_formatters_git/git_l10n_copy.py",
+          run(staged, "show", f"{old}:sqz_formatters_git/scripts/extract_status_l10n.py").stdout)
+    run(staged, "add", "-A")
+    return staged
+
+
+def capture_h2_shapes() -> None:
+    """Held-out pass #2: shapes no fixture above has (function context, -U10, word diff, a merge's
+    combined diff, log -p over several files, custom formats, porcelain blame, shortlog, grep,
+    ls-files, annotated tags, worktrees, cherry, range-diff, reflog), on the sqz repository's own
+    history (``python scripts/capture_fixtures.py h2`` re-captures only these)."""
+    _clock[0] = 900
+    work, first = build_h2_sqz()
+    note = (f"the sqz repository's own history up to {H2_PIN} (clone of a bare copy), then a topic branch "
+            "(bob: main's commits replayed on an older base, rebased and amended), a hand-resolved merge (alice)")
+    rng = "0252511~1 b873ec3"  # seven commits changing git_diff.py
+    src = "sqz_formatters_git/src/sqz_formatters_git"
+    # patches
+    capture("diff", "h2_multi_default", work, f"git diff 94911af 2e020bd -- {src}",
+            raw_facts=lambda t: file_facts(t) + changed_facts(t), notes=note + "; eight files of the git pack, default context")
+    capture("diff", "h2_function_context", work, "git diff -W f00d7e3~1 f00d7e3",
+            raw_facts=lambda t: file_facts(t) + changed_facts(t, 2), notes=note + "; -W: whole functions as context")
+    capture("diff", "h2_u10_core", work, "git diff -U10 ac085ca~1 ac085ca -- sqz_core",
+            raw_facts=lambda t: file_facts(t) + changed_facts(t), notes=note + "; ten lines of context")
+    capture("diff", "h2_word_diff", work, "git diff --word-diff 72ed6f9~1 72ed6f9",
+            raw_facts=word_diff_facts, notes=note + "; --word-diff=plain: [-removed-]{+added+} inside lines")
+    capture("diff", "h2_range_stat_patch", work, f"git diff --stat -p {rng} -- {src}/git_diff.py {src}/git.py",
+            raw_facts=lambda t: stat_facts(t) + file_facts(t) + changed_facts(t, 3), notes=note + "; --stat with -p")
+    staged = build_h2_staged(work, first)
+    capture("diff", "h2_cached_mixed", staged, "git diff --cached -M",
+            raw_facts=lambda t: file_facts(t) + changed_facts(t, 3),
+            notes=note + "; staged: a rename back to an older version, a mode change, a new PNG (debian-logo.png "
+            "from this machine), a deleted file, a new file, two files back at an older version")
+    capture("diff", "h2_cached_name_status", staged, "git diff --cached -M --name-status",
+            raw_facts=name_status_facts, notes=note + "; the same staged change as h2_cached_mixed")
+    capture("diff", "h2_show_merge_cc", work, "git show --cc HEAD",
+            facts=[rev(work), "Merge branch 'alice/fold': three context lines kept, two folded at least"],
+            raw_facts=lambda t: file_facts(t) + hunk_facts(t), notes=note + "; a merge whose conflict was resolved by hand")
+    capture("diff", "h2_show_commit", work, "git show 18d0acc",
+            facts=[rev(work, "18d0acc")], raw_facts=lambda t: file_facts(t) + changed_facts(t, 3), notes=note)
+    capture("diff", "h2_format_patch_3", work, "git format-patch --stdout -3 7bcf5ea",
+            raw_facts=lambda t: line_facts(t, r"^(?:From [0-9a-f]{40} |Subject: )") + file_facts(t) + changed_facts(t, 3)
+            + line_facts(t, r"^ \d+ files? changed"), notes=note + "; three commits as mails")
+    capture("log", "h2_patch_two_files", work,
+            f"git log -p -n 8 {first[0]} -- {src}/git_log.py {src}/git_diff.py",
+            raw_facts=lambda t: [x[7:19] for x in line_facts(t, r"^commit [0-9a-f]{40}")] + line_facts(t, r"^    \S")
+            + file_facts(t)
+            + changed_facts(t, 5), notes=note + "; eight commits touching two files, with patches")
+    # history in other layouts
+    capture("log", "h2_format_short_date", work, f"git log --date=short --format=%h%x20%ad%x20%an%x20%s -n 40 {first[0]}",
+            facts=[x.split("\t") for x in run(work, "log", "--date=short", "--format=%h\t%ad\t%s", "-n", "40",
+                                               first[0]).stdout.splitlines()],
+            notes=note + "; a custom one-line format")
+    capture("log", "h2_format_body", work, f"git log --format=%H%n%an%x20<%ae>%x20%ad%n%n%B -n 8 {first[0]}",
+            raw_facts=lambda t: line_facts(t, r"^[0-9a-f]{40}$") + line_facts(t, r"^\S.{20,}$", 2),
+            notes=note + "; a custom multi-line format: id, author and date, whole message")
+    capture("log", "h2_graph_oneline_all", work, "git log --graph --oneline --all -n 60",
+            raw_facts=graph_oneline_facts, notes=note + "; branches, tags, worktrees and remotes decorate the graph")
+    capture("log", "h2_shortlog_sne", work, "git shortlog -sne --all",
+            raw_facts=lambda t: [list(m.groups()) for m in map(re.compile(r"^\s+(\d+)\t(.+)$").match, t.splitlines()) if m],
+            notes=note)
+    capture("log", "h2_shortlog_n", work, "git shortlog -n --all --max-count=40",
+            raw_facts=lambda t: line_facts(t, r"^\S.* \(\d+\):$") + line_facts(t, r"^      \S", 3), notes=note)
+    capture("log", "h2_cherry_v", work, "git cherry -v main topic-v1",
+            raw_facts=lambda t: line_facts(t, r"^[+-] [0-9a-f]{40} "), notes=note + "; + not in main, - an equivalent is")
+    capture("log", "h2_range_diff", work, f"git range-diff {first[20]}..topic-v1 {first[0]}..topic",
+            raw_facts=lambda t: line_facts(t, r"^\s*(?:\d+|-):\s+(?:[0-9a-f]{7,}|-+) [=!<>] ")
+            + line_facts(t, r"^    [-+]{1,2}\s*\S{3}"), notes=note + "; topic-v1 against the rebased, amended topic")
+    # blame
+    capture("blame", "h2_blame_default", work, f"git blame {src}/git_diff.py",
+            raw_facts=blame_facts, notes=note + "; every line of one file with its commit")
+    capture("blame", "h2_blame_porcelain", work, f"git blame --porcelain -L 1,80 {src}/git_diff.py",
+            raw_facts=porcelain_blame_facts, notes=note + "; --porcelain, the first 80 lines")
+    capture("blame", "h2_blame_line_porcelain", work, f"git blame --line-porcelain -L 150,190 {src}/git_diff.py",
+            raw_facts=porcelain_blame_facts, notes=note + "; --line-porcelain: every line with its commit's headers")
+    # refs, listings
+    capture("refs", "h2_tag_n5", work, "git tag -n5",
+            raw_facts=lambda t: [list(m.groups()) for m in map(re.compile(r"^(\S+)\s+(\S.*)$").match, t.splitlines()) if m]
+            + line_facts(t, r"^\s{4,}\S", 2), notes=note + "; tags annotated with their commit's whole message")
+    capture("refs", "h2_branch_vv", work, "git branch -vv",
+            raw_facts=lambda t: [[m.group(1), m.group(2), m.group(3)] for m in
+                                 map(re.compile(r"^[*+ ] (\S+)\s+([0-9a-f]{7}) (.*)$").match, t.splitlines()) if m],
+            notes=note + "; + marks a branch checked out in another worktree")
+    capture("refs", "h2_remote_show", work, "git remote show origin", notes=note,
+            raw_facts=lambda t: line_facts(t, r"^(?!    \S+ +tracked$)\s*\S")  # every line; a branch with its state:
+            + [x.split() for x in t.splitlines() if re.match(r"^    \S+ +tracked$", x)])
+    capture("refs", "h2_remote_v", work, "git remote -v", notes=note,
+            raw_facts=lambda t: [[m.group(1), m.group(2), m.group(3)] for m in
+                                 map(re.compile(r"^(\S+)\t(\S+) \((fetch|push)\)$").match, t.splitlines()) if m])
+    capture("refs", "h2_worktree_list", work, "git worktree list",
+            raw_facts=lambda t: [x.split() for x in t.splitlines() if x.strip()], notes=note)
+    capture("refs", "h2_worktree_porcelain", work, "git worktree list --porcelain",
+            raw_facts=lambda t: line_facts(t, r"^\S"), notes=note)
+    capture("refs", "h2_reflog_30", work, "git reflog -n 30", raw_facts=lambda t: line_facts(t, r"^[0-9a-f]{7,} "),
+            notes=note)
+    capture("repo", "h2_grep_n", work, "git grep -n 'def format_' -- sqz_formatters_git",
+            raw_facts=grep_facts, notes=note)
+    capture("repo", "h2_ls_files", work, "git ls-files sqz_formatters_git/src sqz_formatters_git/scripts sqz_core/src",
+            raw_facts=lambda t: name_only_facts(t)[::2] + name_only_facts(t)[-1:], notes=note)
+
+
 def main() -> None:
-    only = {"advice": capture_advice_shapes, "depth": capture_depth_shapes, "heldout": capture_heldout_shapes}
+    only = {"advice": capture_advice_shapes, "depth": capture_depth_shapes, "heldout": capture_heldout_shapes,
+            "h2": capture_h2_shapes}
     if sys.argv[1:2] and sys.argv[1] in only and len(sys.argv) == 2:
         (ROOT / "home").mkdir(parents=True, exist_ok=True)
         (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
@@ -992,6 +1259,8 @@ def main() -> None:
     for d in (OUT, NEAR):
         if d.exists():
             for f in list(d.rglob("*.txt")) + list(d.rglob("*.json")):
+                if f.suffix == ".json":
+                    _OLD_FACTS[f] = json.loads(f.read_text(encoding="utf-8")).get("facts", [])
                 f.unlink()
     repo, origin = build_project()
     capture_status(repo)
@@ -1006,6 +1275,7 @@ def main() -> None:
     capture_advice_shapes()
     capture_depth_shapes()
     capture_heldout_shapes()
+    capture_h2_shapes()
     if _problems:
         raise SystemExit("\n".join(_problems))
 

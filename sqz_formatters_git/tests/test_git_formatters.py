@@ -37,6 +37,11 @@ EXPECTED_NONE = {
     "ops/commit", "ops/rebase_ok", "ops/reset_hard", "ops/reset_mixed", "ops/switch_main",
     "remote_ops/fetch_missing_remote", "remote_ops/pull_diverged", "remote_ops/push_tag_exists",
     "ops/held_apply_fail", "ops/held_rebase_todo_error",
+    # held-out pass #2: one line per item already, or a layout the command line chose (--format, --word-diff)
+    "diff/h2_cached_name_status", "diff/h2_word_diff", "log/h2_cherry_v", "log/h2_format_body",
+    "log/h2_format_short_date", "log/h2_graph_oneline_all", "log/h2_range_diff", "log/h2_shortlog_n",
+    "log/h2_shortlog_sne", "refs/h2_reflog_30", "refs/h2_worktree_list",
+    "refs/h2_worktree_porcelain",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
@@ -140,8 +145,8 @@ def _patch_lines(text: str) -> list[str]:
     return [x for k, x in enumerate(lines) if x.startswith(("+", "-", "@@")) and k not in header]
 
 
-@pytest.mark.parametrize("fx", [f for f in FIXTURES if any(x.startswith("@@") for x in f.request().text.splitlines())],
-                         ids=fid)
+@pytest.mark.parametrize("fx", [f for f in FIXTURES if fid(f) not in EXPECTED_NONE
+                                and any(x.startswith("@@") for x in f.request().text.splitlines())], ids=fid)
 def test_every_change_line_and_hunk_header_kept_in_order(fx):
     out = run(fx)
     assert out is not None

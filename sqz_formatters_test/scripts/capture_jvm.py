@@ -643,8 +643,388 @@ HO_FACTS: list = [
 ]
 
 
+# ---------------------------------------------------------------- held-out set #2 (h2_*)
+
+_H2_VERSION = """package h2;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A semantic version: MAJOR.MINOR.PATCH[-PRE]. */
+public final class Version implements Comparable<Version> {
+    public final int major;
+    public final int minor;
+    public final int patch;
+    public final List<String> pre;
+
+    private Version(int major, int minor, int patch, List<String> pre) {
+        this.major = major;
+        this.minor = minor;
+        this.patch = patch;
+        this.pre = pre;
+    }
+
+    public static Version parse(String text) {
+        String core = text;
+        List<String> pre = new ArrayList<>();
+        int dash = text.indexOf('-');
+        if (dash >= 0) {
+            core = text.substring(0, dash);
+            for (String p : text.substring(dash + 1).split("\\\\.")) {
+                pre.add(p);
+            }
+        }
+        String[] parts = core.split("\\\\.");
+        if (parts.length != 3) {
+            throw new IllegalArgumentException("expected MAJOR.MINOR.PATCH: " + text);
+        }
+        return new Version(num(parts[0]), num(parts[1]), num(parts[2]), pre);
+    }
+
+    private static int num(String s) {
+        if (s.length() > 1 && s.charAt(0) == '0') {
+            throw new IllegalArgumentException("leading zero: " + s);
+        }
+        return Integer.parseInt(s);
+    }
+
+    @Override
+    public int compareTo(Version o) {
+        if (major != o.major) return Integer.compare(major, o.major);
+        if (minor != o.minor) return Integer.compare(minor, o.minor);
+        if (patch != o.patch) return Integer.compare(patch, o.patch);
+        if (pre.isEmpty() != o.pre.isEmpty()) return pre.isEmpty() ? 1 : -1;
+        for (int i = 0; i < Math.min(pre.size(), o.pre.size()); i++) {
+            String a = pre.get(i);
+            String b = o.pre.get(i);
+            int c = a.matches("\\\\d+") && b.matches("\\\\d+")
+                ? Integer.compare(Integer.parseInt(a), Integer.parseInt(b)) : a.compareTo(b);
+            if (c != 0) return c;
+        }
+        return Integer.compare(pre.size(), o.pre.size());
+    }
+
+    public Version bumpMinor() {
+        return new Version(major, minor + 1, 0, new ArrayList<>());
+    }
+
+    @Override
+    public String toString() {
+        return major + "." + minor + "." + patch + (pre.isEmpty() ? "" : "-" + String.join(".", pre));
+    }
+}
+"""
+
+_H2_VERSION_TEST = """package h2;
+
+import static org.junit.jupiter.api.Assertions.assertAll;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class VersionTest {
+    @Nested
+    @DisplayName("parsing")
+    class Parsing {
+        @Test
+        void parsesCore() {
+            Version v = Version.parse("1.2.3");
+            assertAll("core",
+                () -> assertEquals(1, v.major),
+                () -> assertEquals(2, v.minor),
+                () -> assertEquals(3, v.patch));
+        }
+
+        @Test
+        void parsesPreRelease() {
+            Version v = Version.parse("1.0.0-alpha.1");
+            assertAll("pre-release",
+                () -> assertEquals(2, v.pre.size(), "pre-release identifiers"),
+                () -> assertEquals("alpha", v.pre.get(0)),
+                () -> assertEquals("1.0.0-alpha.1", v.toString()));
+        }
+
+        @ParameterizedTest(name = "rejects \\"{0}\\"")
+        @ValueSource(strings = {"1.2", "1.2.3.4", "01.2.3", "1.02.3", "a.b.c"})
+        void rejects(String text) {
+            assertThrows(IllegalArgumentException.class, () -> Version.parse(text));
+        }
+    }
+
+    @Nested
+    @DisplayName("ordering")
+    class Ordering {
+        @ParameterizedTest(name = "{0} < {1}")
+        @CsvSource({
+            "1.0.0, 2.0.0", "2.0.0, 2.1.0", "2.1.0, 2.1.1", "1.0.0-alpha, 1.0.0",
+            "1.0.0-alpha, 1.0.0-alpha.1", "1.0.0-alpha.1, 1.0.0-alpha.beta", "1.0.0-beta.2, 1.0.0-beta.11",
+            "1.0.0-rc.1, 1.0.0", "0.9.9, 1.0.0", "1.9.0, 1.10.0"
+        })
+        void lessThan(String a, String b) {
+            assertTrue(Version.parse(a).compareTo(Version.parse(b)) < 0, a + " should sort before " + b);
+        }
+    }
+
+    @Test
+    void bumpMinorResetsPatch() {
+        assertEquals("1.3.0", Version.parse("1.2.9").bumpMinor().toString());
+    }
+
+    @Test
+    @Disabled("waits for build metadata support")
+    void buildMetadata() {
+        assertEquals("1.0.0+42", Version.parse("1.0.0+42").toString());
+    }
+}
+"""
+
+_H2_JUNIT5_DEPS = """    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-api</artifactId><version>5.9.2</version><scope>test</scope></dependency>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-params</artifactId><version>5.9.2</version><scope>test</scope></dependency>
+    <dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter-engine</artifactId><version>5.9.2</version><scope>test</scope></dependency>
+"""
+
+_H2_BUGS = [  # numeric pre-release identifiers compared as text; the pre-release split on '-'; minor bump keeps patch
+    ('int c = a.matches("\\\\d+") && b.matches("\\\\d+")\n                ? Integer.compare(Integer.parseInt(a), Integer.parseInt(b)) : a.compareTo(b);',
+     'int c = a.compareTo(b);'),
+    ('return new Version(major, minor + 1, 0, new ArrayList<>());', 'return new Version(major, minor + 1, patch, new ArrayList<>());'),
+    ('for (String p : text.substring(dash + 1).split("\\\\.")) {', 'for (String p : text.substring(dash + 1).split("-")) {'),
+]
+
+
+def _h2_junit5_pom(artifact: str) -> str:
+    return pom(artifact).replace(
+        "    <dependency><groupId>junit</groupId><artifactId>junit</artifactId><version>4.13.2</version>"
+        "<scope>test</scope></dependency>\n", _H2_JUNIT5_DEPS)
+
+
+def _h2_patched(text: str, bugs) -> str:
+    for old, new in bugs:
+        if old not in text:
+            raise SystemExit(f"h2: patch target not found: {old!r}")
+        text = text.replace(old, new, 1)
+    return text
+
+
+def capture_h2_maven() -> None:
+    """``h2_*``: JUnit 5 (Jupiter 5.9.2 from Debian's maven-repo): nested classes, parameterized tests,
+    grouped assertions; a reactor build run with --fail-at-end; a quiet run."""
+    if not shutil.which("mvn"):
+        print("mvn not installed: h2 maven fixtures skipped")
+        return
+    ver = first_line("mvn -v", r"Apache Maven")
+    java = first_line("java -version 2>&1", r"version")
+    by = (f"{ver}; {java}; maven-surefire-plugin 2.22.3 (junit-platform provider), JUnit Jupiter 5.9.2 "
+          "(Debian maven-repo)")
+    note = ("Plugins and JUnit resolved offline from Debian's maven-repo via a settings.xml mirror named in "
+            ".mvn/maven.config; its path is replaced by /pkgs.example.org/maven-repo. A small semantic-version "
+            "library written for this capture (no Java project sources are installable here).")
+    bugs = (" Induced bugs: pre-release identifiers split on '-' instead of '.', numeric identifiers compared "
+            "as text, bumpMinor keeps the patch number.")
+    src = _h2_patched(_H2_VERSION, _H2_BUGS)
+    files = {"pom.xml": _h2_junit5_pom("semver"), "src/main/java/h2/Version.java": src,
+             "src/test/java/h2/VersionTest.java": _H2_VERSION_TEST}
+    root = maven_project("jvm-h2-junit5", files)
+    run("mvn -B -q test-compile", root)  # warm: compile once, output not kept
+    capture("maven", "h2_junit5_nested_params_fail", root, "mvn -B test", H2_FACTS.get("h2_junit5_nested_params_fail", []),
+            dropped=H2_DROPPED.get("h2_junit5_nested_params_fail", []), produced_by=by, expect_exit=1, notes=note + bugs)
+    capture("maven", "h2_junit5_quiet_fail", root, "mvn -q test", H2_FACTS.get("h2_junit5_quiet_fail", []),
+            dropped=H2_DROPPED.get("h2_junit5_quiet_fail", []), produced_by=by, expect_exit=1,
+            notes=note + bugs + " Quiet, with Debian Maven's colours.")
+    # A reactor: 'model' fails its tests, 'cli' does not compile, 'docs' is green; --fail-at-end runs all three.
+    modules = "  <modules>\n    <module>model</module>\n    <module>cli</module>\n    <module>docs</module>\n  </modules>\n"
+    files = {"pom.xml": pom("parent", packaging="pom", modules=modules),
+             "model/pom.xml": _h2_junit5_pom("model").replace("<groupId>demo</groupId>\n  <version>1.0</version>\n",
+                                                             "<groupId>demo</groupId>\n  <version>1.0</version>\n", 1),
+             "model/src/main/java/h2/Version.java": src, "model/src/test/java/h2/VersionTest.java": _H2_VERSION_TEST,
+             "cli/pom.xml": pom("cli"), "docs/pom.xml": pom("docs"),
+             "cli/src/main/java/h2/cli/Main.java": (
+                 "package h2.cli;\n\nimport java.util.List;\n\npublic class Main {\n"
+                 "    public static void main(String[] args) {\n"
+                 "        List<String> names = List.of(args);\n"
+                 "        int n = names.size;\n"
+                 "        String first = names.get(0).lenght();\n"
+                 "        System.out.println(n + first);\n    }\n}\n"),
+             "docs/src/main/java/h2/docs/Readme.java": "package h2.docs;\n\npublic class Readme {\n"
+                                                       "    public static final String TEXT = \"semver\";\n}\n"}
+    root = maven_project("jvm-h2-reactor", files)
+    capture("maven", "h2_reactor_fail_at_end", root, "mvn -B -fae test", H2_FACTS.get("h2_reactor_fail_at_end", []),
+            dropped=H2_DROPPED.get("h2_reactor_fail_at_end", []), produced_by=by, expect_exit=1,
+            notes=note + bugs + " A reactor of three independent modules run with --fail-at-end: model fails its "
+                                "tests, cli does not compile (a field access on a method, a misspelt method), "
+                                "docs builds.")
+
+
+_H2_GRADLE_SETTINGS = "include 'model', 'cli'\n"
+_H2_GRADLE_ROOT = """subprojects {
+    apply plugin: 'java'
+    sourceCompatibility = 1.8
+    targetCompatibility = 1.8
+    repositories {
+        flatDir { dirs '/usr/share/java' }
+    }
+    dependencies {
+        testCompile name: 'junit4'
+        testCompile name: 'hamcrest-core'
+    }
+}
+"""
+_H2_J4_VERSION_TEST = """package h2;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import org.junit.Ignore;
+import org.junit.Test;
+
+public class VersionTest {
+    @Test public void parsesCore() { assertEquals(3, Version.parse("1.2.3").patch); }
+    @Test public void parsesPreRelease() { assertEquals(2, Version.parse("1.0.0-alpha.1").pre.size()); }
+    @Test public void printsPreRelease() { assertEquals("1.0.0-alpha.1", Version.parse("1.0.0-alpha.1").toString()); }
+    @Test(expected = IllegalArgumentException.class) public void rejectsLeadingZero() { Version.parse("01.2.3"); }
+    @Test(expected = IllegalArgumentException.class) public void rejectsTwoParts() { Version.parse("1.2"); }
+    @Test public void numericPreOrder() {
+        assertTrue("beta.2 < beta.11", Version.parse("1.0.0-beta.2").compareTo(Version.parse("1.0.0-beta.11")) < 0);
+    }
+    @Test public void preBeforeRelease() { assertTrue(Version.parse("1.0.0-rc.1").compareTo(Version.parse("1.0.0")) < 0); }
+    @Test public void bumpMinorResetsPatch() { assertEquals("1.3.0", Version.parse("1.2.9").bumpMinor().toString()); }
+    @Ignore("build metadata not supported yet") @Test public void buildMetadata() { }
+}
+"""
+_H2_J4_CLI_TEST = """package h2.cli;
+
+import static org.junit.Assert.assertEquals;
+
+import org.junit.Test;
+
+public class MainTest {
+    @Test public void formatsLine() { assertEquals("semver 1.2.3", Main.line("semver", "1.2.3")); }
+    @Test public void formatsEmpty() { assertEquals("semver ?", Main.line("semver", "")); }
+}
+"""
+_H2_J4_CLI = """package h2.cli;
+
+public class Main {
+    static String line(String name, String version) {
+        return name + " " + (version.isEmpty() ? "-" : version);
+    }
+
+    public static void main(String[] args) {
+        System.out.println(line(args[0], args.length > 1 ? args[1] : ""));
+    }
+}
+"""
+
+
+def capture_h2_gradle() -> None:
+    """``h2_*``: a two-project Gradle build, offline, with --continue past the first failing task."""
+    if not shutil.which("gradle"):
+        print("gradle not installed: h2 gradle fixtures skipped")
+        return
+    ver = first_line("gradle --version 2>&1", r"^Gradle \d")
+    java = first_line("java -version 2>&1", r"version")
+    by = f"{ver} (Debian bookworm package); {java}"
+    note = ("Gradle 4.4.1 (Debian); JUnit 4 from /usr/share/java via flatDir. A small semantic-version library "
+            "(model) and a command line (cli) written for this capture.")
+    bugs = (" Induced bugs: pre-release identifiers split on '-' instead of '.', numeric identifiers compared "
+            "as text, bumpMinor keeps the patch number; cli prints '-' for an empty version.")
+    files = {"settings.gradle": _H2_GRADLE_SETTINGS, "build.gradle": _H2_GRADLE_ROOT,
+             "model/src/main/java/h2/Version.java": _h2_patched(_H2_VERSION, _H2_BUGS),
+             "model/src/test/java/h2/VersionTest.java": _H2_J4_VERSION_TEST,
+             "cli/src/main/java/h2/cli/Main.java": _H2_J4_CLI, "cli/src/test/java/h2/cli/MainTest.java": _H2_J4_CLI_TEST}
+    root = write_project("jvm-h2-gradle", files)
+    run("gradle --offline compileJava", root)  # warm: the daemon, output not kept
+    capture("gradle", "h2_offline_continue_two_projects", root, "gradle --offline --continue test",
+            H2_FACTS.get("h2_offline_continue_two_projects", []),
+            dropped=H2_DROPPED.get("h2_offline_continue_two_projects", []), produced_by=by, expect_exit=1,
+            notes=note + bugs + " --continue: both projects' test tasks run and fail.")
+    files["cli/src/main/java/h2/cli/Main.java"] = _H2_J4_CLI.replace(
+        'return name + " " + (version.isEmpty() ? "-" : version);', 'return name + " " + version.orElse("-");')
+    root = write_project("jvm-h2-gradle-broken", files)
+    capture("gradle", "h2_offline_build_compile_and_test_fail", root, "gradle --offline --continue build",
+            H2_FACTS.get("h2_offline_build_compile_and_test_fail", []),
+            dropped=H2_DROPPED.get("h2_offline_build_compile_and_test_fail", []), produced_by=by, expect_exit=1,
+            notes=note + bugs + " cli does not compile (a String used as an Optional); --continue still runs "
+                                "model's tests.")
+
+
+H2_FACTS: dict = {  # picked from the raw outputs before looking at any rendering
+    "h2_junit5_nested_params_fail": [
+        "Tests run: 19, Failures: 3, Errors: 0, Skipped: 1",
+        "bumpMinorResetsPatch", "org.opentest4j.AssertionFailedError: expected: <1.3.0> but was: <1.3.9>",
+        "at h2.VersionTest.bumpMinorResetsPatch(VersionTest.java:61)",
+        "lessThan{String, String}[7]",
+        "1.0.0-beta.2 should sort before 1.0.0-beta.11 ==> expected: <true> but was: <false>",
+        "at h2.VersionTest$Ordering.lessThan(VersionTest.java:55)",
+        "parsesPreRelease", "pre-release (2 failures)",
+        "pre-release identifiers ==> expected: <2> but was: <1>", "expected: <alpha> but was: <alpha.1>",
+        "VersionTest$Ordering.lessThan:55", "VersionTest$Parsing.parsesPreRelease:32",
+        "VersionTest.bumpMinorResetsPatch:61",
+        "BUILD FAILURE", "on project semver: There are test failures.",
+        "Please refer to /tmp/sqz-capture/jvm-h2-junit5/target/surefire-reports for the individual test results.",
+    ],
+    "h2_junit5_quiet_fail": [
+        "Tests run: 19, Failures: 3, Errors: 0, Skipped: 1",
+        "org.opentest4j.AssertionFailedError: expected: <1.3.0> but was: <1.3.9>",
+        "1.0.0-beta.2 should sort before 1.0.0-beta.11 ==> expected: <true> but was: <false>",
+        "pre-release (2 failures)", "pre-release identifiers ==> expected: <2> but was: <1>",
+        "expected: <alpha> but was: <alpha.1>",
+        "VersionTest$Ordering.lessThan:55", "VersionTest$Parsing.parsesPreRelease:32",
+        "VersionTest.bumpMinorResetsPatch:61", "on project semver: There are test failures.",
+    ],
+    "h2_reactor_fail_at_end": [
+        "Tests run: 19, Failures: 3, Errors: 0, Skipped: 1",
+        "VersionTest$Ordering.lessThan:55", "VersionTest$Parsing.parsesPreRelease:32",
+        "VersionTest.bumpMinorResetsPatch:61",
+        "org.opentest4j.AssertionFailedError: expected: <1.3.0> but was: <1.3.9>",
+        "/tmp/sqz-capture/jvm-h2-reactor/cli/src/main/java/h2/cli/Main.java:[8,22] cannot find symbol",
+        "symbol:   variable size", "location: variable names of type java.util.List<java.lang.String>",
+        "/tmp/sqz-capture/jvm-h2-reactor/cli/src/main/java/h2/cli/Main.java:[9,36] cannot find symbol",
+        "symbol:   method lenght()",
+        ["model", "FAILURE ["], ["cli", "FAILURE ["], ["docs", "SUCCESS ["],
+        "BUILD FAILURE", "on project model: There are test failures.",
+        "on project cli: Compilation failure: Compilation failure:",
+    ],
+    "h2_offline_continue_two_projects": [
+        "h2.cli.MainTest > formatsEmpty FAILED", "org.junit.ComparisonFailure at MainTest.java:9",
+        "2 tests completed, 1 failed", ":cli:test FAILED",
+        "h2.VersionTest > bumpMinorResetsPatch FAILED", "org.junit.ComparisonFailure at VersionTest.java:19",
+        "h2.VersionTest > numericPreOrder FAILED", "java.lang.AssertionError at VersionTest.java:16",
+        "h2.VersionTest > parsesPreRelease FAILED", "java.lang.AssertionError at VersionTest.java:11",
+        "9 tests completed, 3 failed, 1 skipped", ":model:test FAILED",
+        "FAILURE: Build completed with 2 failures.",
+        "Execution failed for task ':cli:test'.", "Execution failed for task ':model:test'.",
+        "file:///tmp/sqz-capture/jvm-h2-gradle/model/build/reports/tests/test/index.html",
+        "BUILD FAILED in",
+    ],
+    "h2_offline_build_compile_and_test_fail": [
+        "/tmp/sqz-capture/jvm-h2-gradle-broken/cli/src/main/java/h2/cli/Main.java:5: error: cannot find symbol",
+        "return name + \" \" + version.orElse(\"-\");", "symbol:   method orElse(String)",
+        "location: variable version of type String",
+        "h2.VersionTest > bumpMinorResetsPatch FAILED", "h2.VersionTest > numericPreOrder FAILED",
+        "h2.VersionTest > parsesPreRelease FAILED", "9 tests completed, 3 failed, 1 skipped",
+        "FAILURE: Build completed with 2 failures.", "Execution failed for task ':cli:compileJava'.",
+        "> Compilation failed; see the compiler error output for details.",
+        "Execution failed for task ':model:test'.", "BUILD FAILED in",
+    ],
+}
+H2_DROPPED: dict = {
+    "h2_junit5_nested_params_fail": ["Downloading from central:", "[INFO] Total time:"],
+    "h2_reactor_fail_at_end": ["--- maven-resources-plugin:3.3.0:resources (default-resources) @ docs ---"],
+    "h2_offline_continue_two_projects": ["WARNING: A terminally deprecated method in java.lang.System has been called"],
+}
+
+
 FAMILIES = {"maven": capture_maven, "gradle": capture_gradle,
-            "ho_maven": capture_maven_heldout, "ho_gradle": capture_gradle_heldout}
+            "ho_maven": capture_maven_heldout, "ho_gradle": capture_gradle_heldout,
+            "h2_maven": capture_h2_maven, "h2_gradle": capture_h2_gradle}
 
 
 def main(argv: list[str]) -> int:

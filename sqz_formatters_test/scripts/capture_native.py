@@ -1814,14 +1814,422 @@ HO_DROPPED: dict[str, list] = {
 }
 
 
+# ---------------------------------------------------------------- held-out set #2 (h2_*)
+
+_H2_MEMCHR_BUG = [("src/memchr/fallback.rs",
+                   "pub fn memrchr3(n1: u8, n2: u8, n3: u8, haystack: &[u8]) -> Option<usize> {\n"
+                   "    let vn1 = repeat_byte(n1);\n    let vn2 = repeat_byte(n2);\n    let vn3 = repeat_byte(n3);\n"
+                   "    let confirm = |byte| byte == n1 || byte == n2 || byte == n3;",
+                   "pub fn memrchr3(n1: u8, n2: u8, n3: u8, haystack: &[u8]) -> Option<usize> {\n"
+                   "    let vn1 = repeat_byte(n1);\n    let vn2 = repeat_byte(n2);\n    let vn3 = repeat_byte(n3);\n"
+                   "    let confirm = |byte| byte == n1 || byte == n2;")]
+_H2_ONCE_CELL_BUG = [("src/lib.rs", "                Err((_, value)) => Err(value),",
+                      "                Err((_, _value)) => Ok(()),")]
+_H2_ITOA_BUG = [("src/lib.rs", "*buf_ptr.offset(curr) = b'-';", "*buf_ptr.offset(curr) = b'+';")]
+_H2_ITOA_TYPE_ERR = [("src/lib.rs", "let mut curr = buf.len() as isize;", "let mut curr: isize = buf.len();")]
+
+
+def _h2_crate(name: str, crate: str, patches=(), extra: dict | None = None) -> Path:
+    return _copy_project(name, DEB_CARGO / crate, patches, extra=dict({".cargo/config.toml": _CARGO_OFFLINE},
+                                                                      **(extra or {})),
+                         drop=[".cargo-checksum.json"])
+
+
+def h2_capture(family, name, cwd, cmd, **kw):
+    ho_capture(family, name, cwd, cmd, H2_FACTS.get(name, []), dropped=H2_DROPPED.get(name, []), **kw)
+
+
+def capture_h2_rust() -> None:
+    need = ("memchr-2.5.0", "once_cell-1.17.0", "itoa-1.0.1", "scopeguard-1.1.0")
+    if not (shutil.which("cargo") and all((DEB_CARGO / c).is_dir() for c in need)):
+        print("cargo or Debian's librust-{memchr,once-cell,itoa,scopeguard}-dev missing: h2 Rust fixtures skipped")
+        return
+    by = f"{version('cargo --version')}; {version('rustc --version')}"
+    deb = ("as Debian's librust-*-dev ships it, built against the offline registry /usr/share/cargo/registry "
+           "(shown as /pkgs.example.org/cargo-registry).")
+    memchr = _h2_crate("h2-memchr", "memchr-2.5.0")
+    h2_capture("cargo", "h2_memchr_build_verbose", memchr, "cargo build -v", produced_by=by + "; memchr 2.5.0",
+               expect_exit=0, notes="The crate memchr 2.5.0 " + deb + " Green verbose build: its build script "
+                                    "and every rustc command line.")
+    red = _h2_crate("h2-memchr-red", "memchr-2.5.0", _H2_MEMCHR_BUG)
+    h2_capture("cargo", "h2_memchr_lib_one_panic", red, "cargo test --lib", produced_by=by + "; memchr 2.5.0",
+               expect_exit=101, notes="The crate memchr 2.5.0 " + deb + " Induced bug: the portable memrchr3 "
+               "(src/memchr/fallback.rs) ignores its third needle: 1 of 71 unit tests fails (quickcheck suites pass).")
+    oc = _h2_crate("h2-once-cell-red", "once_cell-1.17.0", _H2_ONCE_CELL_BUG)
+    bug = (" Induced bug: unsync::OnceCell::set (src/lib.rs) returns Ok(()) when the cell is already full.")
+    h2_capture("cargo", "h2_once_cell_nocapture", oc, "cargo test --test it -- --nocapture",
+               produced_by=by + "; once_cell 1.17.0", expect_exit=101,
+               notes="The crate once_cell 1.17.0 " + deb + bug + " --nocapture: panics print amid the test lines.")
+    h2_capture("cargo", "h2_once_cell_doctest_fail", oc, "cargo test --doc", produced_by=by + "; once_cell 1.17.0",
+               expect_exit=101, notes="The crate once_cell 1.17.0 " + deb + bug + " Doc-tests only.")
+    from _capture_common import WORK
+    ws = WORK / "h2-workspace"
+    if ws.exists():
+        shutil.rmtree(ws)
+    ws.mkdir(parents=True)
+    (ws / "Cargo.toml").write_text('[workspace]\nmembers = ["once_cell", "itoa", "scopeguard"]\nresolver = "2"\n')
+    (ws / ".cargo").mkdir()
+    (ws / ".cargo/config.toml").write_text(_CARGO_OFFLINE)
+    for crate, sub, patches in (("once_cell-1.17.0", "once_cell", _H2_ONCE_CELL_BUG),
+                                ("itoa-1.0.1", "itoa", _H2_ITOA_BUG), ("scopeguard-1.1.0", "scopeguard", ())):
+        dst = _copy_project(f"h2-workspace/{sub}", DEB_CARGO / crate, patches, drop=[".cargo-checksum.json"])
+        assert dst.parent == ws
+    h2_capture("cargo", "h2_workspace_no_fail_fast", ws, "cargo test --workspace --no-fail-fast",
+               produced_by=by + "; once_cell 1.17.0, itoa 1.0.1, scopeguard 1.1.0", expect_exit=101,
+               notes="A workspace of three crates " + deb + bug + " Induced bug in itoa: negative numbers get a "
+                     "'+' sign (src/lib.rs). scopeguard stays green.")
+    itoa = _h2_crate("h2-itoa", "itoa-1.0.1")
+    h2_capture("cargo", "h2_itoa_bench", itoa, "cargo bench", env={"RUSTC_BOOTSTRAP": "1"},
+               produced_by=by + "; itoa 1.0.1", expect_exit=0,
+               notes="The crate itoa 1.0.1 " + deb + " Its libtest benches (#![feature(test)]) on the stable "
+                     "toolchain with RUSTC_BOOTSTRAP=1.")
+    broken = _h2_crate("h2-itoa-broken", "itoa-1.0.1", _H2_ITOA_TYPE_ERR)
+    h2_capture("cargo", "h2_itoa_build_verbose_error", broken, "cargo build -v", produced_by=by + "; itoa 1.0.1",
+               expect_exit=101, notes="The crate itoa 1.0.1 " + deb + " Induced type error in the format macro "
+                                      "(src/lib.rs): one error per integer type the macro expands for.")
+
+
+_H2_GO_PKGS = ("encoding/csv", "net/url", "encoding/hex")
+_H2_GO_IMPORTS = (('"encoding/csv"', '"example.com/h2std/csv"'), ('"net/url"', '"example.com/h2std/url"'),
+                  ('"encoding/hex"', '"example.com/h2std/hex"'))
+_H2_GO_BUGS = [
+    ("csv/reader.go", "if r.TrimLeadingSpace {", "if !r.TrimLeadingSpace {"),
+    ("url/url.go", "case '-', '_', '.', '~': // §2.3 Unreserved characters (mark)",
+     "case '-', '_', '.': // §2.3 Unreserved characters (mark)"),
+    ("hex/hex.go", "return fmt.Sprintf(\"encoding/hex: invalid byte: %#U\", rune(e))",
+     "return fmt.Sprintf(\"encoding/hex: bad byte: %#U\", rune(e))"),
+]
+_H2_GO_VET = [
+    ("csv/reader.go", 'return fmt.Sprintf("record on line %d: %v", e.Line, e.Err)',
+     'return fmt.Sprintf("record on line %s: %v", e.Line, e.Err)'),
+    ("url/url.go", 'return fmt.Sprintf("%s %q: %s", e.Op, e.URL, e.Err)', 'return fmt.Sprintf("%s %q: %s", e.Op, e.URL)'),
+    ("hex/hex.go", 'return fmt.Sprintf("encoding/hex: invalid byte: %#U", rune(e))',
+     'return fmt.Sprintf("encoding/hex: invalid byte: %#U", string(rune(e)))'),
+]
+_H2_GO_BUILD = [
+    ("csv/writer.go", "func (w *Writer) Flush() {\n\tw.w.Flush()\n", "func (w *Writer) Flush() {\n\tw.w.Flush(true)\n"),
+    ("url/url.go", "func (u *URL) Port() string {\n\t_, port := splitHostPort(u.Host)",
+     "func (u *URL) Port() string {\n\t_, port := splitHostPort(u.Hostname)"),
+    ("hex/hex.go", "func EncodedLen(n int) int { return n * 2 }", "func EncodedLen(n int) int { return n * 2.5 }"),
+]
+
+
+def _h2_go_module(name: str, patches=()) -> Path:
+    goroot = Path(run("go env GOROOT", Path("/tmp"))[0].decode().strip())
+    files = {"go.mod": "module example.com/h2std\n\ngo 1.19\n"}
+    for pkg in _H2_GO_PKGS:
+        for f in sorted((goroot / "src" / pkg).glob("*.go")):
+            text = f.read_text()
+            for old, new in _H2_GO_IMPORTS:
+                text = text.replace(old, new)
+            files[f"{pkg.rsplit('/', 1)[-1]}/{f.name}"] = text
+    for rel, old, new in patches:
+        if old not in files[rel]:
+            raise SystemExit(f"{name}: patch target not found in {rel}: {old!r}")
+        files[rel] = files[rel].replace(old, new, 1)
+    return write_project(name, files)
+
+
+def capture_h2_go() -> None:
+    if not shutil.which("go"):
+        print("go missing: h2 Go fixtures skipped")
+        return
+    go_v = version("go version")
+    env = {"GOFLAGS": "-mod=mod", "GOPROXY": "off", "GOTOOLCHAIN": "local", "CGO_ENABLED": "0"}
+    src = ("The packages encoding/csv, net/url and encoding/hex of Go 1.19's standard library (Debian golang-go) "
+           "with their tests, copied into the module example.com/h2std.")
+    bugs = (" Induced bugs: csv.Reader trims leading space when TrimLeadingSpace is off (csv/reader.go), url "
+            "escapes '~' (url/url.go), hex's InvalidByteError text changed (hex/hex.go).")
+    red = _h2_go_module("h2-gostd-red", _H2_GO_BUGS)
+    if shutil.which("gcc"):
+        h2_capture("go", "h2_gostd_v_race_subtests", red, "go test -v -race -count=1 ./...",
+                   env=dict(env, CGO_ENABLED="1"), produced_by=go_v, expect_exit=1, notes=src + bugs +
+                   " Verbose: every test and subtest with its RUN/PASS/FAIL line.")
+    h2_capture("go", "h2_gostd_json_fail", red, "go test -json -count=1 ./...", env=env, produced_by=go_v,
+               expect_exit=1, notes=src + bugs + " test2json events, one per line.")
+    vet = _h2_go_module("h2-gostd-vet", _H2_GO_VET)
+    h2_capture("go", "h2_gostd_vet_printf", vet, "go vet ./...", env=env, produced_by=go_v, expect_exit=2,
+               notes=src + " Induced printf mistakes in three packages' Error methods (a wrong verb, a missing "
+                           "argument, a string for %U).")
+    build = _h2_go_module("h2-gostd-build", _H2_GO_BUILD)
+    h2_capture("go", "h2_gostd_build_three_pkgs", build, "go build ./...", env=env, produced_by=go_v, expect_exit=2,
+               notes=src + " Induced type errors in three packages (a call with an extra argument, a method value "
+                           "used as a string, a float constant in an int expression).")
+    green = _h2_go_module("h2-gostd")
+    h2_capture("go", "h2_gostd_bench", green, "go test -run '^$' -bench . -benchmem ./...", env=env,
+               produced_by=go_v, expect_exit=0, notes=src + " Benchmarks only, with allocations.")
+
+
+_H2_LUA_COMPILE = [  # two files that do not compile (make -k goes on past the first)
+    ("lstrlib.c", "  for (i = 0; i < l; i++)\n    p[i] = s[l - i - 1];", "  for (i = 0; i < l; i++)\n    p[i] = s[l - i - 1]"),
+    ("ltablib.c", "  lua_Integer size = aux_getn(L, 1, TAB_RW);\n  lua_Integer pos = luaL_optinteger(L, 2, size);",
+     "  lua_Integer size = aux_getn(L, 1, TAB_RW);\n  lua_Integer pos = luaL_optinteger(L, 2, sz);"),
+]
+_H2_LUA_HEADER = [("lauxlib.c", '#include "lauxlib.h"\n', '#include "lauxlib.h"\n#include "lcompat.h"\n')]
+_H2_LUA_BUGS = [  # wrong results the test suite catches
+    ("lstrlib.c", "    p[i] = s[l - i - 1];", "    p[i] = s[i];"),
+    ("lmathlib.c", "    lua_pushnumber(L, l_mathop(fabs)(luaL_checknumber(L, 1)));",
+     "    lua_pushnumber(L, (lua_Integer)l_mathop(fabs)(luaL_checknumber(L, 1)));"),
+    ("ltablib.c", "  for ( ; pos < size; pos++) {", "  for ( ; pos < size - 1; pos++) {"),
+]
+_H2_LUA_CHECK = """include makefile
+
+check: lua
+\tcd testes && ../lua -W -e "_U=true" strings.lua
+\tcd testes && ../lua -W -e "_U=true" math.lua
+"""
+_H2_CMAKE_BAD = """cmake_minimum_required(VERSION 2.8)
+project(lua54 C)
+file(GLOB CORE_SOURCES ${CMAKE_SOURCE_DIR}/l*.c)
+list(REMOVE_ITEM CORE_SOURCES ${CMAKE_SOURCE_DIR}/lua.c ${CMAKE_SOURCE_DIR}/ltests.c)
+add_library(lua_static STATIC ${CORE_SOURCES})
+target_compile_definitions(lua_static PUBLIC LUA_USE_LINUX)
+add_executable(lua lua.c)
+target_link_libraries(lua PRIVATE lua_static m dl)
+add_executable(luac luac.c)
+target_link_libraries(luac PRIVATE lua_static)
+install(TARGETS lua luac DESTINATION bin)
+"""
+
+
+def capture_h2_c() -> None:
+    lua = _lua_src()
+    if lua is None or not shutil.which("gcc") or not shutil.which("make"):
+        print(f"gcc/make or the lupa sdist under {HO_SRC} missing: h2 C fixtures skipped")
+        return
+    gcc_v, make_v = version("gcc --version"), version("make --version")
+    src = "Lua 5.4 sources vendored in the PyPI sdist lupa 2.8 (third-party/lua54, with Lua's developer makefile)"
+    red = _copy_project("h2-lua-k", lua, _H2_LUA_COMPILE)
+    h2_capture("make", "h2_lua_keep_going_j2", red, "make -k -j2", produced_by=f"{make_v}; {gcc_v}", expect_exit=2,
+               notes=src + ". Induced: a missing semicolon (lstrlib.c) and an undeclared name (ltablib.c); -k "
+                           "builds every other object before giving up.")
+    hdr = _copy_project("h2-lua-hdr", lua, _H2_LUA_HEADER)
+    h2_capture("make", "h2_lua_missing_header_j2", hdr, "make -j2", produced_by=f"{make_v}; {gcc_v}", expect_exit=2,
+               notes=src + ". Induced: lauxlib.c includes a header that does not exist.")
+    chk = _copy_project("h2-lua-check", lua, _H2_LUA_BUGS, extra={"GNUmakefile": _H2_LUA_CHECK})
+    run("make -j2", chk)  # build first: the fixture is the check run
+    h2_capture("make", "h2_lua_check_recipe_fail", chk, "make check", produced_by=f"{make_v}; {gcc_v}",
+               expect_exit=2, notes=src + ". A GNUmakefile adds a check target running two of Lua's test "
+               "scripts; induced bugs: string.reverse copies (lstrlib.c), math.abs truncates floats (lmathlib.c), "
+               "table.remove leaves the last element (ltablib.c). The failing recipe is a test, not a compiler.")
+    if not shutil.which("cmake"):
+        print("cmake missing: h2 cmake/ctest fixtures skipped")
+        return
+    cmake_v = version("cmake --version")
+    bad = _copy_project("h2-luacm-bad", lua, drop=["makefile"], extra={"CMakeLists.txt": _H2_CMAKE_BAD})
+    h2_capture("cmake", "h2_lua_configure_errors", bad, "cmake -S . -B build", produced_by=cmake_v, expect_exit=1,
+               notes=src + "; a CMakeLists.txt with an old cmake_minimum_required, a target whose source file "
+                           "does not exist (luac.c).")
+    if shutil.which("ninja"):
+        nin = _copy_project("h2-luacm-ninja", lua, _H2_LUA_COMPILE, drop=["makefile"],
+                            extra={"CMakeLists.txt": _lua_cmake()})
+        out, code = run("cmake -S . -B build -G Ninja", nin)
+        if code != 0:
+            raise SystemExit(out.decode()[-3000:])
+        h2_capture("cmake", "h2_lua_ninja_keep_going", nin, "cmake --build build -j 2 -- -k 0",
+                   produced_by=cmake_v + "; " + version("ninja --version") + " (ninja); " + gcc_v, expect_exit=1,
+                   notes=src + ", built with CMake's Ninja generator, -k 0 so ninja goes on past failures. Induced: "
+                               "a missing semicolon (lstrlib.c) and an undeclared name (ltablib.c).")
+    vb = _copy_project("h2-luacm-verbose", lua, _H2_LUA_COMPILE[1:], drop=["makefile"],
+                       extra={"CMakeLists.txt": _lua_cmake()})
+    out, code = run("cmake -S . -B build", vb)
+    if code != 0:
+        raise SystemExit(out.decode()[-3000:])
+    h2_capture("cmake", "h2_lua_build_verbose_error", vb, "cmake --build build --verbose",
+               produced_by=cmake_v + "; " + make_v + "; " + gcc_v, expect_exit=2,
+               notes=src + ", built with CMake (Unix Makefiles) --verbose: every compiler command line and the "
+                           "generator's directory chatter. Induced: an undeclared name in ltablib.c.")
+    if shutil.which("ctest"):
+        ct = _copy_project("h2-luacm-ctest", lua, _H2_LUA_BUGS, drop=["makefile"], extra={"CMakeLists.txt": _lua_cmake()})
+        out, code = run("cmake -S . -B build && cmake --build build -j 2", ct)
+        if code != 0:
+            raise SystemExit(out.decode()[-3000:])
+        sel = "'^(strings|math|sort|nextvar|utf8|tpack|vararg|closure|goto|literals|events|calls|locals|bitwise)$'"
+        bugs = (" Induced bugs: string.reverse copies (lstrlib.c), math.abs truncates floats (lmathlib.c), "
+                "table.remove leaves the last element (ltablib.c).")
+        h2_capture("ctest", "h2_lua_ctest_output_on_failure", ct, f"ctest --test-dir build --output-on-failure -R {sel}",
+                   produced_by=version("ctest --version"), expect_exit=8,
+                   notes=src + ", built with CMake; 14 of Lua's test scripts as CTest tests." + bugs)
+        h2_capture("ctest", "h2_lua_ctest_rerun_failed", ct, "ctest --test-dir build --rerun-failed",
+                   produced_by=version("ctest --version"), expect_exit=8,
+                   notes=src + ", built with CMake; the failed tests of the previous run again, without output." + bugs)
+        h2_capture("ctest", "h2_lua_ctest_verbose", ct, "ctest --test-dir build -V -R '^(sort|math|bitwise)$'",
+                   produced_by=version("ctest --version"), expect_exit=8,
+                   notes=src + ", built with CMake; -V prints each test's command, environment and output." + bugs)
+
+
 def capture_heldout() -> None:
     capture_ho_rust()
     capture_ho_c()
     capture_ho_go()
 
 
+# Facts picked from the raw outputs (what a user would name), before looking at any rendering.
+H2_FACTS: dict[str, list] = {
+    "h2_memchr_build_verbose": [
+        "Running `/tmp/sqz-capture/h2-memchr/target/debug/build/memchr-",
+        "warning: unexpected `cfg` condition name: `memchr_libc`",
+        "warning: unexpected `cfg` condition name: `memchr_runtime_sse2`",
+        "warning: `memchr` (lib) generated 59 warnings",
+        "Finished `dev` profile [unoptimized + debuginfo] target(s)",
+    ],
+    "h2_memchr_lib_one_panic": [
+        "failures:\n    tests::memchr::memchr::memrchr3_fallback_find",
+        "---- tests::memchr::memchr::memrchr3_fallback_find stdout ----",
+        "panicked at src/tests/memchr/testdata.rs:214:13:",
+        "assertion `left == right` failed: search for 'x'|'y'|'z' failed in: \"xyz\" (len: 3, alignment: 0)",
+        "  left: Some(2)", " right: Some(1)",
+        "test result: FAILED. 70 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+        "error: test failed, to rerun pass `--lib`",
+        "warning: `memchr` (lib test) generated 59 warnings",
+    ],
+    "h2_once_cell_nocapture": [
+        "test unsync::reentrant_init - should panic ... FAILED",
+        "---- unsync::reentrant_init stdout ----", "use after free: 92",
+        "note: test did not panic as expected at tests/it.rs:230:8",
+        "test result: FAILED. 55 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out",
+        "error: test failed, to rerun pass `--test it`",
+        "warning: `once_cell` (lib) generated 4 warnings",
+    ],
+    "h2_once_cell_doctest_fail": [
+        "failures:\n    src/lib.rs - unsync::OnceCell<T>::set (line 489)",
+        "---- src/lib.rs - unsync::OnceCell<T>::set (line 489) stdout ----",
+        "Test executable failed (exit status: 101).", "panicked at src/lib.rs:11:1:",
+        "  left: Ok(())", " right: Err(62)",
+        "test result: FAILED. 41 passed; 1 failed; 1 ignored; 0 measured; 0 filtered out",
+        "error: doctest failed, to rerun pass `--doc`",
+    ],
+    "h2_workspace_no_fail_fast": [
+        "failures:\n    test_i16_min\n    test_i64_min", "panicked at itoa/tests/test.rs:17:1:",
+        ' right: "-9223372036854775808"', '  left: "+32768"', ' right: "-32768"',
+        "test result: FAILED. 7 passed; 2 failed; 0 ignored",
+        "error: test failed, to rerun pass `-p itoa --test test`",
+        "test unsync::reentrant_init - should panic ... FAILED",
+        "note: test did not panic as expected at once_cell/tests/it.rs:230:8",
+        "test result: FAILED. 55 passed; 1 failed; 0 ignored",
+        "error: test failed, to rerun pass `-p once_cell --test it`",
+        "once_cell/src/lib.rs - unsync::OnceCell<T>::set (line 489)",
+        "panicked at once_cell/src/lib.rs:11:1:", "  left: Ok(())", " right: Err(62)",
+        "test result: FAILED. 41 passed; 1 failed; 1 ignored",
+        "error: doctest failed, to rerun pass `-p once_cell --doc`",
+        "test result: ok. 8 passed; 0 failed; 0 ignored", "test result: ok. 6 passed; 0 failed; 0 ignored",
+        "error: 3 targets failed:",
+    ],
+    "h2_itoa_bench": [
+        "test bench_itoa_format::bench_u128_max ... bench:", "test bench_std_fmt::bench_u128_max     ... bench:",
+        "test bench_itoa_format::bench_i16_0    ... bench:", "test bench_std_fmt::bench_u64_max      ... bench:",
+        "ns/iter (+/-",
+        "test result: ok. 0 passed; 0 failed; 0 ignored; 14 measured; 0 filtered out",
+    ],
+    "h2_itoa_build_verbose_error": [
+        "error[E0308]: mismatched types", "   --> src/lib.rs:133:39", "expected `isize`, found `usize`",
+        "in this macro invocation",  # the invocation's source line (206 | impl_Integer!(…)) is rust_diag's to keep
+        "error: could not compile `itoa` (lib) due to 10 previous errors",
+        "process didn't exit successfully: `/root/.rustup/toolchains/stable-x86_64-unknown-linux-gnu/bin/rustc "
+        "--crate-name itoa",
+    ],
+    "h2_gostd_v_race_subtests": [
+        # the parent (--- FAIL: TestRead) is named by each failing subtest's id
+        "--- FAIL: TestRead/TrimSpace ", "--- FAIL: TestRead/LeadingSpace ",
+        "--- FAIL: TestRead/NonASCIICommaAndCommentWithQuotes ",
+        "reader_test.go:442: ReadAll() output:", 'got  [[" a" "  b" "   c"]]', 'want [["a" "b" "c"]]',
+        "reader_test.go:439: unexpected Readall() error: parse error on line 1, column 2: bare \" in non-quoted-field",
+        "FAIL\texample.com/h2std/csv\t", "ok  \texample.com/h2std/hex\t",
+        "--- FAIL: TestParse ", "--- FAIL: TestParseRequestURI ", "--- FAIL: TestURLString ",
+        "--- FAIL: TestShouldEscape ", "url_test.go:1729: shouldEscape('~', 1) returned true; expected false",
+        'invalid character "~" in host name', "FAIL\texample.com/h2std/url\t",
+    ],
+    "h2_gostd_json_fail": [
+        # the events' Output text, as go/test_json_fail states its facts
+        "--- FAIL: TestRead/TrimSpace ", "--- FAIL: TestRead/LeadingSpace ",
+        "--- FAIL: TestRead/NonASCIICommaAndCommentWithQuotes ",
+        "--- FAIL: TestShouldEscape ", "--- FAIL: TestParse ", "--- FAIL: TestParseRequestURI ",
+        "--- FAIL: TestURLString ", "shouldEscape('~', 1) returned true; expected false",
+        ["FAIL", "example.com/h2std/csv"], ["ok ", "example.com/h2std/hex"], ["FAIL", "example.com/h2std/url"],
+    ],
+    "h2_gostd_vet_printf": [
+        "# example.com/h2std/csv", "csv/reader.go:75:10: fmt.Sprintf format %s has arg e.Line of wrong type int",
+        "# example.com/h2std/hex",
+        "hex/hex.go:63:9: fmt.Sprintf format %#U has arg string(rune(e)) of wrong type string",
+        "# example.com/h2std/url", "url/url.go:30:41: fmt.Sprintf format %s reads arg #3, but call has 2 args",
+    ],
+    "h2_gostd_build_three_pkgs": [
+        "csv/writer.go:124:12: too many arguments in call to w.w.Flush", "have (bool)", "want ()",
+        "hex/hex.go:38:41: 2.5 (untyped float constant) truncated to int",
+        "url/url.go:1152:27: cannot use u.Hostname (value of type func() string) as type string in argument to "
+        "splitHostPort",
+    ],
+    "h2_gostd_bench": [
+        "BenchmarkRead-2 ", "BenchmarkWrite-2 ", "BenchmarkEncode/16384-2 ", "BenchmarkDump/4096-2 ",
+        "BenchmarkPathUnescape/#04-2 ", "allocs/op", ["BenchmarkEncode/256-2", "MB/s"],
+        "ok  \texample.com/h2std/csv\t", "ok  \texample.com/h2std/hex\t", "ok  \texample.com/h2std/url\t",
+    ],
+    "h2_lua_keep_going_j2": [
+        "ltablib.c:93:43: error: ‘sz’ undeclared (first use in this function); did you mean ‘size’?",
+        "lstrlib.c:118:24: error: expected ‘;’ before ‘luaL_pushresultsize’",
+        "make: *** [<builtin>: ltablib.o] Error 1", "make: *** [<builtin>: lstrlib.o] Error 1",
+        "make: Target 'all' not remade because of errors.",
+    ],
+    "h2_lua_missing_header_j2": [
+        "lauxlib.c:28:10: fatal error: lcompat.h: No such file or directory",
+        "make: *** [<builtin>: lauxlib.o] Error 1", "make: *** Waiting for unfinished jobs....",
+    ],
+    "h2_lua_check_recipe_fail": [
+        "testing strings and string library", "../lua: strings.lua:127: assertion failed!",
+        "strings.lua:127: in main chunk", "make: *** [GNUmakefile:4: check] Error 1",
+    ],
+    "h2_lua_configure_errors": [
+        "CMake Deprecation Warning at CMakeLists.txt:1 (cmake_minimum_required):",
+        "Compatibility with CMake < 2.8.12 will be removed from a future version of",
+        "CMake Error at CMakeLists.txt:9 (add_executable):", "Cannot find source file:", "    luac.c",
+        "No SOURCES given to target: luac", "CMake Generate step failed.  Build files cannot be regenerated correctly.",
+    ],
+    "h2_lua_ninja_keep_going": [
+        "FAILED: CMakeFiles/lua_static.dir/lstrlib.c.o", "FAILED: CMakeFiles/lua_static.dir/ltablib.c.o",
+        "lstrlib.c:118:24: error: expected ‘;’ before ‘luaL_pushresultsize’",
+        "ltablib.c:93:43: error: ‘sz’ undeclared (first use in this function); did you mean ‘size’?",
+        "ninja: build stopped: cannot make progress due to previous errors.",
+    ],
+    "h2_lua_build_verbose_error": [
+        # cmake gives the compiler absolute paths; a fact names the file as the project has it
+        "ltablib.c:93:43: error: ‘sz’ undeclared (first use in this function); did you mean ‘size’?",
+        "gmake[2]: *** [CMakeFiles/lua_static.dir/build.make:440: CMakeFiles/lua_static.dir/ltablib.c.o] Error 1",
+        "gmake: *** [Makefile:101: all] Error 2",
+    ],
+    "h2_lua_ctest_output_on_failure": [
+        ["Test  #1: strings", "***Failed"], ["Test  #2: math", "***Failed"], ["Test  #5: tpack", "***Failed"],
+        ["Test  #6: nextvar", "***Failed"],
+        "strings.lua:127: assertion failed!", "math.lua:655: assertion failed!", "tpack.lua:69: assertion failed!",
+        "nextvar.lua:437: assertion failed!", "nextvar.lua:437: in local 'test'",
+        "71% tests passed, 4 tests failed out of 14",
+        "\t  1 - strings (Failed)", "\t  2 - math (Failed)", "\t  5 - tpack (Failed)", "\t  6 - nextvar (Failed)",
+    ],
+    "h2_lua_ctest_rerun_failed": [
+        ["Test #1: strings", "***Failed"], ["Test #6: nextvar", "***Failed"],
+        "0% tests passed, 4 tests failed out of 4",
+        "\t  1 - strings (Failed)", "\t  2 - math (Failed)", "\t  5 - tpack (Failed)", "\t  6 - nextvar (Failed)",
+        "Output from these tests are in: /tmp/sqz-capture/h2-luacm-ctest/build/Testing/Temporary/LastTest.log",
+    ],
+    "h2_lua_ctest_verbose": [
+        ["Test  #2: math", "***Failed"], "2: /tmp/sqz-capture/h2-luacm-ctest/build/lua: math.lua:655: assertion failed!",
+        "2: Test command: /tmp/sqz-capture/h2-luacm-ctest/build/lua \"-W\" \"-e\" \"_U=true\" \"math.lua\"",
+        "67% tests passed, 1 tests failed out of 3", "\t  2 - math (Failed)",
+    ],
+}
+H2_DROPPED: dict[str, list] = {
+    "h2_memchr_build_verbose": ["Compiling memchr v2.5.0 (/tmp/sqz-capture/h2-memchr)"],
+    "h2_memchr_lib_one_panic": ["test tests::memchr::memchr::memrchr3_find ... ok"],
+    "h2_once_cell_nocapture": ["test unsync::once_cell ... ok"],
+    "h2_workspace_no_fail_fast": ["test sync::once_cell ... ok"],
+    "h2_gostd_v_race_subtests": ["=== RUN   TestRead/Simple"],
+    "h2_lua_ctest_output_on_failure": ["Test  #3: sort ..."],
+    "h2_lua_ctest_verbose": ["3: testing sort", "Test  #3: sort .............................   Passed",
+                             "Test #15: bitwise ..........................   Passed", "The following tests passed:"],
+}
+
 FAMILIES = {"cargo": capture_cargo, "c": capture_c, "go": capture_go, "go_timeout": capture_go_timeout,
-            "heldout": capture_heldout, "ho_rust": capture_ho_rust, "ho_c": capture_ho_c, "ho_go": capture_ho_go}
+            "heldout": capture_heldout, "ho_rust": capture_ho_rust, "ho_c": capture_ho_c, "ho_go": capture_ho_go,
+            "h2_rust": capture_h2_rust, "h2_go": capture_h2_go, "h2_c": capture_h2_c}
 
 
 def main(argv: list[str]) -> int:

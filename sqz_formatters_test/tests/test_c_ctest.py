@@ -30,9 +30,9 @@ def test_truncated_run_is_refused():
     assert ask(cut(text, 0.5), "ctest --test-dir build", None) is None
 
 
-def test_verbose_run_is_not_ours():
+def test_extra_verbose_run_is_not_ours():
     text = fixture("ctest_fail").request().text
-    assert ask(text, "ctest -V --test-dir build", 8) is None
+    assert ask(text, "ctest -VV --test-dir build", 8) is None
 
 
 def test_cmake_output_is_not_ours():

@@ -34,6 +34,9 @@ CAPTURES = [
     ("cargo", "check_warnings"), ("cargo", "clippy_deny_warnings"), ("cargo", "clippy_warnings"),
     ("tsc", "errors"), ("tsc", "errors_pretty"), ("tsc", "multi_file"), ("tsc", "multi_file_pretty"),
     ("mypy", "errors"), ("mypy", "errors_pretty"), ("mypy", "multi_file"),
+    # held-out pass #2: repeats merged onto one line with every location
+    ("mypy", "h2_strict_sortedcontainers"), ("mypy", "h2_untyped_cachetools"), ("tsc", "h2_rxjs_override"),
+    ("tsc", "h2_rxjs_strictest_pretty"), ("cc", "h2_gcc_bitarray_nocaret"), ("cc", "h2_clang_bitarray_util"),
 ]
 
 _C = re.compile(r"^(?P<path>(?:[A-Za-z]:)?[^\s:][^:]*?):(?P<lc>\d+:\d+): "

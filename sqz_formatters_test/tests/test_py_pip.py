@@ -9,7 +9,11 @@ from sqz_core.testing import load_fixture, missing_facts
 from sqz_formatters_test import py_pip as formatter
 
 # refused: uv_add_conflict (uv's resolution error) has nothing to drop
-suite = FormatterSuite(formatter, "pip", refused={"uv_add_conflict"})
+suite = FormatterSuite(formatter, "pip", refused={"uv_add_conflict",
+                                                  # held-out pass #2: nothing to drop (pip check, uv lock) or not
+                                                  # ours (poetry)
+                                                  "h2_pip_check", "h2_uv_lock_upgrade", "h2_poetry_add",
+                                                  "h2_poetry_add_conflict"})
 run, ask = suite.run, suite.ask
 globals().update(suite.standard_tests(
     complete={'download', 'install_already', 'install_fresh', 'install_no_version', 'uv_install', 'uv_install_error',
@@ -60,10 +64,20 @@ def test_requirements_already_satisfied_keep_their_versions():
 
 
 def test_dependencies_of_a_requirements_file_keep_their_versions():
-    out = run(other("pip", "install_requirements_again"))
+    text, out = text_of("pip", "install_requirements_again"), run(other("pip", "install_requirements_again"))
     assert out.count("Requirement already satisfied: ") == 16
+    # each dependency keeps its requirement, location and version; its chain is cut to the requirement it
+    # comes from (`(from A->B->Z)` → `(from …->Z)`); a one-link `(from …)` stays whole
     assert "Requirement already satisfied: mdurl~=0.1 in ./venv/lib/python3.11/site-packages " \
-           "(from markdown-it-py>=2.2.0->rich->-r requirements.txt (line 3)) (0.1.2)\n" in out
+           "(from markdown-it-py>=2.2.0->rich->-r requirements.txt (line 3)) (0.1.2)\n" in text
+    assert "Requirement already satisfied: mdurl~=0.1 in ./venv/lib/python3.11/site-packages " \
+           "(from …->-r requirements.txt (line 3)) (0.1.2)\n" in out
+    for line in text.splitlines():
+        if line.startswith("Requirement already satisfied: "):
+            head, version = line.split(" (from ")[0], line[line.rfind(" ("):]
+            assert any(x.startswith(head + " (from ") and x.endswith(version) for x in out.splitlines()), line
+            if "->" not in line:
+                assert line + "\n" in out
     assert "Processing" not in out and "WARNING: Location" not in out
 
 
@@ -77,7 +91,7 @@ def test_verbose_editable_install_keeps_what_was_built_and_installed():
                  "  Running command pip subprocess to install build dependencies",   # says where setuptools went
                  "  Successfully installed setuptools-84.2.1",
                  ("Requirement already satisfied: certifi>=2017.4.17 in /tmp/sqz-capture/generic/venv/lib/python3.11/"
-                  "site-packages (from requests>=2.31->tally==0.3.1) (2026.10.19.post1)"),
+                  "site-packages (from …->tally==0.3.1) (2026.10.19.post1)"),
                  "  Building editable for tally (pyproject.toml): finished with status 'done'",
                  ("  Created wheel for tally: filename=tally-0.3.1-0.editable-py3-none-any.whl size=1396 "
                   "sha256=40389b9b36d0d188f29bb8dab2ab1fa9bb2a2b17efb22734a0b9273cbda886cf"),

@@ -42,7 +42,10 @@ def index_path() -> str:
 
     import zlib
 
-    key = zlib.crc32((sys.prefix + "|" + sys.version).encode()) & 0xFFFFFFFF
+    # PYTHONPATH too: two checkouts sharing one venv (worktrees, a source tree on PYTHONPATH)
+    # import different copies of the packs, and one's index must not answer for the other
+    key = zlib.crc32((sys.prefix + "|" + sys.version + "|" + os.environ.get("PYTHONPATH", "")).encode())
+    key &= 0xFFFFFFFF
     return os.path.join(cache_dir(), f"plugin-index-{key:08x}.json")
 
 

@@ -1,7 +1,7 @@
 """The ``git`` entry point: one module claiming ``git``, dispatching by subcommand.
 
 Each concern lives in its own module (``git_status``, ``git_diff``, ``git_log``, ``git_refs``,
-``git_blame``, ``git_remote_ops``, ``git_local_ops``), imported only when its subcommand runs.
+``git_blame``, ``git_remote_ops``, ``git_local_ops``, ``git_search``), imported only when its subcommand runs.
 """
 
 from __future__ import annotations
@@ -38,6 +38,8 @@ _ROUTES = {
     "reset": ("git_local_ops", "format_local"),
     "restore": ("git_local_ops", "format_local"),
     "am": ("git_local_ops", "format_local"),
+    "grep": ("git_search", "format_grep"),
+    "ls-files": ("git_search", "format_ls_files"),
 }
 
 

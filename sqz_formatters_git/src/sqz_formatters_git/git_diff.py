@@ -209,8 +209,21 @@ def format_diff(request) -> str | None:
     elif lines[0].startswith("diff "):
         out = format_patch_lines(lines)
     else:
-        out = compact_stat_block(lines)
+        out = _stat_then_patch(lines)
     return "\n".join(out) + "\n" if out is not None else None
+
+
+def _stat_then_patch(lines: list[str]) -> list[str] | None:
+    """A ``--stat`` block alone, or (``--stat -p``, ``--patch-with-stat``) followed by one blank
+    line and the patch: each part compacted as on its own, the blank line kept between them."""
+    if "" not in lines:
+        return compact_stat_block(lines)
+    k = lines.index("")
+    if k + 1 >= len(lines) or not lines[k + 1].startswith("diff "):
+        return None
+    stat = compact_stat_block(lines[:k])
+    patch = format_patch_lines(lines[k + 1:]) if stat is not None else None
+    return None if patch is None else stat + [""] + patch
 
 
 def format_stash(request) -> str | None:

@@ -2,7 +2,8 @@
 
 Plain branch and tag lists become one counted line; ``tag -n`` lines sharing a message share
 one line (``v0.1.0, v0.1.4: Document usage``); verbose branch lines lose their
-alignment padding only; remote lines with the same fetch and push URL merge into one.
+alignment padding only; remote lines with the same fetch and push URL merge into one; ``git remote show`` groups its
+remote branches by state (:func:`format_remote_show`).
 ``git stash list`` and ``git reflog`` are already one line per entry with nothing to drop:
 they are recognised and left to the generic stages (None). Any unexpected line → None.
 """
@@ -131,8 +132,54 @@ def _tags_by_message(lines: list[str]) -> str | None:
     return "".join(f"{', '.join(tags)}: {message}\n" for message, tags in groups.items())
 
 
+_SHOW_REMOTE = re.compile(r"^\* remote (\S+)$")
+_SHOW_KEY = re.compile(r"^  (?:Fetch URL|Push  URL|HEAD branch): \S.*$")
+_SHOW_SECTION = re.compile(r"^  (?:Remote branch(?:es)?|HEAD branch|Local branch(?:es)? configured for 'git pull'"
+                           r"|Local refs? configured for 'git push')(?: \(.+\))?:$")
+_SHOW_ENTRY = re.compile(r"^    (\S+)(?: +(\S.*))?$")
+_SHOW_MORE = re.compile(r"^ +and with remote \S+$")
+
+
+def format_remote_show(lines: list[str]) -> str | None:
+    """``git remote show NAME``: every line as git printed it, but the ``Remote branches:`` entries
+    grouped by their state (``    tracked: a b c``; a branch name holds neither a space nor a
+    colon) and the alignment padding of the other entries (``main    merges with remote main``)
+    cut to one space. Any other line → None."""
+    out: list[str] = []
+    section = None
+    groups: dict[str, list[str]] = {}
+
+    def flush() -> None:
+        out.extend(f"    {state}: {' '.join(names)}" for state, names in groups.items())
+        groups.clear()
+
+    if not lines or not _SHOW_REMOTE.match(lines[0]):
+        return None
+    for line in lines:
+        m = _SHOW_ENTRY.match(line)
+        if m and section is not None:
+            name, rest = m.groups()
+            if section.startswith("  Remote branch") and rest:
+                groups.setdefault(rest, []).append(name)
+            else:
+                out.append(f"    {name} {rest}" if rest else line)
+            continue
+        flush()
+        if _SHOW_REMOTE.match(line) or _SHOW_KEY.match(line):
+            section = None
+        elif _SHOW_SECTION.match(line):
+            section = line
+        elif not (_SHOW_MORE.match(line) and section is not None):
+            return None
+        out.append(line)
+    flush()
+    return "\n".join(out) + "\n"
+
+
 def format_remote(request) -> str | None:
     args = args_after(request, "remote")
+    if args[:1] == ["show"] and not any(a.startswith("-") and a != "-n" for a in args[1:]):
+        return format_remote_show(request.text.splitlines())
     if args not in (["-v"], ["--verbose"]):
         return None
     rows = []

@@ -5,7 +5,9 @@ a build prints ``[ 42%] Building C object …`` per file; the agent needs CMake'
 ``CMake Error``/``CMake Warning`` blocks, failed probes, compiler diagnostics
 (compressed as in ``c_diagnostics``: snippets dropped, the absolute paths cmake passes the
 compiler shown relative to the project, named once) and the generator's error lines (make or ninja).
-Green builds keep their last progress line; probes that failed are kept.
+Green builds keep their last progress line; probes that failed are kept. With ``--verbose`` the
+Makefile generator's own steps (``cmake -E cmake_depends …``, ``cmake --check-build-system``,
+``make -f CMakeFiles/…`` sub-makes) are counted like progress; the compiler commands go as in ``c_make``.
 """
 
 from __future__ import annotations
@@ -28,6 +30,10 @@ _MAKE_PROGRESS = re.compile(r"^\[ *\d+%\] (Building \w+ object |Linking \w+ |Bui
                             r"|Running |Automatic MOC)")
 _NINJA_PROGRESS = re.compile(r"^\[\d+/\d+\] (Building \w+ object |Linking \w+ |Generating |Running |Re-running CMake)")
 _OTHER_PROGRESS = re.compile(r"^(Consolidate compiler generated dependencies of target |Scanning dependencies of target )")
+# `cmake --build … --verbose` (Makefile generator): the generator's own steps, echoed like recipes
+_GENERATOR_CMD = re.compile(r"^(?:cd \S+ && )?\S*/cmake (?:-E (?:cmake_progress_start|cmake_depends|cmake_echo_color"
+                            r"|cmake_link_script|touch_nocreate|touch) |-S\S+ -B\S+ --check-build-system )"
+                            r"|^\S*/g?make +(?:-s +)?-f CMakeFiles/\S+ \S+$")
 _CMAKE_BLOCK = re.compile(r"^CMake (Error|Warning|Deprecation Warning)( \(dev\))?( at [^:]+:\d+ \(\w+\))?:")
 _NINJA_MSG = re.compile(r"^(FAILED: |ninja: (build stopped: .*|error: .*|no work to do\.))")
 _BUILT_INFO = re.compile(r"^-- (Build files have been written to: |Configuring incomplete, errors occurred!)")
@@ -45,6 +51,8 @@ def compress_progress(lines: list[str]) -> tuple[list[str], dict]:
             kind = "configure check"
         elif _MAKE_PROGRESS.match(line) or _NINJA_PROGRESS.match(line) or _OTHER_PROGRESS.match(line):
             kind = "build progress"
+        elif _GENERATOR_CMD.match(line):
+            kind = "generator command"
         if kind is None:
             out.append(line)
             continue

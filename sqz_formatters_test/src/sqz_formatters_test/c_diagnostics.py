@@ -25,7 +25,7 @@ import re
 from sqz_core import FormatRequest, hookimpl
 
 from ._common import has_option, join_output
-from ._diag import group_lines, split_path
+from ._diag import Diagnostic, group_lines, merge_repeats, split_path
 
 commands = ("gcc", "g++", "cc", "c++", "clang", "clang++")
 
@@ -308,6 +308,34 @@ def _head(line: str):
     return split_path(line, m.end("path")) if m else None
 
 
+_LOC = re.compile(r"\d+(?::\d+)?(?=: )")
+
+
+def _is_note(rest: str) -> bool:
+    return rest.startswith(": note: ")
+
+
+def merge_flat(lines: list[str]) -> list[str]:
+    """``lines`` in their order, a run of diagnostics in one file that repeat one message (with the same
+    notes) printed once as ``path:l:c, l:c, …: warning: …``. Include chains, context lines and anything
+    else stay where they are and end the run."""
+    diags: list[Diagnostic] = []
+    for line in lines:
+        h = None if _INCLUDED.match(line) or _REQUIRED.match(line) else _head(line)
+        if h is not None and _LOC.match(h[1]):
+            diags.append(Diagnostic(h[0], h[1]))
+        elif line.startswith(" ") and diags and diags[-1].head is not None and not _INCLUDED.match(line):
+            diags[-1].more.append(line)
+        else:
+            diags.append(Diagnostic("", None, [line]))
+    out: list[str] = []
+    for d in merge_repeats(diags, _LOC, _is_note):
+        if d.head is not None:
+            out.append(f"{d.path}:{d.head}")
+        out.extend(d.more)
+    return out
+
+
 def _kept(line: str) -> bool:
     return bool(_SUMMARY.match(line) or _TOOL_DIAG.match(line) or _LINKER.search(line) or _INCLUDED.match(line)
                 or line.startswith("[") and line.endswith(" repeated note lines dropped]")
@@ -322,13 +350,17 @@ def group_compiler_output(lines: list[str]) -> list[str]:
     that diagnostic with its full path. Template instantiation chains, and include chains
     leading to an error or warning, read top-down across files (each line explains the
     next): grouping them would scramble the chain, so such reports are left in their order.
+    Within a file's group, a warning repeated with the same message and notes prints once with
+    every location (``2390:6, 2392:6: warning: missing initializer …``). A report whose include
+    chains lead to diagnostics in other files stays in its order, with runs of such repeats merged
+    in place (:func:`merge_flat`).
     """
     if any(_REQUIRED.match(x) or " In instantiation of " in x for x in lines):
         return lines
     attached = _attach_foreign_notes(lines)
     if attached is None:
-        return lines
-    return group_lines(attached, _head, _kept) or lines
+        return merge_flat(lines)
+    return group_lines(attached, _head, _kept, _LOC, _is_note) or merge_flat(lines)
 
 
 def _attach_foreign_notes(lines: list[str]) -> list[str] | None:

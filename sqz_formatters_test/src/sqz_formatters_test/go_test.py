@@ -8,13 +8,15 @@ frames named on one line), build failures and the per-package
 failed and skipped tests and of the packages themselves, nothing of tests that passed.
 
 Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
-lines are counted (a skip's line and its reason stay); a parent's ``--- FAIL`` line directly
+lines are counted (a skip's line and its reason stay); ``-v``'s log lines, printed as they are made,
+move under their test's result line (as the plain layout has them); a parent's ``--- FAIL`` line directly
 followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
 ``FAIL`` after a package's ``FAIL`` line go; a run of only the test harness's frames is
 counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header; the race detector's
 reports get the same frame folding. A run of more than five log entries from one call site keeps
 its first three and its last, the others counted. A run cut short (a test started after the last package result, a package without
-its final JSON action) returns None.
+its final JSON action) returns None. ``-bench`` result lines lose their column padding (every figure
+stays) and a ``goos:``/``goarch:``/``cpu:`` line repeated above the next package goes.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ _PKG_FAIL = re.compile(r"^FAIL\t\S+(\t[\d.]+s| \[(build|setup) failed\])$")
 _PKG_NOTESTS = re.compile(r"^\?   \t\S+\t\[no test files\]$")
 _BARE = re.compile(r"^(PASS|FAIL)$")
 _PANIC = re.compile(r"^panic: |^fatal error: |^goroutine \d+ \[")
+# `-bench`: a result line (name, iterations, then value-unit pairs, padded into columns) and the
+# machine header printed again above every package's results
+_BENCH_RESULT = re.compile(r"^Benchmark\S+[ \t]+\d+(?:[ \t]+[\d.]+ \S+)+$")
+_BENCH_HEADER = re.compile(r"^(goos|goarch|cpu): \S")
+_PADDING = re.compile(r"[ \t]{2,}|\t")
 
 
 def render_go_json(text: str) -> str | None:
@@ -340,6 +347,52 @@ def fold_log_sites(out: list[str]) -> list[str]:
     return kept
 
 
+_EVENT_NAME = re.compile(r"^=== (?P<ev>RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)$")
+_RESULT_NAME = re.compile(r"^\s*--- (?P<outcome>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
+
+
+def regroup_verbose(lines: list[str]) -> list[str]:
+    """``go test -v`` prints a test's log lines when they are made, under its ``=== RUN``/``CONT``/``NAME``
+    header (go 1.14+ names the test again whenever the output switches tests), and its ``--- FAIL`` line
+    later, in the tree of results. Move each test's lines under its own result line, as the plain layout
+    has them, so a failure's message sits under the id it belongs to. Lines after a result line, panics,
+    package results and lines of a test that never reports are left where they are. One pass."""
+    out: list[str] = []
+    held: dict[str, list[str]] = {}     # test name -> its log lines not yet placed
+    current: str | None = None
+
+    def release() -> None:
+        for name in list(held):
+            out.extend(held.pop(name))
+
+    for line in lines:
+        ev = _EVENT_NAME.match(line)
+        if ev:
+            if ev.group("ev") != "PAUSE":
+                current = ev.group("name")
+            out.append(line)
+            continue
+        res = _RESULT_NAME.match(line)
+        if res:
+            out.append(line)
+            pad = line[:len(line) - len(line.lstrip())]   # a subtest's lines go under its own indented line
+            out.extend(pad + x for x in held.pop(res.group("name"), ()))
+            current = None
+            continue
+        if (_PANIC.match(line) or _PKG_OK.match(line) or _PKG_FAIL.match(line) or _PKG_NOTESTS.match(line)
+                or _BARE.match(line)):
+            release()
+            current = None
+            out.append(line)
+            continue
+        if current is None:
+            out.append(line)
+        else:
+            held.setdefault(current, []).append(line)
+    release()
+    return out
+
+
 def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | None:
     """The compact rendering of a ``go test`` run, or None."""
     if json_mode:
@@ -348,7 +401,10 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             return None
         text = rendered
     lines = text.splitlines()
+    if any(_EVENT.match(l) for l in lines):
+        lines = regroup_verbose(lines)
     out: list[str] = []
+    bench_headers: set[str] = set()
     counts = {"passed": 0, "skipped": 0}
     last_pkg_result = -1
     last_test_line = -1
@@ -403,8 +459,15 @@ def format_go_test(text: str, exit_code: int | None, json_mode: bool) -> str | N
             continue
         if _BARE.match(line) and line == "PASS":
             continue                    # the package's `ok` line follows
-        if line == "FAIL" and pkg_failed:
-            continue                    # the run's verdict: the package's `FAIL` line above says it
+        if line == "FAIL" and (pkg_failed or (i + 1 < len(lines) and _PKG_FAIL.match(lines[i + 1]))):
+            continue                    # the verdict: the package's `FAIL` line (above or next) says it
+        if _BENCH_RESULT.match(line):
+            out.append(_PADDING.sub(" ", line))   # the columns' padding goes, every figure stays
+            continue
+        if _BENCH_HEADER.match(line):
+            if line in bench_headers:
+                continue                # the same machine, said again for the next package
+            bench_headers.add(line)
         out.append(line)
     if in_panic:
         out[frames_from:] = fold_runtime_frames(out[frames_from:])

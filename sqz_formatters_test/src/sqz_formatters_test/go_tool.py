@@ -35,8 +35,7 @@ def go_verb(argv: tuple[str, ...]) -> str | None:
 def has_unknown_shape(argv: tuple[str, ...]) -> bool:
     """Options that change the output into something this formatter does not parse."""
     for a in argv:
-        if a in ("-x", "-n", "-list", "-test.list", "-json=false") or a.startswith(("-list=", "-bench", "-test.bench",
-                                                                                    "-coverprofile", "-trace")):
+        if a in ("-x", "-n", "-list", "-test.list", "-json=false") or a.startswith(("-list=", "-coverprofile", "-trace")):
             return True
     return False
 

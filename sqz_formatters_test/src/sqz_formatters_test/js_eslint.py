@@ -1,6 +1,7 @@
-"""eslint (stylish formatter): column padding squeezed; every problem, rule and count kept.
+"""eslint (stylish formatter): column padding squeezed, repeats merged; every problem, rule and count kept.
 
-Stylish output is already one line per problem; the win is the alignment padding.
+Stylish output is already one line per problem, grouped by file; the win is the alignment padding
+and the problems a file repeats (``no-var`` on every ``var``): those print once with every location.
 Other formatters (json, compact, unix…) give None.
 """
 
@@ -22,23 +23,47 @@ _PAD = re.compile(r"\s{2,}")
 
 
 def compact_stylish(lines: list[str]) -> list[str] | None:
-    """Stylish output with alignment padding squeezed; None on unknown lines or a missing total."""
+    """Stylish output with alignment padding squeezed and repeats merged; None on unknown lines or a missing total.
+
+    Within one file's block, problems with the same severity, message and rule print once, every
+    location they were reported at joined by ``, `` in order, at the place of the first.
+    """
     out: list[str] = []
     total = False
+    block: dict[str, list[str]] = {}   # severity + message + rule -> locations, for the current file
+    slots: list[tuple[int, str, list[str]]] = []
+
+    def flush() -> None:
+        for at, key, locs in slots:
+            out[at] = f"  {', '.join(locs)} {key}"
+        slots.clear()
+        block.clear()
+
     for line in lines:
         if not line.strip():
+            flush()
             out.append("")
             continue
         m = _PROBLEM.match(line)
         if m:
-            out.append(f"  {m.group('loc')} {m.group('sev')}  {_PAD.sub('  ', m.group('rest'))}")
-        elif _TOTAL.match(line):
+            key = f"{m.group('sev')}  {_PAD.sub('  ', m.group('rest'))}"
+            locs = block.get(key)
+            if locs is None:
+                block[key] = locs = [m.group("loc")]
+                slots.append((len(out), key, locs))
+                out.append("")
+            else:
+                locs.append(m.group("loc"))
+            continue
+        flush()
+        if _TOTAL.match(line):
             total = True
             out.append(line)
         elif _FIXABLE.match(line) or _FILE.match(line):
             out.append(line)
         else:
             return None
+    flush()
     return out if total else None
 
 

@@ -8,7 +8,11 @@ Installs keep every error and warning, each deprecation message once with every
 results (funding notes and npm audit's generic "Some issues need review…" advice go); a run of five or more ``npm error``/``npm warn``
 lines (an ERESOLVE report) prints its prefix once as ``npm error:`` with the lines'
 text indented under it, and its empty ``npm error`` lines go. The packages whose install scripts
-npm held back (``npm warn install-scripts``) stay; its advice line goes.
+npm held back (``npm warn install-scripts``) stay; its advice line goes. A successful install's
+request log (``--loglevel=http`` / ``--verbose``) becomes one ``npm http:`` line naming each tarball once,
+npm's lines about its own invocation go (counted); a failing install keeps its whole log. yarn's
+``All dependencies`` tree: up to 20 packages besides the direct ones on one line, more counted. yarn 2+
+(berry): its steps' frames and version banner go, every ``YNxxxx`` message and the verdict stay.
 ``pnpm exec`` / ``pnpm dlx`` / ``npm exec`` / ``bun x`` run a runner with no banner: the same
 formatters apply. A script that crashes node (a stack, then ``Node.js vX.Y.Z``) keeps its lines,
 node's own frames folded as node --test folds them. Any npm command's ``EUSAGE`` report keeps
@@ -43,7 +47,8 @@ _NPM_CHATTER = re.compile(
     r"npm warn install-scripts|npm warn install-scripts Run `npm install-scripts ls` to review.*|)$")
 _PNPM_CHATTER = re.compile(
     r"^(?:Progress: resolved \d+.*|Packages are (?:hard linked|copied|cloned) from the content-addressable store.*|"
-    r"  Content-addressable store is at: .*|  Virtual store is at: .*|\++-*|Downloading \S+: .*|"
+    r"  Content-addressable store is at: .*|  Virtual store is at: .*|\++-*|-+|Downloading \S+: .*|"
+    r"\? Verifying lockfile against supply-chain policies \(\d+/\d+ entries\)\.\.\.|"
     r"Lockfile is up to date, resolution step is skipped|Already up to date)$")
 _YARN_CHATTER = re.compile(r"^(?:\[\d/\d\] \S.*|info No lockfile found\.|info Lockfile is up to date.*|"
                            r"yarn (?:add|install|remove|upgrade) v\d\S*)$")
@@ -57,8 +62,67 @@ _RESULT = re.compile(
     r" ?[\u2009 ]*\d+ (?:low|moderate|high|critical) severity)")
 
 
+# --loglevel=http / --verbose: one line per registry request, and npm's own preamble about itself
+_HTTP_FETCH = re.compile(r"^npm http fetch (?P<method>[A-Z]+) (?P<status>\d{3}) (?P<url>\S+) \d+ms(?: \([\w ]+\))?$")
+_HTTP_CACHE = re.compile(
+    r"^npm http cache (?:@[^\s@/]+/)?[^\s@]+@(?P<url>\S+) \d+ms \(cache (?:hit|revalidated|stale)\)$")
+_TARBALL = re.compile(r"^[a-z]+://[^/\s]+/(?P<path>(?:@[^/\s]+/)?[^/\s]+)/-/(?P<file>[^/\s]+\.tgz)$")
+_VERBOSE_ENV = re.compile(r"^npm verbose (?:cli|title|argv|logfile logs-max:\S+|cwd|os|node|npm) .*$")
+
+
+def _tarball(url: str) -> str | None:
+    """``express-4.22.3.tgz`` for a registry tarball URL (``@types/node-20.1.0.tgz`` for a scoped one), else None."""
+    m = _TARBALL.match(url)
+    if not m:
+        return None
+    scope = m.group("path").split("/")[0] + "/" if m.group("path").startswith("@") else ""
+    return scope + m.group("file")
+
+
+def compact_http_log(lines: list[str]) -> list[str]:
+    """A successful install's request log (``--loglevel=http``/``--verbose``) summarised.
+
+    Each tarball npm fetched or took from its cache is named once (``express-4.22.3.tgz``) on one
+    ``npm http:`` line, with the count of the successful registry requests it stands for; npm's
+    ``verbose`` lines about its own invocation (cli, title, argv, log dir, cwd, os, node and npm
+    versions) go, counted. A request answered with anything but 2xx/304 stays verbatim, so does
+    every other line. Only called on an install without ``npm error`` lines: a failing one keeps
+    its whole log.
+    """
+    out: list[str] = []
+    slot = None
+    tarballs: dict[str, None] = {}
+    requests = env = 0
+    for line in lines:
+        if line.startswith("npm "):
+            f = _HTTP_FETCH.match(line)
+            c = None if f else _HTTP_CACHE.match(line)
+            if f and (f.group("status").startswith("2") or f.group("status") == "304") or c:
+                name = _tarball((f or c).group("url"))
+                if name is not None:
+                    tarballs[name] = None
+                requests += 1
+                if slot is None:
+                    slot = len(out)
+                    out.append("")
+                continue
+            if _VERBOSE_ENV.match(line):
+                env += 1
+                continue
+        out.append(line)
+    if slot is not None:
+        text = f"npm http: {plural(requests, 'request')} answered 2xx/304 or from the cache"
+        if tarballs:
+            text += f"; {plural(len(tarballs), 'tarball')}: " + ", ".join(tarballs)
+        out[slot] = text
+    if env:
+        out.append(f"({plural(env, 'npm verbose line')} about npm's own invocation dropped)")
+    return out
+
+
 _PREFIXED = re.compile(r"^(?P<prefix>npm (?:error|warn|ERR!|WARN))(?: (?P<text>.*))?$")
 PREFIX_RUN = 5   # shorter runs stay as npm printed them
+ALL_DEPS_SHOWN = 20   # yarn's `All dependencies` beyond its direct ones: listed up to this many, else counted
 
 
 def fold_prefix_runs(lines: list[str]) -> list[str]:
@@ -115,13 +179,47 @@ def drop_usage(lines: list[str]) -> list[str] | None:
         lines[:cut] + [f"npm error ({plural(end - cut, 'line')} of usage and options dropped)"] + lines[end:])
 
 
+# yarn 2+ (berry): every line is `➤ YNxxxx: …`; YN0000 draws each step's frame and the closing verdict
+_BERRY_LINE = re.compile(r"^➤ (?P<code>YN\d{4}): (?P<text>.*)$")
+_BERRY_FRAME = re.compile(r"^(?:┌ [\w -]+|└ Completed(?: in (?:\d+m )?\d+s(?: \d+ms)?)?|· Yarn \d+\.\d+\.\d+\S*)$")
+_BERRY_VERDICT = re.compile(r"^· (?:Done|Failed)\b")
+
+
+def compact_berry(lines: list[str]) -> list[str] | None:
+    """yarn 2+ (berry) output: each step's frame (``┌ Resolution step``, ``└ Completed in 1s``) and the
+    version banner go; every other ``YNxxxx`` message stays, without its ``➤`` and ``│`` marks, and so
+    does the closing ``· Done…`` / ``· Failed with errors…`` verdict. None without that verdict, or
+    when a line is not berry's."""
+    out: list[str] = []
+    for line in lines:
+        if not line.strip():
+            continue
+        m = _BERRY_LINE.match(line)
+        if m is None:
+            return None
+        text = m.group("text")
+        if m.group("code") == "YN0000" and _BERRY_FRAME.match(text):
+            continue
+        if text.startswith("│ "):
+            text = text[2:]
+        out.append(f"{m.group('code')}: {text}")
+    if not any(x.startswith("YN0000: ") and _BERRY_VERDICT.match(x[8:]) for x in out):
+        return None
+    return out
+
+
 def compact_install(lines: list[str]) -> list[str] | None:
     """An install's output without progress and funding notes, each deprecation message once."""
+    first = next((x for x in lines if x.strip()), "")
+    if first.startswith("➤ YN"):
+        return compact_berry(lines)
     out: list[str] = []
     deprecations: dict[str, list[str]] = {}   # message → the package@versions npm deprecated with it
     deprecation_slot = None
-    tree = chatter = 0
+    chatter = 0
     in_all_deps = False
+    all_deps: list[str] = []     # yarn's `info All dependencies` tree
+    direct: set[str] = set()     # the packages of its `info Direct dependencies` tree
     for line in lines:
         d = _DEPRECATED.match(line)
         if d:
@@ -133,9 +231,11 @@ def compact_install(lines: list[str]) -> list[str] | None:
         if line == "info All dependencies":
             in_all_deps = True
             continue
-        if in_all_deps and _YARN_TREE.match(line):
-            tree += 1
-            continue
+        if _YARN_TREE.match(line):
+            if in_all_deps:
+                all_deps.append(line[3:])
+                continue
+            direct.add(line[3:])
         if (_NPM_CHATTER.match(line) or _PNPM_CHATTER.match(line) or _YARN_CHATTER.match(line)
                 or _BUN_CHATTER.match(line)):
             chatter += 1 if line.strip() else 0
@@ -149,9 +249,16 @@ def compact_install(lines: list[str]) -> list[str] | None:
         out[deprecation_slot:deprecation_slot + 1] = (
             ["npm warn deprecated " + texts[0]] if len(texts) == 1
             else ["npm warn deprecated:"] + ["  " + t for t in texts])
+    if not any(x.startswith(("npm error", "npm ERR!")) for x in out):
+        out = compact_http_log(out)
     out = fold_prefix_runs(out)
-    if tree:
-        out.append(f"({plural(tree, 'transitive dependency', 'transitive dependencies')} not listed)")
+    if all_deps:
+        extra = [x for x in all_deps if x not in direct]
+        if len(extra) <= ALL_DEPS_SHOWN:
+            if extra:
+                out.append("info All dependencies (besides the direct ones): " + ", ".join(extra))
+        else:
+            out.append(f"({plural(len(all_deps), 'transitive dependency', 'transitive dependencies')} not listed)")
     return out
 
 

@@ -3,7 +3,8 @@
 Plain output (``file(line,col): error TSnnnn: message``) prints the path once per file,
 then each diagnostic as ``(line,col): error TSnnnn: message`` with its elaboration
 lines under it. ``--pretty`` output drops the source excerpts and squiggles, groups the
-``file:line:col - error TSnnnn: message`` headers the same way and keeps related
+``file:line:col - error TSnnnn: message`` headers the same way, each with its message chain
+(the indented lines between the header and the blank line before the excerpt), and keeps related
 information, the ``Found N errors`` line and the per-file table. A report with one
 diagnostic per file has nothing to group: plain output then gives None.
 """
@@ -28,6 +29,8 @@ _FOUND = re.compile(r"^Found \d+ errors?(?: in \d+ files?| in the same file, sta
 _FILES_TABLE = re.compile(r"^(?:Errors  Files|\s+\d+  \S+:\d+)$")
 _PLAIN_PATH = re.compile(r"^(?P<path>\S.*?)\(\d+,\d+\): (?:error|warning|message) TS\d+: ")
 _PRETTY_PATH = re.compile(r"^(?P<path>\S.*?):\d+:\d+ - (?:error|warning|message) TS\d+: ")
+_PLAIN_LOC = re.compile(r"\(\d+,\d+\)(?=: )")
+_PRETTY_LOC = re.compile(r"\d+:\d+(?= - )")
 
 
 def _plain_head(line: str):
@@ -46,7 +49,7 @@ def _kept(line: str) -> bool:
 
 def group_plain(lines: list[str]) -> list[str] | None:
     """Plain diagnostics grouped by file; None for anything else or nothing to group."""
-    return group_lines(lines, _plain_head, _kept)
+    return group_lines(lines, _plain_head, _kept, _PLAIN_LOC)
 
 
 def is_tsc_output(lines: list[str]) -> bool:
@@ -59,10 +62,17 @@ def is_tsc_output(lines: list[str]) -> bool:
 def compact_pretty(lines: list[str]) -> list[str] | None:
     """Headers, related information and totals of ``--pretty`` output; None on unknown lines."""
     out: list[str] = []
+    in_message = False  # after a header, before the blank line that precedes its source excerpt
     for line in lines:
         if not line.strip():
+            in_message = False
             continue
-        if _PRETTY.match(line) or _GLOBAL.match(line) or _FOUND.match(line) or _FILES_TABLE.match(line):
+        if _PRETTY.match(line) or _GLOBAL.match(line):
+            out.append(line)
+            in_message = True
+        elif in_message and line.startswith("  "):
+            out.append(line)  # the message chain (``  Type 'X' is not assignable to …``), indented as printed
+        elif _FOUND.match(line) or _FILES_TABLE.match(line):
             out.append(line)
         elif _FRAME.match(line):
             continue  # source excerpt or squiggle under the header
@@ -72,7 +82,7 @@ def compact_pretty(lines: list[str]) -> list[str] | None:
             return None
     if not any(_PRETTY.match(x) or _GLOBAL.match(x) for x in out):
         return None
-    return group_lines(out, _pretty_head, _kept) or out
+    return group_lines(out, _pretty_head, _kept, _PRETTY_LOC) or out
 
 
 @hookimpl

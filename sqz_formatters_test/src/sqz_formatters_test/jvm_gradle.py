@@ -11,7 +11,8 @@ What is dropped (counted in one ``[dropped: …]`` line): passing task lines (a 
 FAILED stays), status-bar frames, ``PASSED`` test events, the daemon start-up notice,
 the ``java -version`` banner Debian's launcher prints first, the JDK's four-line
 SecurityManager deprecation warning that Gradle < 7 triggers on Java 17+, and the
-``* Try:``/``* Get more help`` trailer. Everything else is kept verbatim, stack traces line
+``* Try:``/``* Get more help`` trailer, and with several failures (``--continue``) each report's
+``N: Task failed with an exception.`` line and its rules. Everything else is kept verbatim, stack traces line
 for line (exception, every frame, ``Caused by:``, ``... N more``) but for a failing test's
 runs of JUnit/JDK frames, counted on one line (the test's and the program's frames stay); three or
 more failing tests in a row with the same exception lines list their names, then the lines once.
@@ -65,6 +66,10 @@ _TRY = "* Try:"
 _MORE_HELP = re.compile(r"^\* Get more help at https?://\S+$")
 _TRY_BODY = re.compile(r"^(> )?Run with --(stacktrace|info|debug|scan)\b")
 _RESULT = re.compile(r"^BUILD (SUCCESSFUL|FAILED) in \d")
+# `--continue` with several failures: each report is numbered and boxed; the numbers and rules go
+# (``FAILURE: Build completed with N failures.`` counts them, each ``* What went wrong:`` stays)
+_NUMBERED_FAILURE = re.compile(r"^\d+: Task failed with an exception\.$")
+_REPORT_RULE = re.compile(r"^(-{11}|={78})$")
 _FAILURE_HEAD = re.compile(r"^FAILURE: Build (failed with an exception|completed with \d+ failures?)\.$")
 
 
@@ -86,6 +91,7 @@ def format_gradle(lines: list[str], quiet: bool) -> list[str] | None:
     drops = DropCounter()
     finished = False
     in_try = False
+    numbered = False         # a numbered failure report was seen: its rules may go
     head = True              # still in the lines before Gradle's own first line
     i = 0
     while i < len(lines):
@@ -129,6 +135,10 @@ def format_gradle(lines: list[str], quiet: bool) -> list[str] | None:
             continue
         if _MORE_HELP.match(line):
             drops.add("help lines")
+            continue
+        if _NUMBERED_FAILURE.match(line) or (_REPORT_RULE.match(line) and numbered):
+            numbered = True
+            drops.add("failure-report rules")
             continue
         if _RESULT.match(line):
             finished = True

@@ -57,6 +57,7 @@ _INFO_NOISE = re.compile(
     r"^(Scanning for projects\.\.\.|skip non existing resourceDirectory .*|Using '[^']+' encoding to copy "
     r"filtered resources\.|Copying \d+ resources?|Nothing to compile - all classes are up to date|"
     r"Changes detected - recompiling the module!|Compiling \d+ source files? to .*|T E S T S|Results:|"
+    r"No sources to compile|No tests to run\.|"
     r"Total time: .*|Finished at: .*)$")
 _RUNNING = re.compile(r"^Running [\w.$]+$")
 # a module's start and the reactor's build order (the reactor summary names each module with its outcome)
@@ -83,15 +84,17 @@ _TIMED_TAIL = re.compile(r"^[\d.,]+ s(?:ec)? +( <<< (?:FAILURE|ERROR)!)$")
 _TEST_CLASS_END = re.compile(r"\([\w.$]+\)$")
 
 
-def _untimed_test(body: str) -> str | None:
+def _untimed_test(body: str, junit5: bool = False) -> str | None:
     """``name(Class)  Time elapsed: 0.01 s  <<< FAILURE!`` → ``name(Class) <<< FAILURE!`` for a test
-    name with spaces in it (a parameterized case); None for anything else. Split on the literal
+    name with spaces in it (a parameterized case); with ``junit5`` (inside a class's failure block,
+    where the JUnit Platform provider names a test by its method or display name alone:
+    ``lessThan{String, String}[7]``) any such name; None for anything else. Split on the literal
     ``  Time elapsed: `` (no pattern scanning a long name)."""
     k = body.find("  Time elapsed: ")
     if k <= 0:
         return None
     name, tail = body[:k].rstrip(), _TIMED_TAIL.match(body[k + 16:])
-    if tail is None or not _TEST_CLASS_END.search(name) or name[0].isspace():
+    if tail is None or not name or name[0].isspace() or not (junit5 or _TEST_CLASS_END.search(name)):
         return None
     return name + tail.group(1)
 
@@ -113,6 +116,7 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
     drops = DropCounter()
     seen_compiler: set[str] = set()   # compiler messages already kept (Maven prints them twice)
     in_compile_failure = False
+    in_failed_class = False           # inside Surefire's report of a failing class (until the next [INFO])
     after_progress = False
     build_line = False
     levels = 0
@@ -141,6 +145,8 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
             continue
         levels += 1
         level, body = m.group(1), (m.group(2) or "")
+        if level == "INFO":
+            in_failed_class = False
         if level == "DEBUG":
             return None         # -X output: not this shape
         if not body.strip():
@@ -175,8 +181,9 @@ def format_maven(lines: list[str], quiet: bool) -> list[str] | None:
             t = _TEST_TIME.match(body) or _CLASS_TIME.match(body)
             if t:  # a failing test or class: its outcome and counts without the timing
                 out.append(f"[{level}] {t.group(1)}{t.group(2)}")
+                in_failed_class = bool(_CLASS_TIME.match(body))
                 continue
-            timed = _untimed_test(body)
+            timed = _untimed_test(body, junit5=in_failed_class)
             if timed:  # a parameterized test, its name with spaces: `adds[case 3: 4+4](demo.AddTableTest)`
                 out.append(f"[{level}] {timed}")
                 continue

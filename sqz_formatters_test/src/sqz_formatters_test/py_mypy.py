@@ -2,7 +2,10 @@
 
 Each file's path is printed once, then its error and note lines as ``line: error: message
 [code]`` (``--pretty``'s wrapped messages rejoined on one line). Codes, messages and the final
-``Found N errors``/``Success`` line stay verbatim.
+``Found N errors``/``Success`` line stay verbatim. Within a file, an error repeated with the same
+message, code and notes prints once with every line it was reported at (``6, 19, 30: error:
+Function is missing a type annotation  [no-untyped-def]``); ``--show-error-context`` lines
+(``note: In function "f":``) stay where they were and nothing merges across them.
 """
 
 from __future__ import annotations
@@ -62,12 +65,19 @@ def compact_mypy(lines: list[str]) -> list[str] | None:
 
 
 _PATH = re.compile(r"^(?P<path>[^\s:][^:]*):(?:\d|\s)")
+_LOC = re.compile(r"\d+(?::\d+){0,3}(?=: )")  # line[:col[:end line:end col]] of a message
 
 
 def _head(line: str):
     if not (_MSG.match(line) or _FILE_NOTE.match(line)):
         return None
     return split_path(line, _PATH.match(line).end("path"))
+
+
+def _is_note(rest: str) -> bool:
+    """A note that belongs to the error above it; a documentation link (``note: See https://…``, printed
+    once per error code) is about the code, not that error, and does not keep it from merging."""
+    return rest.startswith(": note: ") and not rest.startswith(": note: See http")
 
 
 def _kept(line: str) -> bool:
@@ -80,5 +90,5 @@ def sqz_format(request: FormatRequest) -> str | None:
     out = compact_mypy(request.lines)
     if out is None:
         return None
-    out = group_lines(out, _head, _kept) or out
+    out = group_lines(out, _head, _kept, _LOC, _is_note) or out
     return shorter_or_none(join_output(out), request.text)

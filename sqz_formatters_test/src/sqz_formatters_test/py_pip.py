@@ -1,18 +1,23 @@
-"""pip install / pip download / uv pip install / uv add|remove|sync: drop index, download and progress chatter.
+"""pip install|download|uninstall|list|check / uv pip install|sync / uv add|remove|sync: drop index, download
+and progress chatter.
 
 Kept verbatim: every ERROR/error and warning line (except pip's notes about ignored
 index locations), the result lines (``Successfully installed …``, ``Saved …``,
 uv's ``+ pkg==ver`` list), what a build made (``Obtaining …``, ``Building wheel for X …: finished
 with status …``, ``Created wheel for X: filename=… size=…``, ``Successfully built X``), every
 ``Requirement already satisfied: … (VERSION)`` line (a dependency's too: its name and version are what
-is installed) and any line not recognised as chatter. A replaced package's ``Successfully uninstalled
-X-ver`` stays (unindented); the resolver's "looking at multiple versions" note and its generic "To fix
-this you could try to" advice go (the conflict's causes stay).
+is installed; its ``(from A->B->…->Z)`` chain is cut to ``(from …->Z)``, the requirement it comes
+from) and any line not recognised as chatter. A replaced package's ``Successfully uninstalled X-ver``
+stays (unindented); the resolver's "looking at multiple versions" note and its generic "To fix this
+you could try to" advice go (the conflict's causes stay).
 
 With ``-v`` (pip then opens with ``Using pip X from …``) the ``Downloading NAME (SIZE)`` lines stay too,
 and the build steps pip runs in subprocesses (``Running command …`` up to the step's ``finished with
 status``) lose setuptools' per-file log (``running …``, ``creating …``, ``writing …``, ``adding '…'``),
 counted; their messages, warnings and errors stay.
+
+``pip uninstall`` keeps each ``Successfully uninstalled NAME-VERSION`` line (not the steps before it);
+``pip list`` / ``pip check`` / ``pip uninstall`` lose pip's notes about ignored index locations (counted).
 """
 
 from __future__ import annotations
@@ -100,6 +105,26 @@ def compact_box(lines: list[str], start: int) -> tuple[list[str], int, int]:
     return [lines[start]] + [pad + x for x in kept] + [lines[end]], end + 1, len(body) - len(kept)
 
 
+_SATISFIED = "Requirement already satisfied: "
+
+
+def shorten_chain(line: str) -> str:
+    """A ``Requirement already satisfied`` line whose ``(from A->B->…->Z)`` chain (why a dependency is
+    there, link by link) is cut to its origin: ``(from …->Z)``, ``Z`` being the requirement file line or
+    the package asked for. The requirement, where it is installed and its version stay as printed; a
+    one-link ``(from A)`` stays whole."""
+    if not line.startswith(_SATISFIED) or not line.endswith(")"):
+        return line
+    start = line.find(" (from ")
+    end = line.rfind(" (")
+    if start < 0 or end <= start or line[end - 1] != ")":
+        return line
+    chain = line[start + 7:end - 1]
+    if "->" not in chain:
+        return line
+    return f"{line[:start]} (from …->{chain.rsplit('->', 1)[1]}){line[end:]}"
+
+
 def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
     """pip's install/download output without chatter; None when no result or error line is seen.
 
@@ -139,6 +164,8 @@ def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
             continue
         if line.startswith("      Successfully uninstalled "):
             out.append(line.strip())  # the version an install replaced
+        elif line.startswith(_SATISFIED):
+            out.append(shorten_chain(line))
         elif verbose and _DOWNLOAD.match(line):
             out.append(line)
         elif (_PIP_CHATTER.match(line) or _STEP_PROGRESS.match(line) or _PROGRESS_BAR.match(line)
@@ -166,19 +193,68 @@ def compact_uv(lines: list[str]) -> list[str] | None:
     return out
 
 
+_LOCATION_IGNORED = re.compile(r"^WARNING: Location '[^']*' is ignored: it is neither a file nor a directory\.$")
+_UNINSTALL_STEP = re.compile(r"^(?:Found existing installation: \S+ \S+|Uninstalling \S+:)$")
+_UNINSTALLED = re.compile(r"^ *Successfully uninstalled \S+$")
+
+
+_LIST_HEADER = re.compile(r"^Package +Version\b")
+_CHECK_LINE = re.compile(r"^(?:\S+ \S+ (?:has requirement|requires) \S.*|\S+ \S+ is not supported on this platform"
+                         r"|No broken requirements found\.)$")
+
+
+def _recognised(sub: str, lines: list[str]) -> bool:
+    """Whether ``lines`` look like what ``pip SUB`` prints: an uninstall's result, list's table, check's verdict."""
+    if sub == "uninstall":
+        return any(_UNINSTALLED.match(x) for x in lines)
+    if sub == "list":
+        return any(_LIST_HEADER.match(x) for x in lines)
+    return any(_CHECK_LINE.match(x) for x in lines)
+
+
+def compact_pip_other(lines: list[str], sub: str) -> list[str] | None:
+    """``pip uninstall`` / ``pip list`` / ``pip check``: pip's notes about ignored index locations go
+    (counted), and an uninstall keeps only its ``Successfully uninstalled NAME-VERSION`` lines (the
+    ``Found existing installation`` / ``Uninstalling`` steps before each say the same). Every other
+    line stays (the table of ``pip list``, each conflict of ``pip check``, errors and other warnings).
+    None when the output is not that command's shape, or nothing was dropped."""
+    if not _recognised(sub, lines):
+        return None
+    out: list[str] = []
+    locations = 0
+    steps = 0
+    for line in lines:
+        if _LOCATION_IGNORED.match(line):
+            locations += 1
+        elif _UNINSTALL_STEP.match(line):
+            steps += 1
+        elif _UNINSTALLED.match(line):
+            out.append(line.strip())
+        else:
+            out.append(line)
+    if not locations and not steps:
+        return None
+    if locations:
+        out.append(f"({plural(locations, 'WARNING')} that an index location is ignored dropped)")
+    return out
+
+
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
     """Handle ``pip install``, ``pip download``, ``uv pip install`` and ``uv add``/``remove``/``sync``;
     None for anything else."""
     words = [w for w in request.argv[1:] if not w.startswith("-")]
     if request.program == "uv":
-        if words[:2] != ["pip", "install"] and words[:1] not in (["add"], ["remove"], ["sync"]):
+        if words[:2] not in (["pip", "install"], ["pip", "sync"]) and words[:1] not in (["add"], ["remove"], ["sync"]):
             return None
         out = compact_uv(request.lines)
     else:
-        if not words or words[0] not in ("install", "download"):
+        if words and words[0] in ("uninstall", "list", "check"):
+            out = compact_pip_other(request.lines, words[0])
+        elif not words or words[0] not in ("install", "download"):
             return None
-        out = compact_pip(request.lines, any(w == "--verbose" or _VERBOSE.fullmatch(w) for w in request.argv[1:]))
+        else:
+            out = compact_pip(request.lines, any(w == "--verbose" or _VERBOSE.fullmatch(w) for w in request.argv[1:]))
     if out is None:
         return None
     return shorter_or_none(join_output(out), request.text)

@@ -1,4 +1,4 @@
-"""ruff check: one concise line per diagnostic instead of code frames; concise output grouped by file.
+"""ruff check, flake8, pylint: one concise line per diagnostic instead of code frames, grouped by file.
 
 The full output format repeats source lines and fix diffs around every diagnostic;
 the concise form ruff itself prints with ``--output-format=concise`` carries the same
@@ -7,7 +7,13 @@ codes, locations and messages, so the full format becomes those concise lines (e
 when it names code the message does not (``help: Add return type annotation: `int```; a help
 that repeats the message, ``Remove unused import: `os```, goes). Output already in the concise format is grouped
 by file instead: the path once, its ``line:col: CODE message`` lines under it. Summary lines (``Found N errors.``, fixable counts) and ruff's
-own ``warning:``/``error:`` lines stay verbatim.
+own ``warning:``/``error:`` lines stay verbatim. Within a file, diagnostics that repeat one code and
+message print once with every location (``54:5, 144:5: D205 1 blank line required …``).
+
+flake8 and pylint print the same one-line shape (``path:line:col: CODE message``, pylint's with a
+``(symbol)`` after it, its ``************* Module m`` headers and its rating kept verbatim): they are
+grouped the same way (pylint's ``==m:[a:b]`` duplicate-code spans continue their message); any other
+line (``--statistics``, ``--count``, a crash) gives None.
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import join_output, shorter_or_none
 from ._diag import group_lines, split_path
 
-commands = ("ruff",)
+commands = ("ruff", "flake8", "pylint")
 
 _HEAD = re.compile(r"^(?P<code>[A-Z]+[0-9]+|[a-z][a-z-]+) (?P<msg>\S.*)$")
 _ARROW = re.compile(r"^ *--> (?P<loc>\S+:\d+:\d+)$")
@@ -28,7 +34,12 @@ _TRAILER = re.compile(r"^(?:\[\*\] \d+ fixable with |No fixes available |\d+ hid
 _OWN = re.compile(r"^(?:warning|error): ")
 _HELP = re.compile(r"^help: \S")
 _SNIPPET = re.compile(r"`([^`]+)`")
+_LOC = re.compile(r"\d+:\d+(?=: )")
 _CONCISE = re.compile(r"^(?P<path>\S.*?):\d+:\d+: (?:[A-Z]+[0-9]+|[a-z][a-z-]+:?) ")
+
+
+_PYLINT_MSG = re.compile(r"^(?P<path>\S.*?):\d+:\d+: [CRWEFI]\d{4}: ")
+_PYLINT_KEPT = re.compile(r"^(?:\*{13} Module \S+|-{10,}|Your code has been rated at .*)$")
 
 
 def _head(line: str):
@@ -49,7 +60,26 @@ def group_concise(lines: list[str]) -> list[str] | None:
     """Concise diagnostics grouped by file; None when a line is not ruff's or nothing groups."""
     if not any(_FOUND.match(x) for x in lines):
         return None
-    return group_lines(lines, _head, _kept)
+    return group_lines(lines, _head, _kept, _LOC)
+
+
+def group_flake8(lines: list[str]) -> list[str] | None:
+    """flake8's default output grouped by file; None for anything else."""
+    return group_lines(lines, _head, lambda line: False, _LOC)
+
+
+def _pylint_head(line: str):
+    m = _PYLINT_MSG.match(line)
+    return split_path(line, m.end("path")) if m else None
+
+
+def group_pylint(lines: list[str]) -> list[str] | None:
+    """pylint's text report grouped by file (module headers and rating kept); None for anything else."""
+    if not any(x.startswith("Your code has been rated at ") for x in lines):
+        return None
+    # duplicate-code (R0801) lists its ``==module:[a:b]`` spans unindented under the message: they continue it
+    lines = [" " + x if x.startswith("==") else x for x in lines]
+    return group_lines(lines, _pylint_head, lambda line: bool(_PYLINT_KEPT.match(line)), _LOC)
 
 
 def compact_ruff(lines: list[str]) -> list[str] | None:
@@ -96,7 +126,14 @@ def compact_ruff(lines: list[str]) -> list[str] | None:
 
 @hookimpl
 def sqz_format(request: FormatRequest) -> str | None:
-    """Compact ``ruff check`` output in the full format; None for other subcommands and formats."""
+    """Compact ``ruff check`` output in the full format, or flake8/pylint reports; None for anything else."""
+    if request.program in ("flake8", "pylint"):
+        if any(a.startswith(("--format", "--output-format", "-f", "--statistics", "--count", "--show-source",
+                             "--reports", "-r", "--msg-template", "--list", "--help", "--version"))
+               for a in request.argv[1:]):
+            return None
+        out = (group_flake8 if request.program == "flake8" else group_pylint)(request.lines)
+        return None if out is None else shorter_or_none(join_output(out), request.text)
     if request.subcommand() not in ("check", None):
         return None
     if any(a in ("--statistics", "--show-files", "--show-settings", "--watch") for a in request.argv):

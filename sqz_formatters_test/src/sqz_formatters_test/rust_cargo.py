@@ -1,4 +1,4 @@
-"""cargo build/check/clippy/test and cargo-nextest: keep failures and diagnostics, drop progress.
+"""cargo build/check/clippy/test/bench and cargo-nextest: keep failures and diagnostics, drop progress.
 
 Why: a cargo test run is mostly ``Compiling …`` and ``test x ... ok`` lines; what the
 agent acts on is each failing test's output (panic message, file:line, backtrace),
@@ -9,7 +9,12 @@ line of a dependency an error names by path, ``toml::Table``, stays: its version
 ``running N tests`` (the ``test result:`` line that follows carries the counts),
 nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around a
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
-listed under ``failures:``, repeated libtest hints, in a backtrace the standard library's frame
+listed under ``failures:``, with ``--nocapture`` the panic paragraph (``thread 'NAME' panicked at …``
+up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic),
+the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``) and a panicking
+thread's OS id (``thread 'x' (11312) panicked at`` → ``thread 'x' panicked at``), with ``-v`` the
+second copy of a failed step's command (``Caused by: process didn't exit successfully: `rustc …```),
+the column padding of libtest's ``test NAME ... bench: N ns/iter (+/- M)`` lines (every figure stays), repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
 backtrace, rustc's ``For more information about this error, try `rustc --explain E…```
 pointer, cargo's ``warning: build failed, waiting for other jobs to finish...`` (after an
@@ -34,7 +39,7 @@ commands = ("cargo", "cargo-nextest")
 reports_traces = True
 
 _VERBS = {"build": "build", "b": "build", "check": "check", "c": "check", "clippy": "clippy",
-          "test": "test", "t": "test", "nextest": "nextest"}
+          "test": "test", "t": "test", "bench": "bench", "nextest": "nextest"}
 
 # Cargo's right-aligned status words (12 columns) that only report progress.
 _PROGRESS = re.compile(
@@ -125,9 +130,23 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
     seen_frames: set[tuple[str, str]] = set()
     seen_notes: set[str] = set()
     repeated = RepeatedNotes()
+    # `-- --nocapture`: a test that passed may still panic on purpose (`#[should_panic]`, a caught
+    # unwind); its thread's panic paragraph, printed amid the test lines, is not a failure
+    passed = {m.group("name") for m in map(_TEST_OK_NAME.match, lines) if m}
+    quiet_panics = 0
     i, n = 0, len(lines)
     while i < n:
         line = lines[i]
+        if not in_failure_output and passed:
+            pm = _THREAD_PANIC.match(line)
+            if pm and pm.group("name") in passed:
+                quiet_panics += 1
+                i += 1
+                while i < n and lines[i].strip() and not lines[i].startswith(("test ", "thread '")):
+                    i += 1
+                if out and not out[-1].strip():
+                    out.pop()           # the blank line libtest printed before the paragraph
+                continue
         if in_failure_output:
             # Inside `---- name stdout ----` sections every line is the test's own output: keep it,
             # but for backtrace frames already shown and libtest's hints said once already.
@@ -221,7 +240,7 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
         return None
     if open_runs and not any(l.startswith("error") for l in out):
         return None  # a test binary's output was cut before its result line: truncated
-    out = drop_duplicate_failure_lines(out)
+    out = drop_repeated_command([shorten_line(x) for x in drop_duplicate_failure_lines(out)])
     if progress and progress_slot is None:
         progress_slot = len(out)
         out.append("")
@@ -232,6 +251,9 @@ def format_cargo(lines: list[str], verb: str) -> list[str] | None:
             del progress["Compiling"]
     if progress_slot is not None:
         out[progress_slot:progress_slot + 1] = ([f"[dropped: {count_phrase(progress)}]"] if progress else []) + named
+    if quiet_panics:
+        out.append(f"[dropped: {quiet_panics} panic{'s' if quiet_panics > 1 else ''} of tests that passed "
+                   "(should_panic or caught)]")
     return out
 
 
@@ -321,6 +343,46 @@ def compact_failure_output(body: list[str], seen_frames: set, seen_notes: set, p
     return out
 
 
+def drop_repeated_command(out: list[str]) -> list[str]:
+    """``cargo -v``: a failed step's ``Caused by: process didn't exit successfully: `CMD` (exit status: N)``
+    repeats, word for word, the ``Running `CMD``` line cargo printed before it: the second copy keeps
+    the program and its first two arguments and points at the first. One pass over the lines."""
+    running: set[str] = set()
+    kept: list[str] = []
+    for line in out:
+        body = line.lstrip()
+        if body.startswith("Running `") and line.endswith("`"):
+            running.add(body[9:-1])
+        elif body.startswith(_NO_EXIT) and running:
+            k = line.rfind("` (")
+            cmd = line[len(line) - len(body) + len(_NO_EXIT):k] if k > 0 else None
+            if cmd in running:
+                short = " ".join(cmd.split(" ", 3)[:3])
+                line = f"{line[:len(line) - len(body)]}{_NO_EXIT}{short} …{line[k:]} (the Running command above)"
+        kept.append(line)
+    return kept
+
+
+_NO_EXIT = "process didn't exit successfully: `"
+
+
+def shorten_line(line: str) -> str:
+    """A test binary's hash (``Running tests/api.rs (target/debug/deps/api-…)``: no one types it) and a
+    panicking thread's OS id (``thread 'tests::x' (11312) panicked at``) go; everything else stays."""
+    if line.startswith("test ") and line.endswith(")") and " ... bench: " in line:
+        m = _BENCH_LINE.match(line)
+        return f"test {m.group(1)} ... bench: {m.group(2)}" if m else line   # the columns' padding goes
+    if line.startswith("thread '"):
+        m = _THREAD_ID.match(line)
+        return m.group("head") + m.group("tail") if m else line
+    if not line.endswith(")") or not line.lstrip().startswith("Running "):
+        return line
+    k = line.rfind(" (target/")    # the binary's path closes the line: no pattern scans the name before it
+    if k < 0 or not _BINARY_PATH.match(line, k):
+        return line
+    return line[:-17] + "…)"   # `-` kept, the 16 hex digits and `)` replaced
+
+
 def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
     """Without ``test NAME ... FAILED`` progress lines and the ``failures:`` header before the
     sections, when NAME has its own ``---- NAME stdout ----`` section and is listed again under
@@ -338,6 +400,11 @@ def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
 
 
 _FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
+_THREAD_ID = re.compile(r"^(?P<head>thread '[^']+') \(\d+\)(?P<tail> panicked at .*)$")
+_BENCH_LINE = re.compile(r"^test (\S+) +\.\.\. bench: +([\d,.]+ \S+/iter \(\+/- [\d,.]+\))$")
+_BINARY_PATH = re.compile(r" \(target/[\w./-]+/deps/[\w.-]+-[0-9a-f]{16}\)$")
+_TEST_OK_NAME = re.compile(r"^test (?P<name>\S+) (?:- should panic )?\.\.\. ok$")
+_THREAD_PANIC = re.compile(r"^thread '(?P<name>[^']+)'(?: \(\d+\))? panicked at \S+:\d+:\d+:$")
 _TEST_FAILED = re.compile(r"^test (.+) \.\.\. FAILED$")
 
 

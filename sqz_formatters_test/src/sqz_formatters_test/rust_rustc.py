@@ -1,4 +1,4 @@
-"""rustc run directly: each error and warning without its echoed source, labels and notes kept.
+"""rustc (or clippy-driver) run directly: each error and warning without its echoed source, labels and notes kept.
 
 The same reduction cargo's errors get (``rust_diag.compress_error``): the ``error[E…]:``
 header, every ``-->`` location, the label texts with their line, ``= note:``/``help:``
@@ -19,7 +19,7 @@ from sqz_core import FormatRequest, hookimpl
 from ._common import has_option, join_output, shorter_or_none
 from .rust_diag import EXPLAIN_HINT, RepeatedNotes, compress_error
 
-commands = ("rustc",)
+commands = ("rustc", "clippy-driver")  # clippy-driver: rustc with clippy's lints, the same output
 
 _HEAD = re.compile(r"^(?:error|warning)(?:\[[A-Za-z0-9_:]+\])?: ")
 _LOCATION = re.compile(r"^\s*--> \S+:\d+:\d+")
