@@ -563,6 +563,18 @@ def _read_back_jsonl(text: str) -> list:
             _, fields, body = _parse_note("[every []" + rest)
             notes.append(((k, v), path, fields, body))
             i += 1
+        elif line.startswith("[every row below has "):
+            # fields every row of the table under it shares
+            shared = json.loads("{" + line[len("[every row below has "):-1] + "}")
+            m = re.match(r"\[(\d+)\]\{", lines[i + 1])
+            assert m, lines[i + 1]
+            j = i + 2 + int(m.group(1))
+            rows = decode_table(lines[i + 1:j])[1]
+            for row in rows:
+                assert not (set(row) & set(shared)), (row, shared)
+                row.update(shared)
+            out.extend(rows)
+            i = j
         elif m := re.match(r"\[(\d+)\]\{", line):
             j = i + 1 + int(m.group(1))   # the header counts the rows: an indented line after them is not one
             out.extend(decode_table(lines[i:j])[1])
@@ -612,7 +624,10 @@ def test_a_record_type_is_not_noted_when_another_line_shows_its_field_further_in
     recs = [{"reason": "m", "n": i, "s": "shared value for every record here"} for i in range(4)]
     text = "\n".join(json.dumps(r) for r in recs + [{"id": 5, "reason": "m"}]) + "\n"
     out = compress_jsonl(FormatRequest(text, "t"))
-    assert "[every" not in out and out.count("shared value for every record here") == 4
+    # no note for the type (a line further in shows its field); the four records' table says
+    # what its rows share above it instead
+    assert '[every "reason"' not in out and out.count("shared value for every record here") == 1
+    assert out.startswith('[every row below has "reason":"m","s":"shared value for every record here"]\n[4]{n}:')
     assert _read_back_jsonl(out) == recs + [{"id": 5, "reason": "m"}]
 
 

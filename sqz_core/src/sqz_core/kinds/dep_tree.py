@@ -134,11 +134,23 @@ def _plain_labels(labels: list[str]) -> bool:
                and "," not in label for label in labels)
 
 
+_PIP_NOTICES = ("WARNING: ", "DEPRECATION: ", "ERROR: ")
+
+
 def compress_pip_list(text: str) -> str | None:
-    """``pip list``: the core's aligned table (the rule under the header dropped, any notice kept)."""
+    """``pip list``: the core's aligned table (the rule under the header dropped, any notice kept).
+    pip's own warnings printed above the table (``WARNING: Location … is ignored``) stay as
+    they are, above it."""
     from .aligned_table import compact_table_text
 
-    return compact_table_text(text)
+    lines = text.split("\n", 200)
+    k = 0
+    while k < min(len(lines) - 1, 200) and lines[k].startswith(_PIP_NOTICES):
+        k += 1
+    if k == 0:
+        return compact_table_text(text)
+    body = compact_table_text("\n".join(lines[k:]))
+    return None if body is None else "\n".join(lines[:k]) + "\n" + body
 
 
 def compress_deptree(request) -> str | None:

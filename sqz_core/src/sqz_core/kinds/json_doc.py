@@ -545,7 +545,9 @@ def compress_json(request) -> str | None:
     JSON, whose braces merge with the keys into few tokens. Both keep every pruned value.
     """
     value = parse_document(request.text)
-    if value is None or value is _REFUSED or _holds_mark(request.text, value):
+    if value is None:
+        return _compress_wrapped(request)
+    if value is _REFUSED or _holds_mark(request.text, value):
         return None   # (a marker of ours already there could not be told from one we add)
     if isinstance(value, Stream):
         return _compress_stream(value)
@@ -564,6 +566,34 @@ def compress_json(request) -> str | None:
             any(line.startswith(_NOTE) for line in out.splitlines())):
         out = compact   # (a TOON line that would read as a note: compact JSON has one line, "{…" or "[…")
     return "\n".join(notes + [out]) + "\n" if out else None
+
+
+WRAP_LINES = 50   # at most this many lines of a tool's own messages above or below the document
+
+
+def _compress_wrapped(request) -> str | None:
+    """A document the program printed between lines of its own (``pip list --format=json``'s
+    ``WARNING: …`` above it, npm's ``npm error …`` below): those lines as they are, the
+    document between them compressed. None unless the lines from the first that opens with
+    ``{``/``[`` to the last that closes with ``}``/``]`` are one document."""
+    text = request.text
+    lines = text.rstrip("\n").split("\n")
+    n = len(lines)
+    first = next((i for i in range(min(n, WRAP_LINES + 1)) if lines[i][:1] in ("{", "[")), None)
+    last = next((j for j in range(n - 1, max(-1, n - 2 - WRAP_LINES), -1) if lines[j].rstrip()[-1:] in ("}", "]")), None)
+    if first is None or last is None or last < first or (first == 0 and last == n - 1):
+        return None
+    # a message line opens with a word (``WARNING:``, ``npm``): not a cut or damaged document
+    if not all(line[:1].isalpha() for line in lines[:first] + lines[last + 1:]):
+        return None
+    body = "\n".join(lines[first:last + 1])
+    value = parse_document(body)
+    if value is None or value is _REFUSED or isinstance(value, Stream):
+        return None
+    inner = compress_json(request.replace(text=body + "\n"))
+    if inner is None:
+        return None
+    return "\n".join(lines[:first] + [inner.rstrip("\n")] + lines[last + 1:]) + "\n"
 
 
 def _holds_mark(text: str, value) -> bool:
@@ -659,7 +689,9 @@ def compress_jsonl(request) -> str | None:
 
     def flush() -> None:
         if len(run) >= 3 and is_tabular(run):
-            out.extend(encode_table(run))
+            note, rows = _run_constants(run)
+            out.extend(note)
+            out.extend(encode_table(rows))
         else:
             out.extend(_dump(r) for r in run)
         run.clear()
@@ -676,6 +708,24 @@ def compress_jsonl(request) -> str | None:
         run.append(v)
     flush()
     return "\n".join(out) + "\n"
+
+
+ROW_NOTE = "[every row below has "
+
+
+def _run_constants(run: list[dict]) -> tuple[list[str], list[dict]]:
+    """Fields with one value in every record of a run (a log's user, database, backend type):
+    said once above the run's table (``[every row below has "user":"postgres"]``), the table
+    without them; nothing when that would not be shorter or would leave no column."""
+    first = run[0]
+    const = [k for k, v in first.items() if all(r[k] == v for r in run[1:])]
+    if not const or len(const) == len(first):
+        return [], run
+    said = ",".join(f"{_dump(k)}:{_dump(first[k])}" for k in const)
+    saved = (len(run) - 1) * sum(len(_dump(first[k])) + 1 for k in const)
+    if saved <= len(ROW_NOTE) + len(said) + 1:
+        return [], run
+    return [f"{ROW_NOTE}{said}]"], [{k: v for k, v in r.items() if k not in const} for r in run]
 
 
 _RG_TYPES = frozenset({"begin", "match", "context", "end", "summary"})
