@@ -61,6 +61,9 @@ SAMPLES = [
     ("pem_under_plain_key", '{"data": "-----BEGIN EC PRIVATE KEY-----\\nMHcfakeEc0025\\n-----END EC PRIVATE KEY-----"}\n',
      "MHcfakeEc0025"),
     ("json_password", '{"username": "app", "password": "fakeJsonPw0026"}\n', "fakeJsonPw0026"),
+    # a paging token beside a real one: the real one is still found
+    ("json_session_token_beside_paging", '{"NextToken": "page2", "SessionToken": "fakeSessionTok0031"}\n',
+     "fakeSessionTok0031"),
     ("cr_redraw", "token: fakeRedraw0027\r" + "x" * 40 + "\n", "fakeRedraw0027"),
 ]
 
@@ -78,6 +81,11 @@ NOT_SECRET = [
     '{"auth": ""}\n',
     '{"ca": "-----BEGIN CERTIFICATE-----\\nMIIBfake\\n-----END CERTIFICATE-----"}\n',
     "the machine login failed: wrong password\n",
+    # cloud APIs' request-deduplication and paging tokens (aws ec2 describe-instances, s3api, Google APIs)
+    '            "ClientToken": "0c3ab2e4-6cbe-4a4d-9b8e-1f2d3c4b5a69",\n',
+    '    "NextToken": "eyJ2IjoiMiIsImMiOiJmYWtlIn0=",\n',
+    '{"IsTruncated": true, "NextContinuationToken": "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM="}\n',
+    '{"items": [], "nextPageToken": "CAUQAA"}\n',
 ]
 
 

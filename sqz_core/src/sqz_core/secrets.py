@@ -32,6 +32,11 @@ _NETRC_PASSWORD = lazy(r"(?:^|[ \t])password[ \t]+[^\s*]", re.M)
 # a JSON/YAML key ending in a secret word (or docker's "auth") with a quoted string value
 _JSON_KEY = lazy(r"\"(?:[A-Za-z0-9_.-]*" + _KEY_NAMES + r"|auth|identitytoken)\"[ \t]*:[ \t]*\"[^\"\s*$<{]",
                  re.I)
+# keys named "...Token" whose values are documented as not secret: request-deduplication and paging
+# tokens of cloud APIs (AWS ``ClientToken``/``ClientRequestToken``/``NextToken``, S3
+# ``ContinuationToken``, Google ``nextPageToken``); anyone holding one can do nothing with it
+_PUBLIC_TOKEN_KEY = lazy(r"\"(?:client|clientrequest|idempotency|next|nextcontinuation|continuation|"
+                         r"startafter|pagination|nextpage|page)token\"", re.I)
 _PRIVATE_KEY = lazy(r"-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----")
 # private key material printed as text (``openssl pkey -text -noout``, ``openssl rsa -text``): a private
 # field (RSA ``privateExponent:``/``prime1:``, EC/ED25519/X25519/DSA/DH ``priv:``) over a line of hex bytes
@@ -230,7 +235,8 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
         if m and not is_masked(m.group(0)):
             return m.start(), "secret-header"
     if (hinted or '"auth"' in lowered) and '"' in text:
-        m = next((m for m in _JSON_KEY.finditer(text) if not benign_value(text, m.start())), None)
+        m = next((m for m in _JSON_KEY.finditer(text)
+                  if not _PUBLIC_TOKEN_KEY.match(text, m.start()) and not benign_value(text, m.start())), None)
         if m:
             return m.start(), "secret-json-key"
     if "machine" in lowered and "password" in lowered and "login" in lowered and _NETRC_MACHINE.search(text):
