@@ -186,9 +186,8 @@ def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
 
 def compact_uv(lines: list[str]) -> list[str] | None:
     """uv pip install / uv add / uv remove / uv sync output without resolver, download and build chatter
-    (every ``+``/``-``/``~`` package line, the interpreter, the environment `uv pip` works in and the venv uv
-    creates stay); None when no
-    result or error line is seen."""
+    (every ``+``/``-``/``~`` package line, the interpreter, the environment ``uv pip`` works in and the venv
+    uv creates stay); None when no result or error line is seen."""
     out = [x for x in lines if not _UV_CHATTER.match(x)]
     if not any(_UV_RESULT.match(x) for x in out):
         return None
