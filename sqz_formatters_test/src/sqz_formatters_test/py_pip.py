@@ -57,8 +57,7 @@ _RESOLVER_ADVICE = re.compile(
 _PROGRESS_BAR = re.compile(r"^\s*[━╸╺─]+ [\d.]+/[\d.]+ [kMG]?B .*eta ")
 _PIP_RESULT = re.compile(r"^(?:Successfully installed |Successfully downloaded |Saved |ERROR: |"
                          r"Would install )")
-# uv pip's `Using Python X environment at: DIR` names the environment the packages went to: it stays
-_UV_CHATTER = re.compile(r"^(?:Resolved \d+ packages? in |"
+_UV_CHATTER = re.compile(r"^(?:Using Python \S+ environment at: |Resolved \d+ packages? in |"
                          r"Prepared \d+ packages? in |Audited \d+ packages? in |"
                          r" *(?:Downloading|Downloaded|Building|Built) )")
 _UV_RESULT = re.compile(r"^(?:Installed \d+ packages? in |Uninstalled \d+ packages? in | [+~-] \S+==\S+|"
@@ -186,8 +185,8 @@ def compact_pip(lines: list[str], verbose: bool = False) -> list[str] | None:
 
 def compact_uv(lines: list[str]) -> list[str] | None:
     """uv pip install / uv add / uv remove / uv sync output without resolver, download and build chatter
-    (every ``+``/``-``/``~`` package line, the interpreter, the environment ``uv pip`` works in and the venv
-    uv creates stay); None when no result or error line is seen."""
+    (every ``+``/``-``/``~`` package line, the interpreter and the venv uv creates stay); None when no
+    result or error line is seen."""
     out = [x for x in lines if not _UV_CHATTER.match(x)]
     if not any(_UV_RESULT.match(x) for x in out):
         return None

@@ -1,0 +1,152 @@
+"""Read-back of every held-out diagnostics capture: no location lost, none moved to another message.
+
+Over ALL the ``h2_*`` captures of mypy, ruff, flake8, pylint, tsc, eslint, gcc/clang and rustc (not a
+sample, not a chosen few): the raw report is read into ``(file, location, what was said there)`` —
+the severity, code and message after the location, spacing aside — and so is the formatter's output,
+with each merged line (``6, 19, 30: error: … [code]``, ``path:12:1, 15:1: warning: …``) expanded back
+into one entry per location under the file it is listed in (its header line, or the path in front).
+The two must be equal as multisets: each error or warning of the report is listed exactly once, in its
+own file, with its own message, code and severity; a merge that attached a location to another message,
+file or severity, or dropped or doubled one, fails here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+from fmt_test_suite import FIXTURES_DIR, other
+
+from sqz_formatters_test import c_diagnostics, js_eslint, js_tsc, py_mypy, py_ruff, rust_rustc
+
+MODULES = {"mypy": py_mypy, "ruff": py_ruff, "flake8": py_ruff, "pylint": py_ruff, "tsc": js_tsc,
+           "eslint": js_eslint, "cc": c_diagnostics, "rustc": rust_rustc}
+CASES = sorted((fam, p.stem) for fam in MODULES for p in (FIXTURES_DIR / fam).glob("h2_*.txt"))
+
+_ONE = r"(?:\(\d+,\d+\)|\d+(?::\d+)?)"
+_LOCS = rf"{_ONE}(?:, {_ONE})*"
+# what follows a location, by family: the severity / code that opens an error or warning (notes and
+# context lines are not counted here; test_diag_h2_merge follows notes)
+_PRIMARY = {
+    "mypy": re.compile(r"^: (error: .*)$"),
+    "ruff": re.compile(r"^: ([A-Z]+\d+ .*)$"),
+    "flake8": re.compile(r"^: ([A-Z]+\d+ .*)$"),
+    "pylint": re.compile(r"^: ([A-Z]\d+: .*)$"),
+    "tsc": re.compile(r"^(?::| -) (error TS\d+: .*)$"),
+    "eslint": re.compile(r"^ +((?:error|warning) .*)$"),
+    "cc": re.compile(r"^: ((?:warning|error|fatal error): .*)$"),
+}
+_RUST_HEAD = re.compile(r"^((?:warning|error)(?:\[\w+\])?: .*)$")
+_RUST_AT = re.compile(r"^ *--> (\S+?):(\d+:\d+)$")
+_RUST_OUT = re.compile(r"^((?:warning|error)(?:\[\w+\])?: .*?)(?: \[[\w:]+\])?(?: \(notes as above\))? --> (\S+?):"
+                       rf"({_LOCS})$")
+
+
+def _sq(text: str) -> str:
+    return re.sub(r"\s+", " ", text.strip())
+
+
+def _entries(text: str, family: str, paths: set[str], raw: bool) -> Counter:
+    """``Counter((path, location, what))`` of the errors and warnings in ``text``; a merged line counts
+    once per location. ``paths``: the files of the raw report (a line naming one alone opens its group)."""
+    got: Counter = Counter()
+    lines = text.splitlines()
+    if family == "rustc":
+        for i, line in enumerate(lines):
+            m = _RUST_OUT.match(line) if not raw else None
+            if m:
+                got.update((m.group(2), loc, _sq(m.group(1))) for loc in m.group(3).split(", "))
+                continue
+            h = _RUST_HEAD.match(line)
+            at = _RUST_AT.match(lines[i + 1]) if h and i + 1 < len(lines) else None
+            if at:
+                got[(at.group(1), at.group(2), _sq(h.group(1)))] += 1
+        return got
+    primary = _PRIMARY[family]
+    full = family == "ruff" and raw and any(_RUST_AT.match(x) for x in lines)
+    path = None
+    for i, line in enumerate(lines):
+        if full:   # ruff's full format: `CODE message` over `--> path:line:col`
+            at = _RUST_AT.match(lines[i + 1]) if i + 1 < len(lines) else None
+            if at and re.match(r"^[A-Z]+\d+ ", line):
+                got[(at.group(1), at.group(2), _sq(line))] += 1
+            continue
+        if not line.startswith(" ") and line.strip() in paths:
+            path = line.strip()
+            continue
+        flat = re.match(rf"^(\S+?)(?::|(?=\())({_LOCS})(.*)$", line)
+        if flat and flat.group(1) in paths:
+            where, locs, rest = flat.group(1), flat.group(2), flat.group(3)
+        else:
+            m = re.match(rf"^ +({_LOCS})(.*)$", line)
+            if not m or path is None:
+                if not line.startswith(" "):
+                    path = None if family != "eslint" else path
+                continue
+            where, locs, rest = path, m.group(1), m.group(2)
+        p = primary.match(rest)
+        if p:
+            got.update((where, loc, _sq(p.group(1))) for loc in locs.split(", "))
+    return got
+
+
+def _paths(raw: str, family: str) -> set[str]:
+    if family == "eslint":
+        return {x for x in raw.splitlines() if x.startswith("/")}
+    found = set(re.findall(r"^ *(?:--> )?([\w./-]+\.(?:pyi?|ts|js|c|h|rs))(?=[:(])", raw, re.MULTILINE))
+    return found
+
+
+@pytest.mark.parametrize("family,name", CASES, ids=[f"{f}/{n}" for f, n in CASES])
+def test_every_error_and_warning_read_back_at_its_own_message(family, name):
+    fx = other(family, name)
+    raw = fx.request().text
+    out = MODULES[family].sqz_format(request=fx.request())
+    assert out is not None, "the formatter declined a capture of its own tool"
+    paths = _paths(raw, family)
+    want, got = _entries(raw, family, paths, raw=True), _entries(out, family, paths, raw=False)
+    assert sum(want.values()) >= 2, "the reader found nothing in the raw report: the test would be vacuous"
+    assert got - want == Counter(), "listed at a message, file or severity the raw report does not give it"
+    assert want - got == Counter(), "an error or warning of the raw report is not listed (once) at its message"
+
+
+def test_the_reader_sees_merged_lines():
+    """Not vacuous: the outputs read back do hold merged lines, and a location moved to another message
+    of its file is caught."""
+    fx = other("mypy", "h2_strict_sortedcontainers")
+    raw, out = fx.request().text, py_mypy.sqz_format(request=fx.request())
+    assert re.search(r"^  \d+(?::\d+)?, \d+", out, re.MULTILINE)
+    paths = _paths(raw, "mypy")
+    lines = out.splitlines()
+    i = next(i for i, x in enumerate(lines) if re.match(r"^  \d+(?::\d+)?, ", x))
+    j = next(j for j, x in enumerate(lines) if j != i and x.startswith("  ") and ": error: " in x
+             and x.split(": error: ")[1] != lines[i].split(": error: ")[1])
+    loc, rest = lines[i].split(", ", 1)
+    moved = lines[:]
+    moved[i] = "  " + rest
+    moved[j] = loc + ", " + lines[j].lstrip()
+    moved[j] = "  " + moved[j].lstrip()
+    assert _entries("\n".join(moved), "mypy", paths, raw=False) != _entries(raw, "mypy", paths, raw=True)
+
+
+def test_a_warning_whose_repeated_note_was_dropped_keeps_the_count_under_it():
+    """clang prints ``note: expanded from macro 'COUNT_FUNC'`` under each of 506:1, 507:1 and 508:1; the
+    repeats of the note go (counted). The count stays under the warnings it was dropped from: 507:1 and
+    508:1 merge with each other, never with the ``unused parameter`` warnings that had no note (116:17 …),
+    and the macro note stays under 506:1. A merged line's count is the notes dropped under all its warnings."""
+    fx = other("cc", "h2_clang_bitarray_util")
+    lines = c_diagnostics.sqz_format(request=fx.request()).splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("cbitarray/_util.c:507:1"))
+    assert lines[at].startswith("cbitarray/_util.c:507:1, 508:1: warning: unused parameter 'module'")
+    assert lines[at + 1] == "[2 repeated note lines dropped]"      # one under each of the two
+    assert lines[at - 2:at] == ["cbitarray/_util.c:506:1: warning: unused parameter 'module' [-Wunused-parameter]",
+                                "cbitarray/_util.c:496:27: note: expanded from macro 'COUNT_FUNC'"]
+    plain = next(x for x in lines if x.startswith("cbitarray/_util.c:116:17, "))
+    assert not re.search(r"(?<![\d:])50[678]:1\b", plain)
+    # gcc: four `missing initializer for field ‘closure’` in a row, each with its `declared here` note repeated
+    fx = other("cc", "h2_gcc_bitarray_nocaret")
+    lines = c_diagnostics.sqz_format(request=fx.request()).splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("cbitarray/_bitarray.c:2390:6"))
+    assert lines[at].startswith("cbitarray/_bitarray.c:2390:6, 2392:6, 2394:6, 2395:5: warning: missing initializer")
+    assert lines[at + 1] == "[4 repeated note lines dropped]"
