@@ -150,3 +150,85 @@ def test_a_warning_whose_repeated_note_was_dropped_keeps_the_count_under_it():
     at = next(i for i, x in enumerate(lines) if x.startswith("cbitarray/_bitarray.c:2390:6"))
     assert lines[at].startswith("cbitarray/_bitarray.c:2390:6, 2392:6, 2394:6, 2395:5: warning: missing initializer")
     assert lines[at + 1] == "[4 repeated note lines dropped]"
+
+
+_MYPY_LINE = re.compile(r"^(?P<path>[^\s:]+\.pyi?):(?P<loc>\d+(?::\d+)?): (?P<rest>(?:error|note): .*)$")
+_CODE_LINK = "note: See https://mypy.rtfd.io/en/stable/_refs.html#code-"   # once per code, about the code
+
+
+def _mypy_followers(text: str, grouped: bool) -> dict:
+    """``{(path, location, error): [notes at that location right after it]}`` of a mypy report (raw,
+    or grouped and merged: a merged error's notes are the lines under it at the same joined locations)."""
+    got: dict = {}
+    path, current, locs = None, None, None
+    for line in text.splitlines():
+        if grouped:
+            if not line.startswith(" "):
+                path, current = line, None
+                continue
+            m = re.match(rf"^  ({_LOCS}): ((?:error|note): .*)$", line)
+            where, at, rest = path, m.group(1) if m else None, m.group(2) if m else None
+        else:
+            m = _MYPY_LINE.match(line)
+            where, at, rest = (m.group("path"), m.group("loc"), m.group("rest")) if m else (None, None, None)
+        if m is None:
+            current = None
+            continue
+        if rest.startswith(_CODE_LINK):
+            continue
+        if rest.startswith("note: ") and current is not None and (where, at) == locs:
+            for c in current:
+                got[c].append(rest)
+            continue
+        current = [(where, loc, _sq(rest)) for loc in at.split(", ")] if rest.startswith("error: ") else None
+        locs = (where, at)
+        for c in current or []:
+            got.setdefault(c, [])
+    return got
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (FIXTURES_DIR / "mypy").glob("h2_*.txt")))
+def test_mypy_every_error_keeps_exactly_its_own_notes(name):
+    """A merged error prints the notes its repeats all had; read back per location, each error of the raw
+    report has exactly the notes mypy printed under it (``Use "-> None"…``, ``Hint: …``, protocol members)."""
+    fx = other("mypy", name)
+    raw = fx.request().text
+    out = py_mypy.sqz_format(request=fx.request())
+    want, got = _mypy_followers(raw, grouped=False), _mypy_followers(out, grouped=True)
+    assert want and got == want
+
+
+def _tsc_chains(text: str, grouped: bool) -> dict:
+    """``{(path, location, error): [its elaboration and related-information lines]}``; a merged header's
+    chain counts for each of its locations. ``--pretty``'s source excerpts and squiggles are not part of it."""
+    got: dict = {}
+    path, current = None, []
+    head = re.compile(rf"^(?P<path>\S+?)(?::(?P<lc>\d+:\d+) -|(?P<pc>\(\d+,\d+\)):) (?P<rest>error TS\d+: .*)$")
+    indent = " " * (4 if grouped else 2)
+    for line in text.splitlines():
+        if not line.strip() or re.match(r"^\s*\d+ ", line) or set(line.strip()) <= set("~ "):
+            continue
+        m = re.match(rf"^  ({_LOCS})(?::| -) (error TS\d+: .*)$", line) if grouped else head.match(line)
+        if m:
+            where, at, rest = ((path, m.group(1), m.group(2)) if grouped
+                               else (m.group("path"), m.group("lc") or m.group("pc"), m.group("rest")))
+            current = [(where, loc, _sq(rest)) for loc in at.split(", ")]
+            for c in current:
+                got[c] = []
+        elif line.startswith(indent):
+            for c in current:
+                got[c].append(line[len(indent):])
+        else:
+            current = []
+            if grouped and not line.startswith(" "):
+                path = line.strip()
+    return got
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in (FIXTURES_DIR / "tsc").glob("h2_*.txt")))
+def test_tsc_every_error_keeps_exactly_its_own_chain(name):
+    fx = other("tsc", name)
+    raw = fx.request().text
+    out = js_tsc.sqz_format(request=fx.request())
+    want, got = _tsc_chains(raw, grouped=False), _tsc_chains(out, grouped=True)
+    assert want and got == want
