@@ -232,3 +232,56 @@ def test_tsc_every_error_keeps_exactly_its_own_chain(name):
     out = js_tsc.sqz_format(request=fx.request())
     want, got = _tsc_chains(raw, grouped=False), _tsc_chains(out, grouped=True)
     assert want and got == want
+
+
+# ---------------------------------------------------------------- facts whose location is a whole token
+
+_LOC_PART = re.compile(r"^\(?\d+(?:[:,]\d+)?\)?$")
+
+
+def _whole(loc: str, line: str) -> bool:
+    """``loc`` stands in ``line`` as a location of its own, not inside another (``6`` in ``16, 26``)."""
+    return re.search(r"(?<![\d(])(?<!\d[:,])" + re.escape(loc) + r"(?![\d)]|[:,]\d)", line) is not None
+
+
+def _lines_under(out: str, header: str):
+    """The lines that hold ``header`` or sit, indented, right under a line that does (``fact_kept``'s rule)."""
+    stack: list[tuple[int, str]] = []
+    for raw in out.splitlines():
+        if not raw.strip():
+            continue
+        indent = len(raw) - len(raw.lstrip(" \t"))
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        line = re.sub(r"[ \t]+", " ", raw)
+        if header in line or (stack and header in stack[-1][1]):
+            yield line
+        stack.append((indent, line))
+
+
+@pytest.mark.parametrize("family,name", CASES, ids=[f"{f}/{n}" for f, n in CASES])
+def test_location_facts_hold_at_their_own_location(family, name):
+    """A merged line lists many locations: a fact ``{"under": FILE, "line": [LOC, message, code]}`` holds by
+    substring (``fact_kept``), so ``6`` would pass on a line listing ``16, 26``. Here each such fact of the
+    sidecar must be kept with LOC as a location of its own on the line that carries its message and code."""
+    fx = other(family, name)
+    out = MODULES[family].sqz_format(request=fx.request())
+    checked = 0
+    for fact in fx.facts:
+        if not (isinstance(fact, dict) and isinstance(fact["line"], list)):
+            continue
+        locs = [p for p in fact["line"] if _LOC_PART.match(p)]
+        if not locs:
+            continue
+        rest = [re.sub(r"[ \t]+", " ", p) for p in fact["line"] if p not in locs]
+        checked += 1
+        assert any(all(p in line for p in rest) and all(_whole(x, line) for x in locs)
+                   for line in _lines_under(out, fact["under"])), fact
+    assert checked or family == "rustc" or name.startswith("h2_all_full") or name == "h2_default_full"
+
+
+def test_a_location_inside_another_is_not_taken_for_it():
+    assert not _whole("6", "  16, 26: error: e")
+    assert _whole("6", "  16, 6: error: e") and _whole("6", "  6, 16: error: e")
+    assert not _whole("135:30", "  1135:30, 135:301: e") and _whole("35:30", "  135:30, 35:30: e")
+    assert not _whole("(2,3)", "a.ts(12,3): error") and _whole("(2,3)", "  (12,3), (2,3): error")
