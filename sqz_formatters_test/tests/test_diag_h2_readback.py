@@ -285,3 +285,20 @@ def test_a_location_inside_another_is_not_taken_for_it():
     assert _whole("6", "  16, 6: error: e") and _whole("6", "  6, 16: error: e")
     assert not _whole("135:30", "  1135:30, 135:301: e") and _whole("35:30", "  135:30, 35:30: e")
     assert not _whole("(2,3)", "a.ts(12,3): error") and _whole("(2,3)", "  (12,3), (2,3): error")
+
+
+def test_grouped_merged_warnings_count_every_dropped_note():
+    """gcc's ``missing initializer for field ‘tp_is_gc’`` at 3992:1 repeats the ``declared here`` note said
+    under 2574:1 (dropped, counted). Said once more at another line (the same block), the two repeats merge
+    and the count under the merged line is the notes dropped under both."""
+    raw = other("cc", "h2_gcc_simplejson_conv").request().text
+    lines = raw.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("csimplejson/_speedups.c:3992:1: "))
+    block = lines[at:at + 6]
+    again = [block[0].replace(":3992:1:", ":4001:1:"), block[1].replace("3992", "4001")] + block[2:]
+    text = "\n".join(lines + again) + "\n"
+    from sqz_core import FormatRequest
+    out = c_diagnostics.sqz_format(request=FormatRequest(text, "gcc -fsyntax-only -Wall x.c", exit_code=0))
+    got = out.splitlines()
+    i = next(i for i, x in enumerate(got) if x.startswith("  3992:1, 4001:1: warning: missing initializer"))
+    assert got[i + 1] == "   [2 repeated note lines dropped]"

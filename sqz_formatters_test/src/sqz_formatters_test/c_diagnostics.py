@@ -373,7 +373,28 @@ def group_compiler_output(lines: list[str]) -> list[str]:
     attached = _attach_foreign_notes(lines)
     if attached is None:
         return merge_flat(lines)
-    return group_lines(attached, _head, _kept, _LOC, _is_note) or merge_flat(lines)
+    grouped = group_lines(attached, _head, _kept, _LOC, _is_note)
+    return _count_merged_marks(grouped) if grouped else merge_flat(lines)
+
+
+_GROUPED_PRIMARY = re.compile(r"^  (\d+(?::\d+)?(?:, \d+(?::\d+)?)*): (?:warning|error|fatal error): ")
+
+
+def _count_merged_marks(lines: list[str]) -> list[str]:
+    """Grouped output: a ``[N repeated note lines dropped]`` under a merged line (``  2390:6, 2392:6:
+    warning: …``) was said under each of its warnings (it is part of what repeated): it counts them all."""
+    out: list[str] = []
+    times = 1
+    for line in lines:
+        m = _GROUPED_PRIMARY.match(line)
+        if m:
+            times = m.group(1).count(", ") + 1
+        elif len(line) - len(line.lstrip(" ")) <= 2:
+            times = 1
+        mark = _REPEATED_MARK.match(line.strip()) if times > 1 else None
+        out.append(line[:len(line) - len(line.lstrip(" "))]
+                   + f"[{int(mark.group(1)) * times} repeated note lines dropped]" if mark else line)
+    return out
 
 
 def _attach_foreign_notes(lines: list[str]) -> list[str] | None:
