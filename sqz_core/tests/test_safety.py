@@ -265,3 +265,25 @@ def test_fold_repeated_traces_keeps_each_first_copy_and_every_other_line(items):
             expected_lines.append(x)
     assert out == "\n".join(expected_lines) + "\n"
     assert keeps_paragraphs(text, out, spans)
+
+
+
+def test_a_reporters_rendering_of_the_whole_report_wins_when_shorter(tmp_path):
+    # node --test spec output (node v20.20.2, sqz_formatters_test/tests/fixtures/node/h2_spec_multi): the same
+    # stack repeats; the core's trace fold runs first, but the reporter's own "as above" is shorter
+    from sqz_core.request import FormatRequest
+    from sqz_core.tokens import estimate
+    from sqz_formatters_test import js_node_test
+
+    root = Path(__file__).parents[2] / "sqz_formatters_test/tests/fixtures/node"
+    raw = (root / "h2_spec_multi.txt").read_bytes()
+    command = "node --test --test-reporter=spec nh2/"
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    try:
+        result = compress(raw, command=command, store=store, no_cache=True)
+    finally:
+        store.close()
+    own = js_node_test.sqz_format(request=FormatRequest(raw.decode(), command))
+    body = result.output.decode().rsplit("\n", 2)[0]  # without the recovery line
+    assert result.outcome == "compressed" and own is not None
+    assert estimate(body) <= estimate(own.rstrip("\n")) + 2

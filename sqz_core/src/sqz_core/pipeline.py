@@ -293,6 +293,16 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             return late
     if is_safe and formatted is not None and plugin == reporter:
         is_safe = False  # its formatter keeps every failing test, message and frame location
+        if req.text != cleaned:
+            # the repeated traces were folded before the formatter saw them; its own rendering of the
+            # whole report (it says "as above" in its own way) may be the shorter one
+            folded, req.text = req.text, cleaned
+            again, whole = call_first(implementations("sqz_format", records), request=req)
+            req.text = folded
+            if again == plugin and isinstance(whole, str) and estimate(whole) < estimate(formatted):
+                formatted = whole
+            if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+                return late
 
     if is_safe:
         # Compress around the sensitive paragraphs only when they survive verbatim:
