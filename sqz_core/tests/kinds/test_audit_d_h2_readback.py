@@ -152,3 +152,41 @@ def test_grep_shared_rows_name_only_lines_that_hold_that_text():
             continue
         if not re.match(r"^\d+: ", line):
             path = None
+
+
+# ------------------------------------------------------------------- logs: fold counts
+
+def test_nginx_access_folds_count_exactly_the_requests_of_their_status():
+    """Each "[×N lines like the one above …]" note counts lines of the shown request's shape and
+    status only: summed per (request with its numbers masked, status) with the lines shown alone,
+    the counts are the raw log's, and a note with one timestamp counts only that second."""
+    from sqz_core.kinds import compress_kind
+
+    fx = load_fixture(KINDS / "log" / "h2_nginx_access.txt")
+    out = compress_kind("log", fx.request())
+    assert out is not None
+    shape = re.compile(r'\[(\S+) \+0000\] "GET (\S+) HTTP/1\.1" (\d{3}) ')
+
+    def key(line):
+        t, path, status = shape.search(line).groups()
+        return re.sub(r"\d+", "N", path), status, t
+
+    raw = [key(line) for line in fx.text.splitlines()]
+    lines = out.rstrip("\n").split("\n")
+    told: dict = {}
+    for i, line in enumerate(lines):
+        note = re.match(r"^\[×(\d+) lines like the one above, (.*)\]$", line)
+        if note:
+            path, status, t = key(lines[i - 1])
+            n = int(note.group(1))
+            told[(path, status)] = told.get((path, status), 0) + n - 1   # the line above is one of them
+            if "…" not in note.group(2):       # one timestamp: every line of the run is of that second
+                assert sum(1 for k in raw if k == (path, status, t)) == n
+        elif shape.search(line):
+            path, status, _ = key(line)
+            told[(path, status)] = told.get((path, status), 0) + 1
+    want: dict = {}
+    for path, status, _ in raw:
+        want[(path, status)] = want.get((path, status), 0) + 1
+    assert told == want
+    assert want[("/api/health", "502")] == 40 and want[("/checkout", "500")] == 24
