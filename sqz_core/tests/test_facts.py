@@ -35,3 +35,16 @@ def test_an_under_fact_binds_a_line_to_its_group_header():
     assert not fact_kept("src/main.c\n10:5: error: use of undeclared identifier 'total'\n", fact)  # not under it
     assert fact_kept("src/main.c\n  x\n    10:5: error: use of undeclared identifier 'total'\n",
                      {"under": "x", "line": ["10:5", "undeclared identifier"]})
+
+
+def test_a_number_at_a_fact_end_is_not_a_piece_of_a_longer_number():
+    merged = "src/a.py\n16, 26: error: Function is missing a type annotation  [no-untyped-def]\n"
+    assert not fact_kept(merged, ["6", "Function is missing a type annotation"])
+    assert not fact_kept(merged, {"under": "src/a.py", "line": ["6", "missing a type annotation"]})
+    assert fact_kept("6, 16: error: Function is missing a type annotation", ["6", "missing a type annotation"])
+    assert not fact_kept("== 14 failed, 2 passed ==", "4 failed")
+    assert fact_kept("== 4 failed, 12 passed ==", "4 failed") and fact_kept("4 failed", "4 failed")
+    assert not fact_kept("python3 -m http.server 18766", "http.server 1876")
+    # an id is not a number: a short commit id stands for the full one
+    assert fact_kept("commit 99d72f3387f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3", "99d72f3387f9")
+    assert fact_kept("v1.2.3 released", "1.2")  # a version's parts are separated by dots, not digits

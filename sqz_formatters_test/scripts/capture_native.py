@@ -1564,16 +1564,21 @@ func TestSingle(t *testing.T) {
 """
 
 
-def _go_std_module(name: str, patches=()) -> Path | None:
+_GO_STD_IMPORTS = (('"container/list"', '"example.com/stdcopy/list"'),
+                   ('"text/tabwriter"', '"example.com/stdcopy/tabwriter"'),
+                   ('\t"bufio"\n', '\t"example.com/stdcopy/bufio"\n'),
+                   ('\t. "bufio"\n', '\t. "example.com/stdcopy/bufio"\n'))
+
+
+def _go_copy_module(name: str, module: str, pkgs, imports, patches=()) -> Path:
+    """Go standard-library packages ``pkgs`` with their tests copied into the module ``module``
+    (their imports of each other rewritten by ``imports``), with ``patches`` (file, old, new) applied."""
     goroot = Path(run("go env GOROOT", Path("/tmp"))[0].decode().strip())
-    files = {"go.mod": "module example.com/stdcopy\n\ngo 1.19\n"}
-    for pkg in _GO_STD:
+    files = {"go.mod": f"module {module}\n\ngo 1.19\n"}
+    for pkg in pkgs:
         for f in sorted((goroot / "src" / pkg).glob("*.go")):
             text = f.read_text()
-            for old, new in (('"container/list"', '"example.com/stdcopy/list"'),
-                             ('"text/tabwriter"', '"example.com/stdcopy/tabwriter"'),
-                             ('\t"bufio"\n', '\t"example.com/stdcopy/bufio"\n'),
-                             ('\t. "bufio"\n', '\t. "example.com/stdcopy/bufio"\n')):
+            for old, new in imports:
                 text = text.replace(old, new)
             files[f"{pkg.rsplit('/', 1)[-1]}/{f.name}"] = text
     for rel, old, new in patches:
@@ -1581,6 +1586,10 @@ def _go_std_module(name: str, patches=()) -> Path | None:
             raise SystemExit(f"{name}: patch target not found in {rel}: {old!r}")
         files[rel] = files[rel].replace(old, new, 1)
     return write_project(name, files)
+
+
+def _go_std_module(name: str, patches=()) -> Path:
+    return _go_copy_module(name, "example.com/stdcopy", _GO_STD, _GO_STD_IMPORTS, patches)
 
 
 def capture_ho_go() -> None:
@@ -1915,19 +1924,7 @@ _H2_GO_BUILD = [
 
 
 def _h2_go_module(name: str, patches=()) -> Path:
-    goroot = Path(run("go env GOROOT", Path("/tmp"))[0].decode().strip())
-    files = {"go.mod": "module example.com/h2std\n\ngo 1.19\n"}
-    for pkg in _H2_GO_PKGS:
-        for f in sorted((goroot / "src" / pkg).glob("*.go")):
-            text = f.read_text()
-            for old, new in _H2_GO_IMPORTS:
-                text = text.replace(old, new)
-            files[f"{pkg.rsplit('/', 1)[-1]}/{f.name}"] = text
-    for rel, old, new in patches:
-        if old not in files[rel]:
-            raise SystemExit(f"{name}: patch target not found in {rel}: {old!r}")
-        files[rel] = files[rel].replace(old, new, 1)
-    return write_project(name, files)
+    return _go_copy_module(name, "example.com/h2std", _H2_GO_PKGS, _H2_GO_IMPORTS, patches)
 
 
 def capture_h2_go() -> None:

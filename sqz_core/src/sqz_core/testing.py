@@ -110,14 +110,18 @@ def fact_kept(output: str, fact, *, _lines: list[str] | None = None) -> bool:
       nearest less-indented line above; ``tree``'s box-drawing characters count as
       indentation): a diagnostic with its file when a formatter prints each path once over
       its diagnostics (``src/main.c`` / ``  10:5: error: …``), a file in its directory.
+
+    Everywhere, a decimal number at either end of a fact or part must stand whole: ``6`` is
+    not stated by ``16, 26: error``, nor ``4 failed`` by ``14 failed`` (an id such as a short
+    commit hash may still be a prefix of the full one).
     """
     if isinstance(fact, dict):
         return _under_kept(output, fact["under"], fact["line"])
     if isinstance(fact, str):
-        return _squeeze(fact) in _squeeze(output)
+        return _holds(_squeeze(fact), _squeeze(output))
     parts = [_squeeze(p) for p in fact]
     lines = _lines if _lines is not None else [_squeeze(line) for line in output.splitlines()]
-    return any(all(p in line for p in parts) for line in lines)
+    return any(all(_holds(p, line) for p in parts) for line in lines)
 
 
 _INDENT_CHARS = " \t\xa0│├└─┬┼"  # `tree` draws its nesting with box-drawing characters
@@ -134,9 +138,37 @@ def _under_kept(output: str, header: str, line_parts) -> bool:
         while stack and stack[-1][0] >= indent:
             stack.pop()
         line = _squeeze(raw)
-        if all(p in line for p in parts) and (header in line or (stack and header in stack[-1][1])):
+        if all(_holds(p, line) for p in parts) and (header in line or (stack and header in stack[-1][1])):
             return True
         stack.append((indent, line))
+    return False
+
+
+_WORD_END = re.compile(r"^[0-9A-Za-z]+|[0-9A-Za-z]+$")
+
+
+def _number_end(part: str, side: int) -> bool:
+    """Whether ``part`` starts (side 0) or ends (side -1) with a decimal number, not an id like ``99d72f``."""
+    if not part[side].isdigit():
+        return False
+    words = _WORD_END.findall(part)
+    return (words[0] if side == 0 else words[-1]).isdigit()
+
+
+def _holds(part: str, text: str) -> bool:
+    """``part`` in ``text``, where a number at either end of ``part`` is not a piece of a longer one:
+    ``6`` is not stated by ``16, 26: error: …``, nor ``4 failed`` by ``14 failed``."""
+    if not part:
+        return True
+    head, tail = _number_end(part, 0), _number_end(part, -1)
+    at = text.find(part)
+    if not (head or tail):
+        return at >= 0
+    while at >= 0:
+        end = at + len(part)
+        if not (head and at > 0 and text[at - 1].isdigit()) and not (tail and end < len(text) and text[end].isdigit()):
+            return True
+        at = text.find(part, at + 1)
     return False
 
 

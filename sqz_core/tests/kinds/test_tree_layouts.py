@@ -526,3 +526,15 @@ def test_grep_odd_paths_read_back_as_the_lines_grep_printed(files):
     assert not any(line.startswith(" ") for line in out.split("\n"))
 
 
+
+
+def test_an_npm_status_label_stands_alone_not_joined_to_the_names_after_it():
+    # npm ls --all (npm 11.19.1, sqz_formatters_test/tests/fixtures/npm/h2_npm_ls_all): an unmet optional
+    # peer among leaf siblings; joined with ", " the status would read as the next package's too
+    raw = (Path(__file__).parents[3] / "sqz_formatters_test/tests/fixtures/npm/h2_npm_ls_all.txt").read_text()
+    sibling = "@types/html-minifier-terser@6.1.0"
+    assert "UNMET OPTIONAL DEPENDENCY @rspack/core@0.x || 1.x || 2.x" in raw and sibling in raw
+    out = compress_deptree(FormatRequest(raw, "npm ls --all"))
+    unmet = [line for line in out.splitlines() if "UNMET" in line]
+    assert [line.strip() for line in unmet] == ["UNMET OPTIONAL DEPENDENCY @rspack/core@0.x || 1.x || 2.x"]
+    assert any(sibling in line for line in out.splitlines())

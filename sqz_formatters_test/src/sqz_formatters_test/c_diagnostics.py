@@ -146,7 +146,7 @@ def compress_compiler_output(lines: list[str], error_snippets: bool = True) -> t
 
 _CANDIDATE = re.compile(r"^" + _P + r"[^:]*:\d+:\d+: note: candidate\b")
 _CANDIDATE_SUB = re.compile(r"^" + _P + r"[^:]*:\d+:\d+: note:  ")   # gcc's reason under a candidate
-_REPEATED_MARK = re.compile(r"^\[\d+ repeated note lines dropped\]$")
+_REPEATED_MARK = re.compile(r"^\[(\d+) repeated note lines dropped\]$")
 _RUN_KEEP_FIRST, _RUN_KEEP_LAST = 3, 1
 
 
@@ -309,6 +309,7 @@ def _head(line: str):
 
 
 _LOC = re.compile(r"\d+(?::\d+)?(?=: )")
+_LOC_LIST = re.compile(r"\d+(?::\d+)?(?:, \d+(?::\d+)?)*(?=: )")   # a merged line's locations
 
 
 def _is_note(rest: str) -> bool:
@@ -326,13 +327,25 @@ def merge_flat(lines: list[str]) -> list[str]:
             diags.append(Diagnostic(h[0], h[1]))
         elif line.startswith(" ") and diags and diags[-1].head is not None and not _INCLUDED.match(line):
             diags[-1].more.append(line)
+        elif _REPEATED_MARK.match(line) and diags and diags[-1].head is not None:
+            # the count of the notes dropped under a diagnostic goes with it: it merges only with a
+            # repeat whose notes were dropped the same way, never with one that had none
+            diags[-1].more.append(line)
         else:
             diags.append(Diagnostic("", None, [line]))
     out: list[str] = []
+    times = 1     # how many diagnostics the latest (merged) line stands for
     for d in merge_repeats(diags, _LOC, _is_note):
         if d.head is not None:
             out.append(f"{d.path}:{d.head}")
-        out.extend(d.more)
+            if not _is_note(_LOC_LIST.sub("", d.head, count=1)):
+                times = _LOC_LIST.match(d.head).group(0).count(", ") + 1
+        else:
+            times = 1
+        for x in d.more:
+            m = _REPEATED_MARK.match(x) if times > 1 else None
+            # each merged diagnostic had that many notes dropped: the count says how many went in all
+            out.append(f"[{int(m.group(1)) * times} repeated note lines dropped]" if m else x)
     return out
 
 
@@ -360,7 +373,28 @@ def group_compiler_output(lines: list[str]) -> list[str]:
     attached = _attach_foreign_notes(lines)
     if attached is None:
         return merge_flat(lines)
-    return group_lines(attached, _head, _kept, _LOC, _is_note) or merge_flat(lines)
+    grouped = group_lines(attached, _head, _kept, _LOC, _is_note)
+    return _count_merged_marks(grouped) if grouped else merge_flat(lines)
+
+
+_GROUPED_PRIMARY = re.compile(r"^  (\d+(?::\d+)?(?:, \d+(?::\d+)?)*): (?:warning|error|fatal error): ")
+
+
+def _count_merged_marks(lines: list[str]) -> list[str]:
+    """Grouped output: a ``[N repeated note lines dropped]`` under a merged line (``  2390:6, 2392:6:
+    warning: …``) was said under each of its warnings (it is part of what repeated): it counts them all."""
+    out: list[str] = []
+    times = 1
+    for line in lines:
+        m = _GROUPED_PRIMARY.match(line)
+        if m:
+            times = m.group(1).count(", ") + 1
+        elif len(line) - len(line.lstrip(" ")) <= 2:
+            times = 1
+        mark = _REPEATED_MARK.match(line.strip()) if times > 1 else None
+        out.append(line[:len(line) - len(line.lstrip(" "))]
+                   + f"[{int(mark.group(1)) * times} repeated note lines dropped]" if mark else line)
+    return out
 
 
 def _attach_foreign_notes(lines: list[str]) -> list[str] | None:

@@ -116,16 +116,22 @@ def _render(node: list, depth: int, out: list[str], seen: dict, shapes: dict) ->
     steps: list = []
     run: list[str] = []
     for child in children:
-        if child[1] or ", " in child[0]:
+        # npm's status before a name (``UNMET OPTIONAL DEPENDENCY x@1 || 2``) would read as the status
+        # of the names joined after it: such a label stands on its own line
+        alone = child[0].startswith(_STATUS_FIRST)
+        if child[1] or ", " in child[0] or alone:
             if run:
                 steps.append((ind + "  " + ", ".join(run),))
                 run = []
-            steps.append((child, depth + 1))
+            steps.append((child, depth + 1) if child[1] else (ind + "  " + child[0],))
         else:
             run.append(child[0])
     if run:
         steps.append((ind + "  " + ", ".join(run),))
     return steps
+
+
+_STATUS_FIRST = ("UNMET ",)
 
 
 def _plain_labels(labels: list[str]) -> bool:
