@@ -60,10 +60,10 @@ def _is_bookkeeping(key: str, value) -> bool:
             and key.lower().replace("-", "").replace("_", "") in _BOOKKEEPING)
 
 
-def _prune_field(key: str, value):
+def _prune_field(key: str, value, keep_empty: bool = False):
     if key in _ELIDE_EXACT and not _empty(value):
         return f"[sqz: value dropped, {len(value) if isinstance(value, str) else len(_dump(value))} chars]"
-    return prune(value)
+    return prune(value, keep_empty)
 
 
 def _empty(v) -> bool:
@@ -76,22 +76,30 @@ def cut_string(s: str) -> str:
     return s[:KEEP_STRING] + f"…[+{len(s) - KEEP_STRING} chars]"
 
 
-def prune(v):
-    """The value without null/empty/bookkeeping fields, with long strings cut."""
+def prune(v, keep_empty: bool = False):
+    """The value without null/empty/bookkeeping fields, with long strings cut. With
+    ``keep_empty`` (a JSON Schema, see :func:`is_json_schema`) empty values stay: there
+    ``{}`` is a schema that accepts anything (``"patternProperties": {"^x-": {}}``,
+    ``"default": {}``), and dropping it would say the opposite."""
     if isinstance(v, dict):
         out = {}
         for k, x in v.items():
             if _is_bookkeeping(k, x):
                 continue
-            x = _prune_field(k, x)
-            if not _empty(x):
+            x = _prune_field(k, x, keep_empty)
+            if keep_empty or not _empty(x):
                 out[k] = x
         return out
     if isinstance(v, list):
-        return _prune_list(v)
+        return [prune(x, True) for x in v] if keep_empty else _prune_list(v)
     if isinstance(v, str):
         return cut_string(v)
     return v
+
+
+def is_json_schema(value) -> bool:
+    """A JSON Schema document: an object that names its meta-schema (``"$schema"``)."""
+    return isinstance(value, dict) and isinstance(value.get("$schema"), str)
 
 
 def _prune_list(arr: list) -> list:
@@ -555,7 +563,7 @@ def compress_json(request) -> str | None:
     from .toon import encode
 
     try:
-        pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value))))
+        pruned, notes = hoist_shared(same_as_sibling(compact_versions(prune(value, is_json_schema(value)))))
         if not notes:   # (a note reads on the objects at its path: a copy elsewhere would blur it)
             pruned = same_as_earlier(pruned)
         out = encode(pruned)

@@ -5,7 +5,9 @@ the ``kubectl.kubernetes.io/last-applied-configuration`` annotation keeps its ke
 note in place of its value (its presence is what ``--save-config`` is asked for); nested
 keys whose value is ``null``/``{}``/``[]``/``""`` and maps left empty by that are removed.
 Top-level keys stay even when empty: ``clusters: null`` in ``kubectl config view`` is the
-answer (nothing configured), not noise. Every other line is kept byte for byte, block
+answer (nothing configured), not noise. A JSON Schema (a top-level ``$schema:`` key) keeps
+its empty values: there ``{}`` is a schema that accepts anything (``'^x-': {}``), and
+dropping it would say the opposite. Every other line is kept byte for byte, block
 scalars included.
 """
 
@@ -68,6 +70,7 @@ def compress_yaml(request) -> str | None:
     keep = [True] * n
     elided: dict[int, str] = {}   # line index -> replacement (key kept, value noted)
     block = -1            # indent of the key that opened a block scalar, or -1
+    schema = any(line.startswith("$schema:") for line in lines)   # a JSON Schema: empties mean "anything"
     i = 0
     while i < n:
         line = lines[i]
@@ -95,7 +98,7 @@ def compress_yaml(request) -> str | None:
                 elided[i] = f"{line[:ind]}{key}: [sqz: value dropped, {size} chars]"
                 i = j
                 continue
-            if value in _EMPTY_VALUES and not m.group(2) and ind > 0:
+            if value in _EMPTY_VALUES and not m.group(2) and ind > 0 and not schema:
                 keep[i] = False
             elif value and _BLOCK_SCALAR.match(value):
                 block = ind
