@@ -338,8 +338,9 @@ def merge_flat(lines: list[str]) -> list[str]:
     for d in merge_repeats(diags, _LOC, _is_note):
         if d.head is not None:
             out.append(f"{d.path}:{d.head}")
-            if not _is_note(_LOC_LIST.sub("", d.head, count=1)):
-                times = _LOC_LIST.match(d.head).group(0).count(", ") + 1
+            locs = _LOC_LIST.match(d.head)  # anchored: a search would rescan a long line from every offset
+            if locs is not None and not _is_note(d.head[locs.end():]):
+                times = locs.group(0).count(", ") + 1
         else:
             times = 1
         for x in d.more:
