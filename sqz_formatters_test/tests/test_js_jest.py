@@ -54,3 +54,20 @@ def test_passing_suites_and_ticks_go_the_counts_stay():
     assert "PASS " not in out and "✓" not in out and "not listed" not in out
     assert "✕ adds wrongly (2 ms)" in out and "○ skipped later" in out
     assert "Tests:       3 failed, 1 skipped, 39 passed, 43 total" in out
+
+
+def test_count_lines_need_their_separators_so_no_line_splits_many_ways():
+    from sqz_formatters_test import js_jest, js_vitest
+
+    assert js_jest._SUITES.match("Test Suites: 1 failed, 1 of 4 total")
+    assert js_jest._TESTS.match("Tests:       2 failed, 9 passed, 11 total")
+    assert js_vitest._FILES.match(" Test Files  2 failed | 1 passed (3)")
+    assert js_vitest._TESTS.match("      Tests  3 failed | 12 passed (15)")
+    assert js_vitest._DURATION.match("   Duration  1.21s (transform 80ms, setup 0ms, collect 210ms, tests 35ms)")
+    # items run together are not counts; with the separator optional and \w for the word, a line like
+    # this one split 2^30 ways before the match gave up
+    for head in ("Test Suites: ", "Tests: ", " Test Files  ", "      Tests  "):
+        line = head + "1 a1" * 30 + "!"
+        assert not (js_jest._SUITES.match(line) or js_jest._TESTS.match(line) or js_vitest._FILES.match(line)
+                    or js_vitest._TESTS.match(line))
+    assert not js_jest._TESTS.match("Tests: 2 failed9 passed")

@@ -24,8 +24,10 @@ commands = ("jest",)
 # a stack in a failure block is part of jest's report: every `at` line is kept (see the core's safety routing)
 reports_traces = True
 
-_SUITES = re.compile(r"^Test Suites: (?:\d+ (?:of \d+ )?\w+(?:, )?)+$")  # `--bail`: "1 failed, 1 of 4 total"
-_TESTS = re.compile(r"^Tests: +(?:\d+ \w+(?:, )?)+$")
+# counts are "N word" items split by ", " (the separator required, the word letters only: with an optional
+# separator and \w a line like "1 a1 a1 a1 …" could be split 2^n ways)
+_SUITES = re.compile(r"^Test Suites: \d+ (?:of \d+ )?[a-z]+(?:, \d+ (?:of \d+ )?[a-z]+)*$")  # `--bail`: "1 failed, 1 of 4 total"
+_TESTS = re.compile(r"^Tests: +\d+ [a-z]+(?:, \d+ [a-z]+)*$")
 _PASS_SUITE = re.compile(r"^PASS \S.*$")
 _PASS_TICK = re.compile(r"^\s+[✓√] \S.*$")
 _FRAME_CONTEXT = re.compile(r"^ +\d+ \|(?: |$)")      # `      9 |   });`: echoed source around the failing line
