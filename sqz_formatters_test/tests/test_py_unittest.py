@@ -52,3 +52,13 @@ def test_library_frames_keep_their_location_not_their_statement():
     assert "    import not_installed_module" in kept  # the test module's own statement stays
     assert "ImportError: Failed to import test module: ut_import.test_imp" in kept
     assert "Traceback (most recent call last):" not in out
+
+
+def test_the_status_line_needs_its_separators_so_no_line_splits_many_ways():
+    from sqz_formatters_test import py_unittest
+
+    assert py_unittest._STATUS.match("FAILED (failures=2, errors=1, skipped=3)")
+    assert py_unittest._STATUS.match("OK (skipped=43)") and py_unittest._STATUS.match("OK")
+    # with the separator optional and \w for the key, this line split 2^30 ways before the match gave up
+    assert not py_unittest._STATUS.match("FAILED (" + "a=11" * 30 + "!")
+    assert not py_unittest._STATUS.match("FAILED (failures=2errors=1)")

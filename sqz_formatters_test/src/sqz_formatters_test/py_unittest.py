@@ -25,7 +25,8 @@ commands = ("unittest",)
 reports_traces = True
 
 _RAN = re.compile(r"^Ran \d+ tests? in \d+(?:\.\d+)?s$")
-_STATUS = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \((?:\w+=\d+(?:, )?)+\))?$")
+# ``key=N`` items split by ", " (required, and keys without digits: "a=11a=11…" split 2^n ways before)
+_STATUS = re.compile(r"^(?:OK|FAILED|NO TESTS RAN)(?: \([A-Za-z_]+=\d+(?:, [A-Za-z_]+=\d+)*\))?$")
 _DOTS = re.compile(r"^[.FEsxu]+$")
 _VERBOSE_OK = re.compile(r"^\s*\S.* \.\.\. ok$")
 _VERBOSE_SKIP = re.compile(r"^\S.* \.\.\. skipped (?P<why>'.*')$")
