@@ -70,6 +70,30 @@ _CONTINUATION = lazy(r"^(?:\s|Traceback \(most recent call last\)|The above exce
                      r"|[\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b|\S+:\d+: \w*Warning: )")
 
 
+# A severe line's fields that may differ within a fold: its timestamps (group 1) and the whole
+# numbers standing on their own (group 2): ``*1401``, ``1953#1953``, ``(111:``, a port after an
+# address (``127.0.0.1:18801``); never digits inside a word, a path, a URL or a decimal.
+_SEVERE_FIELD = lazy(
+    r"(" + _TIMESTAMP.pattern + r")"
+    r"|(?:(?<=^)|(?<=[\s*#(\[=,])|(?<=\d:))(\d+)(?=$|[\s#,)\]:;\"])"
+)
+
+
+def severe_fields(line: str) -> tuple[str, list[str]]:
+    """A severe line's template (its literal pieces, each field marked by its kind: ``\x01`` a
+    timestamp, ``\x02`` a number) and its fields' values, left to right."""
+    pieces: list[str] = []
+    values: list[str] = []
+    at = 0
+    for m in _SEVERE_FIELD.finditer(line):
+        pieces.append(line[at:m.start()])
+        pieces.append("\x01" if m.group(1) is not None else "\x02")
+        values.append(m.group(0))
+        at = m.end()
+    pieces.append(line[at:])
+    return "".join(pieces), values
+
+
 def looks_like_log(text: str) -> bool:
     """Five or more lines starting like log records, most of the lines that start a record
     (continuations — trace frames, a warning's source line — aside) and a quarter of all."""
@@ -128,6 +152,12 @@ def compress_log(request) -> str | None:
         if in_trace:
             pinned[i] = traced[i] = 1
     failed_seen: set[str] = set()
+    # A severe line's template with its timestamps and its numbers standing alone masked: a
+    # line whose template was seen before folds into the first (its values listed in the note).
+    fields: dict[int, tuple[str, list[str]]] = {}
+    for i, (_, _, flags) in enumerate(masked):
+        if flags & 2 and not flags & 5:
+            fields[i] = severe_fields(lines[i])
     for i, (_, _, flags) in enumerate(masked):
         if flags & 1:             # a trace line
             pinned[i] = 1
@@ -138,9 +168,10 @@ def compress_log(request) -> str | None:
         if flags & 2:
             if i and masked[i - 1][2] & 1:
                 pinned[i] = 1     # the exception that ends a trace stays with its trace
-            if stamped[i] in first_severe:
-                continue          # an exact repeat of a severe line: its first is shown, with its context
-            first_severe.add(stamped[i])
+            seen_key = fields[i][0] if i in fields else stamped[i]
+            if seen_key in first_severe:
+                continue          # a repeat of a severe line: its first is shown, with its context
+            first_severe.add(seen_key)
             for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
                 pinned[k] = 1
     # Template mining in the manner of Drain, in one pass: lines grouped by their masked
@@ -152,16 +183,26 @@ def compress_log(request) -> str | None:
     for i, line in enumerate(lines):
         if line.strip() and not masked[i][2] & 1 and not traced[i]:
             flags = masked[i][2]
-            key = ("!!", lines[i]) if flags & 4 else ("!", stamped[i]) if flags & 2 else masked[i][0]
+            key = (("!!", lines[i]) if flags & 4 else ("!", fields[i][0]) if i in fields
+                   else ("!", stamped[i]) if flags & 2 else masked[i][0])
             groups.setdefault(key, []).append(i)
     lead: dict[int, list[int]] = {}
+    notes: dict[int, str] = {}
     drop = bytearray(n)
     for members in groups.values():
         folded = [k for j, k in enumerate(members) if j == 0 or not pinned[k]]
-        if len(folded) >= MIN_RUN:
-            lead[folded[0]] = folded
-            for k in folded[1:]:
-                drop[k] = 1
+        if len(folded) < MIN_RUN:
+            continue
+        if folded[0] in fields:
+            note = _severe_note(folded, [fields[k][1] for k in folded], _later(folded))
+            if note is not None:
+                # a severe line folds only when the note says every value: shorter, or not at all
+                if len(note) >= sum(len(lines[k]) + 1 for k in folded[1:]):
+                    continue
+                notes[folded[0]] = note
+        lead[folded[0]] = folded
+        for k in folded[1:]:
+            drop[k] = 1
     if not lead:
         return None
     out: list[str] = []
@@ -170,11 +211,42 @@ def compress_log(request) -> str | None:
             continue
         out.append(line)
         members = lead.get(i)
-        if members:
+        if i in notes:
+            out.append(notes[i])
+        elif members:
             out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
                                   later=_later(members)))
     result = "\n".join(out) + ("\n" if trailing else "")
     return result if len(result) < len(request.text) else None
+
+
+def _severe_note(members: list[int], rows: list[list[str]], later: int) -> str | None:
+    """The note for severe lines whose numbers differ: every value of every field that differs,
+    in order, for the lines after the first (``a×3`` for three lines in a row with ``a``), a field
+    that always equals an earlier one said so; each folded line is the first with its values put
+    back. None when only timestamps differ (an exact repeat: the usual note says it)."""
+    width = len(rows[0])
+    varies = [k for k in range(width) if any(r[k] != rows[0][k] for r in rows)]
+    if all(_TIMESTAMP.fullmatch(rows[0][k]) for k in varies):
+        return None
+    parts: list[str] = []
+    for k in varies:
+        same = next((j for j in varies if j < k and all(r[j] == r[k] for r in rows)), None)
+        if same is not None:
+            parts.append(f"value {k + 1}: as value {same + 1}")
+            continue
+        runs: list[list] = []
+        for r in rows[1:]:
+            if runs and runs[-1][0] == r[k]:
+                runs[-1][1] += 1
+            else:
+                runs.append([r[k], 1])
+        parts.append(f"value {k + 1}: " + " | ".join(v if c == 1 else f"{v}×{c}" for v, c in runs))
+    head = f"[×{len(rows)} lines like the one above"
+    if later:
+        head += f", {later} of them further down, not shown"
+    return (f"{head}; the other {len(rows) - 1}, in order, are the line above with its timestamps and lone"
+            f" numbers, counted from the left, set to: {'; '.join(parts)}]")
 
 
 def _later(members: list[int]) -> int:
