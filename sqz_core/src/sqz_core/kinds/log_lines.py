@@ -9,8 +9,12 @@ with it. Every ERROR/WARN/FAIL/exception line and
 the two lines on each side of it, every stack-trace line (a Python traceback's source lines
 and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
 kept verbatim (a failed request's byte-for-byte repeats, the same second included, fold into
-it with their count); only an exact repeat of a severe line (timestamps aside: the same warning
-printed on every iteration) folds into its first occurrence, and not when it ends a trace. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
+it with their count); an exact repeat of a severe line (timestamps aside: the same warning
+printed on every iteration) folds into its first occurrence, and not when it ends a trace. A
+severe line that differs from an earlier one only in timestamps and lone numbers (``*1401``,
+``1953#1953``, a port; never digits in a word, path or URL) folds into it only when the note,
+shorter than the lines it replaces, lists every differing value in order (``value 4: 1419 | 1425``,
+``1953×3`` for three in a row): each folded line is the first with its values put back. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
 """
 
 from __future__ import annotations
@@ -152,6 +156,7 @@ def compress_log(request) -> str | None:
         if in_trace:
             pinned[i] = traced[i] = 1
     failed_seen: set[str] = set()
+    later_severe: list[int] = []
     # A severe line's template with its timestamps and its numbers standing alone masked: a
     # line whose template was seen before folds into the first (its values listed in the note).
     fields: dict[int, tuple[str, list[str]]] = {}
@@ -168,12 +173,15 @@ def compress_log(request) -> str | None:
         if flags & 2:
             if i and masked[i - 1][2] & 1:
                 pinned[i] = 1     # the exception that ends a trace stays with its trace
-            seen_key = fields[i][0] if i in fields else stamped[i]
-            if seen_key in first_severe:
-                continue          # a repeat of a severe line: its first is shown, with its context
-            first_severe.add(seen_key)
-            for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
-                pinned[k] = 1
+            if stamped[i] in first_severe:
+                continue          # an exact repeat of a severe line: its first is shown, with its context
+            first_severe.add(stamped[i])
+            if i in fields:
+                if fields[i][0] in first_severe:
+                    later_severe.append(i)    # its numbers differ: its context only if it is shown
+                    continue
+                first_severe.add(fields[i][0])
+            _pin_context(pinned, i)
     # Template mining in the manner of Drain, in one pass: lines grouped by their masked
     # template; a group of MIN_RUN or more shows its first line, where it first occurs,
     # followed by a note for the whole group, and its other lines go (interleaved or not).
@@ -186,23 +194,14 @@ def compress_log(request) -> str | None:
             key = (("!!", lines[i]) if flags & 4 else ("!", fields[i][0]) if i in fields
                    else ("!", stamped[i]) if flags & 2 else masked[i][0])
             groups.setdefault(key, []).append(i)
-    lead: dict[int, list[int]] = {}
-    notes: dict[int, str] = {}
-    drop = bytearray(n)
-    for members in groups.values():
-        folded = [k for j, k in enumerate(members) if j == 0 or not pinned[k]]
-        if len(folded) < MIN_RUN:
-            continue
-        if folded[0] in fields:
-            note = _severe_note(folded, [fields[k][1] for k in folded], _later(folded))
-            if note is not None:
-                # a severe line folds only when the note says every value: shorter, or not at all
-                if len(note) >= sum(len(lines[k]) + 1 for k in folded[1:]):
-                    continue
-                notes[folded[0]] = note
-        lead[folded[0]] = folded
-        for k in folded[1:]:
-            drop[k] = 1
+    lead, notes, drop = _plan(lines, groups, fields, pinned, None)
+    shown = [i for i in later_severe if not drop[i]]
+    if shown:                     # a severe line kept on its own is shown with its context
+        for i in shown:           # (not its own repeats around it: the note gives them exactly)
+            for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
+                if k not in fields or fields[k][0] != fields[i][0]:
+                    pinned[k] = 1
+        lead, notes, drop = _plan(lines, groups, fields, pinned, lead)
     if not lead:
         return None
     out: list[str] = []
@@ -218,6 +217,36 @@ def compress_log(request) -> str | None:
                                   later=_later(members)))
     result = "\n".join(out) + ("\n" if trailing else "")
     return result if len(result) < len(request.text) else None
+
+
+def _pin_context(pinned: bytearray, i: int) -> None:
+    for k in range(max(0, i - CONTEXT), min(len(pinned), i + CONTEXT + 1)):
+        pinned[k] = 1
+
+
+def _plan(lines, groups, fields, pinned, before):
+    """Which lines lead a fold (with the fold's members), their severe notes, which lines go.
+    ``before``: a first plan whose severe folds stay (with fewer members now pinned) when two or
+    more lines still fold: a fold given up would show a severe line without its context."""
+    lead: dict[int, list[int]] = {}
+    notes: dict[int, str] = {}
+    drop = bytearray(len(lines))
+    for members in groups.values():
+        folded = [k for j, k in enumerate(members) if j == 0 or not pinned[k]]
+        kept_before = before is not None and folded[0] in fields and folded[0] in before
+        if len(folded) < (2 if kept_before else MIN_RUN):
+            continue
+        if folded[0] in fields:
+            note = _severe_note(folded, [fields[k][1] for k in folded], _later(folded))
+            if note is not None:
+                # a severe line folds only when the note says every value: shorter, or not at all
+                if not kept_before and len(note) >= sum(len(lines[k]) + 1 for k in folded[1:]):
+                    continue
+                notes[folded[0]] = note
+        lead[folded[0]] = folded
+        for k in folded[1:]:
+            drop[k] = 1
+    return lead, notes, drop
 
 
 def _severe_note(members: list[int], rows: list[list[str]], later: int) -> str | None:
