@@ -121,3 +121,19 @@ def test_redis_and_thread_masks_are_linear():
     large, n_large = work_done(compress_kind, "log", FormatRequest("\n".join(lines * 20), "redis-server --loglevel verbose"))
     assert small is not None and large is not None
     assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
+
+
+def test_severe_folds_are_linear_in_lines_and_in_numbers_per_line():
+    fx = load_fixture(FIX / "h2_nginx_error.txt")
+    lines = fx.text.rstrip("\n").split("\n")
+    small, n_small = work_done(compress_kind, "log", FormatRequest("\n".join(lines * 5), "nginx"))
+    large, n_large = work_done(compress_kind, "log", FormatRequest("\n".join(lines * 20), "nginx"))
+    assert small is not None and large is not None
+    assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
+
+    def wide(width: int) -> FormatRequest:    # error lines with many lone numbers, all differing
+        return FormatRequest("".join("2026-12-01 10:00:00 ERROR ids " + " ".join(str(r * 7 + k) for k in range(width)) + "\n"
+                                     for r in range(20)), "app")
+    small, n_small = work_done(compress_kind, "log", wide(200))
+    large, n_large = work_done(compress_kind, "log", wide(800))
+    assert grows_linearly(n_small, n_large, 4), (n_small, n_large)

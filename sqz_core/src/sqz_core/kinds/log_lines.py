@@ -259,9 +259,10 @@ def _severe_note(members: list[int], rows: list[list[str]], later: int) -> str |
     if all(_TIMESTAMP.fullmatch(rows[0][k]) for k in varies):
         return None
     parts: list[str] = []
+    columns: dict[tuple, int] = {}    # a column seen before, by its values: one hash per column
     for k in varies:
-        same = next((j for j in varies if j < k and all(r[j] == r[k] for r in rows)), None)
-        if same is not None:
+        same = columns.setdefault(tuple(r[k] for r in rows), k)
+        if same != k:
             parts.append(f"value {k + 1}: as value {same + 1}")
             continue
         runs: list[list] = []
