@@ -63,14 +63,15 @@ def test_error_lines_whose_numbers_differ_fold_with_every_value_listed():
     assert len(refused) == 40
     at = kept.index(refused[0])
     note = kept[at + 1]
-    assert note.startswith("[×36 lines like the one above, 35 of them further down, not shown; the other 35, in order")
+    assert note.startswith("[×37 lines like the one above, 36 of them further down, not shown; the other 36, in order")
     # connection ids listed one by one, the worker pid once (nginx writes it twice: 1953#1953)
-    assert "value 3: as value 2; value 4: 1419 | 1425 | 1439 | " in note and "value 1:" not in note
-    assert sum("(111: Connection refused)" in line for line in kept) == 5   # the first, its context
+    assert "value 3: as value 2; value 4: 1410 | 1419 | 1425 | 1439 | " in note and "value 1:" not in note
+    assert sum("(111: Connection refused)" in line for line in kept) == 4   # the first, others' context
     for name in ("h2_nginx_error", "h2_syslog_servers"):
         raw, out = _out(name)
         kept = set(out.split("\n"))
         rebuilt = set(rebuild_severe_folds(out))
+        assert len(rebuilt) == 50 and rebuilt <= set(raw.split("\n")), name
         errors = [line for line in raw.split("\n") if "[error]" in line or "ERROR:" in line]
         assert errors and all(line in kept or line in rebuilt for line in errors), name
         # a different request, file or upstream is a different line: each is shown itself

@@ -181,6 +181,8 @@ def compress_log(request) -> str | None:
                     later_severe.append(i)    # its numbers differ: its context only if it is shown
                     continue
                 first_severe.add(fields[i][0])
+                _pin_context(pinned, i, fields)   # not its own repeats: the note gives them exactly
+                continue
             _pin_context(pinned, i)
     # Template mining in the manner of Drain, in one pass: lines grouped by their masked
     # template; a group of MIN_RUN or more shows its first line, where it first occurs,
@@ -197,10 +199,8 @@ def compress_log(request) -> str | None:
     lead, notes, drop = _plan(lines, groups, fields, pinned, None)
     shown = [i for i in later_severe if not drop[i]]
     if shown:                     # a severe line kept on its own is shown with its context
-        for i in shown:           # (not its own repeats around it: the note gives them exactly)
-            for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
-                if k not in fields or fields[k][0] != fields[i][0]:
-                    pinned[k] = 1
+        for i in shown:
+            _pin_context(pinned, i, fields)
         lead, notes, drop = _plan(lines, groups, fields, pinned, lead)
     if not lead:
         return None
@@ -219,9 +219,12 @@ def compress_log(request) -> str | None:
     return result if len(result) < len(request.text) else None
 
 
-def _pin_context(pinned: bytearray, i: int) -> None:
+def _pin_context(pinned: bytearray, i: int, fields: dict | None = None) -> None:
+    """Pin line ``i`` and the CONTEXT lines on each side of it; with ``fields``, not the lines
+    with ``i``'s severe template (its repeats, whose numbers a severe note lists exactly)."""
     for k in range(max(0, i - CONTEXT), min(len(pinned), i + CONTEXT + 1)):
-        pinned[k] = 1
+        if fields is None or k == i or k not in fields or fields[k][0] != fields[i][0]:
+            pinned[k] = 1
 
 
 def _plan(lines, groups, fields, pinned, before):
