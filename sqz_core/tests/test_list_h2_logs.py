@@ -13,6 +13,8 @@ from sqz_core.kinds.log_lines import _int_ranges, _varied
 from sqz_core.request import FormatRequest
 from sqz_core.testing import grows_linearly, load_fixture, work_done
 
+from test_logs_heldout import rebuild_severe_folds
+
 FIX = Path(__file__).parent / "fixtures" / "kinds" / "log"
 _FAILED = re.compile(r'"[A-Z]+ \S+ HTTP/[\d.]+" [45]\d\d\b')
 
@@ -53,14 +55,29 @@ def test_thread_names_do_not_split_a_template_and_orders_are_listed_exactly():
             assert line in lines, line
 
 
-def test_error_lines_whose_numbers_differ_never_fold():
+def test_error_lines_whose_numbers_differ_fold_with_every_value_listed():
     raw, out = _out("h2_nginx_error")
-    assert out is None                 # its 67 error lines differ in ids: nothing to fold is shorter
-    raw, out = _out("h2_syslog_servers")
-    kept = set(out.split("\n"))
-    for line in raw.split("\n"):
-        if "[error]" in line or "ERROR:" in line:
-            assert line in kept, line
+    assert len(out) < len(raw) / 2
+    kept = out.split("\n")
+    refused = [line for line in raw.split("\n") if "(111: Connection refused)" in line]
+    assert len(refused) == 40
+    at = kept.index(refused[0])
+    note = kept[at + 1]
+    assert note.startswith("[×37 lines like the one above, 36 of them further down, not shown; the other 36, in order")
+    # connection ids listed one by one, the worker pid once (nginx writes it twice: 1953#1953)
+    assert "value 3: as value 2; value 4: 1410 | 1419 | 1425 | 1439 | " in note and "value 1:" not in note
+    assert sum("(111: Connection refused)" in line for line in kept) == 4   # the first, others' context
+    for name in ("h2_nginx_error", "h2_syslog_servers"):
+        raw, out = _out(name)
+        kept = set(out.split("\n"))
+        rebuilt = set(rebuild_severe_folds(out))
+        assert len(rebuilt) == 50 and rebuilt <= set(raw.split("\n")), name
+        errors = [line for line in raw.split("\n") if "[error]" in line or "ERROR:" in line]
+        assert errors and all(line in kept or line in rebuilt for line in errors), name
+        # a different request, file or upstream is a different line: each is shown itself
+        for line in errors:
+            if "/wp-login.php" in line or "/.env" in line or "app-99.css" in line or "(110: " in line:
+                assert line in kept, line
 
 
 def test_every_failed_request_of_the_nginx_access_log_is_kept():
@@ -104,4 +121,20 @@ def test_redis_and_thread_masks_are_linear():
     small, n_small = work_done(compress_kind, "log", FormatRequest("\n".join(lines * 5), "redis-server --loglevel verbose"))
     large, n_large = work_done(compress_kind, "log", FormatRequest("\n".join(lines * 20), "redis-server --loglevel verbose"))
     assert small is not None and large is not None
+    assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
+
+
+def test_severe_folds_are_linear_in_lines_and_in_numbers_per_line():
+    fx = load_fixture(FIX / "h2_nginx_error.txt")
+    lines = fx.text.rstrip("\n").split("\n")
+    small, n_small = work_done(compress_kind, "log", FormatRequest("\n".join(lines * 5), "nginx"))
+    large, n_large = work_done(compress_kind, "log", FormatRequest("\n".join(lines * 20), "nginx"))
+    assert small is not None and large is not None
+    assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
+
+    def wide(width: int) -> FormatRequest:    # error lines with many lone numbers, all differing
+        return FormatRequest("".join("2026-12-01 10:00:00 ERROR ids " + " ".join(str(r * 7 + k) for k in range(width)) + "\n"
+                                     for r in range(20)), "app")
+    small, n_small = work_done(compress_kind, "log", wide(200))
+    large, n_large = work_done(compress_kind, "log", wide(800))
     assert grows_linearly(n_small, n_large, 4), (n_small, n_large)

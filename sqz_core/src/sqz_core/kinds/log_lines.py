@@ -9,8 +9,12 @@ with it. Every ERROR/WARN/FAIL/exception line and
 the two lines on each side of it, every stack-trace line (a Python traceback's source lines
 and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
 kept verbatim (a failed request's byte-for-byte repeats, the same second included, fold into
-it with their count); only an exact repeat of a severe line (timestamps aside: the same warning
-printed on every iteration) folds into its first occurrence, and not when it ends a trace. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
+it with their count); an exact repeat of a severe line (timestamps aside: the same warning
+printed on every iteration) folds into its first occurrence, and not when it ends a trace. A
+severe line that differs from an earlier one only in timestamps and lone numbers (``*1401``,
+``1953#1953``, a port; never digits in a word, path or URL) folds into it only when the note,
+shorter than the lines it replaces, lists every differing value in order (``value 4: 1419 | 1425``,
+``1953×3`` for three in a row): each folded line is the first with its values put back. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
 """
 
 from __future__ import annotations
@@ -68,6 +72,30 @@ _LOG_START = lazy(
 # warning's source line), a trace's head and its chaining notes, the exception it ends with.
 _CONTINUATION = lazy(r"^(?:\s|Traceback \(most recent call last\)|The above exception was |During handling of the above"
                      r"|[\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b|\S+:\d+: \w*Warning: )")
+
+
+# A severe line's fields that may differ within a fold: its timestamps (group 1) and the whole
+# numbers standing on their own (group 2): ``*1401``, ``1953#1953``, ``(111:``, a port after an
+# address (``127.0.0.1:18801``); never digits inside a word, a path, a URL or a decimal.
+_SEVERE_FIELD = lazy(
+    r"(" + _TIMESTAMP.pattern + r")"
+    r"|(?:(?<=^)|(?<=[\s*#(\[=,])|(?<=\d:))(\d+)(?=$|[\s#,)\]:;\"])"
+)
+
+
+def severe_fields(line: str) -> tuple[str, list[str]]:
+    """A severe line's template (its literal pieces, each field marked by its kind: ``\x01`` a
+    timestamp, ``\x02`` a number) and its fields' values, left to right."""
+    pieces: list[str] = []
+    values: list[str] = []
+    at = 0
+    for m in _SEVERE_FIELD.finditer(line):
+        pieces.append(line[at:m.start()])
+        pieces.append("\x01" if m.group(1) is not None else "\x02")
+        values.append(m.group(0))
+        at = m.end()
+    pieces.append(line[at:])
+    return "".join(pieces), values
 
 
 def looks_like_log(text: str) -> bool:
@@ -128,6 +156,13 @@ def compress_log(request) -> str | None:
         if in_trace:
             pinned[i] = traced[i] = 1
     failed_seen: set[str] = set()
+    later_severe: list[int] = []
+    # A severe line's template with its timestamps and its numbers standing alone masked: a
+    # line whose template was seen before folds into the first (its values listed in the note).
+    fields: dict[int, tuple[str, list[str]]] = {}
+    for i, (_, _, flags) in enumerate(masked):
+        if flags & 2 and not flags & 5:
+            fields[i] = severe_fields(lines[i])
     for i, (_, _, flags) in enumerate(masked):
         if flags & 1:             # a trace line
             pinned[i] = 1
@@ -141,8 +176,14 @@ def compress_log(request) -> str | None:
             if stamped[i] in first_severe:
                 continue          # an exact repeat of a severe line: its first is shown, with its context
             first_severe.add(stamped[i])
-            for k in range(max(0, i - CONTEXT), min(n, i + CONTEXT + 1)):
-                pinned[k] = 1
+            if i in fields:
+                if fields[i][0] in first_severe:
+                    later_severe.append(i)    # its numbers differ: its context only if it is shown
+                    continue
+                first_severe.add(fields[i][0])
+                _pin_context(pinned, i, fields)   # not its own repeats: the note gives them exactly
+                continue
+            _pin_context(pinned, i)
     # Template mining in the manner of Drain, in one pass: lines grouped by their masked
     # template; a group of MIN_RUN or more shows its first line, where it first occurs,
     # followed by a note for the whole group, and its other lines go (interleaved or not).
@@ -152,16 +193,15 @@ def compress_log(request) -> str | None:
     for i, line in enumerate(lines):
         if line.strip() and not masked[i][2] & 1 and not traced[i]:
             flags = masked[i][2]
-            key = ("!!", lines[i]) if flags & 4 else ("!", stamped[i]) if flags & 2 else masked[i][0]
+            key = (("!!", lines[i]) if flags & 4 else ("!", fields[i][0]) if i in fields
+                   else ("!", stamped[i]) if flags & 2 else masked[i][0])
             groups.setdefault(key, []).append(i)
-    lead: dict[int, list[int]] = {}
-    drop = bytearray(n)
-    for members in groups.values():
-        folded = [k for j, k in enumerate(members) if j == 0 or not pinned[k]]
-        if len(folded) >= MIN_RUN:
-            lead[folded[0]] = folded
-            for k in folded[1:]:
-                drop[k] = 1
+    lead, notes, drop = _plan(lines, groups, fields, pinned, None)
+    shown = [i for i in later_severe if not drop[i]]
+    if shown:                     # a severe line kept on its own is shown with its context
+        for i in shown:
+            _pin_context(pinned, i, fields)
+        lead, notes, drop = _plan(lines, groups, fields, pinned, lead)
     if not lead:
         return None
     out: list[str] = []
@@ -170,11 +210,76 @@ def compress_log(request) -> str | None:
             continue
         out.append(line)
         members = lead.get(i)
-        if members:
+        if i in notes:
+            out.append(notes[i])
+        elif members:
             out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
                                   later=_later(members)))
     result = "\n".join(out) + ("\n" if trailing else "")
     return result if len(result) < len(request.text) else None
+
+
+def _pin_context(pinned: bytearray, i: int, fields: dict | None = None) -> None:
+    """Pin line ``i`` and the CONTEXT lines on each side of it; with ``fields``, not the lines
+    with ``i``'s severe template (its repeats, whose numbers a severe note lists exactly)."""
+    for k in range(max(0, i - CONTEXT), min(len(pinned), i + CONTEXT + 1)):
+        if fields is None or k == i or k not in fields or fields[k][0] != fields[i][0]:
+            pinned[k] = 1
+
+
+def _plan(lines, groups, fields, pinned, before):
+    """Which lines lead a fold (with the fold's members), their severe notes, which lines go.
+    ``before``: a first plan whose severe folds stay (with fewer members now pinned) when two or
+    more lines still fold: a fold given up would show a severe line without its context."""
+    lead: dict[int, list[int]] = {}
+    notes: dict[int, str] = {}
+    drop = bytearray(len(lines))
+    for members in groups.values():
+        folded = [k for j, k in enumerate(members) if j == 0 or not pinned[k]]
+        kept_before = before is not None and folded[0] in fields and folded[0] in before
+        if len(folded) < (2 if kept_before else MIN_RUN):
+            continue
+        if folded[0] in fields:
+            note = _severe_note(folded, [fields[k][1] for k in folded], _later(folded))
+            if note is not None:
+                # a severe line folds only when the note says every value: shorter, or not at all
+                if not kept_before and len(note) >= sum(len(lines[k]) + 1 for k in folded[1:]):
+                    continue
+                notes[folded[0]] = note
+        lead[folded[0]] = folded
+        for k in folded[1:]:
+            drop[k] = 1
+    return lead, notes, drop
+
+
+def _severe_note(members: list[int], rows: list[list[str]], later: int) -> str | None:
+    """The note for severe lines whose numbers differ: every value of every field that differs,
+    in order, for the lines after the first (``a×3`` for three lines in a row with ``a``), a field
+    that always equals an earlier one said so; each folded line is the first with its values put
+    back. None when only timestamps differ (an exact repeat: the usual note says it)."""
+    width = len(rows[0])
+    varies = [k for k in range(width) if any(r[k] != rows[0][k] for r in rows)]
+    if all(_TIMESTAMP.fullmatch(rows[0][k]) for k in varies):
+        return None
+    parts: list[str] = []
+    columns: dict[tuple, int] = {}    # a column seen before, by its values: one hash per column
+    for k in varies:
+        same = columns.setdefault(tuple(r[k] for r in rows), k)
+        if same != k:
+            parts.append(f"value {k + 1}: as value {same + 1}")
+            continue
+        runs: list[list] = []
+        for r in rows[1:]:
+            if runs and runs[-1][0] == r[k]:
+                runs[-1][1] += 1
+            else:
+                runs.append([r[k], 1])
+        parts.append(f"value {k + 1}: " + " | ".join(v if c == 1 else f"{v}×{c}" for v, c in runs))
+    head = f"[×{len(rows)} lines like the one above"
+    if later:
+        head += f", {later} of them further down, not shown"
+    return (f"{head}; the other {len(rows) - 1}, in order, are the line above with its timestamps and lone"
+            f" numbers, counted from the left, set to: {'; '.join(parts)}]")
 
 
 def _later(members: list[int]) -> int:
