@@ -506,6 +506,15 @@ def test_grep_quotes_a_path_that_would_read_as_a_row():
                                + [("docs/plain.md", n, t) for n, t in rows])
 
 
+def test_grep_quotes_a_path_that_would_read_as_rows_of_one_text():
+    # found by the property below: a path starting "11111111 1: " read as the rows "11111111 1: …"
+    files = [("11111111 1: ", [(1, "1")] * 10), ("111111111111", [(1, "1")] * 10)]
+    raw = [f"{p}:{n}:{t}" for p, rows in files for n, t in rows]
+    out = compress_grep(FormatRequest("\n".join(raw) + "\n", "grep -rn x ."))
+    assert out.split("\n")[0] == "'11111111 1: ' (10 matches):"
+    assert sorted(_read_grep(out)) == sorted((p, n, t) for p, rows in files for n, t in rows)
+
+
 # paths with colons, digits, dashes, blanks, quotes and non-ASCII (not ":N:" or a trailing
 # ":N": grep's own "path:N:text" then reads another way, the same for any reader)
 _GREP_ODD_PATH = st.text(alphabet="ab1:-/ '\"é.", min_size=12, max_size=20).filter(

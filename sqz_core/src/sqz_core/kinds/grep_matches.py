@@ -29,8 +29,9 @@ WINDOW = 100        # ... to this many characters on each side of the hit
 _NUMBERED = lazy(r"^(?P<path>[^\n]*?):(?P<line>\d+):(?P<text>.*)$")
 _CONTEXT = lazy(r"^(?P<path>[^\n]*?)-(?P<line>\d+)-(?P<text>.*)$")
 _PLAIN = lazy(r"^(?P<path>[^:\n]+):(?P<text>.*)$")
-# a path a reader could take for a row (``12: …``, ``12- …``, ``  …``) or for a quoted one
-_AMBIGUOUS_PATH = lazy(r"^(?:\d+[:-]|[\s'\"])")
+# a path a reader could take for a row (``12: …``, ``12- …``, rows of one text ``12 40: …``, ``  …``) or
+# for a quoted one
+_AMBIGUOUS_PATH = lazy(r"^(?:\d+(?: \d+)*[:-]|[\s'\"])")
 _VERBATIM = lazy(r"^(?:grep|rg|ag): |^Binary file .* matches$|^binary file matches")
 # options whose value is the next word (grep and ripgrep)
 _VALUE_OPTS = frozenset({"-e", "-f", "-A", "-B", "-C", "-m", "-g", "-t", "-T", "--glob", "--type",
