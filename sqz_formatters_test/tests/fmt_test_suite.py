@@ -167,3 +167,27 @@ def assert_whole(out: str, text: str, marker: str) -> None:
         lines = [l for l in p.strip("\n").split("\n") if l.strip()]
         block = "\n".join(lines)
         assert block in out, f"trace paragraph not kept whole:\n{block[:300]}"
+
+
+def listed_by_file(out: str, is_row=lambda head: True) -> dict[tuple[str, str], list[str]]:
+    """``{(path, message): [location, …]}`` of a report grouped by file: a path line, then indented
+    ``l:c, l:c: message`` rows under it (merged repeats list every location); ``is_row`` picks the rows."""
+    listed: dict[tuple[str, str], list[str]] = {}
+    path = None
+    for line in out.splitlines():
+        if not line.startswith(" "):
+            path = line
+            continue
+        head = line.strip()
+        if is_row(head):
+            locs, rest = head.split(": ", 1)
+            listed.setdefault((path, rest), []).extend(locs.split(", "))
+    return listed
+
+
+def located_in_raw(raw: str, pattern) -> dict[tuple[str, str], list[str]]:
+    """The same mapping read from the raw report with ``pattern`` (groups ``path``, ``loc``, ``rest``)."""
+    want: dict[tuple[str, str], list[str]] = {}
+    for m in pattern.finditer(raw):
+        want.setdefault((m.group("path"), m.group("rest")), []).append(m.group("loc"))
+    return want

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from fmt_test_suite import FormatterSuite, text_of
+from fmt_test_suite import FormatterSuite, located_in_raw, listed_by_file, text_of
 from sqz_formatters_test import py_ruff as formatter
 
 suite = FormatterSuite(formatter, "flake8")
@@ -20,18 +20,7 @@ def test_every_diagnostic_kept_under_its_file_once():
     for name in ("h2_click7", "h2_colorama_cachetools"):
         raw = text_of("flake8", name)
         out = ask(raw, "flake8 x")
-        listed: dict[tuple[str, str], list[str]] = {}
-        path = None
-        for line in out.splitlines():
-            if not line.startswith(" "):
-                path = line
-                continue
-            locs, rest = line.strip().split(": ", 1)
-            listed.setdefault((path, rest), []).extend(locs.split(", "))
-        want: dict[tuple[str, str], list[str]] = {}
-        for m in _LINE.finditer(raw):
-            want.setdefault((m.group("path"), m.group("rest")), []).append(m.group("loc"))
-        assert listed == want, name
+        assert listed_by_file(out) == located_in_raw(raw, _LINE), name
 
 
 def test_repeats_merge_and_distinct_messages_do_not():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from fmt_test_suite import FormatterSuite, text_of
+from fmt_test_suite import FormatterSuite, located_in_raw, listed_by_file, text_of
 from sqz_formatters_test import py_ruff as formatter
 
 suite = FormatterSuite(formatter, "pylint")
@@ -18,20 +18,8 @@ def test_every_message_kept_under_its_file_once():
     for name in ("h2_click7_core", "h2_sortedcontainers"):
         raw = text_of("pylint", name)
         out = ask(raw, "pylint x")
-        listed: dict[tuple[str, str], list[str]] = {}
-        path = None
-        for line in out.splitlines():
-            if not line.startswith(" "):
-                path = line
-                continue
-            head = line.strip()
-            if re.match(r"\d+:\d+[,:]", head):
-                locs, rest = head.split(": ", 1)
-                listed.setdefault((path, rest), []).extend(locs.split(", "))
-        want: dict[tuple[str, str], list[str]] = {}
-        for m in _LINE.finditer(raw):
-            want.setdefault((m.group("path"), m.group("rest")), []).append(m.group("loc"))
-        assert listed == want, name
+        rows = listed_by_file(out, lambda head: re.match(r"\d+:\d+[,:]", head) is not None)
+        assert rows == located_in_raw(raw, _LINE), name
 
 
 def test_module_headers_rating_and_duplicate_code_spans_kept():
