@@ -3,7 +3,6 @@
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -267,45 +266,3 @@ def test_a_line_turned_crlf_in_a_real_diff_never_reads_as_an_identical_pair(stor
         (i, line), = changed.items()
         out = compress(raw, command="git diff -U15", store=store, session=f"s{i}").output.decode()
         assert f"-{lines[i]}" in out and f"+{line}" in out, (i, out)
-
-
-ROOT_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BIG_DIFF = os.path.join(ROOT_DIR, "sqz_formatters_git", "tests", "fixtures", "diff", "held_core_patch.txt")
-
-
-def test_a_long_output_too_close_to_call_is_counted_exactly(store):
-    # a real 16 KB patch (git diff of two Click releases): the git pack's folded context saves 12-17%,
-    # which the estimate's 8% margin refuses; counted in cl100k the saving clears the 10% rule
-    from sqz_core.pipeline import EXACT_GATE_MIN_CHARS, min_saving
-    from sqz_core.tokens import encoder
-
-    data = Path(BIG_DIFF).read_bytes()
-    assert len(data) >= EXACT_GATE_MIN_CHARS
-    result = compress(data, command="git diff 8.1.3 8.1.7 -- src/click/core.py", store=store, no_cache=True)
-    assert result.outcome == "compressed" and result.plugin is not None
-    enc = encoder("cl100k")
-    exact_in, exact_out = (len(enc.encode(t, disallowed_special=())) for t in (data.decode(), result.output.decode()))
-    assert exact_out + min_saving(exact_in, "default") <= exact_in
-    assert resolve(store, result.digest) == data  # lossy, so recoverable byte for byte
-
-
-def test_without_the_tokenizer_the_estimate_alone_decides(store, monkeypatch):
-    import sqz_core.tokens as tokens
-
-    monkeypatch.setattr(tokens, "encoder", lambda name="cl100k": None)
-    data = Path(BIG_DIFF).read_bytes()
-    result = compress(data, command="git diff 8.1.3 8.1.7 -- src/click/core.py", store=store, no_cache=True)
-    assert result.output == data and result.outcome == "gate"
-
-
-def test_short_outputs_never_load_the_tokenizer(store, monkeypatch):
-    import sqz_core.tokens as tokens
-
-    def refuse(name="cl100k"):
-        raise AssertionError("the tokenizer was loaded for a short output")
-
-    monkeypatch.setattr(tokens, "encoder", refuse)
-    data = Path(BIG_DIFF).read_bytes()
-    head = data[:data.index(b"\n@@", 6000)] + b"\n"  # the same patch cut under the exact-count threshold
-    result = compress(head, command="git diff 8.1.3 8.1.7 -- src/click/core.py", store=store, no_cache=True)
-    assert result.outcome in ("gate", "compressed", "passthrough")

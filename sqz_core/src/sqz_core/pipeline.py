@@ -132,33 +132,6 @@ def net_win(est_in: int, est_out: int, mode: str) -> bool:
     return est_out * 1.08 + min_saving(est_in, mode) <= est_in
 
 
-# Outputs this long whose estimate is too close to call are counted exactly (cl100k) before the gate
-# refuses them: loading the tokenizer costs about 150 ms, worth it only where the call can save
-# hundreds of tokens (a big diff whose folded context saves 12-16%); past the upper bound, encoding
-# would take a good part of the time budget.
-EXACT_GATE_MIN_CHARS, EXACT_GATE_MAX_CHARS = 8 * 1024, 256 * 1024
-
-
-def wins(text: str, candidate: str, est_in: int, est_out: int, mode: str) -> bool:
-    """The final gate: ``net_win`` on the estimates; when that refuses a long output the estimate
-    cannot rule out (it would pass were the estimate 8% high), the same rule on exact counts."""
-    if len(candidate) >= len(text):
-        return False
-    if net_win(est_in, est_out, mode):
-        return True
-    if not EXACT_GATE_MIN_CHARS <= len(text) <= EXACT_GATE_MAX_CHARS:
-        return False
-    if est_out * 0.92 + min_saving(est_in, mode) > est_in:
-        return False  # clearly no win, even with the estimate at its worst
-    from .tokens import encoder
-
-    enc = encoder("cl100k")
-    if enc is None:
-        return False
-    exact_in = len(enc.encode(text, disallowed_special=()))
-    return len(enc.encode(candidate, disallowed_special=())) + min_saving(exact_in, mode) <= exact_in
-
-
 def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=None) -> Result:
     return Result(raw, outcome, exit_code=exit_code, reason=reason, family=family)
 
@@ -366,7 +339,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
         return late
     result: Result
-    if not wins(text, candidate, est_in, est_out, req.mode):
+    if not net_win(est_in, est_out, req.mode) or len(candidate) >= len(text):
         result = Result(raw, "gate" if candidate != text else "passthrough", exit_code=exit_code,
                         est_in=est_in, est_out=est_in, digest=digest, family=family)
     else:
