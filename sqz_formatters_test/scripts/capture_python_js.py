@@ -866,15 +866,21 @@ def capture_python_h2(families: set) -> None:
                   notes="the project's tox.ini: compile-translations pre-command, pytest with three coverage reports")
 
 
-def capture_pip() -> None:
-    pipdir = ROOT / "pip"
-    shutil.rmtree(pipdir, ignore_errors=True)
-    pipdir.mkdir(parents=True)
-    subprocess.run([sys.executable, "-m", "venv", str(pipdir / "venv")], check=True)
+def _fresh_pip_venv(name: str):
+    """A new folder ``ROOT/name`` with a fresh venv in it: ``(folder, env with the venv first on PATH,
+    pip's version line)``."""
+    d = ROOT / name
+    shutil.rmtree(d, ignore_errors=True)
+    d.mkdir(parents=True)
+    subprocess.run([sys.executable, "-m", "venv", str(d / "venv")], check=True)
     env = env_path()
-    env["PATH"] = str(pipdir / "venv" / "bin") + os.pathsep + env["PATH"]
-    env["VIRTUAL_ENV"] = str(pipdir / "venv")
-    pv = run("pip --version", pipdir, env)[0].decode().split(" from ")[0]
+    env["PATH"] = str(d / "venv" / "bin") + os.pathsep + env["PATH"]
+    env["VIRTUAL_ENV"] = str(d / "venv")
+    return d, env, run("pip --version", d, env)[0].decode().split(" from ")[0]
+
+
+def capture_pip() -> None:
+    pipdir, env, pv = _fresh_pip_venv("pip")
     record("pip", "install_fresh", "pip install requests", pipdir, pv, env=env)
     record("pip", "install_already", "pip install requests", pipdir, pv, env=env)
     record("pip", "install_no_version", "pip install 'requests==0.0.999'", pipdir, pv, env=env)
@@ -898,14 +904,7 @@ def capture_pip() -> None:
 def capture_pip_heldout() -> None:
     """Held-out pip/uv outputs: a large install, an unsatisfiable pin, a downgrade that breaks an installed
     package's requirement, and the uv equivalents."""
-    d = ROOT / "pipho"
-    shutil.rmtree(d, ignore_errors=True)
-    d.mkdir(parents=True)
-    subprocess.run([sys.executable, "-m", "venv", str(d / "venv")], check=True)
-    env = env_path()
-    env["PATH"] = str(d / "venv" / "bin") + os.pathsep + env["PATH"]
-    env["VIRTUAL_ENV"] = str(d / "venv")
-    pv = run("pip --version", d, env)[0].decode().split(" from ")[0]
+    d, env, pv = _fresh_pip_venv("pipho")
     record("pip", "install_many", "pip install sphinx", d, pv, env=env, notes="held-out: about 25 packages")
     record("pip", "install_conflict", "pip install 'requests==2.31.0' 'urllib3<1.21'", d, pv, env=env,
            notes="held-out: no urllib3 satisfies both")
