@@ -8,7 +8,6 @@ clearly fake values; they are documented samples, not captured output.
 
 from __future__ import annotations
 
-import glob
 import re
 import sqlite3
 
@@ -18,7 +17,7 @@ from sqz_core.pipeline import compress
 from sqz_core.safety import classify
 from sqz_core.secrets import find_secret, scrub_command
 from sqz_core.store import Store
-from sqz_core.testing import grows_linearly, nested_repeats, regex_patterns, work_done
+from sqz_core.testing import bytes_at_rest, grows_linearly, nested_repeats, regex_patterns, work_done
 
 # (id, output, the secret value that must never reach the store)
 SAMPLES = [
@@ -89,15 +88,6 @@ NOT_SECRET = [
 ]
 
 
-def _at_rest(tmp_path) -> bytes:
-    """Every byte the SQLite store left on disk (db, -wal, -shm)."""
-    data = b""
-    for path in sorted(glob.glob(str(tmp_path / "db.sqlite*"))):
-        with open(path, "rb") as fh:
-            data += fh.read()
-    return data
-
-
 @pytest.mark.parametrize("text,secret", [s[1:] for s in SAMPLES], ids=[s[0] for s in SAMPLES])
 def test_secret_output_passes_through_and_is_never_stored(text, secret, tmp_path):
     store = Store.open(str(tmp_path / "db.sqlite"))
@@ -109,7 +99,7 @@ def test_secret_output_passes_through_and_is_never_stored(text, secret, tmp_path
     hits = store.search(secret) + store.search("config")
     store.close()
     assert all(secret not in str(h) for h in hits)
-    assert secret.encode() not in _at_rest(tmp_path)
+    assert secret.encode() not in bytes_at_rest(tmp_path)
 
 
 @pytest.mark.parametrize("text,secret", [s[1:] for s in SAMPLES], ids=[s[0] for s in SAMPLES])
@@ -160,7 +150,7 @@ def test_command_secrets_never_reach_the_store(command, secret, scrubbed, tmp_pa
     store.close()
     assert scrubbed in stored
     assert all(secret not in (c or "") for c in stored)
-    assert secret.encode() not in _at_rest(tmp_path)
+    assert secret.encode() not in bytes_at_rest(tmp_path)
     with sqlite3.connect(str(tmp_path / "db.sqlite")) as conn:
         blob_commands = [r[0] for r in conn.execute("SELECT command FROM blobs WHERE command IS NOT NULL")]
     assert blob_commands and all(c == scrubbed for c in blob_commands)

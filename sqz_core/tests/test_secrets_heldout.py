@@ -10,7 +10,6 @@ attributes. Every key is a throw-away key and every credential an obviously fake
 
 from __future__ import annotations
 
-import glob
 import time
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from sqz_core.pipeline import compress
 from sqz_core.safety import classify
 from sqz_core.secrets import _CRED_ARG, benign_value, find_secret, scrub_command
 from sqz_core.store import Store
-from sqz_core.testing import iter_fixtures, load_fixture, missing_facts
+from sqz_core.testing import bytes_at_rest, iter_fixtures, load_fixture, missing_facts
 
 HERE = Path(__file__).parent
 HELD_OUT = {fx.name: fx for fx in iter_fixtures(HERE / "fixtures" / "safety" / "heldout")}
@@ -49,14 +48,6 @@ OTHER_FALSE_POSITIVES = {
 
 def _fixture(name: str):
     return HELD_OUT[name] if name in HELD_OUT else load_fixture(OTHER_FALSE_POSITIVES[name])
-
-
-def _at_rest(tmp_path) -> bytes:
-    data = b""
-    for path in sorted(glob.glob(str(tmp_path / "db.sqlite*"))):
-        with open(path, "rb") as fh:
-            data += fh.read()
-    return data
 
 
 def test_fixture_set_is_complete():
@@ -87,7 +78,7 @@ def test_real_secret_output_passes_unchanged_and_is_never_stored(name, tmp_path)
     assert again.outcome == "safe" and "§ref:" not in again.output.decode()
     assert store.find_hashes("", limit=10) == []
     store.close()
-    assert secret.encode() not in _at_rest(tmp_path)
+    assert secret.encode() not in bytes_at_rest(tmp_path)
 
 
 @pytest.mark.parametrize("name", NOT_SECRET + sorted(OTHER_FALSE_POSITIVES))

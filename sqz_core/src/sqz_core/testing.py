@@ -19,6 +19,7 @@ A fixture is two files side by side:
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 
@@ -170,6 +171,18 @@ def _holds(part: str, text: str) -> bool:
             return True
         at = text.find(part, at + 1)
     return False
+
+
+def bytes_at_rest(folder, name: str = "db.sqlite") -> bytes:
+    """Every byte a SQLite store named ``name`` left on disk in ``folder`` (the db, its -wal and -shm),
+    for tests that a secret never reaches the disk."""
+    import glob
+
+    data = b""
+    for path in sorted(glob.glob(os.path.join(str(folder), name + "*"))):
+        with open(path, "rb") as fh:
+            data += fh.read()
+    return data
 
 
 def missing_facts(output: str, facts) -> list:
