@@ -1,0 +1,117 @@
+"""The public API of sqz-core: the only module other distributions import.
+
+Everything a formatter pack, an agent integration, a store plugin, the MCP server or the API
+proxy needs from the core is named here; the modules behind it are private and may move.
+Names load lazily (PEP 562), so ``from sqz_core.api import hookimpl, FormatRequest`` in a
+formatter costs no more than those two modules: the hot path stays import-light.
+
+Stability: a name listed in ``__all__`` keeps its meaning within one minor version of
+``sqz-core`` (``API_VERSION``); a distribution depends on ``sqz-core>=0.2,<0.3``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+API_VERSION = "0.2"
+
+# public name -> (private module, attribute there)
+_NAMES: dict[str, tuple[str, str]] = {
+    # the plugin contract
+    "hookimpl": ("markers", "hookimpl"),
+    "FormatRequest": ("request", "FormatRequest"),
+    "FILE_TOOLS": ("request", "FILE_TOOLS"),
+    "Safety": ("verdicts", "Safety"),
+    "most_restrictive": ("verdicts", "most_restrictive"),
+    # one pass of the pipeline
+    "compress": ("pipeline", "compress"),
+    "Result": ("pipeline", "Result"),
+    "digest_of": ("pipeline", "digest_of"),
+    "default_session": ("pipeline", "default_session"),
+    "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
+    "compress_bytes": ("hot", "compress_bytes"),
+    "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
+    # recovery
+    "ExpandError": ("expand", "ExpandError"),
+    "parse_ref": ("expand", "parse_ref"),
+    "resolve": ("expand", "resolve"),
+    "unique_hash": ("expand", "unique_hash"),
+    "short_id": ("expand", "short_id"),
+    # stores
+    "Store": ("store", "Store"),
+    "StoreError": ("store", "StoreError"),
+    "StoreBusy": ("store", "StoreBusy"),
+    "holds_secret": ("store", "holds_secret"),
+    "open_store": ("stores", "open_store"),
+    "store_url": ("stores", "store_url"),
+    "recall": ("sessions", "recall"),
+    "sketch": ("dedup", "sketch"),
+    "db_path": ("paths", "db_path"),
+    "cache_dir": ("paths", "cache_dir"),
+    # safety
+    "classify": ("safety", "classify"),
+    "scrub_command": ("secrets", "scrub_command"),
+    # text and tokens
+    "clean_terminal": ("cleanup", "clean_terminal"),
+    "strip_escapes": ("cleanup", "strip_escapes"),
+    "estimate": ("tokens", "estimate"),
+    "count_tokens": ("tokens", "count"),
+    # the exit-status trailer of a wrapped command
+    "new_nonce": ("exitmarker", "new_nonce"),
+    "trailer": ("exitmarker", "trailer"),
+    "split_trailer": ("exitmarker", "split_trailer"),
+    "wrap_command": ("exitmarker", "wrap_command"),
+    "NONCE_ENV": ("exitmarker", "NONCE_ENV"),
+    # the shell lexer (what a hook needs to judge a command line)
+    "lex": ("rewrite", "_lex"),
+    "shell_words": ("rewrite", "_tokens"),
+    "simple_commands": ("rewrite", "simple_commands"),
+    "program_of": ("rewrite", "_program"),
+    "SQZ_PROGRAMS": ("rewrite", "_SQZ_PROGRAMS"),
+    "runs_sqz": ("rewrite", "runs_sqz"),
+    "sqz_executable": ("rewrite", "sqz_executable"),
+}
+
+__all__ = sorted(_NAMES) + ["API_VERSION"]
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attr = _NAMES[name]
+    except KeyError:
+        raise AttributeError(f"module 'sqz_core.api' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(f"sqz_core.{module}"), attr)
+    globals()[name] = value  # the next lookup is a plain module attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return list(__all__)
+
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
+    from .cleanup import clean_terminal, strip_escapes
+    from .dedup import sketch
+    from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
+    from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
+    from .hot import compress_bytes
+    from .markers import hookimpl
+    from .paths import cache_dir, db_path
+    from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
+    from .request import FILE_TOOLS, FormatRequest
+    from .rewrite import _SQZ_PROGRAMS as SQZ_PROGRAMS
+    from .rewrite import _lex as lex
+    from .rewrite import _program as program_of
+    from .rewrite import _tokens as shell_words
+    from .rewrite import runs_sqz, simple_commands, sqz_executable
+    from .runnable import RECOVERY_LINE
+    from .safety import classify
+    from .secrets import scrub_command
+    from .sessions import recall
+    from .store import Store, StoreBusy, StoreError, holds_secret
+    from .stores import open_store, store_url
+    from .tokens import count as count_tokens
+    from .tokens import estimate
+    from .verdicts import Safety, most_restrictive
