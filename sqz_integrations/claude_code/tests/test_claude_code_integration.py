@@ -11,7 +11,7 @@ import pytest
 
 from sqz_core.testing import fact_kept
 from sqz_core.runnable import RECOVERY_LINE
-from sqz_core.testing_integrations import SQZ, run_sqz
+from sqz_agents.testing import SQZ, run_sqz
 from sqz_integration_claude_code import integration
 
 PAYLOADS = Path(__file__).parent / "payloads"
@@ -254,7 +254,7 @@ def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
     r = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert r.returncode == 0, r.stderr
     text = settings.read_text()
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     value = to_python(parse_jsonc(text))
     assert "// Claude Code user settings" in text and value["permissions"] == {"deny": ["Bash(rm -rf:*)"]}
@@ -284,7 +284,7 @@ def test_init_replaces_the_rewrite_an_older_sqz_installed(tmp_path):
     settings.write_text(json.dumps(old, indent=2))
     r = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert r.returncode == 0, r.stderr
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     value = to_python(parse_jsonc(settings.read_text()))
     assert [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]] == [

@@ -35,7 +35,7 @@ real CLI (2.1.332, tests/e2e):
 Never compressed: the output of sqz's own verbs (``sqz expand`` must give the original back),
 images, background jobs. Recovery hints name sqz by the absolute path the hook runs from.
 
-Hot path: ``hook`` imports only the standard library and ``sqz_core.rewrite`` (the pipeline
+Hot path: ``hook`` imports only the standard library and ``sqz_agents.rewrite`` (the pipeline
 only when there is output to compress).
 """
 
@@ -61,7 +61,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict):
         return None
-    from sqz_core.rewrite import touch_activity
+    from sqz_agents.api import touch_activity
 
     touch_activity(name)
     event = data.get("hook_event_name")
@@ -79,7 +79,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     command = tool_input.get("command")
     if not isinstance(command, str):
         return None
-    from sqz_core.rewrite import rewrite_command
+    from sqz_agents.api import rewrite_command
 
     new = rewrite_command(command, session=data.get("session_id"), agent="claude-code")
     if new is None:
@@ -200,9 +200,9 @@ def _seen_in_full(content: str, session, command: str) -> bool:
     if not session or not content:
         return True
     try:
-        from sqz_core.dedup import sketch
-        from sqz_core.pipeline import digest_of
-        from sqz_core.stores import open_store
+        from sqz_core.api import sketch
+        from sqz_core.api import digest_of
+        from sqz_core.api import open_store
 
         raw = content.encode("utf-8")
         digest = digest_of(raw)
@@ -236,7 +236,7 @@ def _post(data: dict) -> bytes | None:
         return None
     if not _seen_in_full(file["content"], data.get("session_id"), f"Read {file.get('filePath')}"):
         return None
-    from sqz_core.rewrite import post_dedup
+    from sqz_agents.api import post_dedup
 
     new = post_dedup(file["content"], tool="Read", session=data.get("session_id"),
                      command=f"Read {file.get('filePath')}")
@@ -254,15 +254,15 @@ _BARE_EXPAND = re.compile(r"(?<![\w/.-])sqz expand\b")
 
 def _runs_sqz(command: str) -> bool:
     """Whether ``command`` runs sqz itself (``sqz expand``, a wrapped command…): its output is sqz's own."""
-    from sqz_core.rewrite import _SQZ_PROGRAMS, MARKER, _lex, _program, simple_commands
+    from sqz_core.api import EXIT_MARKER, SQZ_PROGRAMS, lex, program_of, simple_commands
 
-    if MARKER.decode() in command:
+    if EXIT_MARKER.decode() in command:
         return True
     try:
-        words_list = simple_commands(_lex(command)[0])
+        words_list = simple_commands(lex(command)[0])
     except Exception:
         return bool(_SQZ_WORD.search(command))  # cannot parse: be safe
-    return any(_program(words)[0] in _SQZ_PROGRAMS for words in words_list)
+    return any(program_of(words)[0] in SQZ_PROGRAMS for words in words_list)
 
 
 def _absolute_hints(text: str) -> str:
@@ -272,8 +272,8 @@ def _absolute_hints(text: str) -> str:
     The agent's shell may not have sqz on PATH (venv or bootstrap installs), so a bare
     ``sqz expand`` would fail there with 127.
     """
-    from sqz_core.rewrite import sqz_executable
-    from sqz_core.runnable import RECOVERY_LINE
+    from sqz_core.api import sqz_executable
+    from sqz_core.api import RECOVERY_LINE
 
     sqz = sqz_executable()
     lines = text.split("\n")
@@ -314,7 +314,7 @@ def _post_bash(data: dict) -> bytes | None:
         source = _read_persisted(persisted)
         if source is None:
             return None
-    from sqz_core.hot import compress_bytes
+    from sqz_core.api import compress_bytes
 
     opts = {"command": command.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",
             "session": str(data["session_id"]) if data.get("session_id") else None, "no_cache": False,
@@ -354,7 +354,7 @@ def config_paths(home: str | None = None, project: str | None = None) -> dict[st
 
 def detect(home: str | None = None) -> dict:
     """Whether Claude Code is present: its ``claude`` command on PATH or its ``~/.claude`` folder."""
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".claude"), "claude")
 
