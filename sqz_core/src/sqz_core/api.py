@@ -11,7 +11,7 @@ Stability: a name listed in ``__all__`` keeps its meaning within one minor versi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
 
 API_VERSION = "0.2"
 
@@ -86,6 +86,12 @@ _NAMES: dict[str, tuple[str, str]] = {
     "plugin_manager": ("plugins", "plugin_manager"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
+    # per-agent token budgets (the core warns; ``sqz budget`` manages them)
+    "budgets_path": ("budget", "budgets_path"),
+    "budget_warned_dir": ("budget", "warned_dir"),
+    "load_budgets": ("budget", "load"),
+    "budget_limit_for": ("budget", "limit_for"),
+    "UNKNOWN_AGENT": ("budget", "UNKNOWN"),
 }
 
 __all__ = sorted(_NAMES) + ["API_VERSION"]
@@ -108,6 +114,13 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
+    from typing import Any
+
+    from .budget import UNKNOWN as UNKNOWN_AGENT
+    from .budget import budgets_path
+    from .budget import limit_for as budget_limit_for
+    from .budget import load as load_budgets
+    from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, strip_escapes
     from .dedup import sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
