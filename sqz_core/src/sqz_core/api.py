@@ -50,6 +50,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "open_store": ("stores", "open_store"),
     "store_url": ("stores", "store_url"),
     "recall": ("sessions", "recall"),
+    "default_session_for": ("sessions", "default_session_for"),
     "sketch": ("dedup", "sketch"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
@@ -142,7 +143,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
-    from .sessions import recall
+    from .sessions import default_session_for, recall
     from .store import Store, StoreBusy, StoreError, holds_secret
     from .stores import describe as describe_store
     from .stores import open_store, store_url

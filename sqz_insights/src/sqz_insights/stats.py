@@ -51,7 +51,7 @@ def _exact(store, digest: str | None, counter: str, cache: dict) -> int | None:
 
 def project_session(path: str) -> str:
     """The default session id of calls made in ``path`` (``pipeline.default_session``'s rule)."""
-    from .sessions import default_session_for
+    from sqz_core.api import default_session_for
 
     return default_session_for(os.path.realpath(os.path.abspath(os.path.expanduser(path))))
 
