@@ -31,6 +31,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
     "compress_bytes": ("hot", "compress_bytes"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
+    "expand_hint": ("runnable", "expand_hint"),
     # recovery
     "ExpandError": ("expand", "ExpandError"),
     "parse_ref": ("expand", "parse_ref"),
@@ -106,7 +107,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .rewrite import _program as program_of
     from .rewrite import _tokens as shell_words
     from .rewrite import runs_sqz, simple_commands, sqz_executable
-    from .runnable import RECOVERY_LINE
+    from .runnable import RECOVERY_LINE, expand_hint
     from .safety import classify
     from .secrets import scrub_command
     from .sessions import recall
