@@ -788,9 +788,33 @@ def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_vers
     pass
 
 
+COMMANDS_GROUP = "sqz.commands"
+
+
+def _mount_commands(args: list[str]) -> None:
+    """Verbs other distributions add: a typer app in the entry-point group ``sqz.commands``, mounted
+    under its entry name (``sqz proxy`` from sqz-proxy). Loaded only when the call may need them:
+    that verb, or help."""
+    from importlib.metadata import entry_points
+
+    first = args[0] if args else None
+    taken = {c.name for c in app.registered_commands} | {g.name for g in app.registered_groups}
+    for ep in entry_points(group=COMMANDS_GROUP):
+        if ep.name in taken or (first is not None and first != ep.name and first not in ("-h", "--help")):
+            continue
+        try:
+            sub = ep.load()
+        except Exception as exc:  # a broken plugin must not take the other verbs down
+            sys.stderr.write(f"sqz: command {ep.name!r} ({ep.value}) could not be loaded: {exc}\n")
+            continue
+        app.add_typer(sub, name=ep.name)
+        taken.add(ep.name)
+
+
 def run_app(args: list[str]) -> int:
     from .store import StoreError
 
+    _mount_commands(args)
     try:
         app(args=args, prog_name="sqz", standalone_mode=True)
     except StoreError as exc:  # a database corrupt past its header: one line, never a traceback
