@@ -40,11 +40,18 @@ def foreground(ctx: typer.Context,
 
 
 @app.command()
-def start(ctx: typer.Context, as_json: bool = typer.Option(False, "--json", help="Print the state as JSON.")):
+def start(ctx: typer.Context,
+          port: Optional[int] = typer.Option(None, help="Port (default SQZ_PROXY_PORT or 8787, else a free one)."),
+          upstream: Optional[str] = typer.Option(None, help="One upstream base URL for every provider."),
+          as_json: bool = typer.Option(False, "--json", help="Print the state as JSON.")):
     """Start the proxy in the background on loopback (a free port if the default is taken)."""
     from .control import start as do_start
 
-    o = ctx.obj or {}
+    o = dict(ctx.obj or {})
+    if port is not None:
+        o["port"] = port
+    if upstream is not None:
+        o["upstream"] = upstream
     try:
         st = do_start(o.get("host", "127.0.0.1"), o.get("port"), o.get("upstream"), o.get("per"))
     except (RuntimeError, OSError) as exc:
