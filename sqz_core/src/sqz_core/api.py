@@ -63,14 +63,25 @@ _NAMES: dict[str, tuple[str, str]] = {
     "split_trailer": ("exitmarker", "split_trailer"),
     "wrap_command": ("exitmarker", "wrap_command"),
     "NONCE_ENV": ("exitmarker", "NONCE_ENV"),
+    "EXIT_MARKER": ("exitmarker", "MARKER"),
     # the shell lexer (what a hook needs to judge a command line)
-    "lex": ("rewrite", "_lex"),
-    "shell_words": ("rewrite", "_tokens"),
-    "simple_commands": ("rewrite", "simple_commands"),
-    "program_of": ("rewrite", "_program"),
-    "SQZ_PROGRAMS": ("rewrite", "_SQZ_PROGRAMS"),
-    "runs_sqz": ("rewrite", "runs_sqz"),
-    "sqz_executable": ("rewrite", "sqz_executable"),
+    "lex": ("shell", "lex"),
+    "shell_words": ("shell", "shell_words"),
+    "simple_commands": ("shell", "simple_commands"),
+    "program_of": ("shell", "program_of"),
+    "SQZ_PROGRAMS": ("shell", "SQZ_PROGRAMS"),
+    "runs_sqz": ("shell", "runs_sqz"),
+    "sqz_executable": ("shell", "sqz_executable"),
+    "ShellOp": ("shell", "Op"),
+    "MAX_SHELL_COMMAND": ("shell", "MAX_COMMAND"),
+    # where sqz runs from (what ``sqz init`` writes into agents' configuration)
+    "entry_script": ("runnable", "entry_script"),
+    "on_path": ("runnable", "on_path"),
+    # the plugin index (``sqz doctor``, ``sqz plugins``)
+    "load_index": ("plugins", "load_index"),
+    "plugin_manager": ("plugins", "plugin_manager"),
+    "describe_store": ("stores", "describe"),
+    "counter_name": ("tokens", "counter_name"),
 }
 
 __all__ = sorted(_NAMES) + ["API_VERSION"]
@@ -102,17 +113,18 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .paths import cache_dir, db_path
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_TOOLS, FormatRequest
-    from .rewrite import _SQZ_PROGRAMS as SQZ_PROGRAMS
-    from .rewrite import _lex as lex
-    from .rewrite import _program as program_of
-    from .rewrite import _tokens as shell_words
-    from .rewrite import runs_sqz, simple_commands, sqz_executable
-    from .runnable import RECOVERY_LINE, expand_hint
+    from .exitmarker import MARKER as EXIT_MARKER
+    from .plugins import load_index, plugin_manager
+    from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path
+    from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
+    from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
+    from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
     from .sessions import recall
     from .store import Store, StoreBusy, StoreError, holds_secret
+    from .stores import describe as describe_store
     from .stores import open_store, store_url
     from .tokens import count as count_tokens
-    from .tokens import estimate
+    from .tokens import counter_name, estimate
     from .verdicts import Safety, most_restrictive

@@ -334,43 +334,6 @@ def budget_list(as_json: bool = typer.Option(False, "--json", help="Machine-read
 
 
 @app.command()
-def discover(
-    transcripts: Optional[str] = typer.Option(None, "--transcripts", help="A directory or .jsonl file (default: ~/.claude/projects)."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-    top: int = typer.Option(15, "--top", min=1, help="Rows per table."),
-):
-    """What sqz would have saved on the tool results of past Claude Code sessions (read locally, sent nowhere)."""
-    import os
-
-    from .discover import default_dir, discover as replay
-
-    root = transcripts or default_dir()
-    if not os.path.exists(root):
-        typer.echo(f"sqz discover: {root} does not exist (pass --transcripts DIR)", err=True)
-        raise typer.Exit(1)
-    found = replay(root)
-    if as_json:
-        typer.echo(json.dumps(found, indent=2, sort_keys=True))
-        return
-    t = found["total"]
-    typer.echo(_counter_line(found["counter"]).replace("from the bytes sqz stored", "replayed through the pipeline"))
-    typer.echo(f"{found['transcripts']} transcript(s), {t['results']} tool result(s)"
-               + (f", {t['already_sqz']} already compressed by sqz (skipped)" if t["already_sqz"] else ""))
-    for title, table in (("tool", found["by_tool"]), ("command", found["by_command"])):
-        if not table:
-            continue
-        typer.echo(f"{title:<22}{'results':>8}{'tokens in':>12}{'would send':>12}{'saved':>10}{'%':>5}")
-        for name, b in sorted(table.items(), key=lambda kv: -kv[1]["saved"])[:top]:
-            pct = 100 * b["saved"] / b["tokens_in"] if b["tokens_in"] else 0
-            typer.echo(f"{name[:21]:<22}{b['results']:>8}{b['tokens_in']:>12,}{b['tokens_out']:>12,}{b['saved']:>10,}"
-                       f"{pct:>4.0f}%")
-    pct = 100 * t["saved"] / t["tokens_in"] if t["tokens_in"] else 0
-    typer.echo(f"total: {t['saved']:,} of {t['tokens_in']:,} tokens ({pct:.0f}%) would have been saved")
-    if found["outcomes"]:
-        typer.echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(found["outcomes"].items())))
-
-
-@app.command()
 def reset(
     cache_only: bool = typer.Option(False, "--cache-only", help="Only stored content, served marks and the recall index (pins kept)."),
     stats_only: bool = typer.Option(False, "--stats-only", help="Only the stats (calls, events, budget warnings)."),
@@ -414,9 +377,7 @@ def plugins(
         plugin_manager(index)
     except Exception as exc:  # pluggy validation: a hook that does not match its spec
         problems.append(f"validation: {type(exc).__name__}: {exc}")
-    from .integrations import discover
-
-    integrations = discover()
+    integrations = _integration_records()
     if as_json:
         typer.echo(json.dumps({"index": index_path(), "plugins": index["plugins"], "active": sorted(active),
                                "integrations": integrations, "problems": problems}, indent=2))
@@ -438,6 +399,25 @@ def plugins(
     for p in problems:
         typer.echo(p, err=True)
     raise typer.Exit(1 if problems else 0)
+
+
+def _integration_records() -> list[dict]:
+    """Every registered integration (``sqz.integrations``): entry name, distribution, version, tier, load error."""
+    from importlib.metadata import entry_points
+
+    from .plugins import INTEGRATIONS_GROUP
+
+    out = []
+    for ep in sorted(entry_points(group=INTEGRATIONS_GROUP), key=lambda e: e.name):
+        dist = getattr(ep, "dist", None)
+        rec = {"name": ep.name, "dist": dist.metadata["Name"] if dist else None,
+               "version": dist.version if dist else None, "tier": None, "error": None}
+        try:
+            rec["tier"] = getattr(ep.load(), "tier", None)
+        except Exception as exc:
+            rec["error"] = f"{type(exc).__name__}: {exc}"
+        out.append(rec)
+    return out
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -668,110 +648,63 @@ def version():
     typer.echo(f"sqz {VERSION}")
 
 
-# --- init / uninstall / doctor (integrations) ---
-def _names_option(value: Optional[str]) -> Optional[List[str]]:
-    return [n.strip() for n in value.split(",") if n.strip()] if value else None
 
 
-def _integrations(only: Optional[str], skip: Optional[str]) -> dict:
-    from .setup_cmds import discover_integrations, select
-
-    found = discover_integrations()
-    wanted = _names_option(only)
-    unknown = [n for n in (wanted or []) + (_names_option(skip) or []) if n not in found]
-    if unknown:
-        raise typer.BadParameter(f"unknown integration(s): {', '.join(unknown)}; installed: "
-                                 f"{', '.join(found) or 'none'}", param_hint="--only/--skip")
-    return select(found, wanted, _names_option(skip))
+# --- verbs of other distributions (entry points ``sqz.commands``) ---
+COMMANDS_GROUP = "sqz.commands"
+# The verbs sqz's own distributions bring: with one of them missing, `sqz --help` still lists its
+# verbs and each says which distribution to install.
+PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-agents", "discover": "sqz-agents",
+               "proxy": "sqz-proxy"}
+_OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
+                        "plugins"})
 
 
-@app.command()
-def init(
-    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to configure (even if not detected)."),
-    skip: Optional[str] = typer.Option(None, "--skip", help="Comma-separated integrations to leave alone."),
-    project: bool = typer.Option(False, "--project", help="Write project-level config (in the current directory)."),
-    global_: bool = typer.Option(False, "--global", help="Write user-level config (the default)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes as diffs; write nothing."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-):
-    """Configure the agents found on this machine to use sqz (hooks, MCP server, guidance).
-
-    Idempotent; every changed file is backed up first; `sqz uninstall` removes exactly what it added.
-    """
-    from .setup_cmds import make_ctx, run_init
-
-    if project and global_:
-        raise typer.BadParameter("choose one of --project and --global")
-    names = _integrations(only, skip)
-    ctx = make_ctx(scope="project" if project else "global")
-    ctx["force"] = bool(only)
-    if not dry_run and not yes and sys.stdin.isatty():
-        run_init(names, ctx, dry_run=True, echo=typer.echo)
-        if not typer.confirm("Apply these changes?", default=True):
-            raise typer.Exit(1)
-    raise typer.Exit(run_init(names, ctx, dry_run=dry_run, echo=typer.echo))
+_STUB = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+_mounted: set[str] = set()
 
 
-@app.command()
-def uninstall(
-    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to remove."),
-    skip: Optional[str] = typer.Option(None, "--skip", help="Comma-separated integrations to keep."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be removed; change nothing."),
-    global_: bool = typer.Option(False, "--global", help="Only what init added to user-wide configuration."),
-    project: bool = typer.Option(False, "--project", help="Only what init added inside this project."),
-):
-    """Remove exactly what `sqz init` added (and nothing else); by default everywhere it added something."""
-    from .setup_cmds import make_ctx, run_uninstall
+def _stub(name: str, why: str) -> None:
+    """A verb that cannot run here: listed in ``--help``, and saying why (exit 1) whatever its arguments."""
+    def unavailable(ctx: typer.Context):
+        typer.echo(f"sqz {name}: {why}", err=True)
+        raise typer.Exit(1)
 
-    if global_ and project:
-        raise typer.BadParameter("choose one of --global and --project")
-    scope = "project" if project else ("global" if global_ else None)
-    raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo,
-                                   scope=scope))
+    unavailable.__doc__ = f"(not available: {why})"
+    app.command(name, context_settings=_STUB)(unavailable)
+    _mounted.add(name)
 
 
-@app.command()
-def doctor(
-    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to check."),
-    project: bool = typer.Option(False, "--project", help="Check project-level config."),
-    purge_secrets: bool = typer.Option(False, "--purge-secrets",
-                                       help="Scan the store for secrets an older sqz kept (outputs, the search "
-                                            "index, command lines); delete or scrub them and say how many."),
-):
-    """Check agents (detected, configured, tier, last hook), the database and the plugin index.
+def mount_commands(args: list[str]) -> None:
+    """Add the verbs of the ``sqz.commands`` entry points to ``app``: a ``typer.Typer`` is mounted as a
+    group, a function as one command. Only the verb asked for is loaded when it is a known one; every
+    one for ``--help`` or an unknown word. sqz's own verbs (the hot ones above all) scan nothing."""
+    verb = next((a for a in args if not a.startswith("-")), None)
+    if verb in _OWN_VERBS:
+        return
+    wanted = verb if verb in PROVIDED_BY else None
+    from importlib.metadata import entry_points
 
-    Exit 0 healthy, 1 problems (each with the command that fixes it), 2 broken database.
-    Older versions stored outputs holding secrets and unscrubbed commands:
-    `sqz doctor --purge-secrets` removes them.
-    """
-    if purge_secrets:
-        raise typer.Exit(_purge_secrets())
-    from .setup_cmds import make_ctx, run_doctor
+    for ep in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+        if ep.name in _mounted or ep.name in _OWN_VERBS or wanted not in (None, ep.name):
+            continue
+        try:
+            obj = ep.load()
+        except Exception as exc:
+            dist = getattr(ep, "dist", None)
+            _stub(ep.name, f"{dist.metadata['Name'] if dist else ep.value} failed to load ({type(exc).__name__}: {exc})")
+            continue
+        if isinstance(obj, typer.Typer):
+            app.add_typer(obj, name=ep.name)
+        else:
+            app.command(ep.name)(obj)
+        _mounted.add(ep.name)
+    for name, dist in PROVIDED_BY.items():
+        if name not in _mounted and wanted in (None, name):
+            _stub(name, f"this verb comes with the {dist} distribution, which is not installed (pip install {dist})")
 
-    ctx = make_ctx(scope="project" if project else "global")
-    raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
 
-
-def _purge_secrets() -> int:
-    from .store import StoreError
-    from .stores import describe
-
-    store = _store_or_exit()
-    try:
-        purge = getattr(store, "purge_secrets", None)
-        if purge is None:
-            typer.echo(f"sqz doctor: this store ({describe()}) cannot be scanned for secrets", err=True)
-            return 1
-        done = purge()
-    except StoreError as exc:
-        typer.echo(f"sqz doctor: purge failed ({exc})", err=True)
-        return 1
-    finally:
-        store.close()
-    typer.echo(f"secrets: scanned {done['scanned']} stored outputs in {describe()}; deleted {done['blobs']} "
-               f"holding a secret and {done['recall']} search-index rows; scrubbed {done['commands']} command lines")
-    return 0
-# --- end init / uninstall / doctor ---
+# --- end verbs of other distributions ---
 
 
 def _version_callback(value: bool):
@@ -788,33 +721,10 @@ def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_vers
     pass
 
 
-COMMANDS_GROUP = "sqz.commands"
-
-
-def _mount_commands(args: list[str]) -> None:
-    """Verbs other distributions add: a typer app in the entry-point group ``sqz.commands``, mounted
-    under its entry name (``sqz proxy`` from sqz-proxy). Loaded only when the call may need them:
-    that verb, or help."""
-    from importlib.metadata import entry_points
-
-    first = args[0] if args else None
-    taken = {c.name for c in app.registered_commands} | {g.name for g in app.registered_groups}
-    for ep in entry_points(group=COMMANDS_GROUP):
-        if ep.name in taken or (first is not None and first != ep.name and first not in ("-h", "--help")):
-            continue
-        try:
-            sub = ep.load()
-        except Exception as exc:  # a broken plugin must not take the other verbs down
-            sys.stderr.write(f"sqz: command {ep.name!r} ({ep.value}) could not be loaded: {exc}\n")
-            continue
-        app.add_typer(sub, name=ep.name)
-        taken.add(ep.name)
-
-
 def run_app(args: list[str]) -> int:
     from .store import StoreError
 
-    _mount_commands(args)
+    mount_commands(args)
     try:
         app(args=args, prog_name="sqz", standalone_mode=True)
     except StoreError as exc:  # a database corrupt past its header: one line, never a traceback
