@@ -25,11 +25,17 @@ def test_ok():
 '''
 
 
+@pytest.fixture(autouse=True)
+def _no_time_budgets(monkeypatch):
+    """A loaded machine must not change what a test sees: no per-request or per-call deadline
+    (``test_rewrite.py`` checks the per-request one on its own)."""
+    monkeypatch.setenv("SQZ_PROXY_BUDGET_MS", "0")
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "0")
+
+
 @pytest.fixture(scope="session")
 def real(tmp_path_factory) -> dict:
     """``pytest`` failing (exit 1) and passing, ``git log --stat``, ``git status`` and a source file's lines."""
-    from sqz_core.testing_integrations import make_repo
-
     root = tmp_path_factory.mktemp("real")
     (root / "test_calc.py").write_text(FAILING_TESTS)
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_calc.py"], cwd=root,
@@ -47,6 +53,32 @@ def real(tmp_path_factory) -> dict:
     source = (Path(__file__).resolve().parents[1] / "src" / "sqz_proxy" / "rewrite.py").read_text()
     return {"pytest_fail": run.stdout, "pytest_pass": passing.stdout, "git_log": log, "git_status": status,
             "source": source, "repo": repo}
+
+
+def make_repo(root: Path) -> Path:
+    """A git repository with eight real commits over three folders."""
+    repo = root / "repo"
+    repo.mkdir()
+    env = {"GIT_AUTHOR_NAME": "Ada", "GIT_AUTHOR_EMAIL": "ada@example.org", "GIT_COMMITTER_NAME": "Ada",
+           "GIT_COMMITTER_EMAIL": "ada@example.org", "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(root),
+           "PATH": "/usr/bin:/bin"}
+
+    def git(*a):
+        subprocess.run(["git", "-c", "init.defaultBranch=main", *a], cwd=repo, env=env, check=True,
+                       capture_output=True)
+
+    git("init", "-q")
+    for i in range(7):
+        d = repo / f"pkg{i % 3}"
+        d.mkdir(exist_ok=True)
+        (d / f"mod{i}.py").write_text("".join(f"def f{i}_{j}():\n    return {j}\n" for j in range(40 + i)))
+        git("add", ".")
+        git("commit", "-q", "-m", f"pkg{i % 3}: add mod{i} with {40 + i} functions")
+    (repo / "notes.txt").write_text("".join(f"note {i}: the release checklist item number {i} is done\n"
+                                            for i in range(120)))
+    git("add", ".")
+    git("commit", "-q", "-m", "notes: release checklist")
+    return repo
 
 
 def numbered(text: str) -> str:

@@ -225,3 +225,18 @@ def test_per_call_stats_land_in_the_store(real):
     ts, session, command, family, plugin, outcome, b_in, b_out, est_in, est_out = rows[0][:10]
     assert (session, command, family, outcome) == ("proxy:claude-code", "pytest test_calc.py", "pytest", "compressed")
     assert b_out < b_in and est_out < est_in
+
+
+def test_results_past_the_requests_time_budget_go_as_sent_and_stay_so(real, monkeypatch):
+    import sqz_proxy.rewrite as rewrite_mod
+
+    real_clock = rewrite_mod.time.monotonic
+    clock = iter([0.0] + [100.0] * 50)  # the deadline is read once, then every check is past it
+    monkeypatch.setattr(rewrite_mod.time, "monotonic", lambda: next(clock))
+    rw = Rewriter(budget_ms=1000)
+    body = request(call("toolu_01", "Bash", {"command": "pytest"}),
+                   result("toolu_01", "Exit code 1\n" + real["pytest_fail"], error=True))
+    assert texts(send(rw, body)) == texts(body)
+    monkeypatch.setattr(rewrite_mod.time, "monotonic", real_clock)
+    # memoised as sent: a later turn keeps the same bytes for it (the cache prefix holds)
+    assert texts(send(rw, body)) == texts(body)
