@@ -168,7 +168,7 @@ def _pre_bash(data: dict) -> bytes | None:
         return None
     if len(commands) != 1 or not verbose_on_failure(commands[0]) or _runs_sqz(command):
         return None
-    from sqz_core.rewrite import judge
+    from sqz_agents.api import judge
 
     if not judge(command).wrap:  # servers, watchers, interactive programs: never wrapped
         return None
