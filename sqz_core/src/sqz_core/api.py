@@ -36,6 +36,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
     "compress_bytes": ("hot", "compress_bytes"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
+    "expand_hint": ("runnable", "expand_hint"),
     # recovery
     "ExpandError": ("expand", "ExpandError"),
     "parse_ref": ("expand", "parse_ref"),
@@ -137,7 +138,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .request import FILE_TOOLS, FormatRequest
     from .exitmarker import MARKER as EXIT_MARKER
     from .plugins import load_index, plugin_manager
-    from .runnable import RECOVERY_LINE, entry_script, on_path
+    from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path
     from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
     from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
     from .shell import Op as ShellOp
