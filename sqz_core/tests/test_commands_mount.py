@@ -6,6 +6,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 # Runs sqz as if no distribution declared `sqz.commands` (only sqz-core installed), and records
 # whether any entry-point group was read.
 WITHOUT_COMMANDS = textwrap.dedent('''
@@ -34,19 +36,23 @@ def test_help_without_the_other_distributions_lists_their_verbs_and_where_they_c
     r = run(["--help"], WITHOUT_COMMANDS)
     assert r.returncode == 0, r.stderr
     out = r.stdout.decode()
-    for verb in ("compress", "run", "expand", "hook", "plugins", "init", "uninstall", "doctor", "discover"):
+    for verb in ("compress", "run", "expand", "hook", "plugins", "init", "uninstall", "doctor", "discover", "stats",
+                 "gain", "report", "budget", "reset"):
         assert verb in out, verb
-    assert "sqz-agents" in out
+    assert "sqz-agents" in out and "sqz-insights" in out
 
 
-def test_a_missing_verb_says_which_distribution_brings_it():
-    for args in (["init", "--dry-run"], ["doctor", "--help"], ["discover"]):
-        r = run(args, WITHOUT_COMMANDS)
-        assert r.returncode == 1, (args, r.stderr)
-        first = r.stderr.decode().splitlines()[0]
-        assert first == (f"sqz {args[0]}: this verb comes with the sqz-agents distribution, which is not "
-                         "installed (pip install sqz-agents)"), first
-        assert b"Traceback" not in r.stderr
+@pytest.mark.parametrize("args, dist", [
+    (["init", "--dry-run"], "sqz-agents"), (["doctor", "--help"], "sqz-agents"), (["discover"], "sqz-agents"),
+    (["stats", "--json"], "sqz-insights"), (["budget", "set", "--agent", "x", "5"], "sqz-insights"),
+    (["report", "--html", "r.html"], "sqz-insights"), (["reset", "--yes"], "sqz-insights"),
+])
+def test_a_missing_verb_says_which_distribution_brings_it(args, dist):
+    r = run(args, WITHOUT_COMMANDS)
+    assert r.returncode == 1, (args, r.stderr)
+    first = r.stderr.decode().splitlines()[0]
+    assert first == f"sqz {args[0]}: this verb comes with the {dist} distribution, which is not installed (pip install {dist})"
+    assert b"Traceback" not in r.stderr
 
 
 def test_core_verbs_work_without_them_and_never_scan_for_commands():
@@ -64,8 +70,10 @@ def test_installed_verbs_are_mounted_from_their_entry_points():
     from importlib.metadata import entry_points
 
     declared = {ep.name: ep.value for ep in entry_points(group="sqz.commands")}
-    assert declared["init"] == "sqz_agents.commands:init"
+    assert declared["init"] == "sqz_agents.commands:init" and declared["budget"] == "sqz_insights.commands:budget"
     r = run(["doctor", "--help"])
     assert r.returncode == 0 and "--purge-secrets" in r.stdout.decode()
+    r = run(["budget", "--help"])
+    assert r.returncode == 0 and all(sub in r.stdout.decode() for sub in ("set", "remove", "list"))
     r = run(["--help"])
     assert "not available" not in r.stdout.decode()

@@ -13,7 +13,7 @@ Stability: a name listed in ``__all__`` keeps its meaning within one minor versi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
 
 API_VERSION = "0.2"
 
@@ -69,6 +69,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
+    from typing import Any
+
     from .configfiles import ConfigError, parse_jsonc, to_python
     from .hostview import claude_preview, opencode_view, worth_replacing
     from .integrations import GROUP as INTEGRATIONS_GROUP

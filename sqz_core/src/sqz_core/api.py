@@ -11,7 +11,7 @@ Stability: a name listed in ``__all__`` keeps its meaning within one minor versi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
 
 API_VERSION = "0.2"
 
@@ -23,6 +23,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
     "Safety": ("verdicts", "Safety"),
     "most_restrictive": ("verdicts", "most_restrictive"),
+    # the plugin index (off the hot path: listing, validation, doctor)
+    "load_plugin_index": ("plugins", "load_index"),
+    "plugin_index_path": ("plugins", "index_path"),
+    "enabled_plugins": ("plugins", "enabled"),
+    "plugin_manager": ("plugins", "plugin_manager"),
     # one pass of the pipeline
     "compress": ("pipeline", "compress"),
     "Result": ("pipeline", "Result"),
@@ -81,6 +86,12 @@ _NAMES: dict[str, tuple[str, str]] = {
     "plugin_manager": ("plugins", "plugin_manager"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
+    # per-agent token budgets (the core warns; ``sqz budget`` manages them)
+    "budgets_path": ("budget", "budgets_path"),
+    "budget_warned_dir": ("budget", "warned_dir"),
+    "load_budgets": ("budget", "load"),
+    "budget_limit_for": ("budget", "limit_for"),
+    "UNKNOWN_AGENT": ("budget", "UNKNOWN"),
 }
 
 __all__ = sorted(_NAMES) + ["API_VERSION"]
@@ -103,6 +114,13 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
+    from typing import Any
+
+    from .budget import UNKNOWN as UNKNOWN_AGENT
+    from .budget import budgets_path
+    from .budget import limit_for as budget_limit_for
+    from .budget import load as load_budgets
+    from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, strip_escapes
     from .dedup import sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
@@ -110,6 +128,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .hot import compress_bytes
     from .markers import hookimpl
     from .paths import cache_dir, db_path
+    from .plugins import enabled as enabled_plugins
+    from .plugins import index_path as plugin_index_path
+    from .plugins import load_index as load_plugin_index
+    from .plugins import plugin_manager
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_TOOLS, FormatRequest
     from .exitmarker import MARKER as EXIT_MARKER
