@@ -36,6 +36,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
     "compress_bytes": ("hot", "compress_bytes"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
+    "expand_hint": ("runnable", "expand_hint"),
     # recovery
     "ExpandError": ("expand", "ExpandError"),
     "parse_ref": ("expand", "parse_ref"),
@@ -50,6 +51,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "open_store": ("stores", "open_store"),
     "store_url": ("stores", "store_url"),
     "recall": ("sessions", "recall"),
+    "default_session_for": ("sessions", "default_session_for"),
     "sketch": ("dedup", "sketch"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
@@ -136,13 +138,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .request import FILE_TOOLS, FormatRequest
     from .exitmarker import MARKER as EXIT_MARKER
     from .plugins import load_index, plugin_manager
-    from .runnable import RECOVERY_LINE, entry_script, on_path
+    from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path
     from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
     from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
     from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
-    from .sessions import recall
+    from .sessions import default_session_for, recall
     from .store import Store, StoreBusy, StoreError, holds_secret
     from .stores import describe as describe_store
     from .stores import open_store, store_url
