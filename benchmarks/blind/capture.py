@@ -227,6 +227,15 @@ def sample(text: str, n: int = 12) -> list[str]:
     return spread([ln for ln in lines_of(text) if 6 < len(ln) <= 220], n)
 
 
+def phrases(text: str, n: int = 20) -> list[str]:
+    """Pieces of long lines (cut at ', ' and '; '), for outputs made of few very long lines (a schema dump)."""
+    out = []
+    for ln in lines_of(text):
+        if len(ln) > 220:
+            out += [p.strip() for p in re.split(r",\s+|;\s*", ln) if 6 < len(p.strip()) <= 100]
+    return spread(out, n)
+
+
 def combine(*parts) -> list:
     out = []
     for p in parts:
@@ -1087,6 +1096,169 @@ def fam_git() -> None:
     rec("tomli_diff_worktree", "git diff", tomli, n3)
     rec("tomli_diff_cached_stat", "git diff --cached --stat", tomli, n3)
     rec("tomli_diff_word", "git diff --word-diff src/tomli/_re.py", tomli, n3)
+
+
+# ---------------------------------------------------------------- databases: psql and sqlite3
+def table_facts(text: str) -> list:
+    """A result table (psql aligned, sqlite3 column/box, \\d describes): the header's column names, rows
+    as their first cells, the row count, every error; expanded records as their field = value lines."""
+    out = []
+    rows = []
+    for ln in text.splitlines():
+        if re.match(r"^[\s\-+=─┼┬┴├┤┌┐└┘│|]*$", ln):
+            continue
+        cells = [c.strip() for c in re.split(r"\s*[|│]\s*", ln.strip().strip("|│")) if c.strip()]
+        if len(cells) >= 2:
+            rows.append([clip(c, 60) for c in cells[:3]])
+        elif len(cells) == 1 and 6 <= len(cells[0]) <= 120:
+            out.append(cells[0])
+    counts = matching(text, r"^\(\d+ rows?\)$")
+    errs = matching(text, r"^(ERROR|FATAL|Parse error|Error|Runtime error|psql:)")
+    expanded = [[m.group(1), clip(m.group(2), 60)] for m in re.finditer(r"^(\w+)\s+\|\s+(\S.*)$", text, re.M)]
+    return combine(errs[:6], counts, rows[:1], spread(rows[1:], 26), spread(expanded, 10), spread(out, 10))
+
+
+@family
+def fam_db() -> None:
+    pg = setup_postgres()
+    pv = version("psql --version")
+    psql = "psql -h 127.0.0.1 -p 18134 -U postgres"
+    note = ("psql against a throw-away PostgreSQL 15 cluster on 127.0.0.1:18134 holding pgbench's tables (-s 4) "
+            "and two tables of customers and invoices.")
+    try:
+        for name, q in [("psql_d_invoices", "\\d invoices"), ("psql_d_plus_customers", "\\d+ customers"),
+                        ("psql_dt_plus", "\\dt+"), ("psql_di", "\\di"), ("psql_l", "\\l"), ("psql_du", "\\du"),
+                        ("psql_select_invoices_60", "SELECT * FROM invoices ORDER BY id LIMIT 60"),
+                        ("psql_group_by_status", "SELECT status, count(*), sum(amount), min(issued), max(issued) "
+                                                 "FROM invoices GROUP BY status ORDER BY 1"),
+                        ("psql_join_top_customers", "SELECT c.id, c.email, count(i.id) AS invoices, sum(i.amount) AS "
+                                                    "total FROM customers c JOIN invoices i ON i.customer_id = c.id "
+                                                    "GROUP BY c.id ORDER BY total DESC LIMIT 40"),
+                        ("psql_explain_analyze", "EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM invoices i JOIN customers c "
+                                                 "ON c.id = i.customer_id WHERE i.status = 'open' AND c.name LIKE "
+                                                 "'Customer 1%'"),
+                        ("psql_stat_user_tables", "SELECT relname, seq_scan, idx_scan, n_tup_ins, n_tup_upd, "
+                                                  "n_live_tup, n_dead_tup FROM pg_stat_user_tables ORDER BY relname"),
+                        ("psql_error_missing_column", "SELECT id, totl FROM invoices LIMIT 3"),
+                        ("psql_d_pgbench_accounts", "\\d pgbench_accounts")]:
+            quoted = f"'{q}'" if "'" not in q else f'"{q}"'
+            record("db", name, f"{psql} -c {quoted} postgres", cwd=WORK, produced_by=pv, facts=table_facts, notes=note)
+        record("db", "psql_x_settings_log", f"{psql} -x -c \"SELECT name, setting, unit, context FROM pg_settings "
+               f"WHERE name LIKE 'log%' ORDER BY name\" postgres", cwd=WORK, produced_by=pv, facts=table_facts,
+               notes=note)
+        record("db", "psql_df_pg_catalog_like", f"{psql} -c '\\df pg_catalog.*lock*' postgres", cwd=WORK,
+               produced_by=pv, facts=table_facts, notes=note)
+    finally:
+        sh(f"runuser -u postgres -- {PGBIN}/pg_ctl -D {pg}/data -w stop")
+    d = setup_django()
+    sv = version("sqlite3 --version").split()[0]
+    sv = f"sqlite3 {sv}"
+    sn = "sqlite3 on the db.sqlite3 of a Django project after migrate, with 12 users."
+    for name, cmd in [("sqlite3_tables", "sqlite3 db.sqlite3 .tables"),
+                      ("sqlite3_schema_auth_user", "sqlite3 db.sqlite3 '.schema auth_user'"),
+                      ("sqlite3_migrations_header_column", "sqlite3 -header -column db.sqlite3 "
+                                                           "'SELECT * FROM django_migrations'"),
+                      ("sqlite3_users_box", "sqlite3 -box db.sqlite3 'SELECT id, username, email, is_staff, "
+                                            "date_joined FROM auth_user'"),
+                      ("sqlite3_permissions_csv", "sqlite3 -csv -header db.sqlite3 'SELECT * FROM auth_permission'"),
+                      ("sqlite3_indexes", "sqlite3 db.sqlite3 '.indexes'"),
+                      ("sqlite3_error", "sqlite3 db.sqlite3 'SELECT * FROM auth_users'"),
+                      ("sqlite3_schema_all", "sqlite3 db.sqlite3 .schema")]:
+        record("db", name, cmd, cwd=d, produced_by=sv,
+               facts=lambda t: combine(table_facts(t), sample(t, 16), phrases(t)),
+               notes=sn)
+
+
+# ---------------------------------------------------------------- lockfiles read with cat
+def lock_facts(text: str) -> list:
+    """A package and its version as the lockfile states them (name line with the version line after it)."""
+    out = []
+    lines = text.splitlines()
+    for i, ln in enumerate(lines[:-1]):
+        nxt = lines[i + 1]
+        if re.match(r'^\s*name = "', ln) and re.match(r'^\s*version = "', nxt):  # Cargo.lock, uv.lock, poetry.lock
+            out.append(ln.strip() + "\n" + nxt.rstrip())
+        elif re.match(r'^\s*"node_modules/[^"]+": \{$', ln) and re.match(r'^\s*"version": "', nxt):
+            out.append(ln.strip() + "\n" + nxt.rstrip())
+    resolved = matching(text, r'"resolved": "|^\s*source = "|^checksum = "')
+    deps = matching(text, r'^\s*"?[\w@/.-]+"?: "[\^~>=<]*\d')
+    return combine(spread(out, 28), spread(resolved, 6), spread(deps, 6))
+
+
+@family
+def fam_lockfiles() -> None:
+    cv = version("cat --version")
+    for spec, cmd in (("click==8.5.1", "head -n 600 uv.lock"), ("markupsafe==3.0.4", "grep -n -A2 '^name = ' uv.lock"),
+                      ("pluggy==1.7.0", "cat uv.lock"), ("iniconfig==2.3.1", "cat uv.lock")):
+        d = sdist_dir(spec)
+        record("lockfiles", f"uv_lock_{spec.split('==')[0]}", cmd, cwd=d, produced_by=cv,
+               facts=lambda t: combine(lock_facts(t), grep_facts(t)[:10]), notes=f"the uv.lock shipped in the {spec} sdist.")
+    js = setup_js()
+    lk = WORK / "lock-express"
+    if not (lk / "package-lock.json").exists():
+        lk.mkdir(exist_ok=True)
+        sh("npm init -y >/dev/null && npm install --no-audit --no-fund express@4 morgan cookie-parser", lk, check=True)
+    nv = f"npm {version('npm --version')}"
+    record("lockfiles", "package_lock_express", "cat package-lock.json", cwd=lk, produced_by=nv, facts=lock_facts,
+           notes="package-lock.json written by npm install express@4 morgan cookie-parser in an empty project.")
+    record("lockfiles", "package_lock_head_tools", "head -n 400 package-lock.json", cwd=js, produced_by=nv,
+           facts=lock_facts, notes="the js tools project's package-lock.json (typescript, jest, vitest, pyright...).")
+    record("lockfiles", "package_json_grep_version", "grep -n '\"version\"' package-lock.json | head -n 80", cwd=lk,
+           produced_by=nv, facts=grep_facts, notes="")
+    cg = setup_cargo()
+    if cg:
+        for crate in cg:
+            record("lockfiles", f"cargo_lock_{crate.name.split('-')[0]}", "cat Cargo.lock", cwd=crate,
+                   produced_by=version("cargo --version"), facts=lock_facts,
+                   notes=f"Cargo.lock made by `cargo generate-lockfile --offline` for {crate.name}, a crate Debian "
+                         "ships as source (/usr/share/cargo/registry), against that same registry.")
+    pl = WORK / "poetry-proj"
+    if not (pl / "poetry.lock").exists():
+        pl.mkdir(exist_ok=True)
+        (pl / "pyproject.toml").write_text('[project]\nname = "shop"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n'
+                                           'dependencies = ["flask>=3", "requests>=2.31", "sqlalchemy>=2"]\n\n'
+                                           '[build-system]\nrequires = ["poetry-core"]\nbuild-backend = '
+                                           '"poetry.core.masonry.api"\n')
+        sh(f"{VENV}/bin/poetry lock", pl, timeout=600)
+    if (pl / "poetry.lock").exists():
+        record("lockfiles", "poetry_lock_shop", "cat poetry.lock", cwd=pl, produced_by=version(f"{VENV}/bin/poetry "
+               "--version"), facts=lock_facts, notes="poetry.lock written by `poetry lock` for flask, requests, "
+                                                     "sqlalchemy.")
+
+
+def setup_js() -> Path:
+    js = WORK / "js"
+    if not (js / "node_modules" / "typescript").exists():
+        js.mkdir(exist_ok=True)
+        sh("npm init -y >/dev/null; npm install --no-audit --no-fund typescript@5 jest@30 vitest@3 pyright qs semver "
+           "express@4 @types/node", js, check=True, timeout=1800)
+    return js
+
+
+def setup_cargo() -> list[Path]:
+    """Copies of crates Debian ships as source, with Cargo resolving against that same local registry."""
+    reg = Path("/usr/share/cargo/registry")
+    if not reg.exists():
+        return []
+    home = WORK / "cargo-home"
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text(f'[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\n'
+                                      f'directory = "{reg}"\n[net]\noffline = true\n')
+    out = []
+    for pat in ("regex-1*", "serde_json-1*", "semver-1*", "itoa-1*"):
+        found = sorted(reg.glob(pat))
+        if not found:
+            continue
+        dst = WORK / "crates" / found[-1].name
+        if not dst.exists():
+            dst.parent.mkdir(exist_ok=True)
+            shutil.copytree(found[-1], dst)
+            sh("rm -f Cargo.lock .cargo-checksum.json", dst)
+        if not (dst / "Cargo.lock").exists():
+            sh("cargo generate-lockfile --offline", dst, env={"CARGO_HOME": str(home)}, timeout=300)
+        if (dst / "Cargo.lock").exists():
+            out.append(dst)
+    return out
 
 
 def main() -> int:
