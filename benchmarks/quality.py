@@ -76,7 +76,7 @@ def judge():
 BLIND_CATEGORY = {"logs": "logs", "traces": "logs", "tests": "test runners", "git": "git",
                   "listings": "search/listings", "db": "structured data", "lockfiles": "structured data",
                   "build": "build/compilers", "lint": "build/compilers", "packages": "build/compilers",
-                  "js": "test runners", "native": "test runners"}
+                  "js": "test runners", "toxnox": "test runners"}  # go/, cargo/: test runners or build by the command
 
 
 def family_of(root: Path, fixture_path: Path) -> str:
@@ -110,6 +110,8 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
         return "git"
     if _TEST.search(cmd):
         return "test runners"
+    if pack == "blind":
+        return "build/compilers"  # go build/vet, cargo build/clippy
     if _STRUCTURED.search(cmd):
         return "structured data"
     if _LISTING.search(cmd):

@@ -61,7 +61,7 @@ def test_the_blind_set_is_there():
 @pytest.mark.parametrize("fx", BLIND, ids=_id)
 def test_blind_facts_hold_in_the_raw_capture_by_both_rules(fx):
     text = clean_terminal(fx.text)
-    assert 3 <= len(fx.facts) <= 40
+    assert 1 <= len(fx.facts) <= 40
     assert missing_facts(text, fx.facts) == []
     assert missing_facts_by_words(text, fx.facts) == []
     assert fx.meta.get("produced_by") and fx.meta.get("captured") and fx.command
