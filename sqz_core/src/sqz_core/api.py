@@ -23,6 +23,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
     "Safety": ("verdicts", "Safety"),
     "most_restrictive": ("verdicts", "most_restrictive"),
+    # the plugin index (off the hot path: listing, validation, doctor)
+    "load_plugin_index": ("plugins", "load_index"),
+    "plugin_index_path": ("plugins", "index_path"),
+    "enabled_plugins": ("plugins", "enabled"),
+    "plugin_manager": ("plugins", "plugin_manager"),
     # one pass of the pipeline
     "compress": ("pipeline", "compress"),
     "Result": ("pipeline", "Result"),
@@ -149,6 +154,10 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .hot import unpack as unpack_frame
     from .markers import hookimpl
     from .paths import cache_dir, db_path
+    from .plugins import enabled as enabled_plugins
+    from .plugins import index_path as plugin_index_path
+    from .plugins import load_index as load_plugin_index
+    from .plugins import plugin_manager
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_TOOLS, FormatRequest
     from .exitmarker import MARKER as EXIT_MARKER

@@ -93,6 +93,8 @@ def plugins(
 ):
     """List installed plugins: formatters (entry name, distribution, version, commands claimed, hooks) and integrations.
 
+    A formatter the index refused (it failed to import, pluggy rejects it against the specs, it
+    claims no command) shows as `error: <reason>`, is never called, and makes the status 1.
     SQZ_LOAD_PLUGINS=a,b allows only those plugins; SQZ_DISABLE_PLUGINS=a,b blocks them.
     """
     from .plugins import enabled, index_path, load_index, plugin_manager
@@ -108,24 +110,25 @@ def plugins(
     if as_json:
         typer.echo(json.dumps({"index": index_path(), "plugins": index["plugins"], "active": sorted(active),
                                "integrations": integrations, "problems": problems}, indent=2))
-        raise typer.Exit(1 if problems else 0)
+        raise typer.Exit(1 if problems or any(r.get("error") for r in index["plugins"]) else 0)
     if not index["plugins"]:
         typer.echo("no formatter plugins installed (only the built-in generic stages run)")
     for rec in index["plugins"]:
-        state = "error" if rec.get("error") else ("on" if rec["name"] in active else "off")
+        if rec.get("error"):
+            typer.echo(f"{rec['name']:<14} error: {rec['error']}  ({rec.get('dist') or '?'} {rec.get('version') or '?'})")
+            continue
+        state = "on" if rec["name"] in active else "off"
         cmds = ",".join(rec.get("commands") or []) or "-"
         hooks = ",".join(h.replace("sqz_", "") for h in sorted(rec.get("hooks", {})))
         typer.echo(f"{rec['name']:<14} {state:<5} {rec.get('dist') or '?'} {rec.get('version') or '?'}"
                    f"  commands: {cmds}  hooks: {hooks}")
-        if rec.get("error"):
-            typer.echo(f"{'':<14}       {rec['error']}")
     typer.echo("integrations:" if integrations else "integrations: none installed")
     for rec in integrations:
         state = f"error: {rec['error']}" if rec["error"] else (rec["tier"] or "?")
         typer.echo(f"  {rec['name']:<12} {rec.get('dist') or '?'} {rec.get('version') or '?'}  tier: {state}")
     for p in problems:
         typer.echo(p, err=True)
-    raise typer.Exit(1 if problems else 0)
+    raise typer.Exit(1 if problems or any(r.get("error") for r in index["plugins"]) else 0)
 
 
 def _integration_records() -> list[dict]:
