@@ -51,6 +51,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     "store_url": ("stores", "store_url"),
     "recall": ("sessions", "recall"),
     "sketch": ("dedup", "sketch"),
+    "ref_ttl": ("dedup", "ref_ttl"),
+    "exact_ref": ("dedup", "exact"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
     # safety
@@ -81,9 +83,6 @@ _NAMES: dict[str, tuple[str, str]] = {
     # where sqz runs from (what ``sqz init`` writes into agents' configuration)
     "entry_script": ("runnable", "entry_script"),
     "on_path": ("runnable", "on_path"),
-    # the plugin index (``sqz doctor``, ``sqz plugins``)
-    "load_index": ("plugins", "load_index"),
-    "plugin_manager": ("plugins", "plugin_manager"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
     # the warm daemon's wire and host (``sqz_daemon``; the client is the hot path's own)
@@ -99,9 +98,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "recv_frame": ("hot", "recv_message"),
     "open_store_or_say": ("hot", "_open_store"),
     "print_stats_line": ("hot", "_note"),
-    "index_path": ("plugins", "index_path"),
-    "index_is_fresh": ("plugins", "_fresh"),
-    "enabled_plugins": ("plugins", "enabled"),
+    "plugin_index_is_fresh": ("plugins", "_fresh"),
     "load_plugin": ("plugins", "load_plugin"),
     "begin_plugin_call": ("plugins", "begin_call"),
     "sqlite_path_of": ("stores", "_sqlite_path"),
@@ -141,7 +138,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .budget import load as load_budgets
     from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, strip_escapes
-    from .dedup import sketch
+    from .dedup import exact as exact_ref
+    from .dedup import ref_ttl, sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
@@ -161,10 +159,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_TOOLS, FormatRequest
     from .exitmarker import MARKER as EXIT_MARKER
-    from .plugins import _fresh as index_is_fresh
+    from .plugins import _fresh as plugin_index_is_fresh
     from .plugins import begin_call as begin_plugin_call
-    from .plugins import enabled as enabled_plugins
-    from .plugins import index_path, load_index, load_plugin, plugin_manager
+    from .plugins import load_plugin
     from .runnable import RECOVERY_LINE, entry_script, on_path
     from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
     from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable

@@ -13,7 +13,7 @@ path would print (stdout bytes, the stderr lines, the exit status). Requests are
 answered on threads but compressed one at a time, because the pipeline reads ``os.environ``
 and the working directory: each request's variables and cwd are applied for its duration
 and restored afterwards. The store is reopened after an error or when its file was
-replaced; the plugin index is reloaded when ``index_is_fresh`` says it is stale (and the
+replaced; the plugin index is reloaded when ``plugin_index_is_fresh`` says it is stale (and the
 daemon exits if an imported plugin's code changed). A client of another sqz version or
 install (version, sqz_core's directory mtime, interpreter) gets "mismatch" and compresses
 in-process; the daemon exits when it sees that its own install changed. It exits after
@@ -149,8 +149,8 @@ class Daemon:
     def warm(self) -> None:
         """Import what calls need (pipeline, store, every formatter) and run the pipeline once."""
         try:
-            index = core.load_index()
-            self.indexes[core.index_path()] = index
+            index = core.load_plugin_index()
+            self.indexes[core.plugin_index_path()] = index
             for rec in core.enabled_plugins(index.get("plugins", [])):
                 core.load_plugin(rec)
             sample = b"warming up\n" * 40 + b"error: something failed\n"
@@ -321,11 +321,11 @@ class Daemon:
 
     def _index(self):
         """The plugin index for this request's cache dir; None when a loaded plugin's code changed."""
-        path = core.index_path()
+        path = core.plugin_index_path()
         index = self.indexes.get(path)
-        if index is not None and core.index_is_fresh(index):
+        if index is not None and core.plugin_index_is_fresh(index):
             return index
-        new = core.load_index()
+        new = core.load_plugin_index()
         if index is not None:
             old_watch, new_watch = index.get("watch", {}), new.get("watch", {})
             for rec in new.get("plugins", []):
