@@ -710,8 +710,7 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
         echo(f"database: UNAVAILABLE ({describe()}): {health} (calls compress without dedup or expand "
              "until it is reachable; fix the server or SQZ_STORE_URL)")
         status = 2
-    from sqz_core.api import load_plugin_index as load_index
-    from sqz_core.api import plugin_manager
+    from sqz_core.api import load_index, plugin_manager
 
     try:
         index = load_index(refresh=True)

@@ -35,7 +35,7 @@ import time
 from sqz_core import api as core
 
 IDLE_MINUTES = 15.0
-START_TIMEOUT = 10.0
+START_TIMEOUT = 30.0  # the warm-up imports every plugin: seconds on a loaded machine
 
 
 def _paths() -> tuple[str, str, str, str]:
@@ -149,7 +149,7 @@ class Daemon:
     def warm(self) -> None:
         """Import what calls need (pipeline, store, every formatter) and run the pipeline once."""
         try:
-            index = core.load_plugin_index()
+            index = core.load_index()
             self.indexes[core.plugin_index_path()] = index
             for rec in core.enabled_plugins(index.get("plugins", [])):
                 core.load_plugin(rec)
@@ -325,7 +325,7 @@ class Daemon:
         index = self.indexes.get(path)
         if index is not None and core.plugin_index_is_fresh(index):
             return index
-        new = core.load_plugin_index()
+        new = core.load_index()
         if index is not None:
             old_watch, new_watch = index.get("watch", {}), new.get("watch", {})
             for rec in new.get("plugins", []):
@@ -369,6 +369,8 @@ def serve(idle_minutes: float = IDLE_MINUTES) -> int:
         os.chdir("/")
         d.warm()
         d.bind()
+        d.last = time.monotonic()  # idle time counts from the first moment a client can connect, not
+        # from before the warm-up (which takes seconds on a loaded machine)
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(sig, lambda *_: d.stop.set())
         _log(f"listening on {d.sock_path} (sqz {d.stamp[0].decode()}, idle exit {idle_minutes:g} min)")
