@@ -486,3 +486,23 @@ def test_what_is_not_an_exception_passes_through_dispatch(monkeypatch):
     with pytest.raises(OutOfTime):
         plugins.call_first(impls, request=request())
     assert resumed == []
+
+
+def test_firstresult_hooks_are_the_specs_own():
+    pm = _pluggy([])
+    declared = {name for name in plugins.HOOKS if getattr(pm.hook, name).spec.opts.get("firstresult")}
+    assert plugins.FIRSTRESULT == declared
+    assert set(plugins.HOOKS) == {n for n in dir(hookspecs) if n.startswith("sqz_")}
+
+
+def test_installed_packs_are_called_in_pluggys_order_for_every_program():
+    index = plugins.load_index()
+    pm = plugins.plugin_manager(index)
+    programs = {None} | {c for rec in plugins.enabled(index["plugins"]) for c in rec["commands"] if c != "*"}
+    for program in sorted(programs, key=str):
+        records = [plugins.builtin_record()] + plugins.for_program(index, program)
+        wanted = {r["name"] for r in records}
+        for hook in plugins.HOOKS:
+            fast = [(i.plugin, i.func.__name__) for i in plugins.implementations(hook, records)]
+            slow = [(pm.get_name(h.plugin), h.function.__name__) for h in reversed(getattr(pm.hook, hook).get_hookimpls())]
+            assert fast == [s for s in slow if s[0] in wanted], (program, hook)
