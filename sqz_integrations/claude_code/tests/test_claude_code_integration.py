@@ -11,7 +11,7 @@ import pytest
 
 from sqz_core.testing import fact_kept
 from sqz_core.runnable import RECOVERY_LINE
-from sqz_core.testing_integrations import SQZ, run_sqz
+from sqz_agents.testing import SQZ, run_sqz
 from sqz_integration_claude_code import integration
 
 PAYLOADS = Path(__file__).parent / "payloads"
@@ -190,9 +190,10 @@ def test_read_of_content_served_shortened_is_sent_whole_never_unchanged(env):
     assert again["file"]["content"].startswith("§ref:")  # now the model has it whole
 
 
-@pytest.mark.parametrize("version, events", [((2, 1, 332), ["PostToolUse", "PreCompact", "SessionStart"]),
-                                             ((2, 1, 121), ["PostToolUse", "PreCompact", "SessionStart"]),
-                                             (None, ["PostToolUse", "PreCompact", "SessionStart"]),
+CURRENT = ["PostToolUse", "PreToolUse", "PreCompact", "SessionStart"]
+
+
+@pytest.mark.parametrize("version, events", [((2, 1, 332), CURRENT), ((2, 1, 121), CURRENT), (None, CURRENT),
                                              ((2, 1, 120), ["PreToolUse", "PreCompact", "SessionStart"])])
 def test_init_rewrites_only_for_old_claude_code(tmp_path, version, events):
     ctx = {"home": str(tmp_path), "sqz": "/opt/sqz", "versions": {"claude-code": version}}
@@ -200,6 +201,10 @@ def test_init_rewrites_only_for_old_claude_code(tmp_path, version, events):
     assert [a["path"][1] for a in acts] == events
     first = acts[0]["item"]
     assert first["matcher"] == ("Bash" if events[0] == "PreToolUse" else "Bash|Read")
+    pre = next(a["item"] for a in acts if a["path"][1] == "PreToolUse")
+    # current versions: the PreToolUse hook only runs allowed verbose-on-failure commands through sqz run
+    assert pre["hooks"][0]["command"] == ("/opt/sqz hook claude-code" if events is not CURRENT
+                                          else "/opt/sqz hook claude-code --pre")
 
 
 BANNED = ("typer", "click", "rich", "pydantic", "jsonschema", "ruamel", "tomlkit", "tiktoken", "pluggy",
@@ -249,12 +254,14 @@ def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
     r = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert r.returncode == 0, r.stderr
     text = settings.read_text()
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     value = to_python(parse_jsonc(text))
     assert "// Claude Code user settings" in text and value["permissions"] == {"deny": ["Bash(rm -rf:*)"]}
     commands = [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]]
-    assert commands == ["prettier --check"]  # no rewrite: Claude Code is not on PATH here, current ones need none
+    # the user's hook kept; sqz's own is the --pre hook (allowed verbose-on-failure commands only), no old rewrite
+    assert commands == ["prettier --check", f"{SQZ} hook claude-code --pre"]
+    assert value["hooks"]["PreToolUse"][1]["matcher"] == "Bash"
     assert value["hooks"]["PostToolUse"] == [{"matcher": "Bash|Read", "hooks": [
         {"type": "command", "command": f"{SQZ} hook claude-code --post", "timeout": 10}]}]
     assert value["hooks"]["PreCompact"][0]["hooks"][0]["command"] == f"{SQZ} hook precompact"
@@ -277,10 +284,11 @@ def test_init_replaces_the_rewrite_an_older_sqz_installed(tmp_path):
     settings.write_text(json.dumps(old, indent=2))
     r = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert r.returncode == 0, r.stderr
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     value = to_python(parse_jsonc(settings.read_text()))
-    assert [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]] == ["prettier --check"]
+    assert [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]] == [
+        "prettier --check", f"{SQZ} hook claude-code --pre"]  # the old rewrite is gone, not duplicated
     assert value["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == f"{SQZ} hook claude-code --post"
 
 
@@ -295,3 +303,56 @@ def test_detects_the_claude_folder(tmp_path, monkeypatch):
 def test_registered_in_the_integrations_group():
     out = subprocess.run([sys.executable, "-m", "sqz_core", "plugins"], capture_output=True, check=True).stdout
     assert b"claude-code" in out and b"sqz-integration-claude-code" in out
+
+
+# -- the gate in the model's tokens, against what Claude Code would have sent ----------------------
+FIXTURES = Path(__file__).resolve().parents[3] / "sqz_formatters_test" / "tests" / "fixtures"
+LONG_BIN = "/home/developer/projects/service-backend/.venv-py311-tools/bin/sqz"
+
+
+def post_payload(command: str, stdout: str, **extra) -> bytes:
+    data = payload("posttooluse_bash.json", command=command)
+    data["tool_response"] = dict(data["tool_response"], stdout=stdout, **extra)
+    return json.dumps(data).encode()
+
+
+def test_a_replacement_is_never_more_cl100k_tokens_than_the_output(env, monkeypatch):
+    from sqz_core.tokens import count
+
+    monkeypatch.setenv("SQZ_BIN", LONG_BIN)  # hints name this long path: ~24 tokens each
+    small = (FIXTURES / "pytest" / "green_default.txt").read_text()
+    new = json.loads(integration.hook(post_payload("pytest", small), ["--post"]))
+    new = new["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    assert LONG_BIN in new and count(new)[0] < count(small)[0]  # hint included
+    quiet = (FIXTURES / "pytest" / "green_quiet.txt").read_text()  # 17 tokens: nothing to win
+    assert integration.hook(post_payload("pytest -q", quiet), ["--post"]) is None
+    big = (FIXTURES / "pytest" / "h2_humanize_green_verbose.txt").read_text()
+    new = json.loads(integration.hook(post_payload("pytest -v", big), ["--post"]))
+    new = new["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    assert LONG_BIN in new and count(new)[0] < count(big)[0] / 4
+
+
+def persisted(tmp_path, name: str) -> tuple[str, str, str]:
+    full = (FIXTURES / name).read_text()
+    path = tmp_path / "tool-results" / "bash-1.txt"
+    path.parent.mkdir(parents=True)
+    path.write_text(full)
+    return full, str(path), full[:30000]
+
+
+def test_a_persisted_output_is_replaced_only_when_shorter_than_claude_codes_preview(env):
+    from sqz_agents.api import claude_preview
+    from sqz_core.tokens import count
+
+    # 53 KB of passing vitest: sqz's summary (~340 tokens) beats the 2 KB preview (~780): replaced
+    full, path, head = persisted(env / "a", "vitest/huge_verbose.txt")
+    out = json.loads(integration.hook(post_payload("npx vitest run --reporter=verbose", head,
+                                                   persistedOutputPath=path, persistedOutputSize=len(full)),
+                                      ["--post"]))["hookSpecificOutput"]["updatedToolOutput"]
+    assert "persistedOutputPath" not in out
+    assert count(out["stdout"])[0] < count(claude_preview(head, path, len(full)))[0]
+    # 54 KB of unittest -v with failures: sqz's rendering (~2,400 tokens) is longer than the preview (~520):
+    # Claude Code's own preview and saved file stay (the model reads the file if it needs more)
+    full, path, head = persisted(env / "b", "unittest/h2_dateutil_verbose.txt")
+    assert integration.hook(post_payload("python -m unittest -v", head, persistedOutputPath=path,
+                                         persistedOutputSize=len(full)), ["--post"]) is None

@@ -83,17 +83,17 @@ _NOTE_START, _NOTE_END = "\n<shell_metadata>\n", "\n</shell_metadata>"
 
 def runs_sqz(command: str, sqz_argv: list[str] | None = None) -> bool:
     """Does ``command`` run sqz itself (any verb)? Its output is sqz's own: never compress it again."""
-    from sqz_core.rewrite import _SQZ_PROGRAMS, _program, _tokens, simple_commands
+    from sqz_core.api import SQZ_PROGRAMS, program_of, shell_words, simple_commands
 
-    names = set(_SQZ_PROGRAMS)
+    names = set(SQZ_PROGRAMS)
     if sqz_argv:
         names.add(os.path.basename(sqz_argv[0]))
     try:
-        words_list = simple_commands(_tokens(command))
+        words_list = simple_commands(shell_words(command))
     except Exception:
         return "sqz" in command  # cannot parse: the safe side is to leave it alone
     for words in words_list:
-        prog = _program(words)[0]
+        prog = program_of(words)[0]
         if prog and (prog in names or os.path.basename(prog) in names):
             return True
         if words and os.path.basename(words[0]) in names:
@@ -124,9 +124,9 @@ def _post_bash(data: dict) -> str | None:
         text, note = text[:cut], text[cut:]
         if not text.strip():
             return None
-    from sqz_core.hot import compress_bytes
+    from sqz_core.api import compress_bytes
 
-    from sqz_core.exitmarker import new_nonce, trailer
+    from sqz_core.api import new_nonce, trailer
 
     raw, nonce = text.encode("utf-8"), None
     status = data.get("exit")
@@ -139,7 +139,10 @@ def _post_bash(data: dict) -> str | None:
             "exit_nonce": nonce}
     result = compress_bytes(raw, opts)
     out = result.output.decode("utf-8", errors="replace")
-    if result.outcome == "error" or out == text or len(out) >= len(text):
+    from sqz_agents.api import opencode_view, worth_replacing
+
+    # against what OpenCode would send: its bash output cut at 2,000 lines / 50 KB
+    if result.outcome == "error" or not worth_replacing(opencode_view(text), out):
         return None
     return out + ("\n" if note and not out.endswith("\n") else "") + note
 
@@ -149,24 +152,29 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict) or "--post" not in args:
         return None  # older plugins' tool.execute.before call: the command is left unchanged
-    from sqz_core.rewrite import touch_activity
+    from sqz_agents.api import touch_activity
 
     touch_activity(name)
     if data.get("tool") == "bash":
         new = _post_bash(data)
     elif data.get("tool") == "read" and isinstance(data.get("output"), str):
-        from sqz_core.rewrite import post_dedup
+        from sqz_agents.api import post_dedup
 
         new = post_dedup(data["output"], tool="read", session=data.get("sessionID"))
     else:
         return None
     if new is None:
         return None
-    return json.dumps({"output": runnable_hints(new, data.get("sqz"))}, ensure_ascii=False).encode("utf-8")
+    new = runnable_hints(new, data.get("sqz"))
+    from sqz_agents.api import opencode_view, worth_replacing
+
+    if not worth_replacing(opencode_view(data["output"]), new):  # the hints' words counted too
+        return None
+    return json.dumps({"output": new}, ensure_ascii=False).encode("utf-8")
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".config", "opencode"), "opencode")
 
