@@ -11,7 +11,7 @@ Stability: a name listed in ``__all__`` keeps its meaning within one minor versi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not ``typing``: this module is on the hot path, and typing is not
 
 API_VERSION = "0.2"
 
@@ -21,6 +21,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "hookimpl": ("markers", "hookimpl"),
     "FormatRequest": ("request", "FormatRequest"),
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
+    "FILE_PROGRAMS": ("request", "FILE_PROGRAMS"),
+    "split_words": ("request", "split_words"),
+    "normalize_argv": ("request", "normalize_argv"),
     "Safety": ("verdicts", "Safety"),
     "most_restrictive": ("verdicts", "most_restrictive"),
     # one pass of the pipeline
@@ -54,6 +57,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # text and tokens
     "clean_terminal": ("cleanup", "clean_terminal"),
     "strip_escapes": ("cleanup", "strip_escapes"),
+    "looks_like_diff": ("cleanup", "looks_like_diff"),
+    "lazy_pattern": ("lazyre", "lazy"),
     "estimate": ("tokens", "estimate"),
     "count_tokens": ("tokens", "count"),
     # the exit-status trailer of a wrapped command
@@ -92,15 +97,18 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
-    from .cleanup import clean_terminal, strip_escapes
+    from typing import Any
+
+    from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
     from .hot import compress_bytes
+    from .lazyre import lazy as lazy_pattern
     from .markers import hookimpl
     from .paths import cache_dir, db_path
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
-    from .request import FILE_TOOLS, FormatRequest
+    from .request import FILE_PROGRAMS, FILE_TOOLS, FormatRequest, normalize_argv, split_words
     from .rewrite import _SQZ_PROGRAMS as SQZ_PROGRAMS
     from .rewrite import _lex as lex
     from .rewrite import _program as program_of

@@ -6,7 +6,8 @@
    through unless a formatter's summary keeps every line of their paragraphs;
    neither is ever cached;
 4. exact-repeat dedup against the session store (``sqz_dedup``);
-5. content kind (``sqz_detect``) and per-command formatter (``sqz_format``);
+5. per-command formatter (``sqz_format``); when none answers, the content kind (``sqz_detect``)
+   and the catch-all formatters (the generic pack's kinds);
 6. generic lossless stages: terminal noise, blank runs, repeated lines/blocks;
 7. the net-win gate: a result that does not save enough goes out as the original.
 A lossy result ends with a line telling how to get the original back.
@@ -153,7 +154,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     ``store`` is a ``sqz_core.store.Store`` or None (no dedup, no lossy stages: nothing
     could be recovered). ``no_cache`` disables refs for this call (neither emitted
     nor recorded); originals of lossy results are still kept for ``expand``.
-    ``formatters=False`` skips per-command plugins (to measure the generic stages).
+    ``formatters=False`` skips per-command plugins, keeping the catch-alls such as the generic
+    content kinds (to measure the generic stages).
     ``abbreviate`` None follows ``SQZ_NO_ABBREV``. ``exit_nonce``: the wrapper's per-call
     nonce; only a trailer carrying it is stripped (``exitmarker``).
 
@@ -193,8 +195,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         return r
 
     if index is None:
-        index = load_index() if formatters else {"plugins": []}
-    records = [builtin_record()] + (for_program(index, req.program) if formatters else [])
+        index = load_index()
+    # formatters off: only the catch-alls (the generic content kinds), no per-command formatter
+    records = [builtin_record()] + for_program(index, req.program if formatters else None)
 
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
     if (verdict is None or not verdict.secret) and cleaned != text:
@@ -258,10 +261,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
 
         req.text = fold_repeated_traces(cleaned, verdict.spans)  # the first copy of each stays verbatim
     if not is_file:
-        req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
-        plugin, formatted = call_first(implementations("sqz_format", records), request=req)
-        if formatted is not None and not isinstance(formatted, str):
-            formatted = plugin = None
+        plugin, formatted = _format(records, req)
         if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
             return late
     if is_safe and formatted is not None and plugin == reporter:
@@ -362,6 +362,25 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             store.index_text(digest, text, command or tool, session)
         result.stored = True
     return result
+
+
+def _format(records: list[dict], req: FormatRequest) -> tuple:
+    """``(plugin, text)`` of the first formatter that answers, else ``(None, None)``.
+
+    The formatters that claim the program first; only when none of them answers is the
+    content kind asked (``sqz_detect``) and offered to the catch-alls (``commands = ("*",)``).
+    """
+    from .plugins import call_first, implementations
+
+    claim = [r for r in records if "*" not in r.get("commands", ())]
+    plugin, formatted = call_first(implementations("sqz_format", claim), request=req)
+    if formatted is None or not isinstance(formatted, str):
+        req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
+        rest = [r for r in records if "*" in r.get("commands", ())]
+        plugin, formatted = call_first(implementations("sqz_format", rest), request=req)
+    if formatted is not None and not isinstance(formatted, str):
+        formatted = plugin = None
+    return plugin, formatted
 
 
 def _batch(store):
