@@ -68,17 +68,17 @@ def digest_of(data: bytes) -> str:
 
 
 def default_session() -> str:
-    """``SQZ_SESSION``, else one session per working directory."""
+    """``SQZ_SESSION``, else one session per user, machine and working directory."""
     sid = os.environ.get("SQZ_SESSION")
     if sid:
         return sid
-    import zlib
+    from .sessions import default_session_for
 
     try:
         cwd = os.getcwd()
     except OSError:
         cwd = "?"
-    return f"cwd:{zlib.crc32(cwd.encode('utf-8', 'surrogateescape')) & 0xFFFFFFFF:08x}"
+    return default_session_for(cwd)
 
 
 def _max_bytes() -> int:
@@ -260,8 +260,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         from .safety import fold_repeated_traces
 
         req.text = fold_repeated_traces(cleaned, verdict.spans)  # the first copy of each stays verbatim
+    kind_asked = False
     if not is_file:
-        plugin, formatted = _format(records, req)
+        plugin, formatted, kind_asked = _format(records, req)
         if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
             return late
     if is_safe and formatted is not None and plugin == reporter:
@@ -312,8 +313,10 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         if abbreviate is None:
             abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
         # a formatter's lines are what agents search for: abbreviate them only under pressure
-        if (abbreviate and recoverable and (formatted is None or level != "default")
-                and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate)):
+        consider = abbreviate and recoverable and (formatted is None or level != "default")
+        if consider and not kind_asked:  # a claiming formatter answered: the kind was not needed until here
+            req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
+        if consider and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate):
             from .abbrev import abbreviate as abbreviate_text
 
             shorter = abbreviate_text(candidate)
@@ -365,22 +368,27 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
 
 
 def _format(records: list[dict], req: FormatRequest) -> tuple:
-    """``(plugin, text)`` of the first formatter that answers, else ``(None, None)``.
+    """``(plugin, text, kind asked)`` of the first formatter that answers (plugin and text None if none).
 
-    The formatters that claim the program first; only when none of them answers is the
-    content kind asked (``sqz_detect``) and offered to the catch-alls (``commands = ("*",)``).
+    One ``sqz_format`` call in pluggy's order (wrappers included); the content kind
+    (``sqz_detect``) is asked in it just before the first catch-all formatter
+    (``commands = ("*",)``, the generic pack's kinds), so only when every formatter that
+    claims the program declined: a ``git status`` the git pack renders never sniffs the text.
     """
-    from .plugins import call_first, implementations
+    from .plugins import Impl, call_first, implementations
 
-    claim = [r for r in records if "*" not in r.get("commands", ())]
-    plugin, formatted = call_first(implementations("sqz_format", claim), request=req)
-    if formatted is None or not isinstance(formatted, str):
-        req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
-        rest = [r for r in records if "*" in r.get("commands", ())]
-        plugin, formatted = call_first(implementations("sqz_format", rest), request=req)
-    if formatted is not None and not isinstance(formatted, str):
-        formatted = plugin = None
-    return plugin, formatted
+    asked = []
+
+    def ask_kind(request):  # answers nothing: it sets the kind the catch-alls after it read
+        asked.append(True)
+        request.kind = call_first(implementations("sqz_detect", records), request=request)[1]
+
+    impls = implementations("sqz_format", records)
+    catch_alls = {r["name"] for r in records if "*" in r.get("commands", ())}
+    at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_alls), len(impls))
+    impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
+    plugin, formatted = call_first(impls, request=req)
+    return plugin, formatted, bool(asked)
 
 
 def _batch(store):
@@ -431,7 +439,7 @@ def _keeps(original: str, candidate: str, spans) -> bool:
 
 
 def _runs_sqz(command: str) -> bool:
-    from .rewrite import runs_sqz
+    from .shell import runs_sqz
 
     return runs_sqz(command)
 
