@@ -26,11 +26,6 @@ _NAMES: dict[str, tuple[str, str]] = {
     "normalize_argv": ("request", "normalize_argv"),
     "Safety": ("verdicts", "Safety"),
     "most_restrictive": ("verdicts", "most_restrictive"),
-    # the plugin index (off the hot path: listing, validation, doctor)
-    "load_plugin_index": ("plugins", "load_index"),
-    "plugin_index_path": ("plugins", "index_path"),
-    "enabled_plugins": ("plugins", "enabled"),
-    "plugin_manager": ("plugins", "plugin_manager"),
     # one pass of the pipeline
     "compress": ("pipeline", "compress"),
     "Result": ("pipeline", "Result"),
@@ -91,6 +86,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # the plugin index (``sqz doctor``, ``sqz plugins``)
     "load_index": ("plugins", "load_index"),
     "plugin_manager": ("plugins", "plugin_manager"),
+    "plugin_index_path": ("plugins", "index_path"),
+    "enabled_plugins": ("plugins", "enabled"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
     # per-agent token budgets (the core warns; ``sqz budget`` manages them)
@@ -138,8 +135,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .paths import cache_dir, db_path
     from .plugins import enabled as enabled_plugins
     from .plugins import index_path as plugin_index_path
-    from .plugins import load_index as load_plugin_index
-    from .plugins import plugin_manager
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_PROGRAMS, FILE_TOOLS, FormatRequest, normalize_argv, split_words
     from .exitmarker import MARKER as EXIT_MARKER
