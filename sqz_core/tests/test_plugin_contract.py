@@ -492,6 +492,10 @@ def test_firstresult_hooks_are_the_specs_own():
     pm = _pluggy([])
     declared = {name for name in plugins.HOOKS if getattr(pm.hook, name).spec.opts.get("firstresult")}
     assert plugins.FIRSTRESULT == declared
+    # what the dispatch does not reproduce must not appear in the specs unnoticed
+    for name in plugins.HOOKS:
+        opts = getattr(pm.hook, name).spec.opts
+        assert not opts.get("historic") and not opts.get("warn_on_impl") and not opts.get("warn_on_impl_args"), name
     assert set(plugins.HOOKS) == {n for n in dir(hookspecs) if n.startswith("sqz_")}
 
 
