@@ -74,10 +74,11 @@ def test_policy_file_and_fail_open_hooks(home, tmp_path):
     assert [a["file"] for a in policy] == [str(home / ".gemini" / "policies" / "sqz.toml")]
     text = policy[0]["content"]
     rules = tomllib.loads(text)["rule"]
-    assert len(rules) == 4 and {r["decision"] for r in rules} == {"allow"}
+    assert len(rules) == 5 and {r["decision"] for r in rules} == {"allow"}
     assert {r["toolName"] for r in rules} == {"run_shell_command"}
-    assert [r.get("allowRedirection", False) for r in rules] == [True, False, False, False]  # the wrapper only
+    assert [r.get("allowRedirection", False) for r in rules] == [True, False, False, False, False]  # the wrapper only
     assert r"\/opt\/sqz compress" in rules[2]["commandRegex"] and r"\/opt\/sqz expand" in rules[3]["commandRegex"]
+    assert rules[4]["commandRegex"].endswith(')sqz expand(?: |")')  # the bare form hints print when on PATH
     assert all("(?:" not in r["commandRegex"].replace("(?: |", "") for r in rules)  # Gemini drops "(…)?" (ReDoS)
     hook = [a for a in acts if a.get("path") == ["hooks", "BeforeTool"]][0]["item"]["hooks"][0]["command"]
     missing = hook.replace("/opt/sqz", str(tmp_path / "gone" / "sqz"))

@@ -327,6 +327,9 @@ def policy_toml(sqz: str) -> str:
         ("sqz expand (prints an output this session was served)", env + _js_regex(sqz + " expand") + '(?: |")',
          False),
     ]
+    if sqz != "sqz":  # hints say a bare `sqz expand` where the sqz on PATH is this one: allow that form too
+        rules.append(("sqz expand by name, as hints print it when this sqz is the one on PATH",
+                      env + _js_regex("sqz expand") + '(?: |")', False))
     out = ["# Written by `sqz init` (removed by `sqz uninstall`). Gemini CLI checks its policy after sqz's",
            "# BeforeTool hook, on the rewritten command; these rules allow only sqz's own parts of it, so",
            "# your rules decide on your command's parts as before. Priority 295 (4.295) is above the deny",
