@@ -117,6 +117,9 @@ def _write(family, name, command, raw, rc, *, cwd, produced_by, facts, notes, mi
         print(f"  {family}/{name}: not UTF-8, skipped", file=sys.stderr)
         return None
     clean = clean_terminal(text)
+    if len(clean.strip()) < 100:  # nothing any tool could shorten: left out (it would only weigh on the median)
+        print(f"  {family}/{name}: {len(clean.strip())} characters, under 100: not written", file=sys.stderr)
+        return None
     picked = []
     for f in facts(clean):
         if f in picked or _size(f) <= 5:
@@ -1357,8 +1360,10 @@ def install_facts(text: str) -> list:
         pkgs.append(clip(g, 70))
     added = matching(text, r"^(added|removed|changed|up to date|audited|found) \d+|\d+ packages? (are|is) looking|"
                            r"vulnerabilit|^npm (ERR|error|warn)")
-    return combine(severe(text, 14), added[:10], spread(pkgs, 16), matching(text, r"^Successfully installed")[:1],
-                   sample(text, 6))
+    # this machine's index set-up warns once per package ("Location ... is ignored"): noise, not a fact
+    quiet = "\n".join(ln for ln in text.splitlines() if "is ignored: it is neither a file nor a directory" not in ln)
+    return combine(severe(quiet, 14), added[:10], spread(pkgs, 16), matching(quiet, r"^Successfully installed")[:1],
+                   sample(quiet, 6))
 
 
 @family
@@ -1484,7 +1489,7 @@ def js_facts(text: str) -> list:
 # ---------------------------------------------------------------- go
 def go_facts(text: str) -> list:
     fails = matching(text, r"^\s*--- FAIL: ")
-    pkg = matching(text, r"^(ok|FAIL|---|\?)\s+\S+")
+    pkg = matching(text, r"^(ok|FAIL|\?)\s+\S+")
     errs = matching(text, r"^\s*\S+\.go:\d+(:\d+)?: ")
     cover = matching(text, r"coverage: [\d.]+% of statements")
     bench = [ln.split()[0] for ln in lines_of(text) if re.match(r"^Benchmark\S+\s+\d+\s", ln)]
@@ -1553,9 +1558,11 @@ def fam_cargo() -> None:
     note = "a copy of a crate Debian ships as source (/usr/share/cargo/registry), dependencies from that registry."
     for crate in crates:
         short = crate.name.rsplit("-", 1)[0]
-        for name, cmd in [(f"cargo_test_{short}", "cargo test --offline"),
+        for name, cmd in [(f"cargo_test_q_{short}" if short == "regex" else f"cargo_test_{short}",
+                           "cargo test --offline" + (" -q" if short == "regex" else "")),  # regex's -v: 300 KB
                           (f"cargo_build_release_{short}", "cargo build --release --offline"),
-                          (f"cargo_clippy_{short}", "cargo clippy --offline -- -W clippy::pedantic")]:
+                          (f"cargo_clippy_{short}", "cargo clippy --offline"
+                           + ("" if short == "regex" else " -- -W clippy::pedantic"))]:  # regex's pedantic: 268 KB
             record("cargo", name, cmd, cwd=crate, env=e, produced_by=cv, facts=cargo_facts, notes=note, timeout=1200)
 
 
@@ -1634,7 +1641,9 @@ def fam_build() -> None:
     rec("gcc_analyzer_bufferutil", "gcc -fanalyzer -fsyntax-only -I/usr/include/node "
                                    "node_modules/bufferutil/src/bufferutil.c", gv)
     ms = sdist_dir("markupsafe==3.0.4")
-    rec("setup_py_build_ext", "python setup.py build_ext --inplace --force", f"setuptools; {gv}", cwd=ms)
+    record("build", "setup_py_build_ext", "python setup.py build_ext --inplace --force", cwd=ms,
+           produced_by=f"setuptools {py_ver('setuptools')}; {gv}", notes=note,
+           facts=lambda t: combine(build_facts(t), traceback_facts(t), sample(t, 10)))
 
 
 # ---------------------------------------------------------------- tox and nox sessions
