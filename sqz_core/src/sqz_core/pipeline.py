@@ -200,7 +200,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if (verdict is None or not verdict.secret) and cleaned != text:
         from .safety import classify  # the raw bytes are what a store keeps: a secret a redraw hid counts
 
-        raw_verdict = classify(text)
+        raw_verdict = classify(text, secrets_only=True)
         if raw_verdict is not None and raw_verdict.secret:
             verdict = raw_verdict
     est_in = estimate(text)

@@ -13,6 +13,7 @@ import re
 
 from .verdicts import Safety
 from .lazyre import lazy
+from .scan import find_all, first, folded, line_starts, matches
 
 # --- stack traces: a header and at least one frame ---------------------------------
 _PY_HEAD = lazy(r"^[^\S\n]*Traceback \(most recent call last\):[^\S\n]*$", re.M)
@@ -23,7 +24,6 @@ _GO_HEAD = lazy(r"^goroutine \d+ \[[^\]\n]+\]:[^\S\n]*$", re.M)
 _GO_FILE = lazy(r"^\t\S+\.go:\d+")
 _RUST_HEAD = lazy(r"^stack backtrace:[^\S\n]*$", re.M)
 _RUST_FRAME = lazy(r"^\s+\d+: \S")
-_AT_LINE = lazy(r"^[^\S\n]+at \S", re.M)
 
 # --- secrets ---------------------------------------------------------------------
 _PEM = lazy(r"^-----BEGIN ([A-Z0-9 ]+)-----[^\S\n]*$", re.M)
@@ -152,7 +152,7 @@ _MESSAGE_LINES = 20  # how far a trace's message may run past its exception line
 def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
     line_of = _line_counter(text)
-    for m in _PY_HEAD.finditer(text):
+    for m in matches(_PY_HEAD, text, _head_starts(text, "Traceback (most recent call last):")):
         i = line_of(m.start())
         if i + 1 < len(lines) and _PY_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _PY_FRAME, allow=(_PY_CODE,))
@@ -162,9 +162,14 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
                 while end < limit and lines[end + 1][:1] in (" ", "\t") and lines[end + 1].strip():
                     end += 1  # its message's indented continuation lines
             spans.append((i, end, "python-traceback"))
-    if _AT_LINE.search(text):
+    at_line = _line_counter(text)
+    frame_lines = sorted({at_line(p) for p in _at_line_starts(text)})
+    if frame_lines:
         i = 0
-        while i < len(lines):
+        for k in frame_lines:  # only these lines can match a frame (both patterns start ``^\s+at ``)
+            if k < i:
+                continue
+            i = k
             line = lines[i]
             if _JVM_FRAME.match(line) or _JS_FRAME.match(line):
                 start = i - 1 if i > 0 and lines[i - 1].strip() else i
@@ -178,7 +183,7 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
             else:
                 i += 1
     line_of = _line_counter(text)
-    for m in _GO_HEAD.finditer(text):
+    for m in matches(_GO_HEAD, text, [p for p in find_all(text, "goroutine ") if not p or text[p - 1] == "\n"]):
         i = line_of(m.start())
         if any(_GO_FILE.match(x) for x in lines[i + 1:i + 4]):
             j = i
@@ -191,7 +196,7 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
                 k -= 1
             spans.append((start, j, "go-goroutine"))
     line_of = _line_counter(text)
-    for m in _RUST_HEAD.finditer(text):
+    for m in matches(_RUST_HEAD, text, _head_starts(text, "stack backtrace:")):
         i = line_of(m.start())
         if i + 1 < len(lines) and _RUST_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _RUST_FRAME, allow=(_RUST_LOC,))
@@ -206,8 +211,38 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
-def classify(text: str) -> Safety | None:
-    """Classify ``text``: a ``Safety`` verdict for sensitive content, else None."""
+def _token_starts(text: str) -> list[int]:
+    """Where ``_SECRET_TOKENS`` can start: at each of its literal prefixes (``sk_``/``rk_`` before ``_live_``)."""
+    starts: set[int] = set()
+    for hint in _TOKEN_HINTS:
+        if hint == "eyJ":
+            continue  # JWTs: ``_first_jwt``
+        back = 2 if hint == "_live_" else 0
+        starts.update(p - back for p in find_all(text, hint) if p >= back)
+    return sorted(starts)
+
+
+def _at_line_starts(text: str) -> list[int]:
+    """Starts of the lines that begin with whitespace then ``at `` (where a JVM or JS frame can be)."""
+    starts = []
+    for pos in find_all(text, "at "):
+        start = text.rfind("\n", 0, pos) + 1
+        if start < pos and text[start:pos].isspace():
+            starts.append(start)
+    return starts
+
+
+def _head_starts(text: str, head: str) -> list[int]:
+    """Starts of the lines holding ``head`` (a trace header: its pattern checks the rest of the line)."""
+    return line_starts(text, (head,))
+
+
+def classify(text: str, secrets_only: bool = False) -> Safety | None:
+    """Classify ``text``: a ``Safety`` verdict for sensitive content, else None.
+
+    ``secrets_only``: stop after the secret checks (None when there is no secret), for a
+    second look at the same output before its clean-up.
+    """
     if not text:
         return None
     lines: list[str] | None = None
@@ -218,14 +253,14 @@ def classify(text: str) -> Safety | None:
         lines = text.split("\n")
         ends = [k for k, line in enumerate(lines) if line.startswith(_PEM_END)]
         line_of = _line_counter(text)
-        for m in _PEM.finditer(text):
+        for m in matches(_PEM, text, [p for p in find_all(text, "-----BEGIN ") if not p or text[p - 1] == "\n"]):
             i = line_of(m.start())
             k = bisect.bisect_left(ends, i)  # the first END line at or after i, else the last line
             secret_spans.append((i, ends[k] if k < len(ends) else len(lines) - 1))
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
     if any(hint in text for hint in _TOKEN_HINTS):
-        m = _SECRET_TOKENS.search(text)
+        m = first(_SECRET_TOKENS, text, _token_starts(text))
         jwt = _first_jwt(text)
         found = [pos for pos in (m.start() if m else -1, jwt) if pos >= 0]
         if found:
@@ -233,11 +268,13 @@ def classify(text: str) -> Safety | None:
             secret_spans.append((i, i))
             reasons.append("secret-token")
     lowered = text.lower()
+    low = folded(text, lowered)
     m = None
     if any(hint in lowered for hint in _CRED_HINTS):
         from .secrets import benign_value, is_masked
 
-        m = next((c for c in _CRED_LINE.finditer(text)
+        creds = _CRED_LINE.finditer(text) if low is None else matches(_CRED_LINE, text, line_starts(low, _CRED_HINTS))
+        m = next((c for c in creds
                   if not is_masked(c.group(0)) and not benign_value(text, c.start())), None)
     if m:
         i = _line_of(text, m.start())
@@ -252,6 +289,8 @@ def classify(text: str) -> Safety | None:
             reasons.append(hit[1])
     if secret_spans:
         return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(secret_spans), secret=True)
+    if secrets_only:
+        return None
 
     spans: list[tuple[int, int]] = []
     needs_stack = ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text
@@ -264,7 +303,9 @@ def classify(text: str) -> Safety | None:
             reasons.append(why)
     maybe_ddl = any(v in lowered for v in _DDL_VERBS) and any(o in lowered for o in _DDL_OBJECTS)
     line_of = _line_counter(text)
-    for m in (_DDL.finditer(text) if maybe_ddl else ()):
+    ddl = () if not maybe_ddl else _DDL.finditer(text) if low is None else matches(
+        _DDL, text, line_starts(low, _DDL_VERBS))
+    for m in ddl:
         i = line_of(m.start())
         spans.append((i, i))
         reasons.append("sql-ddl")
