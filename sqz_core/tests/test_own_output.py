@@ -12,7 +12,7 @@ import pytest
 
 from sqz_core.expand import resolve
 from sqz_core.pipeline import compress, digest_of
-from sqz_core.rewrite import post_dedup, runs_sqz
+from sqz_core.shell import runs_sqz
 from sqz_core.store import Store
 
 LISTING = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, check=True).stdout
@@ -66,12 +66,6 @@ def test_shortened_content_is_never_unchanged_to_another_read(store):
     assert saved.output == LISTING  # reading the saved listing gives it whole
     # now the model holds it whole: from here on a repeat may say "unchanged"
     assert b"unchanged" in compress(LISTING, command="ls -la /usr/lib/", store=store, session="A").output
-
-
-def test_hook_post_dedup_leaves_sqz_output_alone(store, monkeypatch):
-    _shortened(store)
-    text = LISTING.decode()
-    assert post_dedup(text, "Bash", "A", command=f"sqz expand {digest_of(LISTING)[:16]}") is None
 
 
 @pytest.mark.parametrize("command, mine", [

@@ -97,19 +97,3 @@ def test_the_cli_expands_the_printed_id(tmp_path):
     assert ref_id == digest[:13]
     back = subprocess.run(sqz + ["expand", ref_id], env=env, capture_output=True)
     assert back.returncode == 0 and back.stdout == GIT_LOG, back.stderr
-
-
-@pytest.mark.parametrize("text, mine", [
-    ("a\nb\n[sqz expand 0123456789ab]\n", True),
-    ("a\n[sqz: full output: sqz expand 1f939f1edc17819a]\n", True),  # transcripts from before the change
-    ("a\n['/opt/sqz tools/sqz' expand 0123456789ab]\n", True),
-    ("§ref:1f939f1edc17819a§ (unchanged since 2m ago; `sqz expand 1f939f1edc17819a` restores it)\n", True),
-    ("§ref:1f939f1edc17§ unchanged since 2m ago (`sqz expand` this ref prints it)\n", True),
-    ("§ref:1f939f1edc17:L41-80§ part of the file read 2m ago (`sqz expand` this ref prints it)\n", True),
-    ("run `sqz expand 0123456789ab` to see it\n", False),
-    ("plain output\n", False),
-])
-def test_discover_recognises_sqz_output_old_and_new(text, mine):
-    from sqz_core.discover import is_sqz_output
-
-    assert is_sqz_output(text) is mine

@@ -123,3 +123,32 @@ def test_compress_not_stopped_is_unchanged_by_the_handlers(env):
     r = subprocess.run(SQZ + ["compress", "--cmd", "npx vite"], input=data, capture_output=True,
                        env=dict(env, **{NONCE_ENV: nonce}), timeout=60)
     assert r.returncode == 3 and b"request 39 served" in r.stdout and b"stopped" not in r.stderr
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its zombie (killed, waiting for a reaper that may never come here)."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_run_killed_by_sigkill_takes_its_command_with_it(env, tmp_path):
+    """Issue 29.8: ``kill -9`` of sqz (no handler can run) must not leave the command running."""
+    pid_file = tmp_path / "child.pid"
+    child = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(300)"
+    proc = subprocess.Popen(SQZ + ["run", "--", sys.executable, "-c", child], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    try:
+        _wait_until(lambda: pid_file.exists() and pid_file.read_text().strip())
+        pid = int(pid_file.read_text())
+        assert not _gone(pid) and pid in _children(proc.pid)
+        proc.kill()
+        assert proc.wait(30) == -signal.SIGKILL
+        _wait_until(lambda: _gone(pid), seconds=60)  # the kernel ends it; the deadline is generous
+    finally:
+        if pid_file.exists() and pid_file.read_text().strip() and not _gone(int(pid_file.read_text())):
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+        proc.kill()
+        proc.communicate()

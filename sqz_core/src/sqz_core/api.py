@@ -11,7 +11,7 @@ Stability: a name listed in ``__all__`` keeps its meaning within one minor versi
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
 
 API_VERSION = "0.2"
 
@@ -23,6 +23,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
     "Safety": ("verdicts", "Safety"),
     "most_restrictive": ("verdicts", "most_restrictive"),
+    # the plugin index (off the hot path: listing, validation, doctor)
+    "load_plugin_index": ("plugins", "load_index"),
+    "plugin_index_path": ("plugins", "index_path"),
+    "enabled_plugins": ("plugins", "enabled"),
+    "plugin_manager": ("plugins", "plugin_manager"),
     # one pass of the pipeline
     "compress": ("pipeline", "compress"),
     "Result": ("pipeline", "Result"),
@@ -62,14 +67,31 @@ _NAMES: dict[str, tuple[str, str]] = {
     "split_trailer": ("exitmarker", "split_trailer"),
     "wrap_command": ("exitmarker", "wrap_command"),
     "NONCE_ENV": ("exitmarker", "NONCE_ENV"),
+    "EXIT_MARKER": ("exitmarker", "MARKER"),
     # the shell lexer (what a hook needs to judge a command line)
-    "lex": ("rewrite", "_lex"),
-    "shell_words": ("rewrite", "_tokens"),
-    "simple_commands": ("rewrite", "simple_commands"),
-    "program_of": ("rewrite", "_program"),
-    "SQZ_PROGRAMS": ("rewrite", "_SQZ_PROGRAMS"),
-    "runs_sqz": ("rewrite", "runs_sqz"),
-    "sqz_executable": ("rewrite", "sqz_executable"),
+    "lex": ("shell", "lex"),
+    "shell_words": ("shell", "shell_words"),
+    "simple_commands": ("shell", "simple_commands"),
+    "program_of": ("shell", "program_of"),
+    "SQZ_PROGRAMS": ("shell", "SQZ_PROGRAMS"),
+    "runs_sqz": ("shell", "runs_sqz"),
+    "sqz_executable": ("shell", "sqz_executable"),
+    "ShellOp": ("shell", "Op"),
+    "MAX_SHELL_COMMAND": ("shell", "MAX_COMMAND"),
+    # where sqz runs from (what ``sqz init`` writes into agents' configuration)
+    "entry_script": ("runnable", "entry_script"),
+    "on_path": ("runnable", "on_path"),
+    # the plugin index (``sqz doctor``, ``sqz plugins``)
+    "load_index": ("plugins", "load_index"),
+    "plugin_manager": ("plugins", "plugin_manager"),
+    "describe_store": ("stores", "describe"),
+    "counter_name": ("tokens", "counter_name"),
+    # per-agent token budgets (the core warns; ``sqz budget`` manages them)
+    "budgets_path": ("budget", "budgets_path"),
+    "budget_warned_dir": ("budget", "warned_dir"),
+    "load_budgets": ("budget", "load"),
+    "budget_limit_for": ("budget", "limit_for"),
+    "UNKNOWN_AGENT": ("budget", "UNKNOWN"),
 }
 
 __all__ = sorted(_NAMES) + ["API_VERSION"]
@@ -92,6 +114,13 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
+    from typing import Any
+
+    from .budget import UNKNOWN as UNKNOWN_AGENT
+    from .budget import budgets_path
+    from .budget import limit_for as budget_limit_for
+    from .budget import load as load_budgets
+    from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, strip_escapes
     from .dedup import sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
@@ -99,19 +128,24 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .hot import compress_bytes
     from .markers import hookimpl
     from .paths import cache_dir, db_path
+    from .plugins import enabled as enabled_plugins
+    from .plugins import index_path as plugin_index_path
+    from .plugins import load_index as load_plugin_index
+    from .plugins import plugin_manager
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_TOOLS, FormatRequest
-    from .rewrite import _SQZ_PROGRAMS as SQZ_PROGRAMS
-    from .rewrite import _lex as lex
-    from .rewrite import _program as program_of
-    from .rewrite import _tokens as shell_words
-    from .rewrite import runs_sqz, simple_commands, sqz_executable
-    from .runnable import RECOVERY_LINE
+    from .exitmarker import MARKER as EXIT_MARKER
+    from .plugins import load_index, plugin_manager
+    from .runnable import RECOVERY_LINE, entry_script, on_path
+    from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
+    from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
+    from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
     from .sessions import recall
     from .store import Store, StoreBusy, StoreError, holds_secret
+    from .stores import describe as describe_store
     from .stores import open_store, store_url
     from .tokens import count as count_tokens
-    from .tokens import estimate
+    from .tokens import counter_name, estimate
     from .verdicts import Safety, most_restrictive

@@ -1,5 +1,8 @@
 """Per-agent token budgets: a session that crosses its agent's budget gets one warning line.
 
+This is the part on the hot path (reading budgets, the warning); setting, listing and
+clearing them is ``sqz_insights.budgets`` (``sqz budget``).
+
 Budgets live in ``budgets.json`` next to the database (the user's data directory):
 ``{"agent name": tokens per session}``; ``"*"`` applies to every agent without its own
 entry, and calls without an agent name count as ``"(unknown)"``. What a session used is
@@ -47,28 +50,6 @@ def load() -> dict:
     return {str(k): int(v) for k, v in data.items() if isinstance(v, (int, float)) and v > 0}
 
 
-def save(budgets: dict) -> str:
-    """Write the budgets atomically (another process may be reading them); returns the path."""
-    import json
-    import tempfile
-
-    path = budgets_path()
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".budgets.", dir=os.path.dirname(path))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(budgets, fh, indent=2, sort_keys=True)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    return path
-
-
 def limit_for(budgets: dict, agent: str | None) -> int | None:
     name = agent or UNKNOWN
     return budgets.get(name, budgets.get(ANY))
@@ -110,33 +91,3 @@ def check(store, session: str | None, agent: str | None) -> str | None:
         pass
     return (f"sqz: budget: session {session} has been served ~{used:,} tokens (estimate), over the "
             f"{limit:,}-token budget for agent {agent or UNKNOWN} (sqz budget list)")
-
-
-def clear_warnings() -> int:
-    """Forget which sessions were warned (with ``sqz reset --stats-only`` / full reset)."""
-    n = 0
-    try:
-        names = os.listdir(warned_dir())
-    except OSError:
-        return 0
-    for name in names:
-        try:
-            os.unlink(os.path.join(warned_dir(), name))
-            n += 1
-        except OSError:
-            pass
-    return n
-
-
-def usage(store, budgets: dict, since: float = 0.0) -> list[dict]:
-    """Sessions of agents with a budget: ``{"session", "agent", "used", "limit"}``, most used first."""
-    totals: dict = {}
-    for row in store.calls(since):
-        session, agent, est_out = row[1], row[12], row[9]
-        limit = limit_for(budgets, agent)
-        if not limit or not session:
-            continue
-        key = (session, agent or UNKNOWN)
-        t = totals.setdefault(key, {"session": session, "agent": agent or UNKNOWN, "used": 0, "limit": limit})
-        t["used"] += est_out
-    return sorted(totals.values(), key=lambda t: -t["used"])

@@ -84,316 +84,6 @@ def expand(ref: str = typer.Argument(..., help="§ref:HASH§, a full hash, a uni
     raise typer.Exit(1 if status is hot.NOT_MINE else status)
 
 
-# --- stats / cost / report (issue 9) ---
-_BY_HELP = "Group the table by command (program name), day, agent or session."
-_PROJECT_HELP = ("Only calls made in this directory: recorded with it as their working directory, or under its "
-                 "default session (cwd:<crc32>).")
-_TURNS_HELP = "Requests a saved token would have been carried on until compaction (the cost assumption)."
-
-
-def _summary(days: Optional[float], project: Optional[str], all_: bool, by: str) -> dict:
-    from .stats import GROUPINGS, summarize
-
-    if by not in GROUPINGS:
-        raise typer.BadParameter(f"{by!r} is not one of {', '.join(GROUPINGS)}", param_hint="--by")
-    if project and all_:
-        raise typer.BadParameter("choose one of --project and --all")
-    store = _store_or_exit()
-    try:
-        return summarize(store, days=days, project=None if all_ else project, by=by)
-    finally:
-        store.close()
-
-
-def _cost(summary: dict, model: Optional[str], turns: int, prices: Optional[str]) -> Optional[dict]:
-    """The cost block, or None after a one-line error on stderr (a bad price file, an unknown model)."""
-    from .pricing import PriceError, cost_block, load
-
-    try:
-        return cost_block(load(prices), model, max(summary["total"]["saved"], 0), turns)
-    except PriceError as exc:
-        typer.echo(f"sqz: prices: {exc}", err=True)
-        return None
-
-
-def _counter_line(counter: str) -> str:
-    if counter == "estimate":
-        return "tokens counted with: estimate (no exact tokenizer could load; figures are approximate)"
-    return f"tokens counted with: {counter} (tiktoken, exact), from the bytes sqz stored"
-
-
-def _print_summary(summary: dict, cost: Optional[dict]) -> None:
-    import time
-
-    t = summary["total"]
-    typer.echo(_counter_line(summary["counter"]))
-    scope = f"project {summary['project']} (session {summary['project_session']})" if summary["project"] else "all projects"
-    when = "all time" if not summary["since"] else "since " + time.strftime(
-        "%Y-%m-%d %H:%M", time.localtime(summary["since"]))
-    typer.echo(f"scope: {scope}, {when}")
-    if t["estimated_calls"]:
-        typer.echo(f"  {t['estimated_calls']} call(s) ({t['estimated_tokens_in']:,} tokens in) have no stored bytes "
-                   "(safe mode, binary, errors): their figures are the hot path's estimate")
-    if t["uncounted_calls"]:
-        typer.echo(f"  {t['uncounted_calls']} call(s) ({t['uncounted_bytes']:,} bytes) sent with --mode safe have no "
-                   "stored bytes and no estimate: not counted in the token figures")
-    typer.echo(f"{summary['by']:<22}{'calls':>7}{'tokens in':>12}{'served':>11}{'saved':>10}{'%':>5}"
-               f"{'dedup':>7}{'bypass':>7}{'regret':>7}")
-    rows = sorted(summary["groups"].items(), key=lambda kv: (kv[0] if summary["by"] == "day" else -kv[1]["saved"]))
-    for name, g in rows + [("total", t)]:
-        pct = 100 * g["saved"] / g["tokens_in"] if g["tokens_in"] else 0
-        typer.echo(f"{name[:21]:<22}{g['calls']:>7}{g['tokens_in']:>12,}{g['tokens_out']:>11,}{g['saved']:>10,}"
-                   f"{pct:>4.0f}%{g['dedup_hits']:>7}{g['bypasses']:>7}{g['regrets']:>7}")
-    b = summary["bypasses"]
-    typer.echo(f"dedup: {t['dedup_hits']} hit(s) (refs, slices, deltas) saved {t['dedup_saved']:,} tokens; "
-               f"bypasses: {b['passthrough']} passthrough, {b['gate']} net-win gate, {b['safe']} safe mode")
-    r = summary["regret"]
-    typer.echo(f"regret: {r['reruns']} quick re-run(s) ({r['reruns_identical']} identical output), "
-               f"{r['expands']} expand(s) soon after a shortened answer = {100 * r['rate']:.1f}% of "
-               f"{r['shortened_answers']} shortened answers")
-    if summary["budget_warnings"]:
-        typer.echo(f"budgets: {summary['budget_warnings']} session(s) crossed their agent's budget (sqz budget list)")
-    if cost:
-        typer.echo(f"cost: ${cost['cached_usd']:,.2f} saved at {cost['label']} prices with prompt caching "
-                   f"(${cost['uncached_usd']:,.2f} without; ${cost['first_turn_usd']:,.2f} counting one request only)")
-        typer.echo(f"  assumption: {cost['assumption']} (--turns, --model)")
-        typer.echo(f"  prices: {cost.get('source') or 'your price file'}, read {cost.get('checked') or '?'}")
-    if summary["outcomes"]:
-        typer.echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(summary["outcomes"].items())))
-
-
-def _stats_command(days, project, all_, by, as_json, as_csv, model, turns, prices, chart, prune, older_than) -> None:
-    if prune:
-        from .retention import parse_age, prune as prune_store
-
-        try:
-            age = parse_age(older_than)
-        except ValueError as exc:
-            raise typer.BadParameter(str(exc), param_hint="--older-than")
-        store = _store_or_exit()
-        try:
-            done = prune_store(store, age)
-        finally:
-            store.close()
-        import time
-
-        cutoff = time.strftime("%Y-%m-%d %H:%M", time.localtime(done.pop("cutoff")))
-        if as_json:
-            typer.echo(json.dumps({"pruned_before": cutoff, "deleted": done}, indent=2, sort_keys=True))
-            return
-        typer.echo(f"pruned everything recorded before {cutoff}: " +
-                   ", ".join(f"{n} {k}" for k, n in sorted(done.items())) +
-                   " (pinned content and the bytes of remaining calls kept)")
-        return
-    summary = _summary(days, project, all_, by)
-    cost = _cost(summary, model, turns, prices)
-    if cost is not None:
-        summary["cost"] = cost
-    if as_json:
-        typer.echo(json.dumps(summary, indent=2, sort_keys=True))
-    elif as_csv:
-        import csv
-
-        from .stats import csv_rows
-
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerows(csv_rows(summary))
-    else:
-        _print_summary(summary, cost)
-        if chart:
-            from .report import terminal_chart
-
-            typer.echo("")
-            terminal_chart(summary)
-    if cost is None:
-        raise typer.Exit(1)
-
-
-@app.command()
-def stats(
-    days: Optional[float] = typer.Option(None, "--days", help="Only calls from the last N days."),
-    project: Optional[str] = typer.Option(None, "--project", help=_PROJECT_HELP),
-    all_: bool = typer.Option(False, "--all", help="Every project (the default)."),
-    by: str = typer.Option("command", "--by", help=_BY_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-    as_csv: bool = typer.Option(False, "--csv", help="The --by table as CSV."),
-    model: Optional[str] = typer.Option(None, "--model", help="Price savings at this model's prices (see the price table)."),
-    turns: int = typer.Option(10, "--turns", min=1, help=_TURNS_HELP),
-    prices: Optional[str] = typer.Option(None, "--prices", help="A price table YAML (default: $SQZ_PRICES, else ~/.config/sqz/prices.yaml over the built-in one)."),
-    chart: bool = typer.Option(False, "--chart", help="Also draw tokens saved per day."),
-    prune: bool = typer.Option(False, "--prune", help="Delete stats and stored content older than --older-than instead."),
-    older_than: str = typer.Option("90d", "--older-than", help="With --prune: an age such as 90d, 12h, 2w."),
-):
-    """Calls, tokens in/out and saved per command, dedup hits, bypasses, regret signals and their worth.
-
-    Counted with an exact tokenizer (named in the output) from the bytes the store holds;
-    calls whose bytes were never stored are counted apart, as estimates.
-    """
-    _stats_command(days, project, all_, by, as_json, as_csv, model, turns, prices, chart, prune, older_than)
-
-
-@app.command()
-def gain(
-    days: Optional[float] = typer.Option(None, "--days", help="Only calls from the last N days."),
-    project: Optional[str] = typer.Option(None, "--project", help=_PROJECT_HELP),
-    all_: bool = typer.Option(False, "--all", help="Every project (the default)."),
-    by: str = typer.Option("command", "--by", help=_BY_HELP),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-    as_csv: bool = typer.Option(False, "--csv", help="The --by table as CSV."),
-    model: Optional[str] = typer.Option(None, "--model", help="Price savings at this model's prices."),
-    turns: int = typer.Option(10, "--turns", min=1, help=_TURNS_HELP),
-    prices: Optional[str] = typer.Option(None, "--prices", help="A price table YAML."),
-):
-    """`sqz stats` with a chart of tokens saved per day."""
-    _stats_command(days, project, all_, by, as_json, as_csv, model, turns, prices, True, False, "90d")
-
-
-@app.command()
-def report(
-    html_file: str = typer.Option(..., "--html", help="Write the report to this file (one self-contained page)."),
-    days: Optional[float] = typer.Option(None, "--days", help="Only calls from the last N days."),
-    project: Optional[str] = typer.Option(None, "--project", help=_PROJECT_HELP),
-    model: Optional[str] = typer.Option(None, "--model", help="Price savings at this model's prices."),
-    turns: int = typer.Option(10, "--turns", min=1, help=_TURNS_HELP),
-    prices: Optional[str] = typer.Option(None, "--prices", help="A price table YAML."),
-):
-    """Write an HTML report: tables and charts inline (SVG), no script and nothing fetched; viewable offline."""
-    from .report import html_report, write_private
-
-    summary = _summary(days, project, False, "command")
-    by_agent = _summary(days, project, False, "agent")["groups"]
-    cost = _cost(summary, model, turns, prices)
-    page = html_report(summary, cost, by_agent=by_agent)
-    try:
-        write_private(html_file, page)  # it names commands and projects: not for other users
-    except OSError as exc:
-        typer.echo(f"sqz report: cannot write {html_file}: {exc.strerror or exc}", err=True)
-        raise typer.Exit(1)
-    typer.echo(f"wrote {html_file} ({len(page.encode()):,} bytes, {summary['total']['calls']} calls)")
-    if cost is None:
-        raise typer.Exit(1)
-
-
-budget_app = typer.Typer(help="Token budgets per agent: a session that crosses its agent's budget gets one "
-                              "warning line from `sqz compress`.", no_args_is_help=True)
-app.add_typer(budget_app, name="budget")
-
-
-@budget_app.command("set")
-def budget_set(
-    tokens: int = typer.Argument(..., min=1, help="Tokens sqz may serve to one session of this agent."),
-    agent: str = typer.Option(..., "--agent", help="Agent name as given by --agent / SQZ_AGENT; * for every agent; (unknown) for calls without one."),
-):
-    """Set an agent's per-session budget."""
-    from .budget import load, save
-
-    budgets = load()
-    budgets[agent] = tokens
-    path = save(budgets)
-    typer.echo(f"budget for {agent}: {tokens:,} tokens per session ({path})")
-
-
-@budget_app.command("remove")
-def budget_remove(agent: str = typer.Option(..., "--agent", help="The agent whose budget goes.")):
-    """Remove an agent's budget."""
-    from .budget import load, save
-
-    budgets = load()
-    if agent not in budgets:
-        typer.echo(f"sqz budget remove: no budget for {agent!r}", err=True)
-        raise typer.Exit(1)
-    del budgets[agent]
-    save(budgets)
-    typer.echo(f"budget for {agent} removed")
-
-
-@budget_app.command("list")
-def budget_list(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
-    """Budgets, and the sessions of those agents with what they were served (estimate)."""
-    from .budget import load, usage
-
-    budgets = load()
-    rows = []
-    if budgets:
-        store = _store_or_exit()
-        try:
-            rows = usage(store, budgets)
-        finally:
-            store.close()
-    if as_json:
-        typer.echo(json.dumps({"budgets": budgets, "sessions": rows}, indent=2, sort_keys=True))
-        return
-    if not budgets:
-        typer.echo("no budget set (sqz budget set --agent NAME TOKENS)")
-        return
-    for name, limit in sorted(budgets.items()):
-        typer.echo(f"{name:<20} {limit:>12,} tokens per session")
-    for r in rows[:20]:
-        flag = "  OVER" if r["used"] >= r["limit"] else ""
-        typer.echo(f"  {r['session']:<38} {r['agent']:<14} ~{r['used']:>10,} / {r['limit']:,}{flag}")
-
-
-@app.command()
-def discover(
-    transcripts: Optional[str] = typer.Option(None, "--transcripts", help="A directory or .jsonl file (default: ~/.claude/projects)."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-    top: int = typer.Option(15, "--top", min=1, help="Rows per table."),
-):
-    """What sqz would have saved on the tool results of past Claude Code sessions (read locally, sent nowhere)."""
-    import os
-
-    from .discover import default_dir, discover as replay
-
-    root = transcripts or default_dir()
-    if not os.path.exists(root):
-        typer.echo(f"sqz discover: {root} does not exist (pass --transcripts DIR)", err=True)
-        raise typer.Exit(1)
-    found = replay(root)
-    if as_json:
-        typer.echo(json.dumps(found, indent=2, sort_keys=True))
-        return
-    t = found["total"]
-    typer.echo(_counter_line(found["counter"]).replace("from the bytes sqz stored", "replayed through the pipeline"))
-    typer.echo(f"{found['transcripts']} transcript(s), {t['results']} tool result(s)"
-               + (f", {t['already_sqz']} already compressed by sqz (skipped)" if t["already_sqz"] else ""))
-    for title, table in (("tool", found["by_tool"]), ("command", found["by_command"])):
-        if not table:
-            continue
-        typer.echo(f"{title:<22}{'results':>8}{'tokens in':>12}{'would send':>12}{'saved':>10}{'%':>5}")
-        for name, b in sorted(table.items(), key=lambda kv: -kv[1]["saved"])[:top]:
-            pct = 100 * b["saved"] / b["tokens_in"] if b["tokens_in"] else 0
-            typer.echo(f"{name[:21]:<22}{b['results']:>8}{b['tokens_in']:>12,}{b['tokens_out']:>12,}{b['saved']:>10,}"
-                       f"{pct:>4.0f}%")
-    pct = 100 * t["saved"] / t["tokens_in"] if t["tokens_in"] else 0
-    typer.echo(f"total: {t['saved']:,} of {t['tokens_in']:,} tokens ({pct:.0f}%) would have been saved")
-    if found["outcomes"]:
-        typer.echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(found["outcomes"].items())))
-
-
-@app.command()
-def reset(
-    cache_only: bool = typer.Option(False, "--cache-only", help="Only stored content, served marks and the recall index (pins kept)."),
-    stats_only: bool = typer.Option(False, "--stats-only", help="Only the stats (calls, events, budget warnings)."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-):
-    """Delete sqz's stored content and/or stats. Asks first unless --yes."""
-    from .retention import reset as reset_store
-    from .stores import describe
-
-    if cache_only and stats_only:
-        raise typer.BadParameter("choose one of --cache-only and --stats-only")
-    what = "the cache (stored outputs; pins kept)" if cache_only else (
-        "the stats" if stats_only else "everything: cached outputs, pins and stats")
-    if not yes and not typer.confirm(f"Delete {what} in {describe()}?", default=False):
-        typer.echo("nothing deleted")
-        raise typer.Exit(1)
-    store = _store_or_exit()
-    try:
-        done = reset_store(store, cache=not stats_only, stats=not cache_only)
-    finally:
-        store.close()
-    typer.echo(f"deleted {what}: " + ", ".join(f"{n} {k}" for k, n in sorted(done.items())))
-# --- end stats / cost / report ---
 
 
 @app.command()
@@ -403,6 +93,8 @@ def plugins(
 ):
     """List installed plugins: formatters (entry name, distribution, version, commands claimed, hooks) and integrations.
 
+    A formatter the index refused (it failed to import, pluggy rejects it against the specs, it
+    claims no command) shows as `error: <reason>`, is never called, and makes the status 1.
     SQZ_LOAD_PLUGINS=a,b allows only those plugins; SQZ_DISABLE_PLUGINS=a,b blocks them.
     """
     from .plugins import enabled, index_path, load_index, plugin_manager
@@ -414,30 +106,48 @@ def plugins(
         plugin_manager(index)
     except Exception as exc:  # pluggy validation: a hook that does not match its spec
         problems.append(f"validation: {type(exc).__name__}: {exc}")
-    from .integrations import discover
-
-    integrations = discover()
+    integrations = _integration_records()
     if as_json:
         typer.echo(json.dumps({"index": index_path(), "plugins": index["plugins"], "active": sorted(active),
                                "integrations": integrations, "problems": problems}, indent=2))
-        raise typer.Exit(1 if problems else 0)
+        raise typer.Exit(1 if problems or any(r.get("error") for r in index["plugins"]) else 0)
     if not index["plugins"]:
         typer.echo("no formatter plugins installed (only the built-in generic stages run)")
     for rec in index["plugins"]:
-        state = "error" if rec.get("error") else ("on" if rec["name"] in active else "off")
+        if rec.get("error"):
+            typer.echo(f"{rec['name']:<14} error: {rec['error']}  ({rec.get('dist') or '?'} {rec.get('version') or '?'})")
+            continue
+        state = "on" if rec["name"] in active else "off"
         cmds = ",".join(rec.get("commands") or []) or "-"
         hooks = ",".join(h.replace("sqz_", "") for h in sorted(rec.get("hooks", {})))
         typer.echo(f"{rec['name']:<14} {state:<5} {rec.get('dist') or '?'} {rec.get('version') or '?'}"
                    f"  commands: {cmds}  hooks: {hooks}")
-        if rec.get("error"):
-            typer.echo(f"{'':<14}       {rec['error']}")
     typer.echo("integrations:" if integrations else "integrations: none installed")
     for rec in integrations:
         state = f"error: {rec['error']}" if rec["error"] else (rec["tier"] or "?")
         typer.echo(f"  {rec['name']:<12} {rec.get('dist') or '?'} {rec.get('version') or '?'}  tier: {state}")
     for p in problems:
         typer.echo(p, err=True)
-    raise typer.Exit(1 if problems else 0)
+    raise typer.Exit(1 if problems or any(r.get("error") for r in index["plugins"]) else 0)
+
+
+def _integration_records() -> list[dict]:
+    """Every registered integration (``sqz.integrations``): entry name, distribution, version, tier, load error."""
+    from importlib.metadata import entry_points
+
+    from .plugins import INTEGRATIONS_GROUP
+
+    out = []
+    for ep in sorted(entry_points(group=INTEGRATIONS_GROUP), key=lambda e: e.name):
+        dist = getattr(ep, "dist", None)
+        rec = {"name": ep.name, "dist": dist.metadata["Name"] if dist else None,
+               "version": dist.version if dist else None, "tier": None, "error": None}
+        try:
+            rec["tier"] = getattr(ep.load(), "tier", None)
+        except Exception as exc:
+            rec["error"] = f"{type(exc).__name__}: {exc}"
+        out.append(rec)
+    return out
 
 
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
@@ -668,110 +378,64 @@ def version():
     typer.echo(f"sqz {VERSION}")
 
 
-# --- init / uninstall / doctor (integrations) ---
-def _names_option(value: Optional[str]) -> Optional[List[str]]:
-    return [n.strip() for n in value.split(",") if n.strip()] if value else None
 
 
-def _integrations(only: Optional[str], skip: Optional[str]) -> dict:
-    from .setup_cmds import discover_integrations, select
-
-    found = discover_integrations()
-    wanted = _names_option(only)
-    unknown = [n for n in (wanted or []) + (_names_option(skip) or []) if n not in found]
-    if unknown:
-        raise typer.BadParameter(f"unknown integration(s): {', '.join(unknown)}; installed: "
-                                 f"{', '.join(found) or 'none'}", param_hint="--only/--skip")
-    return select(found, wanted, _names_option(skip))
-
-
-@app.command()
-def init(
-    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to configure (even if not detected)."),
-    skip: Optional[str] = typer.Option(None, "--skip", help="Comma-separated integrations to leave alone."),
-    project: bool = typer.Option(False, "--project", help="Write project-level config (in the current directory)."),
-    global_: bool = typer.Option(False, "--global", help="Write user-level config (the default)."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes as diffs; write nothing."),
-    yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
-):
-    """Configure the agents found on this machine to use sqz (hooks, MCP server, guidance).
-
-    Idempotent; every changed file is backed up first; `sqz uninstall` removes exactly what it added.
-    """
-    from .setup_cmds import make_ctx, run_init
-
-    if project and global_:
-        raise typer.BadParameter("choose one of --project and --global")
-    names = _integrations(only, skip)
-    ctx = make_ctx(scope="project" if project else "global")
-    ctx["force"] = bool(only)
-    if not dry_run and not yes and sys.stdin.isatty():
-        run_init(names, ctx, dry_run=True, echo=typer.echo)
-        if not typer.confirm("Apply these changes?", default=True):
-            raise typer.Exit(1)
-    raise typer.Exit(run_init(names, ctx, dry_run=dry_run, echo=typer.echo))
+# --- verbs of other distributions (entry points ``sqz.commands``) ---
+COMMANDS_GROUP = "sqz.commands"
+# The verbs sqz's own distributions bring: with one of them missing, `sqz --help` still lists its
+# verbs and each says which distribution to install.
+PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-agents", "discover": "sqz-agents",
+               "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
+               "budget": "sqz-insights", "reset": "sqz-insights"}
+_OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
+                        "plugins"})
 
 
-@app.command()
-def uninstall(
-    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to remove."),
-    skip: Optional[str] = typer.Option(None, "--skip", help="Comma-separated integrations to keep."),
-    dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be removed; change nothing."),
-    global_: bool = typer.Option(False, "--global", help="Only what init added to user-wide configuration."),
-    project: bool = typer.Option(False, "--project", help="Only what init added inside this project."),
-):
-    """Remove exactly what `sqz init` added (and nothing else); by default everywhere it added something."""
-    from .setup_cmds import make_ctx, run_uninstall
-
-    if global_ and project:
-        raise typer.BadParameter("choose one of --global and --project")
-    scope = "project" if project else ("global" if global_ else None)
-    raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo,
-                                   scope=scope))
+_STUB = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
+_mounted: set[str] = set()
 
 
-@app.command()
-def doctor(
-    only: Optional[str] = typer.Option(None, "--only", help="Comma-separated integrations to check."),
-    project: bool = typer.Option(False, "--project", help="Check project-level config."),
-    purge_secrets: bool = typer.Option(False, "--purge-secrets",
-                                       help="Scan the store for secrets an older sqz kept (outputs, the search "
-                                            "index, command lines); delete or scrub them and say how many."),
-):
-    """Check agents (detected, configured, tier, last hook), the database and the plugin index.
+def _stub(name: str, why: str) -> None:
+    """A verb that cannot run here: listed in ``--help``, and saying why (exit 1) whatever its arguments."""
+    def unavailable(ctx: typer.Context):
+        typer.echo(f"sqz {name}: {why}", err=True)
+        raise typer.Exit(1)
 
-    Exit 0 healthy, 1 problems (each with the command that fixes it), 2 broken database.
-    Older versions stored outputs holding secrets and unscrubbed commands:
-    `sqz doctor --purge-secrets` removes them.
-    """
-    if purge_secrets:
-        raise typer.Exit(_purge_secrets())
-    from .setup_cmds import make_ctx, run_doctor
-
-    ctx = make_ctx(scope="project" if project else "global")
-    raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
+    unavailable.__doc__ = f"(not available: {why})"
+    app.command(name, context_settings=_STUB)(unavailable)
+    _mounted.add(name)
 
 
-def _purge_secrets() -> int:
-    from .store import StoreError
-    from .stores import describe
+def mount_commands(args: list[str]) -> None:
+    """Add the verbs of the ``sqz.commands`` entry points to ``app``: a ``typer.Typer`` is mounted as a
+    group, a function as one command. Only the verb asked for is loaded when it is a known one; every
+    one for ``--help`` or an unknown word. sqz's own verbs (the hot ones above all) scan nothing."""
+    verb = next((a for a in args if not a.startswith("-")), None)
+    if verb in _OWN_VERBS:
+        return
+    wanted = verb if verb in PROVIDED_BY else None
+    from importlib.metadata import entry_points
 
-    store = _store_or_exit()
-    try:
-        purge = getattr(store, "purge_secrets", None)
-        if purge is None:
-            typer.echo(f"sqz doctor: this store ({describe()}) cannot be scanned for secrets", err=True)
-            return 1
-        done = purge()
-    except StoreError as exc:
-        typer.echo(f"sqz doctor: purge failed ({exc})", err=True)
-        return 1
-    finally:
-        store.close()
-    typer.echo(f"secrets: scanned {done['scanned']} stored outputs in {describe()}; deleted {done['blobs']} "
-               f"holding a secret and {done['recall']} search-index rows; scrubbed {done['commands']} command lines")
-    return 0
-# --- end init / uninstall / doctor ---
+    for ep in sorted(entry_points(group=COMMANDS_GROUP), key=lambda e: e.name):
+        if ep.name in _mounted or ep.name in _OWN_VERBS or wanted not in (None, ep.name):
+            continue
+        try:
+            obj = ep.load()
+        except Exception as exc:
+            dist = getattr(ep, "dist", None)
+            _stub(ep.name, f"{dist.metadata['Name'] if dist else ep.value} failed to load ({type(exc).__name__}: {exc})")
+            continue
+        if isinstance(obj, typer.Typer):
+            app.add_typer(obj, name=ep.name)
+        else:
+            app.command(ep.name)(obj)
+        _mounted.add(ep.name)
+    for name, dist in PROVIDED_BY.items():
+        if name not in _mounted and wanted in (None, name):
+            _stub(name, f"this verb comes with the {dist} distribution, which is not installed (pip install {dist})")
+
+
+# --- end verbs of other distributions ---
 
 
 def _version_callback(value: bool):
@@ -791,6 +455,7 @@ def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_vers
 def run_app(args: list[str]) -> int:
     from .store import StoreError
 
+    mount_commands(args)
     try:
         app(args=args, prog_name="sqz", standalone_mode=True)
     except StoreError as exc:  # a database corrupt past its header: one line, never a traceback

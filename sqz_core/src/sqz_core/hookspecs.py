@@ -8,6 +8,8 @@ accept only the arguments it needs, and specs can grow new ones.
 A formatter module also declares ``commands``: the program names it claims
 (``commands = ("git",)``). Only plugins that claim the command's program are
 imported for a call; a plugin with ``commands = ("*",)`` is offered every output.
+A module without ``commands``, or one pluggy rejects against these specs, is refused
+when the plugin index is built (``sqz plugins`` shows ``error: <reason>``).
 """
 
 from __future__ import annotations

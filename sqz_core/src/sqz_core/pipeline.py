@@ -412,7 +412,7 @@ def _keeps(original: str, candidate: str, spans) -> bool:
 
 
 def _runs_sqz(command: str) -> bool:
-    from .rewrite import runs_sqz
+    from .shell import runs_sqz
 
     return runs_sqz(command)
 

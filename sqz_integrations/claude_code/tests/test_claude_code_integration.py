@@ -11,7 +11,7 @@ import pytest
 
 from sqz_core.testing import fact_kept
 from sqz_core.runnable import RECOVERY_LINE
-from sqz_core.testing_integrations import SQZ, run_sqz
+from sqz_agents.testing import SQZ, run_sqz
 from sqz_integration_claude_code import integration
 
 PAYLOADS = Path(__file__).parent / "payloads"
@@ -190,9 +190,10 @@ def test_read_of_content_served_shortened_is_sent_whole_never_unchanged(env):
     assert again["file"]["content"].startswith("§ref:")  # now the model has it whole
 
 
-@pytest.mark.parametrize("version, events", [((2, 1, 332), ["PostToolUse", "PreCompact", "SessionStart"]),
-                                             ((2, 1, 121), ["PostToolUse", "PreCompact", "SessionStart"]),
-                                             (None, ["PostToolUse", "PreCompact", "SessionStart"]),
+CURRENT = ["PostToolUse", "PreToolUse", "PreCompact", "SessionStart"]
+
+
+@pytest.mark.parametrize("version, events", [((2, 1, 332), CURRENT), ((2, 1, 121), CURRENT), (None, CURRENT),
                                              ((2, 1, 120), ["PreToolUse", "PreCompact", "SessionStart"])])
 def test_init_rewrites_only_for_old_claude_code(tmp_path, version, events):
     ctx = {"home": str(tmp_path), "sqz": "/opt/sqz", "versions": {"claude-code": version}}
@@ -200,6 +201,10 @@ def test_init_rewrites_only_for_old_claude_code(tmp_path, version, events):
     assert [a["path"][1] for a in acts] == events
     first = acts[0]["item"]
     assert first["matcher"] == ("Bash" if events[0] == "PreToolUse" else "Bash|Read")
+    pre = next(a["item"] for a in acts if a["path"][1] == "PreToolUse")
+    # current versions: the PreToolUse hook only runs allowed verbose-on-failure commands through sqz run
+    assert pre["hooks"][0]["command"] == ("/opt/sqz hook claude-code" if events is not CURRENT
+                                          else "/opt/sqz hook claude-code --pre")
 
 
 BANNED = ("typer", "click", "rich", "pydantic", "jsonschema", "ruamel", "tomlkit", "tiktoken", "pluggy",
@@ -249,12 +254,14 @@ def test_init_uninstall_round_trip_on_a_seeded_home(tmp_path):
     r = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert r.returncode == 0, r.stderr
     text = settings.read_text()
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     value = to_python(parse_jsonc(text))
     assert "// Claude Code user settings" in text and value["permissions"] == {"deny": ["Bash(rm -rf:*)"]}
     commands = [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]]
-    assert commands == ["prettier --check"]  # no rewrite: Claude Code is not on PATH here, current ones need none
+    # the user's hook kept; sqz's own is the --pre hook (allowed verbose-on-failure commands only), no old rewrite
+    assert commands == ["prettier --check", f"{SQZ} hook claude-code --pre"]
+    assert value["hooks"]["PreToolUse"][1]["matcher"] == "Bash"
     assert value["hooks"]["PostToolUse"] == [{"matcher": "Bash|Read", "hooks": [
         {"type": "command", "command": f"{SQZ} hook claude-code --post", "timeout": 10}]}]
     assert value["hooks"]["PreCompact"][0]["hooks"][0]["command"] == f"{SQZ} hook precompact"
@@ -277,10 +284,11 @@ def test_init_replaces_the_rewrite_an_older_sqz_installed(tmp_path):
     settings.write_text(json.dumps(old, indent=2))
     r = run_sqz(home, "init", "--only", "claude-code", "--yes")
     assert r.returncode == 0, r.stderr
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     value = to_python(parse_jsonc(settings.read_text()))
-    assert [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]] == ["prettier --check"]
+    assert [h["command"] for e in value["hooks"]["PreToolUse"] for h in e["hooks"]] == [
+        "prettier --check", f"{SQZ} hook claude-code --pre"]  # the old rewrite is gone, not duplicated
     assert value["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == f"{SQZ} hook claude-code --post"
 
 

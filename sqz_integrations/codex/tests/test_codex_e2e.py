@@ -20,7 +20,7 @@ import sys
 
 import pytest
 
-from sqz_core.testing_integrations import make_subject_repo
+from sqz_agents.testing import make_subject_repo
 
 from cx_scripted_model import ScriptedModel, tool_names, tool_outputs
 

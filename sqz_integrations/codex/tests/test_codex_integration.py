@@ -5,9 +5,9 @@ import subprocess
 
 import pytest
 
-from sqz_core import setup_cmds
-from sqz_core.testing_integrations import round_trip, real_git_log
-from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
+from sqz_agents import setup_cmds
+from sqz_agents.testing import round_trip, real_git_log
+from sqz_agents.testing import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_codex import integration
 
 

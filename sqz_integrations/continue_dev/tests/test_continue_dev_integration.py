@@ -1,7 +1,7 @@
 """continue_dev: advisory tier and init/uninstall round trip on a seeded home."""
 
-from sqz_core.testing_integrations import assert_advisory_without_hook, round_trip
-from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
+from sqz_agents.testing import assert_advisory_without_hook, round_trip
+from sqz_agents.testing import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_continue_dev import integration
 
 

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-from sqz_core.testing_integrations import round_trip
-from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
+from sqz_agents.testing import round_trip
+from sqz_agents.testing import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_copilot_cli import integration
 
 

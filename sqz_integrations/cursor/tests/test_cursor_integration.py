@@ -1,7 +1,7 @@
 """cursor: advisory tier and init/uninstall round trip on a seeded home."""
 
-from sqz_core.testing_integrations import assert_advisory_without_hook, assert_mcp_server_added, round_trip
-from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
+from sqz_agents.testing import assert_advisory_without_hook, assert_mcp_server_added, round_trip
+from sqz_agents.testing import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_cursor import integration
 
 

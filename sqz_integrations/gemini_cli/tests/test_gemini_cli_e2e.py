@@ -19,7 +19,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from sqz_core.testing_integrations import MAKE_REPO_FACTS, make_repo, raw_git_log, sqz_shim
+from sqz_agents.testing import MAKE_REPO_FACTS, make_repo, raw_git_log, sqz_shim
 
 
 HERE = Path(__file__).resolve().parent

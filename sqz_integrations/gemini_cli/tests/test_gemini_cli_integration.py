@@ -6,8 +6,8 @@ import subprocess
 import sys
 import tomllib
 
-from sqz_core.testing_integrations import round_trip
-from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
+from sqz_agents.testing import round_trip
+from sqz_agents.testing import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_gemini_cli import integration
 
 

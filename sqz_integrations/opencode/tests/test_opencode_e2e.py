@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from sqz_core.testing_integrations import make_subject_repo
+from sqz_agents.testing import make_subject_repo
 
 from oc_scripted_model import ScriptedModel, tool_results
 

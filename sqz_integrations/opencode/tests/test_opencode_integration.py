@@ -4,8 +4,8 @@ import json
 import subprocess
 
 from sqz_core.runnable import find_recovery
-from sqz_core.testing_integrations import round_trip, real_git_log
-from sqz_core.testing_integrations import home  # noqa: F401  (a pytest fixture)
+from sqz_agents.testing import round_trip, real_git_log
+from sqz_agents.testing import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_opencode import integration
 
 SQZ = ["/opt/sqz tools/sqz"]

@@ -18,18 +18,24 @@ real CLI (2.1.332, tests/e2e):
 * PostToolUse output: ``hookSpecificOutput.updatedToolOutput`` replaces the result before the
   model sees it; it must be an object of the tool's own shape (a bare string is ignored).
   Honoured for built-in tools since v2.1.121 (``MIN_POST_VERSION``; measured: 2.1.120 ignores it
-  for Bash, 2.1.121 applies it). The command itself is never touched, so the user's
-  allow/deny/ask rules see exactly what the model asked for.
-* PreToolUse (the fallback for older versions only): ``hookSpecificOutput.updatedInput``
-  "replaces the entire input object, so include unchanged fields"; we never send
-  ``permissionDecision``, so the normal permission flow applies to the rewritten command.
+  for Bash, 2.1.121 applies it).
+* PreToolUse, ``sqz hook claude-code --pre``: a command that exits non-zero goes to
+  ``PostToolUseFailure``, whose output cannot be replaced, so a failing test run would reach the
+  model raw. For test runners, builds, linters and type checkers only (``VERBOSE_ON_FAILURE``), and
+  only where the user's own rules already let Claude Code run the ORIGINAL command unprompted
+  (``permissions.decide``: every settings scope, deny/ask/allow, the permission mode, claude's own
+  arguments; unsure means no), the hook answers ``updatedInput`` (``<sqz> run -- COMMAND``) with
+  ``permissionDecision: "allow"``: a hook's allow does not skip Claude Code's own deny and ask rules,
+  and the rewritten command would match none of the user's allow rules. Anything else: no answer,
+  Claude Code decides exactly as without sqz. Older versions (< 2.1.121) get the previous rewrite
+  (``sqz hook claude-code``, ``updatedInput`` without ``permissionDecision``).
 * ``PreCompact`` and ``SessionStart`` with matcher ``compact`` carry ``session_id``:
   both run ``sqz hook precompact``.
 
 Never compressed: the output of sqz's own verbs (``sqz expand`` must give the original back),
 images, background jobs. Recovery hints name sqz by the absolute path the hook runs from.
 
-Hot path: ``hook`` imports only the standard library and ``sqz_core.rewrite`` (the pipeline
+Hot path: ``hook`` imports only the standard library and ``sqz_agents.rewrite`` (the pipeline
 only when there is output to compress).
 """
 
@@ -44,6 +50,8 @@ tier = "transparent"
 DOCS = "https://code.claude.com/docs/en/hooks"
 MIN_POST_VERSION = (2, 1, 121)  # PostToolUse updatedToolOutput for built-in tools
 _READ_KEYS = {"filePath", "content"}
+# the PreToolUse rewrite of an older sqz (``sqz hook claude-code`` with no flag), at any path
+OLD_REWRITE = r"""(?:(?<![\w.-])sqz(?:\.exe)?['"]?|-m\s+sqz_core['"]?)\s+hook claude-code(?![\w-])(?!\s+--)"""
 MAX_PERSISTED = 8 * 1024 * 1024  # larger saved outputs keep Claude Code's own preview
 
 
@@ -53,7 +61,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict):
         return None
-    from sqz_core.rewrite import touch_activity
+    from sqz_agents.api import touch_activity
 
     touch_activity(name)
     event = data.get("hook_event_name")
@@ -61,6 +69,8 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         if data.get("tool_name") == "Bash":
             return _post_bash(data)
         return _post(data)
+    if "--pre" in args:
+        return _pre_bash(data) if event in (None, "PreToolUse") and data.get("tool_name") == "Bash" else None
     if event not in (None, "PreToolUse") or data.get("tool_name") != "Bash":
         return None
     tool_input = data.get("tool_input")
@@ -69,7 +79,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     command = tool_input.get("command")
     if not isinstance(command, str):
         return None
-    from sqz_core.rewrite import rewrite_command
+    from sqz_agents.api import rewrite_command
 
     new = rewrite_command(command, session=data.get("session_id"), agent="claude-code")
     if new is None:
@@ -80,6 +90,109 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
                       ensure_ascii=False).encode("utf-8")
 
 
+# -- failing runs: PreToolUse, for the commands whose failures are long ---------------------------
+# A command that exits non-zero goes to PostToolUseFailure, whose output cannot be replaced; these
+# programs print the longest failure reports an agent reads (again and again): they alone run through
+# ``sqz run`` from the PreToolUse hook, and only where the user's own rules already allow them
+# (``permissions.decide``). Subcommands: None = any; else the first positional word must be one of them.
+VERBOSE_ON_FAILURE: dict[str, frozenset | None] = {
+    # test runners
+    "pytest": None, "py.test": None, "unittest": None, "tox": None, "nox": None, "jest": None,
+    "vitest": frozenset(("run",)), "ctest": None,
+    # type checkers, linters, compilers
+    "mypy": None, "tsc": None, "eslint": None, "ruff": frozenset(("check",)), "flake8": None, "pylint": None,
+    "gcc": None, "g++": None, "clang": None, "clang++": None, "rustc": None,
+    # builds
+    "make": None, "mvn": None, "mvnw": None, "gradle": None, "gradlew": None,
+    "cargo": frozenset(("test", "build", "check", "clippy", "nextest")),
+    "go": frozenset(("test", "build", "vet")),
+    "dotnet": frozenset(("test", "build")),
+    "npm": frozenset(("test", "t", "ci", "install", "i")),
+    "pnpm": frozenset(("test", "install", "i")),
+    "yarn": frozenset(("test", "install")),
+}
+_SCRIPTS = ("test", "build", "lint", "typecheck", "check")  # ``npm run test:unit``, ``pnpm run build``
+
+
+def verbose_on_failure(words: list[str]) -> bool:
+    """Whether the simple command ``words`` runs a program of ``VERBOSE_ON_FAILURE`` (after wrappers)."""
+    from sqz_core.api import program_of
+
+    prog, rest = program_of(words)
+    if prog is None:
+        return False
+    prog = os.path.basename(prog)
+    if prog not in VERBOSE_ON_FAILURE:
+        return False
+    subs = VERBOSE_ON_FAILURE[prog]
+    positional = [a for a in rest if not a.startswith("-")]
+    if subs is None:
+        return True
+    sub = positional[0] if positional else None
+    if prog in ("npm", "pnpm", "yarn") and sub == "run" and len(positional) > 1:
+        return positional[1].split(":", 1)[0] in _SCRIPTS
+    return sub in subs
+
+
+def _project_folders(cwd: str | None) -> list[str]:
+    """The project folder first (``CLAUDE_PROJECT_DIR``, else the command's folder), then the command's
+    folder and its git root: local rules of Claude Code 2.1.211+ live at the repository root."""
+    folders = []
+    for d in (os.environ.get("CLAUDE_PROJECT_DIR"), cwd):
+        if isinstance(d, str) and os.path.isdir(d):
+            folders.append(d)
+    d = folders[-1] if folders else None
+    while d:
+        if os.path.exists(os.path.join(d, ".git")):
+            folders.append(d)
+            break
+        parent = os.path.dirname(d)
+        d = None if parent == d else parent
+    return folders
+
+
+def _pre_bash(data: dict) -> bytes | None:
+    """``sqz run -- COMMAND`` with ``permissionDecision: allow`` for a verbose-on-failure command that the
+    user's rules already allow unprompted; None (Claude Code decides as without sqz) for anything else."""
+    tool_input = data.get("tool_input")
+    if not isinstance(tool_input, dict) or tool_input.get("run_in_background"):
+        return None
+    command = tool_input.get("command")
+    if not isinstance(command, str) or not command.strip() or "\n" in command.strip():
+        return None
+    from sqz_core.api import shell_words, simple_commands
+
+    try:
+        commands = simple_commands(shell_words(command))
+    except Exception:
+        return None
+    if len(commands) != 1 or not verbose_on_failure(commands[0]) or _runs_sqz(command):
+        return None
+    from sqz_agents.api import judge
+
+    if not judge(command).wrap:  # servers, watchers, interactive programs: never wrapped
+        return None
+    from . import permissions
+
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    folders = _project_folders(cwd)
+    if not folders:
+        return None
+    rules = permissions.gather(os.path.expanduser("~"), folders)
+    decision = permissions.decide(command, data.get("permission_mode"), rules, permissions.claude_args())
+    if not decision.allowed:
+        return None
+    from sqz_core.api import sqz_executable
+
+    updated = dict(tool_input)
+    updated["command"] = f"{sqz_executable()} run -- {command.strip()}"
+    out = {"hookEventName": "PreToolUse", "updatedInput": updated}
+    if data.get("permission_mode") != "bypassPermissions":
+        out["permissionDecision"] = "allow"
+        out["permissionDecisionReason"] = f"sqz compresses its output; {decision.reason}"
+    return json.dumps({"hookSpecificOutput": out}, ensure_ascii=False).encode("utf-8")
+
+
 def _seen_in_full(content: str, session, command: str) -> bool:
     """False when this session was served ``content`` only in a shortened form (a Bash output that a
     formatter summarised): this read then goes through whole, and is recorded as served whole, so
@@ -87,9 +200,9 @@ def _seen_in_full(content: str, session, command: str) -> bool:
     if not session or not content:
         return True
     try:
-        from sqz_core.dedup import sketch
-        from sqz_core.pipeline import digest_of
-        from sqz_core.stores import open_store
+        from sqz_core.api import sketch
+        from sqz_core.api import digest_of
+        from sqz_core.api import open_store
 
         raw = content.encode("utf-8")
         digest = digest_of(raw)
@@ -123,7 +236,7 @@ def _post(data: dict) -> bytes | None:
         return None
     if not _seen_in_full(file["content"], data.get("session_id"), f"Read {file.get('filePath')}"):
         return None
-    from sqz_core.rewrite import post_dedup
+    from sqz_agents.api import post_dedup
 
     new = post_dedup(file["content"], tool="Read", session=data.get("session_id"),
                      command=f"Read {file.get('filePath')}")
@@ -141,15 +254,15 @@ _BARE_EXPAND = re.compile(r"(?<![\w/.-])sqz expand\b")
 
 def _runs_sqz(command: str) -> bool:
     """Whether ``command`` runs sqz itself (``sqz expand``, a wrapped command…): its output is sqz's own."""
-    from sqz_core.rewrite import _SQZ_PROGRAMS, MARKER, _lex, _program, simple_commands
+    from sqz_core.api import EXIT_MARKER, SQZ_PROGRAMS, lex, program_of, simple_commands
 
-    if MARKER.decode() in command:
+    if EXIT_MARKER.decode() in command:
         return True
     try:
-        words_list = simple_commands(_lex(command)[0])
+        words_list = simple_commands(lex(command)[0])
     except Exception:
         return bool(_SQZ_WORD.search(command))  # cannot parse: be safe
-    return any(_program(words)[0] in _SQZ_PROGRAMS for words in words_list)
+    return any(program_of(words)[0] in SQZ_PROGRAMS for words in words_list)
 
 
 def _absolute_hints(text: str) -> str:
@@ -159,8 +272,8 @@ def _absolute_hints(text: str) -> str:
     The agent's shell may not have sqz on PATH (venv or bootstrap installs), so a bare
     ``sqz expand`` would fail there with 127.
     """
-    from sqz_core.rewrite import sqz_executable
-    from sqz_core.runnable import RECOVERY_LINE
+    from sqz_core.api import sqz_executable
+    from sqz_core.api import RECOVERY_LINE
 
     sqz = sqz_executable()
     lines = text.split("\n")
@@ -201,7 +314,7 @@ def _post_bash(data: dict) -> bytes | None:
         source = _read_persisted(persisted)
         if source is None:
             return None
-    from sqz_core.hot import compress_bytes
+    from sqz_core.api import compress_bytes
 
     opts = {"command": command.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",
             "session": str(data["session_id"]) if data.get("session_id") else None, "no_cache": False,
@@ -241,7 +354,7 @@ def config_paths(home: str | None = None, project: str | None = None) -> dict[st
 
 def detect(home: str | None = None) -> dict:
     """Whether Claude Code is present: its ``claude`` command on PATH or its ``~/.claude`` folder."""
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".claude"), "claude")
 
@@ -283,13 +396,18 @@ def actions(ctx: dict) -> list[dict]:
     if version == "probe":
         version = _version(detect(ctx["home"]).get("command"))
     if version is None or version >= MIN_POST_VERSION:
-        post = f"{sqz} hook claude-code --post"
-        # the PreToolUse rewrite an older sqz installed breaks permission rules: it goes
+        post, pre = f"{sqz} hook claude-code --post", f"{sqz} hook claude-code --pre"
+        # the PreToolUse rewrite an older sqz installed broke permission rules: it goes (not ``--pre``)
         out = [{"type": "json_array_remove", "file": target, "path": ["hooks", "PreToolUse"],
-                "marker": "hook claude-code", "what": "PreToolUse rewrite of an older sqz (removed)"},
+                "marker": "hook claude-code", "stale": OLD_REWRITE,
+                "what": "PreToolUse rewrite of an older sqz (removed)"},
                {"type": "json_array_item", "file": target, "path": ["hooks", "PostToolUse"],
                 "item": entry("Bash|Read", post), "marker": post,
-                "what": "PostToolUse hook (compresses Bash output, dedups repeated file reads)"}]
+                "what": "PostToolUse hook (compresses Bash output, dedups repeated file reads)"},
+               {"type": "json_array_item", "file": target, "path": ["hooks", "PreToolUse"],
+                "item": entry("Bash", pre), "marker": pre,
+                "what": "PreToolUse hook (test runs, builds and linters your rules already allow run through "
+                        "`sqz run`, so their failures reach Claude compressed)"}]
     else:
         pre = f"{sqz} hook claude-code"
         out = [{"type": "json_array_item", "file": target, "path": ["hooks", "PreToolUse"],

@@ -129,7 +129,8 @@ def numbered(text: str) -> str:
 def test_bash_compressed_after_it_ran_read_deduped_and_expand_gives_originals(world):
     settings = sqz_init(world)
     hooks = settings["hooks"]
-    assert "PreToolUse" not in hooks  # the command is never rewritten on a current Claude Code
+    # on a current Claude Code only allowed verbose-on-failure commands are rewritten (git log is not one)
+    assert [h["command"] for e in hooks["PreToolUse"] for h in e["hooks"]] == [f"{world['shim']} hook claude-code --pre"]
     assert hooks["PostToolUse"][0]["matcher"] == "Bash|Read"
     assert hooks["PostToolUse"][0]["hooks"][0]["command"] == f"{world['shim']} hook claude-code --post"
     allow(world, "Bash(git log:*)", f"Bash({world['shim']} expand:*)")
@@ -235,3 +236,72 @@ def test_large_output_claude_code_saved_to_disk_is_compressed_from_the_full_file
     saved = re.search(r"Full output saved to: (\S+)", texts[1])  # the original is large again: Claude Code saves it
     assert saved, texts[1][:500]
     assert Path(saved.group(1)).read_text().rstrip("\n") == raw.rstrip("\n")
+
+
+# -- failing runs: the PreToolUse hook runs allowed test commands through `sqz run` -------------------
+FAILING_TESTS = "".join(f"def test_page_{k}():\n    assert {k} + 1 == {k + 1}\n\n\n" for k in range(40)) + (
+    "def test_last_page_keeps_the_remainder():\n"
+    "    pages = [list(range(10))[i:i + 3] for i in range(0, 10, 3)]\n"
+    "    assert pages[-1] == [9, 10], f'last page was {pages[-1]}'\n")
+
+
+def failing_suite(world) -> str:
+    """A real pytest suite with 40 passing tests and one failing assertion; the command that runs it."""
+    tests = world["repo"] / "tests"
+    tests.mkdir()
+    (tests / "test_pages.py").write_text(FAILING_TESTS)
+    return "pytest -v -p no:cacheprovider tests"
+
+
+def run_failing(world, command: str):
+    def script(messages):
+        results = tool_results(messages)
+        if not results:
+            return ("tool", "Bash", {"command": command, "description": "Run the tests"})
+        return ("text", "done")
+
+    r, model = run_claude(world, script)
+    results = tool_results(model.requests[-1]["messages"])
+    assert len(results) == 1
+    return results[0], result_text(results[0])
+
+
+def test_a_failing_test_run_the_rules_allow_reaches_claude_compressed_with_its_status(world):
+    from sqz_core.tokens import count
+
+    settings = sqz_init(world)
+    pre = [h["command"] for e in settings["hooks"]["PreToolUse"] for h in e["hooks"]]
+    assert pre == [f"{world['shim']} hook claude-code --pre"]
+    command = failing_suite(world)
+    allow(world, "Bash(pytest:*)")
+    raw = subprocess.run(command.split(), cwd=world["repo"], env=world["env"], capture_output=True, text=True)
+    assert raw.returncode == 1 and "1 failed, 40 passed" in raw.stdout
+    block, text = run_failing(world, command)
+    assert block.get("is_error") is True  # Claude Code still sees the failure (exit status 1)
+    assert not any(d in text.lower() for d in DENIALS), text
+    for fact in ["test_last_page_keeps_the_remainder", "last page was [9]", "tests/test_pages.py", "1 failed",
+                 "40 passed"]:
+        assert fact in text, (fact, text)
+    assert "test_page_17 PASSED" not in text  # the passing lines went
+    assert count(text)[0] < count(raw.stdout)[0] * 0.6, (count(text), count(raw.stdout))
+
+
+def test_a_test_run_no_rule_allows_is_refused_as_without_sqz(world):
+    sqz_init(world)
+    command = failing_suite(world)
+    allow(world, "Bash(git log:*)")  # nothing allows pytest: claude -p refuses it, sqz must not grant it
+    block, text = run_failing(world, command)
+    assert any(d in text.lower() for d in DENIALS), text
+    assert "passed" not in text and "test_last_page" not in text  # it never ran
+
+
+def test_an_ask_rule_keeps_the_test_run_refused_though_an_allow_rule_matches(world):
+    sqz_init(world)
+    command = failing_suite(world)
+    d = world["repo"] / ".claude"
+    d.mkdir(exist_ok=True)
+    (d / "settings.local.json").write_text(json.dumps({"permissions": {"allow": ["Bash(pytest:*)"],
+                                                                         "ask": ["Bash(pytest -v:*)"]}}))
+    block, text = run_failing(world, command)
+    assert any(d in text.lower() for d in DENIALS), text  # -p cannot ask: refused, as without sqz
+    assert "test_last_page" not in text

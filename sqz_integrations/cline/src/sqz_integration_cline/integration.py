@@ -30,7 +30,7 @@ def settings_path(home: str) -> str:
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.dirname(os.path.dirname(settings_path(home or os.path.expanduser("~")))))
 
@@ -42,7 +42,7 @@ def actions(ctx: dict) -> list[dict]:
     so for a project (``sqz init --project``) the server gets ``--project DIR``. Cline's settings
     are per user: the last project configured is the one its sqz server reads.
     """
-    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action, project_root_args
+    from sqz_agents.api import guidance_file_action, mcp_server_action, project_root_args
 
     project = ctx.get("scope") == "project"
     if project:

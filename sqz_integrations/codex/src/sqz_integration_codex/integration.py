@@ -45,7 +45,7 @@ _BARE_EXPAND = re.compile(r"(?<![\w/.\\-])sqz expand\b")
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     home = home or os.path.expanduser("~")
     return detect_agent(os.path.join(os.environ.get("CODEX_HOME") or os.path.join(home, ".codex")), "codex")
@@ -53,15 +53,15 @@ def detect(home: str | None = None) -> dict:
 
 def runs_sqz(command: str) -> bool:
     """Does ``command`` run sqz itself (any verb)? Its output is sqz's own: never compress it again."""
-    from sqz_core.rewrite import _SQZ_PROGRAMS, _program, _tokens, simple_commands
+    from sqz_core.api import SQZ_PROGRAMS, program_of, shell_words, simple_commands
 
     try:
-        commands = simple_commands(_tokens(command))
+        commands = simple_commands(shell_words(command))
     except Exception:
         return "sqz" in command  # cannot parse: leave it alone
     for words in commands:
-        prog = _program(words)[0]
-        if (prog and os.path.basename(prog) in _SQZ_PROGRAMS) or (words and os.path.basename(words[0]) in _SQZ_PROGRAMS):
+        prog = program_of(words)[0]
+        if (prog and os.path.basename(prog) in SQZ_PROGRAMS) or (words and os.path.basename(words[0]) in SQZ_PROGRAMS):
             return True
     return False
 
@@ -98,7 +98,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict) or data.get("hook_event_name") != "PostToolUse" or data.get("tool_name") != "Bash":
         return None
-    from sqz_core.rewrite import touch_activity
+    from sqz_agents.api import touch_activity
 
     touch_activity(name)
     command = (data.get("tool_input") or {}).get("command") if isinstance(data.get("tool_input"), dict) else None
@@ -108,10 +108,10 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     status = exit_status(data.get("transcript_path"), data.get("tool_use_id"))
     if status is None or not 0 <= status <= 255:
         return None  # without the exit status the model would lose whether the command failed
-    from sqz_core.hot import compress_bytes
-    from sqz_core.rewrite import sqz_executable
+    from sqz_core.api import compress_bytes
+    from sqz_core.api import sqz_executable
 
-    from sqz_core.exitmarker import new_nonce, trailer
+    from sqz_core.api import new_nonce, trailer
 
     session, nonce = data.get("session_id"), new_nonce()
     opts = {"command": command.strip().split("\n", 1)[0][:500], "tool": None, "mode": "auto",

@@ -19,7 +19,7 @@ DOCS = "https://docs.continue.dev/customize/deep-dives/mcp"
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".continue"))
 
@@ -31,7 +31,7 @@ def mcp_block(command: str) -> str:
 
 
 def actions(ctx: dict) -> list[dict]:
-    from sqz_core.setup_cmds import guidance_file_action
+    from sqz_agents.api import guidance_file_action
 
     root = os.path.join(ctx["project"] if ctx.get("scope") == "project" else ctx["home"], ".continue")
     return [

@@ -68,7 +68,7 @@ def _is_own_expand(command: str) -> bool:
     """``command`` is exactly ``<this sqz> expand REF…`` (or bare ``sqz expand REF…``): nothing else runs."""
     if any(c in command for c in ";&|<>()`$\\\n{}*?[]~#!"):
         return False
-    from sqz_core.rewrite import sqz_executable
+    from sqz_core.api import sqz_executable
 
     own = sqz_executable()
     for prefix in (own + " expand ", "sqz expand "):
@@ -83,7 +83,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict):
         return None
-    from sqz_core.rewrite import touch_activity
+    from sqz_agents.api import touch_activity
 
     touch_activity(name)
     tool = data.get("toolName", data.get("tool_name"))
@@ -103,7 +103,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     session = data.get("sessionId", data.get("session_id"))
     if not isinstance(text, str) or not text or not session:
         return None
-    from sqz_core.rewrite import post_dedup
+    from sqz_agents.api import post_dedup
 
     if tool == "bash":
         command = tool_args.get("command")
@@ -128,7 +128,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
 
 def detect(home: str | None = None) -> dict:
     """Copilot CLI is present: ``copilot`` on PATH or a ``~/.copilot`` folder."""
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".copilot"), "copilot")
 

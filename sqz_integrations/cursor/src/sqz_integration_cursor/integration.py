@@ -25,13 +25,13 @@ alwaysApply: true
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".cursor"), "cursor")
 
 
 def actions(ctx: dict) -> list[dict]:
-    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action
+    from sqz_agents.api import guidance_file_action, mcp_server_action
 
     root = ctx["project"] if ctx.get("scope") == "project" else ctx["home"]
     out = [mcp_server_action(os.path.join(root, ".cursor", "mcp.json"), ctx)]

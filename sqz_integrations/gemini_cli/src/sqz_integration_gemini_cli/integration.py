@@ -64,7 +64,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict):
         return None
-    from sqz_core.rewrite import touch_activity
+    from sqz_agents.api import touch_activity
 
     touch_activity(name)
     if "--post" in args or data.get("hook_event_name", "BeforeTool") != "BeforeTool":
@@ -80,7 +80,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     if may_be_known_safe(tool_input["command"]) and not user_allows(tool_input["command"], data.get("cwd")):
         return None  # Gemini may run it unasked by its own heuristic, which it skips once wrapped
-    from sqz_core.rewrite import rewrite_command
+    from sqz_agents.api import rewrite_command
 
     new = rewrite_command(tool_input["command"], session=data.get("session_id"), agent="gemini-cli")
     if new is None:
@@ -106,9 +106,9 @@ def policy_neutral(command: str) -> bool:
     if "<" in command or ">" in command:
         return False
     try:
-        from sqz_core.rewrite import _tokens, simple_commands
+        from sqz_core.api import shell_words, simple_commands
 
-        commands = simple_commands(_tokens(command))
+        commands = simple_commands(shell_words(command))
     except Exception:
         return False
     for words in commands:
@@ -269,7 +269,7 @@ def _js_regex(text: str) -> str:
 
 def policy_toml(sqz: str) -> str:
     """The user-tier policy file letting sqz's own parts of a wrapped command pass (see the module doc)."""
-    from sqz_core.exitmarker import NONCE_ENV, wrap_command
+    from sqz_core.api import NONCE_ENV, wrap_command
 
     probe = "f" * 16  # the wrapper's per-call nonce: 16 hex digits, matched as such
     head, tail = wrap_command("\x00BODY\x00", "\x00TAIL\x00", nonce=probe).split("\x00BODY\x00")
@@ -315,7 +315,7 @@ def config_paths(home: str | None = None, project: str | None = None) -> dict[st
 
 def detect(home: str | None = None) -> dict:
     """Gemini CLI is present: ``gemini`` on PATH or a ``~/.gemini`` folder."""
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".gemini"), "gemini")
 

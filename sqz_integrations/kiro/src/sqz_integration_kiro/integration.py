@@ -17,7 +17,7 @@ DOCS = "https://kiro.dev/docs/mcp/configuration"
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".kiro"), "kiro")
 
@@ -29,7 +29,7 @@ def actions(ctx: dict) -> list[dict]:
     (https://github.com/kirodotdev/Kiro/issues/6525), so the workspace file passes
     ``--project DIR``; on a checkout at another path sqz-mcp says so and uses its working directory.
     """
-    from sqz_core.setup_cmds import guidance_file_action, mcp_server_action, project_root_args
+    from sqz_agents.api import guidance_file_action, mcp_server_action, project_root_args
 
     project = ctx.get("scope") == "project"
     root = os.path.join(ctx["project"] if project else ctx["home"], ".kiro")

@@ -83,17 +83,17 @@ _NOTE_START, _NOTE_END = "\n<shell_metadata>\n", "\n</shell_metadata>"
 
 def runs_sqz(command: str, sqz_argv: list[str] | None = None) -> bool:
     """Does ``command`` run sqz itself (any verb)? Its output is sqz's own: never compress it again."""
-    from sqz_core.rewrite import _SQZ_PROGRAMS, _program, _tokens, simple_commands
+    from sqz_core.api import SQZ_PROGRAMS, program_of, shell_words, simple_commands
 
-    names = set(_SQZ_PROGRAMS)
+    names = set(SQZ_PROGRAMS)
     if sqz_argv:
         names.add(os.path.basename(sqz_argv[0]))
     try:
-        words_list = simple_commands(_tokens(command))
+        words_list = simple_commands(shell_words(command))
     except Exception:
         return "sqz" in command  # cannot parse: the safe side is to leave it alone
     for words in words_list:
-        prog = _program(words)[0]
+        prog = program_of(words)[0]
         if prog and (prog in names or os.path.basename(prog) in names):
             return True
         if words and os.path.basename(words[0]) in names:
@@ -124,9 +124,9 @@ def _post_bash(data: dict) -> str | None:
         text, note = text[:cut], text[cut:]
         if not text.strip():
             return None
-    from sqz_core.hot import compress_bytes
+    from sqz_core.api import compress_bytes
 
-    from sqz_core.exitmarker import new_nonce, trailer
+    from sqz_core.api import new_nonce, trailer
 
     raw, nonce = text.encode("utf-8"), None
     status = data.get("exit")
@@ -149,13 +149,13 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if not isinstance(data, dict) or "--post" not in args:
         return None  # older plugins' tool.execute.before call: the command is left unchanged
-    from sqz_core.rewrite import touch_activity
+    from sqz_agents.api import touch_activity
 
     touch_activity(name)
     if data.get("tool") == "bash":
         new = _post_bash(data)
     elif data.get("tool") == "read" and isinstance(data.get("output"), str):
-        from sqz_core.rewrite import post_dedup
+        from sqz_agents.api import post_dedup
 
         new = post_dedup(data["output"], tool="read", session=data.get("sessionID"))
     else:
@@ -166,7 +166,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".config", "opencode"), "opencode")
 

@@ -17,13 +17,13 @@ DOCS = "https://docs.windsurf.com/windsurf/cascade/mcp"
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".codeium", "windsurf"), "windsurf")
 
 
 def actions(ctx: dict) -> list[dict]:
-    from sqz_core.setup_cmds import guidance_block_action, guidance_file_action, mcp_server_action
+    from sqz_agents.api import guidance_block_action, guidance_file_action, mcp_server_action
 
     base = os.path.join(ctx["home"], ".codeium", "windsurf")
     out = [mcp_server_action(os.path.join(base, "mcp_config.json"), ctx)]

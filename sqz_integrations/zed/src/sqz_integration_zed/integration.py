@@ -20,13 +20,13 @@ def settings_path(ctx_or_home) -> str:
 
 
 def detect(home: str | None = None) -> dict:
-    from sqz_core.setup_cmds import detect_agent
+    from sqz_agents.api import detect_agent
 
     return detect_agent(os.path.dirname(settings_path(home or os.path.expanduser("~"))), "zed", "zeditor")
 
 
 def actions(ctx: dict) -> list[dict]:
-    from sqz_core.setup_cmds import mcp_server_action
+    from sqz_agents.api import mcp_server_action
 
     path = (os.path.join(ctx["project"], ".zed", "settings.json") if ctx.get("scope") == "project"
             else settings_path(ctx["home"]))

@@ -15,8 +15,8 @@ import os
 
 import pytest
 
-from sqz_core import setup_cmds
-from sqz_core.testing_integrations import SQZ_BIN, SQZ_MCP_BIN
+from sqz_agents import setup_cmds
+from sqz_agents.testing import SQZ_BIN, SQZ_MCP_BIN
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "upgrade")
 CASES = sorted(f[:-5] for f in os.listdir(FIXTURES) if f.endswith(".json"))
@@ -140,7 +140,7 @@ def _upgrade(case, integrations, tmp_path, monkeypatch, same_path=False):
 def _value(key: str, text: str, emptied: bool = False):
     """A JSON file's value (layout aside); other files as they stand. ``emptied``: without the manifest
     an array left empty by removing sqz's only element stays (it might be the user's): drop empty hook lists."""
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     if not key.endswith(".json"):
         return text

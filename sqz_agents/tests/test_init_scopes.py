@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-from sqz_core import setup_cmds
-from sqz_core.testing_integrations import SQZ_BIN, SQZ_MCP_BIN, home  # noqa: F401  (``home`` is a fixture)
+from sqz_agents import setup_cmds
+from sqz_agents.testing import SQZ_BIN, SQZ_MCP_BIN, home  # noqa: F401  (``home`` is a fixture)
 
 SCRIPT = "#!{python}\nimport sys\nfrom {module} import main\nsys.exit(main())\n"
 

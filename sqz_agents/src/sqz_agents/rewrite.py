@@ -1,7 +1,7 @@
 """Shell-command rewriting for agent hooks: decide whether to wrap a command, and how.
 
 A hook turns ``CMD`` into ``{ ( CMD\\n) 2>&1; printf …; } | sqz compress --cmd … --session …``
-(``sqz_core.exitmarker.wrap_command``), so the final output of the whole command is
+(``sqz_core.api.wrap_command``), so the final output of the whole command is
 compressed while every pipe inside it still sees raw text, and the exit status travels
 in the trailer. Anything this module is not sure about is left alone (``None``):
 interactive and long-running programs, commands already wrapped, commands that change
@@ -11,8 +11,8 @@ the wrapper), backgrounded commands (``cmd &``, ``(cmd &)``), sqz's own verbs (a
 and anything the tokenizer cannot parse.
 
 Runs on the hot path of every agent shell call: standard library only (``os``, ``re``,
-``shlex`` for quoting, ``sys``), no ``sqz_core`` import at module level except ``exitmarker``.
-The tokenizer (``_lex``) is one linear pass; shlex's was quadratic in a word's length.
+``shlex`` for quoting), and at module level only the core's shell lexer (``sqz_core.shell``,
+through ``sqz_core.api``) and exit marker.
 """
 
 from __future__ import annotations
@@ -20,9 +20,14 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import sys
 
-from .exitmarker import MARKER, wrap_command
+from sqz_core.api import EXIT_MARKER as MARKER
+from sqz_core.api import MAX_SHELL_COMMAND as MAX_COMMAND
+from sqz_core.api import SQZ_PROGRAMS as _SQZ_PROGRAMS
+from sqz_core.api import ShellOp as _Op
+from sqz_core.api import lex as _lex
+from sqz_core.api import program_of as _program
+from sqz_core.api import runs_sqz, simple_commands, sqz_executable, wrap_command
 
 # Programs that take over the terminal, wait for input, or never end on their own.
 INTERACTIVE = frozenset({
@@ -82,18 +87,6 @@ _ENDLESS_UNLESS = {"ping": ("-c", "--count", "-w", "--deadline"), "ping6": ("-c"
 # Compose front-ends: ``up``/``watch`` stay attached unless detached.
 _COMPOSE = frozenset({"docker-compose", "podman-compose"})
 _DETACH = frozenset({"-d", "--detach", "--wait"})
-# Runners that start another program: the program after ``npx X``, ``uv run X``, ``python -m X``.
-_LAUNCHERS = frozenset({"npx", "bunx", "pnpx"})
-_RUNNERS = frozenset({"uv", "poetry", "pipenv", "pdm", "hatch", "rye", "pnpm", "yarn"})
-_PYTHON = re.compile(r"python[0-9.]*")
-# Every sqz verb's output is sqz's own: compressing ``sqz expand`` again would hand back the same ref.
-_SQZ_PROGRAMS = frozenset({"sqz", "sqz.exe", "sqz_core", "sqz_core.__main__"})
-MAX_COMMAND = 64 * 1024  # longer commands are left alone before any parsing (bounded hook time)
-_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_WRAPPER_WORDS = frozenset({"env", "time", "command", "nice", "ionice", "stdbuf", "timeout", "xargs"})
-_OPERATORS = frozenset({"|", "||", "&&", ";", "&", "|&", ";;", "(", ")", "{", "}"})
-
-
 class Verdict:
     """Why a command is (not) rewritten: ``wrap`` True/False and a short reason."""
 
@@ -104,133 +97,6 @@ class Verdict:
 
     def __repr__(self) -> str:
         return f"Verdict({self.wrap}, {self.reason!r})"
-
-
-class _Op(str):
-    """An operator run (``;``, ``&&``, ``|``, ``>&``, ``&)`` …) as the lexer found it unquoted."""
-
-    __slots__ = ()
-
-
-_PUNCT = frozenset(";&|()<>")
-_BLANK = frozenset(" \t\r")
-_REDIR_CHARS = frozenset("<>&")
-
-
-def _lex(text: str) -> tuple[list[str], str, bool]:
-    """Words and unquoted operator runs of ``text``, in one linear pass; heredoc bodies skipped.
-
-    Returns (tokens, the text without heredoc bodies, whether a heredoc was seen). A newline
-    outside quotes ends a command (an ``_Op(";")``); ``#`` at a word's start comments to the end
-    of the line. Quotes are removed as a POSIX shell would. Raises ValueError on an unbalanced
-    quote or an unterminated heredoc. Only ``<<`` outside quotes starts a heredoc.
-    """
-    tokens: list[str] = []
-    kept: list[str] = []
-    word: list[str] = []
-    in_word = False  # '' is a word even though it adds no character
-    pending: list[tuple[bool, str]] = []  # heredocs whose bodies start after the next newline
-    want_delim = 0  # 1: the next word is a heredoc delimiter
-    had = False
-    seg = 0  # start of the text kept since the last heredoc body
-    i, n = 0, len(text)
-
-    def end_word() -> None:
-        nonlocal in_word, want_delim
-        if in_word:
-            w = "".join(word)
-            tokens.append(w)
-            if want_delim == 2 or w == "-" and want_delim:  # ``<<- EOF``: the delimiter is the next word
-                if w == "-":
-                    want_delim = 2
-                else:
-                    pending.append((True, w))
-                    want_delim = 0
-            elif want_delim:
-                pending.append((w.startswith("-"), w[1:] if w.startswith("-") else w))
-                want_delim = 0
-            word.clear()
-            in_word = False
-
-    while i < n:
-        c = text[i]
-        if c == "'":
-            j = text.find("'", i + 1)
-            if j < 0:
-                raise ValueError("unbalanced single quote")
-            word.append(text[i + 1:j])
-            in_word = True
-            i = j + 1
-        elif c == '"':
-            j = i + 1
-            while True:
-                if j >= n:
-                    raise ValueError("unbalanced double quote")
-                d = text[j]
-                if d == '"':
-                    break
-                if d == "\\" and j + 1 < n:
-                    e = text[j + 1]
-                    if e != "\n":
-                        word.append(e if e in '$`"\\' else d + e)
-                    j += 2
-                    continue
-                word.append(d)
-                j += 1
-            in_word = True
-            i = j + 1
-        elif c == "\\":
-            if i + 1 < n and text[i + 1] != "\n":
-                word.append(text[i + 1])
-                in_word = True
-            i += 2
-        elif c == "#" and not in_word:
-            j = text.find("\n", i)
-            i = n if j < 0 else j
-        elif c in _PUNCT:
-            end_word()
-            j = i
-            while j < n and text[j] in _PUNCT:
-                j += 1
-            run = text[i:j]
-            tokens.append(_Op(run))
-            if "<<" in run and "<<<" not in run:
-                want_delim, had = 1, True
-            i = j
-        elif c == "\n":
-            end_word()
-            tokens.append(_Op(";"))
-            i += 1
-            if pending:
-                kept.append(text[seg:i])
-                for strip_tabs, delim in pending:
-                    while True:
-                        if i >= n:
-                            raise ValueError("unterminated heredoc")
-                        j = text.find("\n", i)
-                        j = n if j < 0 else j
-                        line = text[i:j]
-                        i = j + 1
-                        if (line.lstrip("\t") if strip_tabs else line) == delim:
-                            break
-                pending.clear()
-                seg = min(i, n)
-        elif c in _BLANK:
-            end_word()
-            i += 1
-        else:
-            word.append(c)
-            in_word = True
-            i += 1
-    end_word()
-    if pending or want_delim:
-        raise ValueError("unterminated heredoc")
-    kept.append(text[seg:])
-    return tokens, "".join(kept).rstrip("\n") if had else text, had
-
-
-def _tokens(line: str) -> list[str]:
-    return _lex(line)[0]
 
 
 def _background(tokens: list[str]) -> bool:
@@ -247,73 +113,6 @@ def _background(tokens: list[str]) -> bool:
                 continue
             return True
     return False
-
-
-def simple_commands(tokens: list[str]) -> list[list[str]]:
-    """Words of each simple command (split on pipes, lists and grouping), env assignments and redirections dropped."""
-    out: list[list[str]] = []
-    cur: list[str] = []
-    skip_next = False
-    for k, tok in enumerate(tokens):
-        if isinstance(tok, _Op):
-            if set(tok) <= _REDIR_CHARS and ("<" in tok or ">" in tok) or tok == ">|":
-                if cur and cur[-1].isdigit() and k and tokens[k - 1] is cur[-1]:
-                    cur.pop()  # the fd of ``2>``
-                skip_next = True  # the redirection's target
-                continue
-            skip_next = False
-            if cur:
-                out.append(cur)
-            cur = []
-            continue
-        if skip_next:
-            skip_next = False
-            continue
-        cur.append(tok)
-    if cur:
-        out.append(cur)
-    cleaned = []
-    for words in out:
-        j = 0
-        while j < len(words) and _ASSIGN.match(words[j]):
-            j += 1
-        cleaned.append(words[j:])
-    return cleaned
-
-
-def _program(words: list[str]) -> tuple[str | None, list[str]]:
-    """The program a simple command runs after wrappers: ``env``, ``timeout 5``, ``npx``, ``uv run``, ``python -m``."""
-    i = 0
-    while i < len(words):
-        w = os.path.basename(words[i])
-        if w in _WRAPPER_WORDS or w in _LAUNCHERS:
-            i += 1
-            while i < len(words) and (words[i].startswith("-") or _ASSIGN.match(words[i])
-                                      or (w == "timeout" and words[i][:1].isdigit())):
-                i += 1
-            continue
-        if w in _RUNNERS and i + 1 < len(words) and words[i + 1] in ("run", "exec", "dlx"):
-            rest = words[i + 2:]
-            if w in ("pnpm", "yarn") and words[i + 1] == "run":
-                return w, words[i + 1:]  # a package.json script, judged by name below
-            i += 2
-            while i < len(words) and words[i].startswith("-"):
-                i += 1
-            if not rest:
-                return w, words[i - 1:]
-            continue
-        if _PYTHON.fullmatch(w):
-            k = i + 1
-            while k < len(words) and words[k].startswith("-") and words[k] not in ("-m", "-c"):
-                if words[k].startswith("-m") and len(words[k]) > 2:  # -mMODULE
-                    return words[k][2:], words[k + 1:]
-                k += 1
-            if k + 1 < len(words) and words[k] == "-m":
-                return words[k + 1], words[k + 2:]
-            if k < len(words) and os.path.basename(words[k]) == "manage.py":
-                return "manage.py", words[k + 1:]
-        return w, words[i + 1:]
-    return None, []
 
 
 def _blocking_reason(words: list[str]) -> str | None:
@@ -393,20 +192,6 @@ def _blocking_reason(words: list[str]) -> str | None:
     return None
 
 
-def runs_sqz(command: str) -> bool:
-    """Whether ``command`` runs an sqz verb (``sqz expand H``, ``/abs/sqz stats | head``, ``python -m sqz_core …``).
-
-    Its output is sqz's own: the pipeline passes it through, so an ``expand`` never comes
-    back as the ref it was asked to resolve. Unparsable commands: False.
-    """
-    try:
-        if len(command) > MAX_COMMAND:
-            return False
-        return any(_program(words)[0] in _SQZ_PROGRAMS for words in simple_commands(_lex(command)[0]))
-    except Exception:
-        return False
-
-
 def _leading_cd(tokens: list[str], parsed: str) -> tuple[str, str] | None:
     """Split ``cd DIR && REST`` (possibly repeated) into (``cd DIR && ``, ``REST``), textually."""
     m = re.match(r"^(\s*(?:cd|pushd)\s+(?:'[^']*'|\"[^\"$`\\]*\"|[^\s;&|<>()'\"`$]+)\s*&&\s*)+", parsed)
@@ -464,17 +249,6 @@ def _judge(command: str) -> Verdict:
     return Verdict(True, "ok", prefix, body)
 
 
-def sqz_executable() -> str:
-    """The shell words that run sqz: ``SQZ_BIN``, this process's own ``sqz`` script, or ``python -m sqz_core``."""
-    env = os.environ.get("SQZ_BIN")
-    if env:
-        return env if env.startswith(("'", '"')) else shlex.quote(env)
-    argv0 = sys.argv[0] if sys.argv else ""
-    if argv0 and os.path.basename(argv0).startswith("sqz") and os.path.isfile(argv0):
-        return shlex.quote(os.path.abspath(argv0))
-    return shlex.quote(sys.executable) + " -m sqz_core"
-
-
 def compress_invocation(command: str, session: str | None, sqz: str | None = None, agent: str | None = None) -> str:
     """``SQZ_QUIET=1 <sqz> compress --cmd <first line> [--session ID] [--agent NAME]``, quoted for a POSIX shell."""
     first = command.strip().split("\n", 1)[0].strip()
@@ -501,7 +275,7 @@ def rewrite_command(command: str, session: str | None = None, sqz: str | None = 
 def touch_activity(agent: str) -> None:
     """Record that ``agent``'s hook ran (file mtime in the cache dir), for ``sqz doctor``; never raises."""
     try:
-        from .paths import cache_dir
+        from sqz_core.api import cache_dir
 
         d = os.path.join(cache_dir(), "activity")
         path = os.path.join(d, re.sub(r"[^A-Za-z0-9_.-]", "_", agent))
@@ -518,7 +292,7 @@ def touch_activity(agent: str) -> None:
 def last_activity(agent: str) -> float | None:
     """When ``agent``'s hook last ran (epoch seconds), or None."""
     try:
-        from .paths import cache_dir
+        from sqz_core.api import cache_dir
 
         return os.stat(os.path.join(cache_dir(), "activity", re.sub(r"[^A-Za-z0-9_.-]", "_", agent))).st_mtime
     except (OSError, ImportError):
@@ -534,8 +308,7 @@ def post_dedup(text: str, tool: str, session: str | None, command: str | None = 
     try:
         if not text or not session:
             return None
-        from .pipeline import compress
-        from .stores import open_store
+        from sqz_core.api import compress, open_store
 
         store = open_store()
         try:

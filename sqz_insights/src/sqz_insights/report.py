@@ -11,7 +11,7 @@ import html
 import os
 import time
 
-from .secrets import scrub_command
+from sqz_core.api import scrub_command
 
 BAR = "#2b6cb0"     # tokens the model received
 SAVED = "#38a169"   # tokens sqz kept out

@@ -20,7 +20,7 @@ SQZ_MARKS = ("§ref:", "§delta:")  # sqz's references; its recovery line is fou
 def is_sqz_output(text: str) -> bool:
     """Whether ``text`` already went through sqz: a reference, or a recovery line in either form
     (``[sqz expand ID]`` now, ``[sqz: full output: sqz expand H]`` in older transcripts)."""
-    from .runnable import RECOVERY_LINE
+    from sqz_core.api import RECOVERY_LINE
 
     return any(mark in text for mark in SQZ_MARKS) or RECOVERY_LINE.search(text) is not None
 
@@ -90,7 +90,7 @@ def tool_results(path: str) -> tuple[list[dict], int]:
 def _program(command: str | None) -> str | None:
     if not command:
         return None
-    from .request import FormatRequest
+    from sqz_core.api import FormatRequest
 
     return FormatRequest("", command).program
 
@@ -99,9 +99,8 @@ def discover(root: str, *, counter: str = "cl100k") -> dict:
     """Replay every tool result under ``root``; totals per tool and per command (program name)."""
     import tempfile
 
-    from .pipeline import compress
-    from .store import Store
-    from .tokens import count, counter_name
+    from sqz_core.api import Store, compress, counter_name
+    from sqz_core.api import count_tokens as count
 
     used = counter_name(counter)
     files = transcript_files(root)

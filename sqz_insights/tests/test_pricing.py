@@ -10,11 +10,11 @@ import jsonschema
 import pytest
 from ruamel.yaml import YAML
 
-from sqz_core import pricing
+from sqz_insights import pricing
 
 
 def test_builtin_table_is_valid_and_sourced():
-    raw = YAML(typ="safe", pure=True).load(resources.files("sqz_core").joinpath("prices.yaml").read_text("utf-8"))
+    raw = YAML(typ="safe", pure=True).load(resources.files("sqz_insights").joinpath("prices.yaml").read_text("utf-8"))
     jsonschema.Draft202012Validator.check_schema(pricing.schema())
     jsonschema.validate(raw, pricing.schema())
     table = pricing.default_table()

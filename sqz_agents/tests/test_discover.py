@@ -9,9 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import tiktoken
 
-from sqz_core.discover import discover, tool_results
+from sqz_agents.discover import discover, tool_results
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX_T = ROOT / "sqz_formatters_test/tests/fixtures"
@@ -117,3 +118,20 @@ def test_discover_cli(tmp_path):
     assert not (tmp_path / "untouched.db").exists()  # replayed in a throw-away store
     missing = subprocess.run([sys.executable, "-m", "sqz_core", "discover"], capture_output=True, env=env)
     assert missing.returncode == 1 and b".claude/projects does not exist" in missing.stderr
+
+
+# moved from sqz_core/tests/test_recovery_id.py with discover.py
+@pytest.mark.parametrize("text, mine", [
+    ("a\nb\n[sqz expand 0123456789ab]\n", True),
+    ("a\n[sqz: full output: sqz expand 1f939f1edc17819a]\n", True),  # transcripts from before the change
+    ("a\n['/opt/sqz tools/sqz' expand 0123456789ab]\n", True),
+    ("§ref:1f939f1edc17819a§ (unchanged since 2m ago; `sqz expand 1f939f1edc17819a` restores it)\n", True),
+    ("§ref:1f939f1edc17§ unchanged since 2m ago (`sqz expand` this ref prints it)\n", True),
+    ("§ref:1f939f1edc17:L41-80§ part of the file read 2m ago (`sqz expand` this ref prints it)\n", True),
+    ("run `sqz expand 0123456789ab` to see it\n", False),
+    ("plain output\n", False),
+])
+def test_discover_recognises_sqz_output_old_and_new(text, mine):
+    from sqz_agents.discover import is_sqz_output
+
+    assert is_sqz_output(text) is mine

@@ -10,7 +10,7 @@ import pytest
 import tiktoken
 
 from sqz_core import hot
-from sqz_core.stats import project_session, regrets, summarize
+from sqz_insights.stats import project_session, regrets, summarize
 from sqz_core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -187,7 +187,7 @@ def test_exact_counts_survive_pruned_content(db):
     store = Store.open(str(db))
     try:
         before = summarize(store)
-        from sqz_core.stats import warm_counts
+        from sqz_insights.stats import warm_counts
 
         assert warm_counts(store) == 2
         store.conn.execute("DELETE FROM blobs")

@@ -34,7 +34,7 @@ def prune(store, older_than: float, now: float | None = None) -> dict:
 
 def reset(store, *, cache: bool = True, stats: bool = True) -> dict:
     """Empty the cache and/or the stats (see ``Store.reset``); counts per table."""
-    from .budget import clear_warnings
+    from .budgets import clear_warnings
 
     if cache and not stats:
         from .stats import warm_counts

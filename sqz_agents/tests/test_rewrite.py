@@ -1,4 +1,4 @@
-"""sqz_core.rewrite: which commands are wrapped, and wrapped commands run for real under bash."""
+"""sqz_agents.rewrite: which commands are wrapped, and wrapped commands run for real under bash."""
 
 import os
 import shutil
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sqz_core.rewrite import compress_invocation, judge, rewrite_command
+from sqz_agents.rewrite import compress_invocation, judge, rewrite_command
 from sqz_core.testing import grows_linearly, nested_repeats, regex_patterns, work_done
 
 SQZ = f"{sys.executable} -m sqz_core"
@@ -233,7 +233,7 @@ def test_megabyte_command_through_the_hook_is_fast_and_unchanged(sqz_env, monkey
 
 
 def test_long_commands_under_the_limit_are_still_judged_linearly():
-    from sqz_core.rewrite import MAX_COMMAND
+    from sqz_agents.rewrite import MAX_COMMAND
 
     def both(command):
         return judge(command).wrap, judge(command + "y" * 20).wrap
@@ -246,7 +246,7 @@ def test_long_commands_under_the_limit_are_still_judged_linearly():
 
 
 def test_the_rewrite_patterns_cannot_backtrack():
-    from sqz_core import rewrite
+    from sqz_agents import rewrite
 
     for name, pattern in regex_patterns(rewrite).items():
         assert nested_repeats(pattern) == [], (name, pattern)

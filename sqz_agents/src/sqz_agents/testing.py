@@ -2,7 +2,7 @@
 
 For integration authors' tests only (standard library and pytest; never imported by sqz itself)::
 
-    from sqz_core.testing_integrations import home, round_trip  # noqa: F401  (``home`` is a fixture)
+    from sqz_agents.testing import home, round_trip  # noqa: F401  (``home`` is a fixture)
     from sqz_integration_acme import integration
 
     def test_round_trip(home):
@@ -67,7 +67,7 @@ def round_trip(integration, home, files: dict[str, str]) -> dict[str, bytes]:
 
     Returns the tree as the first ``init`` left it, for the agent-specific checks.
     """
-    from sqz_core import setup_cmds
+    from sqz_agents import setup_cmds
 
     seed(home, files)
     before = tree(home)
@@ -92,7 +92,7 @@ def assert_advisory_without_hook(integration) -> None:
 
 def assert_mcp_server_added(after: dict[str, bytes], rel: str, container: str = "mcpServers") -> dict:
     """The JSON(C) file ``rel`` gained the ``sqz`` server next to the one seeded there; returns the parsed file."""
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     value = to_python(parse_jsonc(after[rel].decode()))
     assert value[container]["sqz"]["command"] == SQZ_MCP_BIN and len(value[container]) == 2, value

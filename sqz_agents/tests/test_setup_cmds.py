@@ -1,11 +1,11 @@
-"""sqz_core.setup_cmds: init is idempotent and backed up, uninstall restores the bytes, doctor's exit codes."""
+"""sqz_agents.setup_cmds: init is idempotent and backed up, uninstall restores the bytes, doctor's exit codes."""
 
 import os
 import types
 
 import pytest
 
-from sqz_core import setup_cmds
+from sqz_agents import setup_cmds
 
 SEED = """{
   // keep me
@@ -112,7 +112,7 @@ def test_uninstall_after_user_edits_removes_only_ours(home):
     edited = p.read_text().replace('"matcher": "Bash"', '"matcher": "Bash",\n        "x": 1')
     p.write_text(edited)
     setup_cmds.run_uninstall({"fake": fake(home)}, ctx, echo=lambda s: None)
-    from sqz_core.configfiles import parse_jsonc, to_python
+    from sqz_agents.configfiles import parse_jsonc, to_python
 
     # the recorded insertion no longer matches: only our element goes (an empty list may stay)
     assert to_python(parse_jsonc(p.read_text())) == {"hooks": {"PreToolUse": []}}

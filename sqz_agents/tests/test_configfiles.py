@@ -1,10 +1,10 @@
-"""sqz_core.configfiles: insertions keep comments, order and formatting, and remove back to the same bytes."""
+"""sqz_agents.configfiles: insertions keep comments, order and formatting, and remove back to the same bytes."""
 
 import json
 
 import pytest
 
-from sqz_core.configfiles import (ConfigError, json_add_array_item, json_remove_marked, json_set_member,
+from sqz_agents.configfiles import (ConfigError, json_add_array_item, json_remove_marked, json_set_member,
                                   md_remove_block, md_set_block, parse_jsonc, remove_snippet, to_python,
                                   toml_add_table)
 
@@ -113,7 +113,7 @@ def test_json_dump_keeps_non_ascii():
 
 def test_removals_give_back_the_text_before_the_insertion():
     """The fallback removals (no recorded snippet) undo what the insertions added, byte for byte."""
-    from sqz_core.configfiles import (json_remove_member, md_remove_block, md_set_block, toml_add_table,
+    from sqz_agents.configfiles import (json_remove_member, md_remove_block, md_set_block, toml_add_table,
                                       toml_remove_table)
 
     for text in ("Be brief.\n", "Be brief.", ""):

@@ -3,7 +3,7 @@
 Each installed integration (entry-point group ``sqz.integrations``) describes what it
 needs as a list of *actions* (``actions(ctx)``): an element in a JSON array, a member
 of a JSON object, a TOML table, a sentinel-marked Markdown block, or a whole file of
-our own. This module applies them with ``sqz_core.configfiles`` — one backup per file
+our own. This module applies them with ``sqz_agents.configfiles`` — one backup per file
 changed, the inserted text recorded in a manifest — so that a second ``init`` changes
 nothing and ``uninstall`` removes exactly those insertions and gives back the original
 bytes. A config file that is invalid before we touch it is left alone, with a message.
@@ -146,7 +146,7 @@ def _for_file(file: str, ctx: dict) -> tuple[str, str]:
 
 def path_step() -> str | None:
     """The PATH step project-scope files need on this machine, or None when ``sqz`` on PATH is this sqz."""
-    from .runnable import entry_script, on_path
+    from sqz_core.api import entry_script, on_path
 
     script = entry_script()
     found = on_path()
@@ -197,7 +197,7 @@ def guidance_block_action(file: str, ctx: dict) -> dict:
 
 # -- manifest and backups ---------------------------------------------------------------------------
 def data_dir() -> str:
-    from .paths import db_path
+    from sqz_core.api import db_path
 
     return os.path.dirname(os.path.abspath(db_path()))
 
@@ -689,8 +689,8 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
             status = max(status, 1)
     if not names:
         echo("no integrations installed (pip install sqz-integration-claude-code, …)")
-    from .store import StoreError
-    from .stores import describe, open_store, store_url
+    from sqz_core.api import StoreError, open_store, store_url
+    from sqz_core.api import describe_store as describe
 
     try:
         store = open_store()
@@ -710,7 +710,7 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
         echo(f"database: UNAVAILABLE ({describe()}): {health} (calls compress without dedup or expand "
              "until it is reachable; fix the server or SQZ_STORE_URL)")
         status = 2
-    from .plugins import load_index, plugin_manager
+    from sqz_core.api import load_index, plugin_manager
 
     try:
         index = load_index(refresh=True)

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqz_core.retention import parse_age
+from sqz_insights.retention import parse_age
 from sqz_core.runnable import find_recovery
 from sqz_core.store import Store
 

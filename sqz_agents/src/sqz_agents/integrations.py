@@ -10,26 +10,27 @@ A transparent integration also has ``hook(payload: bytes, args: list[str]) -> by
 returns (None: print nothing, the agent goes ahead unchanged). It is on the hot
 path: found through the plugin index, never by scanning entry points, and must
 stay import-light. Any exception it raises leaves the agent's call unchanged.
+
+``sqz plugins`` lists them (``sqz_core.cli``); ``sqz_agents.setup_cmds`` loads them for init.
 """
 
 from __future__ import annotations
 
+from typing import Protocol
+
 GROUP = "sqz.integrations"
 
 
-def discover() -> list[dict]:
-    """Every registered integration: entry name, distribution, version, tier, and a load error if any."""
-    from importlib.metadata import entry_points
+class Integration(Protocol):
+    """What ``sqz init`` / ``uninstall`` / ``doctor`` use of an integration module (its optional ``hook`` aside)."""
 
-    out = []
-    for ep in sorted(entry_points(group=GROUP), key=lambda e: e.name):
-        dist = getattr(ep, "dist", None)
-        rec = {"name": ep.name, "dist": dist.metadata["Name"] if dist else None,
-               "version": dist.version if dist else None, "tier": None, "error": None}
-        try:
-            mod = ep.load()
-            rec["tier"] = getattr(mod, "tier", None)
-        except Exception as exc:
-            rec["error"] = f"{type(exc).__name__}: {exc}"
-        out.append(rec)
-    return out
+    name: str
+    tier: str  # "transparent" or "advisory"
+
+    def detect(self, home: str | None = None) -> dict:
+        """At least ``{"detected": bool}``."""
+        ...
+
+    def actions(self, ctx: dict) -> list[dict]:
+        """The configuration it needs (see ``sqz_agents.setup_cmds``): each action edits one file."""
+        ...

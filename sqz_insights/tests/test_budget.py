@@ -57,15 +57,3 @@ def test_wildcard_and_remove(tmp_path):
     assert sqz("budget", "remove", "--agent", "*", env=env).returncode == 1
     r = sqz("compress", "--cmd", "pytest", "--session", "w2", stdin=RED, env=env)
     assert b"budget" not in r.stderr
-
-
-def test_no_budget_file_means_no_lookup(tmp_path, monkeypatch):
-    from sqz_core import budget
-
-    monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "sqz.db"))
-
-    class NoQueries:
-        def tokens_served(self, *a):
-            raise AssertionError("queried the store without a budget")
-
-    assert budget.check(NoQueries(), "s", "claude-code") is None

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import time
 
-from .secrets import scrub_command
+from sqz_core.api import scrub_command
 
 # outcomes where the model saw less than the command printed
 SHORTENED = ("compressed", "ref", "slice", "delta")
@@ -38,7 +38,7 @@ def _exact(store, digest: str | None, counter: str, cache: dict) -> int | None:
         if data is None:
             cache[digest] = None
             return None
-        from .tokens import count
+        from sqz_core.api import count_tokens as count
 
         n, used = count(data.decode("utf-8", "replace"), counter)
         if used != counter:
@@ -139,7 +139,7 @@ def summarize(store, *, days: float | None = None, counter: str = "cl100k", proj
     directory, or under its default per-directory session (``cwd:<crc32>``). ``by`` is one
     of ``GROUPINGS``.
     """
-    from .tokens import counter_name
+    from sqz_core.api import counter_name
 
     if by not in GROUPINGS:
         raise ValueError(f"by must be one of {', '.join(GROUPINGS)}")
@@ -237,7 +237,7 @@ def csv_rows(summary: dict) -> list[list]:
 def warm_counts(store, counter: str = "cl100k") -> int:
     """Count and cache the tokens of every call's stored bytes, so figures stay exact after the
     content itself is pruned or reset. Returns how many hashes were counted."""
-    from .tokens import counter_name
+    from sqz_core.api import counter_name
 
     used = counter_name(counter)
     cache: dict = {}

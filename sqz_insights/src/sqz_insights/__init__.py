@@ -1,0 +1,1 @@
+"""sqz-insights: what sqz saved, in exact cl100k tokens and in dollars (``sqz stats``, ``gain``, ``report``)."""
