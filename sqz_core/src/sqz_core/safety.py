@@ -319,46 +319,51 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
 _BLANK_TAGS = frozenset(("", "[INFO]", "[ERROR]", "[WARNING]", "[WARN]", "[DEBUG]"))
 
 
-def _blankish(line: str) -> bool:
-    return line.strip() in _BLANK_TAGS
-
-
 def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:
     """The paragraphs (delimited by blank or tag-only lines) that contain each span, as inclusive line ranges.
 
     A trace span ``(first, last, TRACE)`` is its own block: a stack trace ends with its last frame
     (or its exception line), and a log rarely has the blank line a paragraph needs.
-    Paragraph bounds are computed once for all lines, so many spans in one long paragraph stay linear.
+    The blank lines are listed once and each bound is a binary search, so many spans in one
+    long paragraph stay linear.
     """
     spans = list(spans)
     if not spans or not lines:
         return []
     n = len(lines)
-    blank = [_blankish(line) for line in lines]
-    up = list(range(n))  # up[i]: where the walk up from line i stops
-    for i in range(1, n):
-        if not blank[i - 1]:
-            up[i] = up[i - 1]
-    down = list(range(n))
-    for i in range(n - 2, -1, -1):
-        if not blank[i + 1]:
-            down[i] = down[i + 1]
+    blanks = [i for i, line in enumerate(lines) if line.strip() in _BLANK_TAGS]
     out = []
     for span in spans:
         a, b = span[0], span[1]
         a = max(0, min(a, n - 1))
         b = max(a, min(b, n - 1))
-        out.append((a, b) if len(span) > 2 and span[2] == TRACE else (up[a], down[b]))
+        if len(span) > 2 and span[2] == TRACE:
+            out.append((a, b))
+            continue
+        k = bisect.bisect_left(blanks, a)  # the walk up from a stops below the last blank line above it
+        up = blanks[k - 1] + 1 if k else 0
+        k = bisect.bisect_right(blanks, b)  # the walk down from b stops above the first blank line below it
+        down = blanks[k] - 1 if k < len(blanks) else n - 1
+        out.append((up, down))
     return sorted(set(out))
 
 
 def keeps_paragraphs(original: str, candidate: str, spans) -> bool:
-    """True when ``candidate`` holds, verbatim and in one piece, every paragraph around ``spans``."""
+    """True when ``candidate`` holds, verbatim and in one piece, every paragraph around ``spans``.
+
+    Each paragraph is looked for after the previous one first (where a summary keeps them),
+    then anywhere: one pass over ``candidate`` when they are in order.
+    """
     lines = original.split("\n")
+    at = 0
     for a, b in paragraphs_holding(lines, spans):
         block = "\n".join(lines[a:b + 1])
-        if block not in candidate:
-            return False
+        found = candidate.find(block, at)
+        if found < 0:
+            found = candidate.find(block)
+            if found < 0:
+                return False
+        at = found
     return True
 
 
