@@ -51,17 +51,19 @@ def texts():
 @pytest.mark.parametrize("pattern,starts", CASES, ids=[repr(c[0])[:40] for c in CASES])
 def test_matches_at_candidates_are_finditer(pattern, starts):
     for text in texts():
-        low = scan.folded(text, text.lower())
+        low = scan.folded(text, scan.lower(text))
         assert low is not None and len(low) == len(text)
         want = [(m.start(), m.end()) for m in pattern.finditer(text)]
         got = [(m.start(), m.end()) for m in scan.matches(pattern, text, starts(text, low))]
         assert got == want, text[:200]
 
 
-def test_dotted_capital_i_has_no_folded_text():
-    text = "İ password=hunter2hunter2"
-    assert scan.folded(text, text.lower()) is None
+def test_dotted_capital_i_keeps_offsets():
+    text = "İ password=hunter2hunter2 PİN_TOKEN=abcdefgh"
+    assert scan.folded(text, text.lower()) is None  # str.lower makes it two characters: whole-text scans
+    assert scan.folded(text, scan.lower(text)) == "i password=hunter2hunter2 pin_token=abcdefgh"
     assert secrets.find_secret(text) == (2, "secret-assignment")
+    assert scan.lower("ÄBC \u212a") == "Äbc k"  # ASCII letters and the Kelvin sign; offsets kept
 
 
 def test_case_equivalent_letters_are_found():

@@ -13,7 +13,7 @@ import re
 
 from .verdicts import Safety
 from .lazyre import lazy
-from .scan import find_all, first, folded, line_starts, matches
+from .scan import lower, find_all, first, folded, line_starts, matches
 
 # --- stack traces: a header and at least one frame ---------------------------------
 _PY_HEAD = lazy(r"^[^\S\n]*Traceback \(most recent call last\):[^\S\n]*$", re.M)
@@ -267,7 +267,7 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
             i = _line_of(text, min(found))
             secret_spans.append((i, i))
             reasons.append("secret-token")
-    lowered = text.lower()
+    lowered = lower(text)
     low = folded(text, lowered)
     m = None
     if any(hint in lowered for hint in _CRED_HINTS):

@@ -7,10 +7,10 @@ list the offsets where a match can begin — the start of a line or of a word ho
 pattern's keywords — and try the pattern there only (``matches``): the same matches, in the same
 order, as ``finditer``, at the cost of a few ``find`` calls.
 
-Keywords are looked up in ``folded(text, lowered)``: the text lower-cased offset for offset,
-with the two letters ``re.IGNORECASE`` also takes for ASCII ones (dotless ``ı`` for ``i``,
-long ``ſ`` for ``s``; the Kelvin sign already lower-cases to ``k``). When lower-casing moves
-offsets (``İ`` becomes two characters) there is no folded text and callers scan the whole text.
+Keywords are looked up in ``folded(text, lower(text))``: the text lower-cased offset for offset,
+with the letters ``re.IGNORECASE`` also takes for ASCII ones (``İ`` and dotless ``ı`` for ``i``,
+long ``ſ`` for ``s``, the Kelvin sign for ``k``). Given a lower-cased text that moved offsets
+(``str.lower`` makes ``İ`` two characters) there is no folded text and callers scan the whole text.
 """
 
 from __future__ import annotations
@@ -18,12 +18,25 @@ from __future__ import annotations
 WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # [A-Za-z0-9_] of a folded text
 
 
+def lower(text: str) -> str:
+    """``text.lower()`` for what the checks look for: ASCII letters lower-cased, offset for offset, the
+    Kelvin sign as ``k`` (the one other character whose lower case is ASCII besides ``İ``, which no
+    keyword ends with). Through UTF-8 bytes: 2-3x faster than ``str.lower`` on non-ASCII text."""
+    if text.isascii():
+        return text.lower()
+    low = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
+    return low.replace("\u212a", "k") if "\u212a" in low else low
+
+
 def folded(text: str, lowered: str) -> str | None:
-    """``lowered`` with ``ı``→``i`` and ``ſ``→``s`` (offsets kept), or None when ``İ`` moved them."""
+    """``lowered`` (from ``lower``, or ``str.lower`` of a text without ``İ``) with ``ı``, ``İ``→``i`` and
+    ``ſ``→``s``, offsets kept; None when ``lowered`` does not keep offsets (``str.lower`` of an ``İ``)."""
     if text.isascii():
         return lowered
-    if "\u0130" in text:
+    if len(lowered) != len(text):
         return None
+    if "\u0130" in lowered:
+        lowered = lowered.replace("\u0130", "i")
     if "\u0131" in lowered:
         lowered = lowered.replace("\u0131", "i")
     if "\u017f" in lowered:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from .lazyre import lazy
-from .scan import WORD, find_all, first, folded, line_starts, matches, run_starts
+from .scan import lower, WORD, find_all, first, folded, line_starts, matches, run_starts
 
 _KEY_NAMES = (r"(?:password|passwd|passphrase|secret|token|api_?key|apikey|private_?key|secret_?key(?:_base)?"
               r"|access_?key|account_?key|shared_?access_?key|client_?secret|auth_?token)")
@@ -250,7 +250,7 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
     text (an ``İ`` in it) the ignore-case patterns scan the whole text.
     """
     if lowered is None:
-        lowered = text.lower()
+        lowered = lower(text)
     low = folded(text, lowered)
 
     def where(pattern, starts_of):
