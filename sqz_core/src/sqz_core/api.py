@@ -23,11 +23,6 @@ _NAMES: dict[str, tuple[str, str]] = {
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
     "Safety": ("verdicts", "Safety"),
     "most_restrictive": ("verdicts", "most_restrictive"),
-    # the plugin index (off the hot path: listing, validation, doctor)
-    "load_plugin_index": ("plugins", "load_index"),
-    "plugin_index_path": ("plugins", "index_path"),
-    "enabled_plugins": ("plugins", "enabled"),
-    "plugin_manager": ("plugins", "plugin_manager"),
     # one pass of the pipeline
     "compress": ("pipeline", "compress"),
     "Result": ("pipeline", "Result"),
@@ -36,6 +31,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
     "compress_bytes": ("hot", "compress_bytes"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
+    "expand_hint": ("runnable", "expand_hint"),
     # recovery
     "ExpandError": ("expand", "ExpandError"),
     "parse_ref": ("expand", "parse_ref"),
@@ -50,6 +46,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "open_store": ("stores", "open_store"),
     "store_url": ("stores", "store_url"),
     "recall": ("sessions", "recall"),
+    "default_session_for": ("sessions", "default_session_for"),
     "sketch": ("dedup", "sketch"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
@@ -84,6 +81,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # the plugin index (``sqz doctor``, ``sqz plugins``)
     "load_index": ("plugins", "load_index"),
     "plugin_manager": ("plugins", "plugin_manager"),
+    "plugin_index_path": ("plugins", "index_path"),
+    "enabled_plugins": ("plugins", "enabled"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
     # per-agent token budgets (the core warns; ``sqz budget`` manages them)
@@ -130,19 +129,17 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .paths import cache_dir, db_path
     from .plugins import enabled as enabled_plugins
     from .plugins import index_path as plugin_index_path
-    from .plugins import load_index as load_plugin_index
-    from .plugins import plugin_manager
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_TOOLS, FormatRequest
     from .exitmarker import MARKER as EXIT_MARKER
     from .plugins import load_index, plugin_manager
-    from .runnable import RECOVERY_LINE, entry_script, on_path
+    from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path
     from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
     from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
     from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
-    from .sessions import recall
+    from .sessions import default_session_for, recall
     from .store import Store, StoreBusy, StoreError, holds_secret
     from .stores import describe as describe_store
     from .stores import open_store, store_url

@@ -386,7 +386,8 @@ COMMANDS_GROUP = "sqz.commands"
 # verbs and each says which distribution to install.
 PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-agents", "discover": "sqz-agents",
                "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
-               "budget": "sqz-insights", "reset": "sqz-insights"}
+               "budget": "sqz-insights", "reset": "sqz-insights",
+               "proxy": "sqz-proxy"}
 _OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
                         "plugins"})
 

@@ -68,17 +68,17 @@ def digest_of(data: bytes) -> str:
 
 
 def default_session() -> str:
-    """``SQZ_SESSION``, else one session per working directory."""
+    """``SQZ_SESSION``, else one session per user, machine and working directory."""
     sid = os.environ.get("SQZ_SESSION")
     if sid:
         return sid
-    import zlib
+    from .sessions import default_session_for
 
     try:
         cwd = os.getcwd()
     except OSError:
         cwd = "?"
-    return f"cwd:{zlib.crc32(cwd.encode('utf-8', 'surrogateescape')) & 0xFFFFFFFF:08x}"
+    return default_session_for(cwd)
 
 
 def _max_bytes() -> int:

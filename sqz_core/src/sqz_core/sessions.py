@@ -1,7 +1,7 @@
 """Session memory: compaction, pins, recall and pressure levels.
 
 A session is one agent conversation (the hook's ``session_id``, ``SQZ_SESSION``, or
-one per working directory). Refs are only emitted for content that session was
+one per user, machine and working directory: ``default_session_for``). Refs are only emitted for content that session was
 served; after the agent compacts its history those refs would point at text the
 model no longer has, so compaction forgets what the session was served.
 """
@@ -11,6 +11,46 @@ from __future__ import annotations
 import json
 import os
 import time
+
+# -- identity ---------------------------------------------------------------------------
+
+
+def user_name() -> str:
+    """Who runs this call: ``USER``/``LOGNAME`` (as ``getpass`` reads them), else the uid's name."""
+    name = os.environ.get("USER") or os.environ.get("LOGNAME")
+    if name:
+        return name
+    try:
+        import pwd
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError, AttributeError):
+        return f"uid{os.getuid()}" if hasattr(os, "getuid") else "?"
+
+
+def host_name() -> str:
+    """This machine: ``SQZ_HOST`` (for hosts that share a name, e.g. containers), else the node name."""
+    host = os.environ.get("SQZ_HOST")
+    if host:
+        return host
+    try:
+        return os.uname().nodename or "?"
+    except AttributeError:  # pragma: no cover - Windows
+        return os.environ.get("COMPUTERNAME", "?")
+
+
+def default_session_for(cwd: str) -> str:
+    """The session id of calls made in ``cwd`` without a session of their own.
+
+    User and machine are part of it, so two members with the same checkout path on one
+    team store never share a session (refs never cross users or machines):
+    ``cwd:USER@HOST:CRC32(cwd)``.
+    """
+    import zlib
+
+    crc = zlib.crc32(cwd.encode("utf-8", "surrogateescape")) & 0xFFFFFFFF
+    return f"cwd:{user_name()}@{host_name()}:{crc:08x}"
+
 
 # -- compaction -------------------------------------------------------------------------
 

@@ -51,10 +51,9 @@ def _exact(store, digest: str | None, counter: str, cache: dict) -> int | None:
 
 def project_session(path: str) -> str:
     """The default session id of calls made in ``path`` (``pipeline.default_session``'s rule)."""
-    import zlib
+    from sqz_core.api import default_session_for
 
-    real = os.path.realpath(os.path.abspath(os.path.expanduser(path)))
-    return f"cwd:{zlib.crc32(real.encode('utf-8', 'surrogateescape')) & 0xFFFFFFFF:08x}"
+    return default_session_for(os.path.realpath(os.path.abspath(os.path.expanduser(path))))
 
 
 def _bucket() -> dict:

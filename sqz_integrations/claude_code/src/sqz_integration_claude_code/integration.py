@@ -242,8 +242,13 @@ def _post(data: dict) -> bytes | None:
                      command=f"Read {file.get('filePath')}")
     if new is None:
         return None
+    new = _absolute_hints(new)
+    from sqz_agents.api import worth_replacing
+
+    if not worth_replacing(file["content"], new):  # the absolute path may cost more than the ref saves
+        return None
     out = dict(resp)
-    out["file"] = dict(file, content=_absolute_hints(new))
+    out["file"] = dict(file, content=new)
     return json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": out}},
                       ensure_ascii=False).encode("utf-8")
 
@@ -333,7 +338,11 @@ def _post_bash(data: dict) -> bytes | None:
         new = _absolute_hints(result.output.decode("utf-8"))
     except UnicodeDecodeError:
         return None
-    if new == stdout or len(new) >= len(stdout):  # for a persisted output: shorter than its preview
+    from sqz_agents.api import claude_preview, worth_replacing
+
+    # what the model reads without sqz: the output, or for a persisted one Claude Code's 2 KB preview
+    shown = stdout if persisted is None else claude_preview(stdout, persisted, resp.get("persistedOutputSize"))
+    if not worth_replacing(shown, new):  # in cl100k tokens, hints with their absolute path included
         return None
     out = {k: v for k, v in resp.items() if not k.startswith("persistedOutput")}  # else the preview is shown
     out["stdout"] = new

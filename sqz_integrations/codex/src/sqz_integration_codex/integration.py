@@ -119,11 +119,15 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
             "exit_nonce": nonce}
     result = compress_bytes(text.encode("utf-8") + trailer(status, nonce), opts)
     out = result.output.decode("utf-8", errors="replace")
-    if result.outcome == "error" or out == text or len(out) >= len(text):
+    if result.outcome == "error":
         return None
     words = sqz_executable()
     if words != "sqz":
         out = _BARE_EXPAND.sub(lambda _m: words + " expand", out)
+    from sqz_agents.api import worth_replacing
+
+    if not worth_replacing(text, out):  # cl100k tokens against the (already cut) output Codex would send
+        return None
     reason = f"Process exited with code {status}\nOutput:\n{out}"
     return json.dumps({"decision": "block", "reason": reason}, ensure_ascii=False).encode("utf-8")
 
