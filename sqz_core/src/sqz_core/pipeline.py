@@ -6,7 +6,8 @@
    through unless a formatter's summary keeps every line of their paragraphs;
    neither is ever cached;
 4. exact-repeat dedup against the session store (``sqz_dedup``);
-5. content kind (``sqz_detect``) and per-command formatter (``sqz_format``);
+5. per-command formatter (``sqz_format``); when none answers, the content kind (``sqz_detect``)
+   and the catch-all formatters (the generic pack's kinds);
 6. generic lossless stages: terminal noise, blank runs, repeated lines/blocks;
 7. the net-win gate: a result that does not save enough goes out as the original.
 A lossy result ends with a line telling how to get the original back.
@@ -124,7 +125,7 @@ class _Call:
     __slots__ = ("data", "exit_nonce", "raw", "exit_code", "text", "cleaned", "req", "family", "deadline", "mode", "command", "tool",
                  "store", "session", "no_cache", "index", "formatters", "abbreviate", "records", "verdict",
                  "est_in", "is_safe", "is_file", "digest", "level", "reporter", "plugin", "formatted",
-                 "candidate", "est_out", "lossy")
+                 "candidate", "est_out", "lossy", "kind_asked")
 
     def __init__(self, **fields) -> None:
         for name in self.__slots__:
@@ -143,7 +144,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     ``store`` is a ``sqz_core.store.Store`` or None (no dedup, no lossy stages: nothing
     could be recovered). ``no_cache`` disables refs for this call (neither emitted
     nor recorded); originals of lossy results are still kept for ``expand``.
-    ``formatters=False`` skips per-command plugins (to measure the generic stages).
+    ``formatters=False`` skips per-command plugins, keeping the catch-alls such as the generic
+    content kinds (to measure the generic stages).
     ``abbreviate`` None follows ``SQZ_NO_ABBREV``. ``exit_nonce``: the wrapper's per-call
     nonce; only a trailer carrying it is stripped (``exitmarker``).
 
@@ -205,8 +207,9 @@ def _classify(c: _Call) -> Result | None:
 
     req, text = c.req, c.text
     if c.index is None:
-        c.index = load_index() if c.formatters else {"plugins": []}
-    c.records = records = [builtin_record()] + (for_program(c.index, req.program) if c.formatters else [])
+        c.index = load_index()
+    # formatters off: only the catch-alls (the generic content kinds), no per-command formatter
+    c.records = records = [builtin_record()] + for_program(c.index, req.program if c.formatters else None)
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
     if (verdict is None or not verdict.secret) and c.cleaned != text:
         from .safety import classify  # the raw bytes are what a store keeps: a secret a redraw hid counts
@@ -274,7 +277,8 @@ def _find_ref(c: _Call) -> Result | None:
 
 
 def _format(c: _Call) -> Result | None:
-    """Content kind (``sqz_detect``) and per-command formatter (``sqz_format``); file content skips both."""
+    """The per-command formatter (``sqz_format``), the content kind and catch-alls when none answers;
+    file content skips both."""
     from .plugins import call_first, implementations
 
     req, records = c.req, c.records
@@ -283,11 +287,9 @@ def _format(c: _Call) -> Result | None:
         from .safety import fold_repeated_traces
 
         req.text = fold_repeated_traces(c.cleaned, c.verdict.spans)  # the first copy of each stays verbatim
+    c.kind_asked = False
     if not c.is_file:
-        req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
-        c.plugin, c.formatted = call_first(implementations("sqz_format", records), request=req)
-        if c.formatted is not None and not isinstance(c.formatted, str):
-            c.formatted = c.plugin = None
+        c.plugin, c.formatted, c.kind_asked = _first_format(records, req)
         if (late := c.late(c.est_in)) is not None:
             return late
     if c.is_safe and c.formatted is not None and c.plugin == c.reporter:
@@ -350,8 +352,12 @@ def _generic(c: _Call) -> Result | None:
         if abbreviate is None:
             abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
         # a formatter's lines are what agents search for: abbreviate them only under pressure
-        if (abbreviate and recoverable and (formatted is None or level != "default")
-                and c.req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate)):
+        consider = abbreviate and recoverable and (formatted is None or level != "default")
+        if consider and not c.kind_asked:  # a claiming formatter answered: the kind was not needed until here
+            from .plugins import call_first, implementations
+
+            c.req.kind = call_first(implementations("sqz_detect", c.records), request=c.req)[1]
+        if consider and c.req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate):
             from .abbrev import abbreviate as abbreviate_text
 
             shorter = abbreviate_text(candidate)
@@ -406,6 +412,30 @@ def _store(c: _Call, result: Result) -> Result:
         store.index_text(digest, c.text, c.command or c.tool, c.session)
     result.stored = True
     return result
+
+
+def _first_format(records: list[dict], req: FormatRequest) -> tuple:
+    """``(plugin, text, kind asked)`` of the first formatter that answers (plugin and text None if none).
+
+    One ``sqz_format`` call in pluggy's order (wrappers included); the content kind
+    (``sqz_detect``) is asked in it just before the first catch-all formatter
+    (``commands = ("*",)``, the generic pack's kinds), so only when every formatter that
+    claims the program declined: a ``git status`` the git pack renders never sniffs the text.
+    """
+    from .plugins import Impl, call_first, implementations
+
+    asked = []
+
+    def ask_kind(request):  # answers nothing: it sets the kind the catch-alls after it read
+        asked.append(True)
+        request.kind = call_first(implementations("sqz_detect", records), request=request)[1]
+
+    impls = implementations("sqz_format", records)
+    catch_alls = {r["name"] for r in records if "*" in r.get("commands", ())}
+    at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_alls), len(impls))
+    impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
+    plugin, formatted = call_first(impls, request=req)
+    return plugin, formatted, bool(asked)
 
 
 def _batch(store):
