@@ -13,7 +13,11 @@
 A lossy result ends with a line telling how to get the original back.
 
 A per-call time budget (``SQZ_TIME_BUDGET_MS``, default 2000) is checked between stages:
-past it the original goes out unchanged, nothing is stored, and the outcome is ``timeout``.
+past it the original goes out unchanged, nothing is stored, and the outcome is ``timeout``
+(``hot.compress_bytes`` also stops a big input's call at the deadline whatever stage runs).
+An input the full pipeline could not finish within the budget (``SURE_BYTES_PER_S``) skips
+the formatters, content kinds and abbreviation: clean-up, safety, dedup, folding and the gate
+still run.
 """
 
 from __future__ import annotations
@@ -38,6 +42,9 @@ except ImportError:  # pragma: no cover - other Pythons
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_TIME_BUDGET_MS = 2000
 MIN_REF_BYTES = 160  # shorter content is always sent in full
+# what the whole pipeline surely keeps up with on a loaded machine (the slowest shapes run
+# 3-10 MB/s here); an input larger than this times the budget takes the cheap stages only
+SURE_BYTES_PER_S = 2 * 1024 * 1024
 
 
 class Result:
@@ -125,7 +132,7 @@ class _Call:
     __slots__ = ("data", "exit_nonce", "raw", "exit_code", "text", "cleaned", "req", "family", "deadline", "mode", "command", "tool",
                  "store", "session", "no_cache", "index", "formatters", "abbreviate", "records", "verdict",
                  "est_in", "is_safe", "is_file", "digest", "level", "reporter", "plugin", "formatted",
-                 "candidate", "est_out", "lossy", "kind_asked")
+                 "candidate", "est_out", "lossy", "kind_asked", "cheap")
 
     def __init__(self, **fields) -> None:
         for name in self.__slots__:
@@ -182,6 +189,7 @@ def _take_input(c: _Call) -> Result | None:
         return _passthrough(raw, "binary", exit_code, reason="not UTF-8")
     if "\x00" in c.text:
         return _passthrough(raw, "binary", exit_code, reason="NUL bytes")
+    c.cheap = len(raw) > time_budget() * SURE_BYTES_PER_S
     return None
 
 
@@ -287,8 +295,8 @@ def _format(c: _Call) -> Result | None:
         from .safety import fold_repeated_traces
 
         req.text = fold_repeated_traces(c.cleaned, c.verdict.spans)  # the first copy of each stays verbatim
-    c.kind_asked = False
-    if not c.is_file:
+    c.kind_asked = c.cheap  # too big for the budget: no kind, no formatter
+    if not c.is_file and not c.cheap:
         c.plugin, c.formatted, c.kind_asked = _first_format(records, req)
         if (late := c.late(c.est_in)) is not None:
             return late
@@ -352,7 +360,7 @@ def _generic(c: _Call) -> Result | None:
         if abbreviate is None:
             abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
         # a formatter's lines are what agents search for: abbreviate them only under pressure
-        consider = abbreviate and recoverable and (formatted is None or level != "default")
+        consider = abbreviate and recoverable and (formatted is None or level != "default") and not c.cheap
         if consider and not c.kind_asked:  # a claiming formatter answered: the kind was not needed until here
             from .plugins import call_first, implementations
 
