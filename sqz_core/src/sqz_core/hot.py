@@ -807,7 +807,7 @@ def cmd_hook(args: list[str]) -> int:
     return 0
 
 
-# -- the warm daemon's client (``sqz daemon start``, ``sqz_core.daemon``) --------------------------
+# -- the warm daemon's client (``sqz daemon start``; the server is sqz_daemon) --------------------------
 # Only os, sys and the C module _socket: a call that goes through the daemon imports no pipeline,
 # store, regex or JSON module. Any failure compresses in-process instead, with the bytes read once.
 _SENT = object()  # the daemon received the request but no usable answer came back

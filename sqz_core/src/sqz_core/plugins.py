@@ -380,6 +380,14 @@ def load_plugin(rec: dict):
     return obj
 
 
+def begin_call() -> None:
+    """For a long-lived host (the warm daemon): each call starts as in a new process, its load
+    failures reported once again and plugins that failed to load tried again."""
+    _reported.clear()
+    for name in [n for n, m in _modules.items() if m is None]:
+        del _modules[name]
+
+
 # -- dispatch without pluggy ----------------------------------------------------------------
 class Impl:
     """One hook implementation ready to call (what pluggy calls a ``HookImpl``)."""
@@ -591,6 +599,8 @@ def _multicall(impls, kwargs: dict, firstresult: bool):
     non-None answer (``firstresult``) or all of them; then the wrappers resume, innermost
     first, each seeing (and able to replace) the result so far. An implementation that
     raises or answers something its spec does not allow is reported once and skipped.
+    Only ``Exception`` is a plugin's own error: anything else (``KeyboardInterrupt``,
+    ``SystemExit``, a time budget abandoning the call) passes through, no wrapper resumed.
     """
     hook = getattr(impls, "hook", None)
     teardowns = []
