@@ -34,7 +34,7 @@ TOOLS = [
             "path": {"type": "string", "description": "file path (relative to the working directory, or absolute)"},
             "offset": {"type": _INT, "minimum": 1, "description": "first line to return (1-based)"},
             "limit": {"type": _INT, "minimum": 1, "description": "number of lines to return"},
-            "max_bytes": {"type": _INT, "minimum": 0, "description": "output cap (default 262144; 0 = none)"},
+            "max_bytes": {"type": _INT, "minimum": 0, "description": "output cap (default 262144; 0 = up to 16 MB)"},
         }, ["path"]),
         "annotations": READ_ONLY,
     },
@@ -196,7 +196,7 @@ class ToolBox:
         return text_result(_string_arg(args, "text"))
 
     def _expand(self, args: dict, session: str) -> dict:
-        from sqz_core.expand import ExpandError
+        from sqz_core.api import ExpandError
 
         ref = _string_arg(args, "ref")
         try:
