@@ -21,11 +21,11 @@ import struct
 import sys
 import time
 
-from sqz_core.store import StoreError
+from sqz_core.api import StoreError
 
 READS = ("get_blob", "find_hashes", "last_served", "recent_files", "invalidate_session", "sessions", "unpin",
          "is_pinned", "pins", "similar", "has_fts", "search", "tokens_served", "calls", "events", "cached_count",
-         "health", "prune_before", "reset", "vacuum", "origins", "purge_secrets")
+         "health", "prune_before", "reset", "vacuum", "origins", "purge_secrets", "flush")
 WRITES = ("put_blob", "mark_served", "pin", "add_sketch", "index_text", "record_call", "record_event", "save_count")
 REPLY_TIMEOUT = 15.0  # seconds; longer than the server's statement timeout
 _HEADER = struct.Struct(">I")

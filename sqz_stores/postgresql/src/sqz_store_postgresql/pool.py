@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 
-from sqz_core.store import StoreError
+from sqz_core.api import StoreError
 
 from .client import READS, WRITES, recv_frame, send_frame, socket_path
 from .store import Config

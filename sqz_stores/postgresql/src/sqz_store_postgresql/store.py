@@ -18,8 +18,6 @@ from __future__ import annotations
 import os
 import re
 
-from sqz_core.secrets import _CRED_ARG, _URL_USERINFO  # one scrubber's patterns for every store
-
 _OWN_PARAMS = ("schema", "store_originals", "pool")
 _SCHEMA_NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _OFF = ("0", "false", "no", "off")
@@ -31,7 +29,7 @@ class Config:
     __slots__ = ("url", "conninfo", "schema", "store_originals", "pool")
 
     def __init__(self, url: str) -> None:
-        from sqz_core.store import StoreError
+        from sqz_core.api import StoreError
 
         scheme = url.split("://", 1)[0]
         if scheme not in ("postgresql", "postgres"):
@@ -56,34 +54,23 @@ class Config:
 
     def key(self) -> str:
         """What makes two stores the same for the pooling process (URL and local state)."""
-        from sqz_core.paths import cache_dir, db_path
+        from sqz_core.api import cache_dir, db_path
 
         return "\n".join((self.url, str(self.store_originals), cache_dir(), db_path()))
 
 
 def scrub_command(command: str | None) -> str | None:
-    """The command line as the team store may keep it: credentials never leave the machine.
+    """The command line as the team store may keep it (``sqz_core.api.withhold_credentials``)."""
+    from sqz_core.api import withhold_credentials
 
-    Userinfo in URLs is masked; a command line carrying a secret (a token, a
-    ``password=`` argument: sqz's own secret classifier) is replaced by a placeholder.
-    """
-    if not command:
-        return command
-    from sqz_core.safety import classify
-
-    verdict = classify(command)
-    if (verdict is not None and verdict.secret) or _CRED_ARG.search(command):
-        return "[command withheld: it holds a credential]"
-    from sqz_core.secrets import scrub_command as scrub  # and every shape the SQLite store masks
-
-    return scrub(_URL_USERINFO.sub(r"\1***@", command)).replace("\x00", "")
+    return withhold_credentials(command)
 
 
 DOWN_SECS = 2.0  # after a failed connect, direct calls fail fast for this long (a dead host costs one timeout)
 
 
 def _down_marker(cfg: Config) -> str:
-    from sqz_core.paths import cache_dir
+    from sqz_core.api import cache_dir
 
     return os.path.join(cache_dir(), f"pg-down-{_tag(cfg.url)}")
 
@@ -122,7 +109,7 @@ def recently_down(cfg: Config) -> str | None:
 def open_store(url: str):
     """The store for ``url``: through the local pooling process when it runs, else a direct connection.
 
-    Raises ``sqz_core.store.StoreError`` (one line, no credentials) when PostgreSQL is
+    Raises ``sqz_core.api.StoreError`` (one line, no credentials) when PostgreSQL is
     unreachable or the schema cannot be brought up to date.
     """
     cfg = Config(url)
@@ -135,7 +122,7 @@ def open_store(url: str):
         client.start_pool(cfg)
     reason = recently_down(cfg)
     if reason is not None:  # checked before importing psycopg (~0.1 s): a down server costs little
-        from sqz_core.store import StoreError
+        from sqz_core.api import StoreError
 
         raise StoreError(reason)
     from .pgstore import open_direct
