@@ -123,6 +123,7 @@ MIGRATIONS: dict[int, list[str]] = {
 
 RECALL_MAX_CHARS = 200_000     # tsvector has a 1 MB limit; the rest of a huge output stays expandable
 STATEMENT_TIMEOUT_MS = 10_000  # a hung server must not hang the agent's command for long
+FLUSH_SECS = 5.0  # a hook call's bound on committing its writes (reads: ``client.hot_reply_seconds()``)
 _HEADLINE = "StartSel=[, StopSel=], MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…"
 
 
@@ -138,6 +139,38 @@ def _lock_key(schema: str | None) -> int:
 
 
 # -- connecting and migrating ------------------------------------------------------------
+
+class NoAnswer(StoreError):
+    """A round trip ran past a hook call's bound (a frozen or overloaded server)."""
+
+
+def bounded(fn, timeout: float | None):
+    """``fn()`` in a helper thread, waiting at most ``timeout`` seconds (None: ``fn()`` here).
+
+    Past it, ``NoAnswer``; the thread is left to finish or to end with the process (a
+    hook call exits right after), and its connection must not be used again.
+    """
+    if timeout is None:
+        return fn()
+    import threading
+
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="sqz-pg-round-trip", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise NoAnswer(f"postgresql: no answer within {int(timeout * 1000)} ms (server frozen or overloaded)")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
 
 def connect(cfg: Config) -> psycopg.Connection:
     """An autocommit connection with a short connect timeout and the schema on the search path."""
@@ -186,10 +219,11 @@ def migrate(conn: psycopg.Connection, schema: str | None, target: int = SCHEMA_V
     return current
 
 
-def ensure_schema(conn: psycopg.Connection, schema: str | None) -> None:
-    """One round trip when the schema is current; the migrations otherwise."""
+def ensure_schema(conn: psycopg.Connection, schema: str | None, timeout: float | None = None) -> None:
+    """One round trip when the schema is current (bounded by ``timeout``); the migrations otherwise
+    (a one-time step, worth waiting for even on a hook call)."""
     try:
-        version = schema_version(conn)
+        version = bounded(lambda: schema_version(conn), timeout)
         if version == SCHEMA_VERSION:
             return
         if version > SCHEMA_VERSION:
@@ -246,10 +280,23 @@ class PgStore(SqlStore):
     dialect = SqlDialect("postgresql", "%s")
     deferred = True  # every write waits for the next read or ``close`` (one transaction, one round trip)
 
-    def __init__(self, conn: psycopg.Connection, cfg: Config) -> None:
+    def __init__(self, conn: psycopg.Connection, cfg: Config, timeout: float | None = None) -> None:
         super().__init__()
         self.conn = conn
         self.cfg = cfg
+        # a hook call's bound on each round trip (None: wait as long as the server takes)
+        self.timeout = timeout
+        self.dead: str | None = None  # why this handle stopped: a round trip ran past ``timeout``
+
+    def _bounded(self, fn):
+        """``fn()``, or ``StoreError`` once ``timeout`` passes (see ``bounded``)."""
+        if self.dead is not None:
+            raise StoreError(self.dead)
+        try:
+            return bounded(fn, self.timeout)
+        except NoAnswer as exc:
+            self.dead = str(exc)
+            raise
 
     # -- plumbing --------------------------------------------------------------------------
     def _command(self, command: str | None) -> str | None:
@@ -262,7 +309,7 @@ class PgStore(SqlStore):
 
     def _run_read(self, sql: str, params: tuple = ()) -> list:
         try:
-            return self.conn.execute(sql, params).fetchall()
+            return self._bounded(lambda: self.conn.execute(sql, params).fetchall())
         except psycopg.Error as exc:
             raise StoreError(f"postgresql: {_one_line(exc)}") from exc
 
@@ -288,7 +335,13 @@ class PgStore(SqlStore):
             return
         batch, self._pending = self._pending, []
         try:
-            self._send(batch)
+            if self.dead is not None:
+                raise StoreError(self.dead)
+            # a busy (not frozen) server may make a commit wait on row locks: a longer bound than reads
+            bounded(lambda: self._send(batch), None if self.timeout is None else max(self.timeout, FLUSH_SECS))
+        except NoAnswer as exc:
+            self.dead = str(exc)
+            raise  # not spooled: the whole batch was sent, the server commits it when it wakes
         except psycopg.OperationalError as exc:
             spool(self.cfg, batch)
             raise StoreError(f"postgresql: {_one_line(exc)} ({len(batch)} writes kept in the local spool)") from exc
@@ -316,7 +369,12 @@ class PgStore(SqlStore):
         except (OSError, ValueError):
             pass  # a torn last record: keep the complete ones
         try:
-            self._send([w for batch in batches for w in batch])
+            self._bounded(lambda: self._send([w for batch in batches for w in batch]))
+        except NoAnswer:
+            for batch in batches:
+                spool(self.cfg, batch)
+            os.unlink(taking)
+            raise
         except psycopg.OperationalError as exc:
             for batch in batches:
                 spool(self.cfg, batch)
@@ -330,9 +388,9 @@ class PgStore(SqlStore):
 
     def ping(self) -> bool:
         try:
-            self.conn.execute("SELECT 1")
+            self._bounded(lambda: self.conn.execute("SELECT 1"))
             return True
-        except psycopg.Error:
+        except (psycopg.Error, StoreError):
             return False
 
     def close(self) -> None:
@@ -341,6 +399,8 @@ class PgStore(SqlStore):
             self.flush()
         except StoreError:
             pass
+        if self.dead is not None:
+            return  # a round trip still holds the connection; the process's exit ends it
         try:
             self.conn.close()
         except Exception:
@@ -349,13 +409,15 @@ class PgStore(SqlStore):
     def _transaction(self, steps: list) -> dict:
         """Run ``(name, key or sql, params)`` statements in one transaction; rows changed per name."""
         self.flush()
-        try:
+        def run() -> dict:
             done: dict = {}
             with self.conn.transaction():
                 for name, statement, params in steps:
                     n = self.conn.execute(self._sql(statement), params).rowcount
                     done[name] = done.get(name, 0) + max(n, 0)
             return done
+        try:
+            return self._bounded(run)
         except psycopg.Error as exc:
             raise StoreError(f"postgresql: {_one_line(exc)}") from exc
 
@@ -416,8 +478,8 @@ class HashOnlyStore(PgStore):
     only; other machines see the hashes and the stats rows, never the bytes.
     """
 
-    def __init__(self, conn: psycopg.Connection, cfg: Config) -> None:
-        super().__init__(conn, cfg)
+    def __init__(self, conn: psycopg.Connection, cfg: Config, timeout: float | None = None) -> None:
+        super().__init__(conn, cfg, timeout)
         from sqz_core.api import Store, db_path
 
         self.local = Store.open(db_path())
@@ -456,24 +518,37 @@ for _name in LOCAL_METHODS:
     setattr(HashOnlyStore, _name, _delegate(_name))
 
 
-def make_store(conn: psycopg.Connection, cfg: Config) -> PgStore:
-    return PgStore(conn, cfg) if cfg.store_originals else HashOnlyStore(conn, cfg)
+def make_store(conn: psycopg.Connection, cfg: Config, timeout: float | None = None) -> PgStore:
+    return PgStore(conn, cfg, timeout) if cfg.store_originals else HashOnlyStore(conn, cfg, timeout)
 
 
-def open_direct(cfg: Config) -> PgStore:
-    """Connect with psycopg, bring the schema up to date, send any spooled writes."""
+def open_direct(cfg: Config, timeout: float | None = None) -> PgStore:
+    """Connect with psycopg, bring the schema up to date, send any spooled writes.
+
+    ``timeout``: a hook call's bound on each round trip, connecting included (libpq's own
+    ``connect_timeout`` is 2 s at the least; a frozen server accepts the TCP connection
+    and then never answers, so only a bound of our own holds).
+    """
     from .store import note_down
 
     try:
-        conn = connect(cfg)
+        conn = bounded(lambda: connect(cfg), timeout)
     except StoreError as exc:
         note_down(cfg, str(exc))
         raise
     try:
-        ensure_schema(conn, cfg.schema)
-        store = make_store(conn, cfg)
-        store.replay_spool()
-        return store
+        ensure_schema(conn, cfg.schema, timeout)
+    except NoAnswer as exc:
+        note_down(cfg, str(exc))
+        raise  # the connection stays with the abandoned round trip
     except BaseException:
         conn.close()
         raise
+    store = make_store(conn, cfg, timeout)
+    try:
+        store.replay_spool()
+    except StoreError:
+        if store.dead is not None:
+            note_down(cfg, store.dead)
+            raise
+    return store

@@ -106,17 +106,20 @@ def recently_down(cfg: Config) -> str | None:
         return None
 
 
-def open_store(url: str):
+def open_store(url: str, hot: bool = False):
     """The store for ``url``: through the local pooling process when it runs, else a direct connection.
 
+    ``hot``: a hook call, which waits for each answer at most ``SQZ_PG_TIMEOUT_MS`` (300 ms),
+    so a frozen server costs it one such wait, not the connect and statement timeouts.
     Raises ``sqz_core.api.StoreError`` (one line, no credentials) when PostgreSQL is
     unreachable or the schema cannot be brought up to date.
     """
     cfg = Config(url)
-    if cfg.pool:
-        from . import client
+    from . import client
 
-        store = client.connect(cfg)
+    timeout = client.hot_reply_seconds() if hot else client.REPLY_TIMEOUT
+    if cfg.pool:
+        store = client.connect(cfg, timeout)
         if store is not None:
             return store
         client.start_pool(cfg)
@@ -127,4 +130,4 @@ def open_store(url: str):
         raise StoreError(reason)
     from .pgstore import open_direct
 
-    return open_direct(cfg)
+    return open_direct(cfg, timeout if hot else None)
