@@ -6,7 +6,8 @@ Each writer is a sequence of real ``sqz compress`` processes (``SQZ_DAEMON=0``: 
 per call, as hooks run) in its own session, reading this repository's source files as an
 agent's ``cat`` would; a writer reads each file twice, so the second read may be a ref.
 It counts, with no timing in the verdict: calls that said "store busy … sent without
-caching" (their refs and stats row lost), store errors, refs answered, and the calls
+caching" (their refs and stats row lost), calls past the pipeline's time budget (sent
+unchanged, not cached: the machine's load, not the store), store errors, refs answered, and the calls
 ``sqz stats --json`` reports afterwards. ``--python`` runs another checkout's interpreter
 (e.g. the commit before write-behind) for a before/after figure.
 """
@@ -54,6 +55,8 @@ def main() -> int:
         errors = sum(b"store error" in err or b"unavailable" in err or b"internal error" in err
                      or b"writes of this call lost" in err for _, err in results)
         refs = sum(out.startswith("§ref:".encode()) for out, _ in results)
+        # the pipeline's time budget (SQZ_TIME_BUDGET_MS) also sends an output unchanged and uncached
+        over_budget = sum(b"time budget" in err for _, err in results)
         stats = subprocess.run([args.python, "-m", "sqz_core", "stats", "--json"], capture_output=True, env=env,
                                timeout=300)
         try:
@@ -63,7 +66,8 @@ def main() -> int:
             sys.stderr.write(f"sqz stats failed ({stats.returncode}): {stats.stderr.decode()[-500:]}\n")
         total = len(results)
         print(json.dumps({"python": args.python, "writers": args.writers, "calls": total,
-                          "sent_without_caching": busy, "cached": total - busy - errors, "store_errors": errors,
+                          "sent_without_caching": busy, "over_time_budget": over_budget,
+                          "cached": total - busy - errors - over_budget, "store_errors": errors,
                           "refs": refs, "stats_counted": counted}, indent=2))
     return 0
 

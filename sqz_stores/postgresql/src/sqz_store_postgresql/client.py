@@ -32,6 +32,7 @@ REPLY_TIMEOUT = 15.0  # seconds; longer than the server's statement timeout (com
 # goes on without the store (one line on stderr) and its later store calls fail at once: a frozen
 # server costs a call one such wait. The pool answers a healthy call's reads in about a millisecond.
 HOT_REPLY_MS = 400
+CLOSE_SECS = 15.0  # a hook call's wait for the pool to commit its writes (``close``): a busy server's lock waits
 _HEADER = struct.Struct(">I")
 
 
@@ -136,7 +137,9 @@ class PooledStore:
         """Let the pool commit this call's writes (it spools them if the server is gone); never raises."""
         if self.sock is None:
             return
-        try:  # the pool commits what it was sent once it reads "close", whether we wait for its answer or not
+        try:  # the pool commits what it was sent once it reads "close": wait for that (a busy server's
+            # commit may wait on row locks), but not as long as a command's reply timeout
+            self.sock.settimeout(max(self.timeout, CLOSE_SECS))
             send_frame(self.sock, ("close", (), {}, True))
             recv_frame(self.sock)
         except (OSError, ValueError, EOFError):  # socket.timeout included

@@ -28,7 +28,7 @@ from psycopg import sql as pg_sql
 
 from sqz_core.api import SqlDialect, SqlStore, StoreError, merged_counts
 
-from .store import Config
+from .config import Config
 
 SCHEMA_VERSION = 3
 
@@ -123,7 +123,7 @@ MIGRATIONS: dict[int, list[str]] = {
 
 RECALL_MAX_CHARS = 200_000     # tsvector has a 1 MB limit; the rest of a huge output stays expandable
 STATEMENT_TIMEOUT_MS = 10_000  # a hung server must not hang the agent's command for long
-FLUSH_SECS = 5.0  # a hook call's bound on committing its writes (reads: ``client.hot_reply_seconds()``)
+FLUSH_SECS = 15.0  # a hook call's bound on committing its writes (reads: ``client.hot_reply_seconds()``)
 _HEADLINE = "StartSel=[, StopSel=], MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…"
 
 
@@ -529,7 +529,7 @@ def open_direct(cfg: Config, timeout: float | None = None) -> PgStore:
     ``connect_timeout`` is 2 s at the least; a frozen server accepts the TCP connection
     and then never answers, so only a bound of our own holds).
     """
-    from .store import note_down
+    from .config import note_down
 
     try:
         conn = bounded(lambda: connect(cfg), timeout)

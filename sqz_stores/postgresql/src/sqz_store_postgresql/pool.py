@@ -21,7 +21,7 @@ import time
 from sqz_core.api import StoreError
 
 from .client import READS, WRITES, recv_frame, send_frame, socket_path
-from .store import Config
+from .config import Config
 
 _ALLOWED = frozenset(READS) | frozenset(WRITES)
 MAX_IDLE_CONNECTIONS = 8
