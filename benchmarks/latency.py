@@ -44,7 +44,7 @@ def sqz_exe() -> list[str]:
 SOURCES = {
     "pytest": "sqz_formatters_test/tests/fixtures/pytest/red_verbose.json",
     "git-log": "sqz_formatters_git/tests/fixtures/log/sqz_repo_stat.json",
-    "json": "sqz_core/tests/fixtures/kinds/json/pip_inspect.json",
+    "json": "sqz_formatters_generic/tests/fixtures/kinds/json/pip_inspect.json",
 }
 
 

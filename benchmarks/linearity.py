@@ -1,7 +1,7 @@
 """Per-kind time on growing inputs and the growth ratio: the speed measurement the kinds' tests
 used to assert (``test_speed_and_imports.py`` now counts work instead of timing it).
 
-Inputs are the tests' own cases, built from real fixtures (``sqz_core/tests/fixtures/kinds``)
+Inputs are the tests' own cases, built from real fixtures (``sqz_formatters_generic/tests/fixtures/kinds``)
 grown to each size. A ratio near the size ratio (4 between sizes) is linear; near its square, quadratic.
 
     python benchmarks/linearity.py [--sizes 262144,1048576,4194304] [--kind log,json] [--runs 3]
@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _cases():
-    path = ROOT / "sqz_core" / "tests" / "kinds" / "test_speed_and_imports.py"
+    path = ROOT / "sqz_formatters_generic" / "tests" / "kinds" / "test_speed_and_imports.py"
     spec = importlib.util.spec_from_file_location("_kinds_linearity_cases", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -94,9 +94,9 @@ def test_summary_reports_median_nothing_saved_clean_input_and_categories(quality
     assert bench.category_of("test/pytest", "pytest -q") == "test runners"
     assert bench.category_of("test/go", "CGO_ENABLED=0 go test ./...") == "test runners"
     assert bench.category_of("test/cc", "gcc -c x.c") == "build/compilers"
-    assert bench.category_of("core/kinds", "rg --json -n x") == "structured data"
-    assert bench.category_of("core/kinds", "ls -la") == "search/listings"
-    assert bench.category_of("core/kinds", "python3 -c worker", "log") == "logs"  # core/tests/fixtures/kinds/log
+    assert bench.category_of("generic/kinds", "rg --json -n x") == "structured data"
+    assert bench.category_of("generic/kinds", "ls -la") == "search/listings"
+    assert bench.category_of("generic/kinds", "python3 -c worker", "log") == "logs"  # generic/tests/fixtures/kinds/log
     assert not any(r["category"] == "other" for r in quality_rows)
     lines = bench.summary_markdown(quality_rows)
     assert lines[2].startswith("| **all** | ") and len(lines) == 3 + len(cats)

@@ -352,7 +352,9 @@ def site(tmp_path):
 
 
 def sqz(site: Path, *args: str, stdin: bytes = b""):
-    env = dict(os.environ, PYTHONPATH=str(site), SQZ_QUIET="1", SQZ_NO_DEDUP="1")
+    # no time budget: the call that rebuilds the index may take seconds on a loaded box, and
+    # these tests are about which plugin answers, not about the budget
+    env = dict(os.environ, PYTHONPATH=str(site), SQZ_QUIET="1", SQZ_NO_DEDUP="1", SQZ_TIME_BUDGET_MS="0")
     return subprocess.run([sys.executable, "-m", "sqz_core", *args], input=stdin, capture_output=True, env=env,
                           check=False)
 
@@ -428,3 +430,85 @@ def test_fixing_a_plugin_rebuilds_the_index_and_puts_it_on(tmp_path):
     assert "misspelled" in again["active"]
     out = sqz(site, "compress", "--cmd", "curl x", stdin=b"a line of output\n" * 50)
     assert out.stdout.startswith(b"FIXED\n")
+
+
+def test_a_bad_answer_from_an_installed_plugin_keeps_the_generic_result(tmp_path):
+    data = JSON_FIXTURE.read_bytes()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    alone = sqz(empty, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    site = tmp_path / "site"
+    site.mkdir()
+    add_dist(site, "grows", '''
+        from sqz_core import hookimpl
+        commands = ("curl",)
+
+        @hookimpl
+        def sqz_format(request):
+            return request.text + "and a note nobody asked for\\n"
+    ''')
+    add_dist(site, "notastring", '''
+        from sqz_core import hookimpl
+        commands = ("curl",)
+
+        @hookimpl(tryfirst=True)
+        def sqz_format(request):
+            return request.text.encode()
+    ''')
+    r = sqz(site, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    assert r.returncode == 0 and r.stdout == alone.stdout  # the JSON kind's answer, as without them
+    n = len(data.decode())
+    assert r.stderr.decode().splitlines() == [
+        "sqz: plugin 'notastring' returned a bytes, not a str in sqz_format; ignored",
+        f"sqz: plugin 'grows' returned {n + 28} characters for an input of {n} in sqz_format; ignored"]
+
+
+def test_what_is_not_an_exception_passes_through_dispatch(monkeypatch):
+    # a time budget that abandons a call (from a signal handler, say) raises a BaseException: the
+    # dispatch only skips a plugin's own errors (Exception), never that, and resumes no wrapper
+    class OutOfTime(BaseException):
+        pass
+
+    resumed = []
+
+    class Slow:
+        @hookimpl
+        def sqz_format(self, request):
+            raise OutOfTime()
+
+    class Wrapper:
+        @hookimpl(wrapper=True)
+        def sqz_format(self, request):
+            result = yield
+            resumed.append(result)
+            return result
+
+    named = [("generic", formatter("generic", [], "GENERIC\n", trylast=True)), ("slow", Slow()), ("wrap", Wrapper())]
+    impls = plugins.implementations("sqz_format", _register(monkeypatch, named))
+    with pytest.raises(OutOfTime):
+        plugins.call_first(impls, request=request())
+    assert resumed == []
+
+
+def test_firstresult_hooks_are_the_specs_own():
+    pm = _pluggy([])
+    declared = {name for name in plugins.HOOKS if getattr(pm.hook, name).spec.opts.get("firstresult")}
+    assert plugins.FIRSTRESULT == declared
+    # what the dispatch does not reproduce must not appear in the specs unnoticed
+    for name in plugins.HOOKS:
+        opts = getattr(pm.hook, name).spec.opts
+        assert not opts.get("historic") and not opts.get("warn_on_impl") and not opts.get("warn_on_impl_args"), name
+    assert set(plugins.HOOKS) == {n for n in dir(hookspecs) if n.startswith("sqz_")}
+
+
+def test_installed_packs_are_called_in_pluggys_order_for_every_program():
+    index = plugins.load_index()
+    pm = plugins.plugin_manager(index)
+    programs = {None} | {c for rec in plugins.enabled(index["plugins"]) for c in rec["commands"] if c != "*"}
+    for program in sorted(programs, key=str):
+        records = [plugins.builtin_record()] + plugins.for_program(index, program)
+        wanted = {r["name"] for r in records}
+        for hook in plugins.HOOKS:
+            fast = [(i.plugin, i.func.__name__) for i in plugins.implementations(hook, records)]
+            slow = [(pm.get_name(h.plugin), h.function.__name__) for h in reversed(getattr(pm.hook, hook).get_hookimpls())]
+            assert fast == [s for s in slow if s[0] in wanted], (program, hook)

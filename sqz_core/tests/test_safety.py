@@ -130,7 +130,8 @@ def test_safe_output_loses_only_its_colour_codes():
 def _log_fixture(name):
     from sqz_core.testing import load_fixture
 
-    return load_fixture(Path(__file__).parent / "fixtures" / "kinds" / "log" / f"{name}.json")
+    return load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_generic" / "tests" / "fixtures" / "kinds"
+                        / "log" / f"{name}.json")
 
 
 def test_a_trace_in_a_log_is_protected_up_to_its_exception_line():

@@ -233,5 +233,5 @@ def test_real_captures_with_secret_named_code_are_compressed():
 
     root = Path(__file__).resolve().parents[2]
     for rel in ("sqz_formatters_git/tests/fixtures/diff/real_lexer.txt",
-                "sqz_core/tests/fixtures/kinds/json/npm_view_express.txt"):
+                "sqz_formatters_generic/tests/fixtures/kinds/json/npm_view_express.txt"):
         assert classify((root / rel).read_text(encoding="utf-8")) is None, rel

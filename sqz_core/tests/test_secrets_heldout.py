@@ -23,6 +23,7 @@ from sqz_core.store import Store
 from sqz_core.testing import bytes_at_rest, iter_fixtures, load_fixture, missing_facts
 
 HERE = Path(__file__).parent
+GENERIC = HERE.resolve().parents[1] / "sqz_formatters_generic" / "tests" / "fixtures"  # the generic pack's captures
 HELD_OUT = {fx.name: fx for fx in iter_fixtures(HERE / "fixtures" / "safety" / "heldout")}
 
 # name -> (reason, the secret value that must never reach the store)
@@ -41,8 +42,8 @@ NOT_SECRET = ["openssl_pkey_text_pub_rsa", "openssl_x509_text", "curl_v_logout",
               "cat_npm_registry_fetch_auth"]
 # real captures that were routed to safe mode by a false positive (and so never stored nor deduplicated)
 OTHER_FALSE_POSITIVES = {
-    "cat_requests_sessions": HERE / "fixtures" / "generic" / "cat_requests_sessions.json",  # `password = None, None`
-    "libxslt_transform": HERE / "fixtures" / "kinds" / "html" / "libxslt_transform.json",  # accesskey="p"
+    "cat_requests_sessions": GENERIC / "generic" / "cat_requests_sessions.json",  # `password = None, None`
+    "libxslt_transform": GENERIC / "kinds" / "html" / "libxslt_transform.json",  # accesskey="p"
 }
 
 

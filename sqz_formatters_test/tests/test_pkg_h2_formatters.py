@@ -17,7 +17,7 @@ from sqz_core.testing import grows_linearly, load_fixture, missing_facts, nested
 from fmt_test_suite import other, text_of
 from sqz_formatters_test import js_npm, py_pip
 
-CORE_LOG = Path(__file__).resolve().parents[2] / "sqz_core" / "tests" / "fixtures" / "kinds" / "log"
+CORE_LOG = Path(__file__).resolve().parents[2] / "sqz_formatters_generic" / "tests" / "fixtures" / "kinds" / "log"
 
 
 def _npm(name):

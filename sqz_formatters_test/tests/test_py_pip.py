@@ -23,8 +23,8 @@ globals().update(suite.standard_tests(
     ratios={'install_fresh': 0.14, 'install_already': 0.9, 'download': 0.34, 'uv_install': 0.7,
             'install_requirements': 0.08, 'install_requirements_again': 0.9, 'install_v_sdist': 0.3}))
 
-# pip install -v -e . of a setuptools project (a held-out capture of the core's generic fixtures)
-EDITABLE = (Path(__file__).resolve().parents[2] / "sqz_core" / "tests" / "fixtures" / "generic"
+# pip install -v -e . of a setuptools project (a held-out capture of the generic pack's fixtures)
+EDITABLE = (Path(__file__).resolve().parents[2] / "sqz_formatters_generic" / "tests" / "fixtures" / "generic"
             / "pip_install_editable_verbose.txt")
 
 

@@ -32,6 +32,12 @@ _NAMES: dict[str, tuple[str, str]] = {
     "touch_activity": ("rewrite", "touch_activity"),
     "last_activity": ("rewrite", "last_activity"),
     "post_dedup": ("rewrite", "post_dedup"),
+    # ``<sqz> expand REF`` exactly, as hints print it (safe to allow without a prompt)
+    "is_own_expand": ("own_expand", "is_own_expand"),
+    # is a replacement worth sending, in cl100k tokens, against what the host would show the model
+    "worth_replacing": ("hostview", "worth_replacing"),
+    "claude_preview": ("hostview", "claude_preview"),
+    "opencode_view": ("hostview", "opencode_view"),
     # what ``sqz init`` / ``uninstall`` / ``doctor`` build on: detection and actions
     "detect_agent": ("setup_cmds", "detect_agent"),
     "mcp_server_action": ("setup_cmds", "mcp_server_action"),
@@ -68,6 +74,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from typing import Any
 
     from .configfiles import ConfigError, parse_jsonc, to_python
+    from .hostview import claude_preview, opencode_view, worth_replacing
+    from .own_expand import is_own_expand
     from .integrations import GROUP as INTEGRATIONS_GROUP
     from .integrations import Integration
     from .rewrite import (MAX_COMMAND, Verdict, compress_invocation, judge, last_activity, post_dedup,

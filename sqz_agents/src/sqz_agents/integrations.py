@@ -1,7 +1,8 @@
 """Agent-framework integrations: the ``sqz.integrations`` entry-point group.
 
 An integration is a module with ``name`` (``"claude-code"``), ``tier``
-(``"transparent"`` when its hook rewrites commands, ``"advisory"`` when the agent
+(``"transparent"`` when its hook replaces what the model reads after the command ran as asked,
+``"rewrite"`` when it can only rewrite the command before it runs, ``"advisory"`` when the agent
 must choose to use sqz) and ``detect(home=None) -> dict`` (at least
 ``{"detected": bool}``). ``sqz init`` / ``sqz doctor`` build on these.
 
@@ -10,6 +11,9 @@ A transparent integration also has ``hook(payload: bytes, args: list[str]) -> by
 returns (None: print nothing, the agent goes ahead unchanged). It is on the hot
 path: found through the plugin index, never by scanning entry points, and must
 stay import-light. Any exception it raises leaves the agent's call unchanged.
+
+Optional: ``health(ctx) -> list[str]``, problems ``sqz doctor`` reports for a detected, configured
+agent that only the agent itself can tell (a Codex hook it has not trusted yet, say), each with its fix.
 
 ``sqz plugins`` lists them (``sqz_core.cli``); ``sqz_agents.setup_cmds`` loads them for init.
 """
@@ -25,7 +29,7 @@ class Integration(Protocol):
     """What ``sqz init`` / ``uninstall`` / ``doctor`` use of an integration module (its optional ``hook`` aside)."""
 
     name: str
-    tier: str  # "transparent" or "advisory"
+    tier: str  # "transparent", "rewrite" or "advisory"
 
     def detect(self, home: str | None = None) -> dict:
         """At least ``{"detected": bool}``."""

@@ -316,7 +316,9 @@ def post_dedup(text: str, tool: str, session: str | None, command: str | None = 
         finally:
             store.close()
         out = result.output.decode("utf-8")
-        if out == text or len(out) >= len(text):
+        from .hostview import worth_replacing
+
+        if not worth_replacing(text, out):  # fewer cl100k tokens, not fewer characters
             return None
         return out
     except Exception:

@@ -637,6 +637,9 @@ def _rmdirs(dirs: list[str]) -> None:
 
 
 # -- doctor -----------------------------------------------------------------------------------------
+# ``transparent``: a hook replaces the result after the command ran as asked; ``rewrite``: a hook
+# rewrites the command before it runs (the agent cannot replace a result); ``advisory``: guidance only
+HOOK_TIERS = ("transparent", "rewrite")
 def agent_status(agent: str, mod, ctx: dict) -> dict:
     """detected / configured (yes, partial, no, error) / tier / last activity for one integration."""
     det = _safe_detect(mod, ctx["home"])
@@ -667,10 +670,16 @@ def agent_status(agent: str, mod, ctx: dict) -> dict:
         rec["configured"] = "partial"
     if rec["detected"] and rec["configured"] in ("no", "partial"):
         rec["problems"].append(f"not fully configured (fix: `sqz init --only {agent}`)")
-    if rec["tier"] == "transparent":
+    if rec["tier"] in HOOK_TIERS:
         from .rewrite import last_activity
 
         rec["last_activity"] = last_activity(agent)
+    health = getattr(mod, "health", None)
+    if rec["detected"] and rec["configured"] in ("yes", "partial", "stale") and callable(health):
+        try:  # the integration's own checks of what its agent does with the configuration
+            rec["problems"].extend(str(p) for p in health(ctx) or ())
+        except Exception as exc:
+            rec["problems"].append(f"its health check failed: {type(exc).__name__}: {exc}")
     return rec
 
 
@@ -681,7 +690,7 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
         rec = agent_status(agent, mod, ctx)
         when = "never" if rec["last_activity"] is None else time.strftime(
             "%Y-%m-%d %H:%M", time.localtime(rec["last_activity"]))
-        last = f"  last hook: {when}" if rec["tier"] == "transparent" else ""
+        last = f"  last hook: {when}" if rec["tier"] in HOOK_TIERS else ""
         echo(f"{agent:<13} detected: {'yes' if rec['detected'] else 'no ':<3}  configured: {rec['configured']:<7}"
              f"  tier: {rec['tier'] or '?'}{last}")
         for p in rec["problems"]:

@@ -21,13 +21,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "hookimpl": ("markers", "hookimpl"),
     "FormatRequest": ("request", "FormatRequest"),
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
+    "FILE_PROGRAMS": ("request", "FILE_PROGRAMS"),
+    "split_words": ("request", "split_words"),
+    "normalize_argv": ("request", "normalize_argv"),
     "Safety": ("verdicts", "Safety"),
     "most_restrictive": ("verdicts", "most_restrictive"),
-    # the plugin index (off the hot path: listing, validation, doctor)
-    "load_plugin_index": ("plugins", "load_index"),
-    "plugin_index_path": ("plugins", "index_path"),
-    "enabled_plugins": ("plugins", "enabled"),
-    "plugin_manager": ("plugins", "plugin_manager"),
     # one pass of the pipeline
     "compress": ("pipeline", "compress"),
     "Result": ("pipeline", "Result"),
@@ -68,6 +66,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # text and tokens
     "clean_terminal": ("cleanup", "clean_terminal"),
     "strip_escapes": ("cleanup", "strip_escapes"),
+    "looks_like_diff": ("cleanup", "looks_like_diff"),
+    "lazy_pattern": ("lazyre", "lazy"),
     "estimate": ("tokens", "estimate"),
     "count_tokens": ("tokens", "count"),
     # the exit-status trailer of a wrapped command
@@ -93,6 +93,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # the plugin index (``sqz doctor``, ``sqz plugins``)
     "load_index": ("plugins", "load_index"),
     "plugin_manager": ("plugins", "plugin_manager"),
+    "plugin_index_path": ("plugins", "index_path"),
+    "enabled_plugins": ("plugins", "enabled"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
     # per-agent token budgets (the core warns; ``sqz budget`` manages them)
@@ -130,19 +132,18 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .budget import limit_for as budget_limit_for
     from .budget import load as load_budgets
     from .budget import warned_dir as budget_warned_dir
-    from .cleanup import clean_terminal, strip_escapes
+    from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
     from .hot import compress_bytes
+    from .lazyre import lazy as lazy_pattern
     from .markers import hookimpl
     from .paths import cache_dir, db_path
     from .plugins import enabled as enabled_plugins
     from .plugins import index_path as plugin_index_path
-    from .plugins import load_index as load_plugin_index
-    from .plugins import plugin_manager
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
-    from .request import FILE_TOOLS, FormatRequest
+    from .request import FILE_PROGRAMS, FILE_TOOLS, FormatRequest, normalize_argv, split_words
     from .exitmarker import MARKER as EXIT_MARKER
     from .plugins import load_index, plugin_manager
     from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path

@@ -1,6 +1,8 @@
-"""The core's own hook implementations, registered before every plugin.
+"""The core's own hook implementations, registered before every plugin: safety and dedup.
 
-Being registered first, pluggy calls them last: any plugin answers before them.
+Being registered first, pluggy calls them last: any plugin answers before them. The core
+has no formatter of its own: content kinds (JSON, logs, tables…) are the generic pack's
+(``sqz-formatters-generic``), reached through ``sqz_detect``/``sqz_format`` like any other.
 """
 
 from __future__ import annotations
@@ -15,25 +17,6 @@ def sqz_classify_safety(request):
     from .safety import classify
 
     return classify(request.text)
-
-
-@hookimpl
-def sqz_detect(request):
-    if request.is_file_content():
-        return None
-    from .kinds import detect_kind
-
-    return detect_kind(request.text, request)
-
-
-@hookimpl(trylast=True)
-def sqz_format(request):
-    """Generic content kinds (JSON, logs, tables, listings…); None leaves the generic clean-up to the pipeline."""
-    if request.kind is None or request.is_file_content():
-        return None
-    from .kinds import compress_kind
-
-    return compress_kind(request.kind, request)
 
 
 @hookimpl

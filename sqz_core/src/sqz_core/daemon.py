@@ -32,7 +32,7 @@ import time
 from . import hot
 
 IDLE_MINUTES = 15.0
-START_TIMEOUT = 10.0
+START_TIMEOUT = 30.0  # the warm-up imports every plugin: seconds on a loaded machine
 
 
 def _paths() -> tuple[str, str, str, str]:
@@ -379,6 +379,8 @@ def serve(idle_minutes: float = IDLE_MINUTES) -> int:
         os.chdir("/")
         d.warm()
         d.bind()
+        d.last = time.monotonic()  # idle time counts from the first moment a client can connect, not
+        # from before the warm-up (which takes seconds on a loaded machine)
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
             signal.signal(sig, lambda *_: d.stop.set())
         _log(f"listening on {d.sock_path} (sqz {d.stamp[0].decode()}, idle exit {idle_minutes:g} min)")

@@ -30,7 +30,9 @@ def sqz_detect(request: FormatRequest) -> str | None:
     """Say what kind of content ``request.text`` is (``"json"``, ``"log"``, ``"git-diff"`` …).
 
     Stops at the first non-None result. Return None when unsure. The answer is
-    passed to ``sqz_format`` as ``request.kind``.
+    passed to ``sqz_format`` as ``request.kind``. Asked only when every formatter that
+    claims the program returned None, just before the catch-all formatters
+    (``commands = ("*",)``) are called; until then ``request.kind`` is None.
     """
 
 

@@ -6,7 +6,8 @@
    through unless a formatter's summary keeps every line of their paragraphs;
    neither is ever cached;
 4. exact-repeat dedup against the session store (``sqz_dedup``);
-5. content kind (``sqz_detect``) and per-command formatter (``sqz_format``);
+5. per-command formatter (``sqz_format``); when none answers, the content kind (``sqz_detect``)
+   and the catch-all formatters (the generic pack's kinds);
 6. generic lossless stages: terminal noise, blank runs, repeated lines/blocks;
 7. the net-win gate: a result that does not save enough goes out as the original.
 A lossy result ends with a line telling how to get the original back.
@@ -153,7 +154,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     ``store`` is a ``sqz_core.store.Store`` or None (no dedup, no lossy stages: nothing
     could be recovered). ``no_cache`` disables refs for this call (neither emitted
     nor recorded); originals of lossy results are still kept for ``expand``.
-    ``formatters=False`` skips per-command plugins (to measure the generic stages).
+    ``formatters=False`` skips per-command plugins, keeping the catch-alls such as the generic
+    content kinds (to measure the generic stages).
     ``abbreviate`` None follows ``SQZ_NO_ABBREV``. ``exit_nonce``: the wrapper's per-call
     nonce; only a trailer carrying it is stripped (``exitmarker``).
 
@@ -193,8 +195,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         return r
 
     if index is None:
-        index = load_index() if formatters else {"plugins": []}
-    records = [builtin_record()] + (for_program(index, req.program) if formatters else [])
+        index = load_index()
+    # formatters off: only the catch-alls (the generic content kinds), no per-command formatter
+    records = [builtin_record()] + for_program(index, req.program if formatters else None)
 
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
     if (verdict is None or not verdict.secret) and cleaned != text:
@@ -257,11 +260,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         from .safety import fold_repeated_traces
 
         req.text = fold_repeated_traces(cleaned, verdict.spans)  # the first copy of each stays verbatim
+    kind_asked = False
     if not is_file:
-        req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
-        plugin, formatted = call_first(implementations("sqz_format", records), request=req)
-        if formatted is not None and not isinstance(formatted, str):
-            formatted = plugin = None
+        plugin, formatted, kind_asked = _format(records, req)
         if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
             return late
     if is_safe and formatted is not None and plugin == reporter:
@@ -312,8 +313,10 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         if abbreviate is None:
             abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
         # a formatter's lines are what agents search for: abbreviate them only under pressure
-        if (abbreviate and recoverable and (formatted is None or level != "default")
-                and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate)):
+        consider = abbreviate and recoverable and (formatted is None or level != "default")
+        if consider and not kind_asked:  # a claiming formatter answered: the kind was not needed until here
+            req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
+        if consider and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate):
             from .abbrev import abbreviate as abbreviate_text
 
             shorter = abbreviate_text(candidate)
@@ -362,6 +365,30 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             store.index_text(digest, text, command or tool, session)
         result.stored = True
     return result
+
+
+def _format(records: list[dict], req: FormatRequest) -> tuple:
+    """``(plugin, text, kind asked)`` of the first formatter that answers (plugin and text None if none).
+
+    One ``sqz_format`` call in pluggy's order (wrappers included); the content kind
+    (``sqz_detect``) is asked in it just before the first catch-all formatter
+    (``commands = ("*",)``, the generic pack's kinds), so only when every formatter that
+    claims the program declined: a ``git status`` the git pack renders never sniffs the text.
+    """
+    from .plugins import Impl, call_first, implementations
+
+    asked = []
+
+    def ask_kind(request):  # answers nothing: it sets the kind the catch-alls after it read
+        asked.append(True)
+        request.kind = call_first(implementations("sqz_detect", records), request=request)[1]
+
+    impls = implementations("sqz_format", records)
+    catch_alls = {r["name"] for r in records if "*" in r.get("commands", ())}
+    at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_alls), len(impls))
+    impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
+    plugin, formatted = call_first(impls, request=req)
+    return plugin, formatted, bool(asked)
 
 
 def _batch(store):

@@ -591,6 +591,8 @@ def _multicall(impls, kwargs: dict, firstresult: bool):
     non-None answer (``firstresult``) or all of them; then the wrappers resume, innermost
     first, each seeing (and able to replace) the result so far. An implementation that
     raises or answers something its spec does not allow is reported once and skipped.
+    Only ``Exception`` is a plugin's own error: anything else (``KeyboardInterrupt``,
+    ``SystemExit``, a time budget abandoning the call) passes through, no wrapper resumed.
     """
     hook = getattr(impls, "hook", None)
     teardowns = []

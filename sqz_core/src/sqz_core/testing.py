@@ -173,6 +173,58 @@ def _holds(part: str, text: str) -> bool:
     return False
 
 
+# -- the word rule (issue 25): a fact is kept when every word of it is still in the output ----------
+_FACT_WORD = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.\-/@+~%]*")
+_HEX_ID = re.compile(r"[0-9a-f]{7,}")
+_WORD_BOUNDARY = "A-Za-z0-9_"
+
+
+def fact_words(fact) -> list[str]:
+    """The words of a fact (every part of it, the header of an ``under`` fact too): identifiers,
+    paths, numbers — runs of letters, digits and ``_ . - / @ + ~ %`` (so ``src/app.py``,
+    ``HTTP/1.1``, ``2.31.0`` are one word each; quotes, brackets, colons and spaces separate), with
+    a trailing ``.``/``-``/``/`` (sentence punctuation) left off."""
+    if isinstance(fact, dict):
+        parts = [fact["under"]] + ([fact["line"]] if isinstance(fact["line"], str) else list(fact["line"]))
+    elif isinstance(fact, str):
+        parts = [fact]
+    else:
+        parts = list(fact)
+    out: list[str] = []
+    for part in parts:
+        for word in _FACT_WORD.findall(part):
+            word = word.rstrip(".-/")
+            if word and word not in out:
+                out.append(word)
+    return out
+
+
+def _word_in(word: str, output: str, hex_runs: set[str]) -> bool:
+    if _HEX_ID.fullmatch(word) and any(c.isalpha() for c in word) and any(c.isdigit() for c in word):
+        # a commit/object id: kept by any 7+ character prefix of it (or it is a prefix of a longer id there)
+        return any(word.startswith(run) or run.startswith(word) for run in hex_runs)
+    pattern = f"(?<![{_WORD_BOUNDARY}]){re.escape(word)}(?![{_WORD_BOUNDARY}])"
+    return re.search(pattern, output) is not None
+
+
+def fact_kept_by_words(output: str, fact, *, _hex_runs: set[str] | None = None) -> bool:
+    """Whether every word of ``fact`` (see :func:`fact_words`) is still somewhere in ``output``.
+
+    Issue 25's judge, looser than :func:`fact_kept` about layout and order (a header printed once
+    over its lines keeps its words) and as strict about the words themselves: ``modified:``
+    rewritten as ``M`` loses the word ``modified``; a number must stand whole (``4`` is not in
+    ``14``); a hexadecimal id of 7 characters or more counts as kept by any 7+ character prefix.
+    """
+    hex_runs = _hex_runs if _hex_runs is not None else {r for r in _HEX_ID.findall(output) if len(r) >= 7}
+    return all(_word_in(w, output, hex_runs) for w in fact_words(fact))
+
+
+def missing_facts_by_words(output: str, facts) -> list:
+    """The facts that ``output`` lost by the word rule (:func:`fact_kept_by_words`)."""
+    hex_runs = set(_HEX_ID.findall(output))
+    return [f for f in facts if not fact_kept_by_words(output, f, _hex_runs=hex_runs)]
+
+
 def bytes_at_rest(folder, name: str = "db.sqlite") -> bytes:
     """Every byte a SQLite store named ``name`` left on disk in ``folder`` (the db, its -wal and -shm),
     for tests that a secret never reaches the disk."""

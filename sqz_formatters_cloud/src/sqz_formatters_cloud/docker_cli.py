@@ -1,7 +1,7 @@
 """sqz formatter entry for ``docker`` (and ``docker-compose``).
 
 ``ps``/``container ls``, ``images``/``image ls`` and ``compose ps`` tables → lossless
-compact tables (the core's table parser, ``sqz_core.kinds.aligned_table``). ``logs`` (log folding) and ``inspect`` (JSON)
+compact tables (the generic pack's table parser, ``sqz_formatters_generic.api``). ``logs`` (log folding) and ``inspect`` (JSON)
 are left to the generic stages; a custom ``--format`` or ``-q`` output is not a
 table we know, so it passes through too.
 """
@@ -48,6 +48,6 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None
     if any(o in ("-q", "--quiet") or o.startswith("--format") for o in opts):
         return None
-    from sqz_core.kinds.aligned_table import compact_tables
+    from sqz_formatters_generic.api import compact_tables
 
     return compact_tables(request.text)

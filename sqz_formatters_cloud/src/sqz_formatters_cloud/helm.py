@@ -43,7 +43,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     if verb in ("list", "ls"):
         if any(a.startswith(("-o", "--output", "-q", "--short")) for a in request.argv[2:]):
             return None
-        from sqz_core.kinds.aligned_table import compact_tables
+        from sqz_formatters_generic.api import compact_tables
 
         return compact_tables(request.text, tabbed=True)
     if verb in _RELEASE_VERBS:

@@ -49,7 +49,7 @@ def sqz_format(request: FormatRequest) -> str | None:
         return "\n".join(folded) if count else None
     verb, output = verb_and_output(request.argv)
     if verb in ("get", "events") and output in (None, "wide"):
-        from sqz_core.kinds.aligned_table import compact_tables
+        from sqz_formatters_generic.api import compact_tables
 
         return compact_tables(request.text)
     if verb == "describe":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from sqz_core.kinds.aligned_table import parse_lines, render_table
+from sqz_formatters_generic.api import parse_lines, render_table
 
 _NONE_FIELD = re.compile(r"^\s*[A-Za-z][\w .()/-]*:\s+<none>$")
 _UNDERLINE = re.compile(r"^\s*-{2,}(\s+-{2,})+\s*$")

@@ -1,5 +1,5 @@
 """``git grep`` and ``git ls-files``: the same shapes as ``grep`` and ``find`` print, rendered by
-the core's own kinds (``sqz_core.kinds``): matches grouped under their file, paths under their
+the generic pack's kinds (``sqz_formatters_generic.api``): matches grouped under their file, paths under their
 directory. Only the options whose output keeps that shape are taken; any other (``-p``, ``-W``,
 ``--heading``, context lines, ``-o``, ``--column``, ``-z``, ``ls-files -s``/``--format`` …) → None.
 """
@@ -52,7 +52,7 @@ def format_grep(request) -> str | None:
     argv = _grep_argv(args_after(request, "grep"))
     if argv is None or any(x.startswith('"') for x in request.text.splitlines()):
         return None  # (a path git quoted would not read back from the grouped form)
-    from sqz_core.kinds import compress_kind
+    from sqz_formatters_generic.api import compress_kind
     from sqz_core.request import FormatRequest
 
     return compress_kind("grep", FormatRequest(request.text, argv=argv, exit_code=request.exit_code))
@@ -66,6 +66,6 @@ def format_ls_files(request) -> str | None:
     lines = request.text.splitlines()
     if any(x.startswith('"') or x != x.strip() or not x for x in lines):
         return None
-    from sqz_core.kinds.listings import group_paths
+    from sqz_formatters_generic.api import group_paths
 
     return group_paths(request.text)

@@ -303,3 +303,56 @@ def test_detects_the_claude_folder(tmp_path, monkeypatch):
 def test_registered_in_the_integrations_group():
     out = subprocess.run([sys.executable, "-m", "sqz_core", "plugins"], capture_output=True, check=True).stdout
     assert b"claude-code" in out and b"sqz-integration-claude-code" in out
+
+
+# -- the gate in the model's tokens, against what Claude Code would have sent ----------------------
+FIXTURES = Path(__file__).resolve().parents[3] / "sqz_formatters_test" / "tests" / "fixtures"
+LONG_BIN = "/home/developer/projects/service-backend/.venv-py311-tools/bin/sqz"
+
+
+def post_payload(command: str, stdout: str, **extra) -> bytes:
+    data = payload("posttooluse_bash.json", command=command)
+    data["tool_response"] = dict(data["tool_response"], stdout=stdout, **extra)
+    return json.dumps(data).encode()
+
+
+def test_a_replacement_is_never_more_cl100k_tokens_than_the_output(env, monkeypatch):
+    from sqz_core.tokens import count
+
+    monkeypatch.setenv("SQZ_BIN", LONG_BIN)  # hints name this long path: ~24 tokens each
+    small = (FIXTURES / "pytest" / "green_default.txt").read_text()
+    new = json.loads(integration.hook(post_payload("pytest", small), ["--post"]))
+    new = new["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    assert LONG_BIN in new and count(new)[0] < count(small)[0]  # hint included
+    quiet = (FIXTURES / "pytest" / "green_quiet.txt").read_text()  # 17 tokens: nothing to win
+    assert integration.hook(post_payload("pytest -q", quiet), ["--post"]) is None
+    big = (FIXTURES / "pytest" / "h2_humanize_green_verbose.txt").read_text()
+    new = json.loads(integration.hook(post_payload("pytest -v", big), ["--post"]))
+    new = new["hookSpecificOutput"]["updatedToolOutput"]["stdout"]
+    assert LONG_BIN in new and count(new)[0] < count(big)[0] / 4
+
+
+def persisted(tmp_path, name: str) -> tuple[str, str, str]:
+    full = (FIXTURES / name).read_text()
+    path = tmp_path / "tool-results" / "bash-1.txt"
+    path.parent.mkdir(parents=True)
+    path.write_text(full)
+    return full, str(path), full[:30000]
+
+
+def test_a_persisted_output_is_replaced_only_when_shorter_than_claude_codes_preview(env):
+    from sqz_agents.api import claude_preview
+    from sqz_core.tokens import count
+
+    # 53 KB of passing vitest: sqz's summary (~340 tokens) beats the 2 KB preview (~780): replaced
+    full, path, head = persisted(env / "a", "vitest/huge_verbose.txt")
+    out = json.loads(integration.hook(post_payload("npx vitest run --reporter=verbose", head,
+                                                   persistedOutputPath=path, persistedOutputSize=len(full)),
+                                      ["--post"]))["hookSpecificOutput"]["updatedToolOutput"]
+    assert "persistedOutputPath" not in out
+    assert count(out["stdout"])[0] < count(claude_preview(head, path, len(full)))[0]
+    # 54 KB of unittest -v with failures: sqz's rendering (~2,400 tokens) is longer than the preview (~520):
+    # Claude Code's own preview and saved file stay (the model reads the file if it needs more)
+    full, path, head = persisted(env / "b", "unittest/h2_dateutil_verbose.txt")
+    assert integration.hook(post_payload("python -m unittest -v", head, persistedOutputPath=path,
+                                         persistedOutputSize=len(full)), ["--post"]) is None

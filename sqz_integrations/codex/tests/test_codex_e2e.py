@@ -184,3 +184,31 @@ def test_codex_works_when_sqz_is_gone(tmp_path):
     assert len(results) == 3, (results, r.stderr[-3000:])
     assert results[0].split("Output:\n", 1)[1].rstrip("\n") == git_log(repo, env).rstrip("\n")
     assert "def alpha_rule_39(text):" in results[1] and "def alpha_rule_39(text):" in results[2]
+
+
+def test_doctor_says_when_codex_has_not_trusted_the_hook_and_how_to_trust_it(tmp_path):
+    """The real Codex lists its hooks with their trust (``codex app-server``, ``hooks/list``): doctor reads it."""
+    env = make_env(tmp_path)
+    repo = make_repo(tmp_path, env)
+    write_config(env, "http://127.0.0.1:9")  # never contacted: doctor only lists hooks
+    env["PATH"] = os.path.dirname(codex_bin()) + os.pathsep + env["PATH"]
+    shim = install_sqz(tmp_path, env, repo)
+
+    def doctor() -> str:
+        r = subprocess.run([shim, "doctor", "--only", "codex"], cwd=repo,
+                           env=dict(env, SQZ_BIN=shim, SQZ_MCP_BIN=str(tmp_path / "bin" / "sqz-mcp")),
+                           capture_output=True, text=True, timeout=300)
+        return r.stdout + r.stderr
+
+    out = doctor()
+    assert "configured: yes" in out, out
+    assert "Codex skips sqz's hook" in out and "is not trusted yet" in out and "/hooks" in out, out
+    # what trusting it in Codex's /hooks records: the hook's key and the hash Codex computed for it
+    from sqz_integration_codex.integration import hook_trust
+
+    listed = hook_trust(codex_bin(), repo, env=env)
+    assert listed and listed[0]["trustStatus"] == "untrusted"
+    with open(os.path.join(env["CODEX_HOME"], "config.toml"), "a", encoding="utf-8") as f:
+        f.write(f'\n[hooks.state."{listed[0]["key"]}"]\ntrusted_hash = "{listed[0]["currentHash"]}"\n')
+    out = doctor()
+    assert "Codex skips" not in out and "configured: yes" in out, out

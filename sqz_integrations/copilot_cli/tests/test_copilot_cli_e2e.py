@@ -163,9 +163,9 @@ def test_copilot_cli_end_to_end_with_sqz(tmp_path):
             m = HINT.search(seen[0])
             return ("tool", "bash", {"command": f"{shim} expand {m.group(1) if m else 'none'}",
                                      "description": "original git log"})
-        if done == 4:
+        if done == 4:  # the ref pasted whole and quoted, as a model copies it from the view's result
             m = READ_REF.search(seen[2])
-            return ("tool", "bash", {"command": f"{shim} expand {m.group(1) if m else 'none'}",
+            return ("tool", "bash", {"command": f"{shim} expand '{m.group(0) if m else 'none'}'",
                                      "description": "original notes"})
         if done == 5:  # not allowed by the user's rule: sqz must not let it through
             return ("tool", "bash", {"command": "touch not-allowed", "description": "write"})

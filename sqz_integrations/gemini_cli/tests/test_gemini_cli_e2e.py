@@ -119,6 +119,7 @@ def require_gemini():
 
 
 HINT = re.compile(r"sqz expand ([0-9a-f]{8,})")
+PRINTED_HINT = re.compile(r"^\[([^\]\n]* expand [0-9a-f]{12,})\]$", re.M)  # the recovery line's command
 
 
 def session(tmp_path: Path, sqz: bool):
@@ -145,12 +146,11 @@ def test_gemini_cli_end_to_end_with_sqz(tmp_path):
                 "command": "git log --stat -n 5", "description": "recent commits", "dir_path": "repo"}}}]
         if done in (1, 2):
             return [{"functionCall": {"name": "read_file", "args": {"file_path": "repo/notes.txt"}}}]
-        if done == 3:
+        if done == 3:  # the recovery hint run exactly as printed (whatever words it names sqz by)
             first = response_text(function_responses(contents)[0])
-            m = HINT.search(first)
-            ref = m.group(1) if m else "no-ref-in-output"
+            m = PRINTED_HINT.search(first)
             return [{"functionCall": {"name": "run_shell_command", "args": {
-                "command": f"{shlex.quote(str(shim))} expand {ref}", "description": "original output",
+                "command": m.group(1) if m else "echo no-hint-in-output", "description": "original output",
                 "dir_path": "repo"}}}]
         if done == 4:  # not allowed by the user's rule: sqz's rules must not let it through
             return [{"functionCall": {"name": "run_shell_command", "args": {

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import tomllib
 
+import pytest
+
 from sqz_agents.testing import round_trip
 from sqz_agents.testing import home  # noqa: F401  (a pytest fixture)
 from sqz_integration_gemini_cli import integration
@@ -72,10 +74,11 @@ def test_policy_file_and_fail_open_hooks(home, tmp_path):
     assert [a["file"] for a in policy] == [str(home / ".gemini" / "policies" / "sqz.toml")]
     text = policy[0]["content"]
     rules = tomllib.loads(text)["rule"]
-    assert len(rules) == 4 and {r["decision"] for r in rules} == {"allow"}
+    assert len(rules) == 5 and {r["decision"] for r in rules} == {"allow"}
     assert {r["toolName"] for r in rules} == {"run_shell_command"}
-    assert [r.get("allowRedirection", False) for r in rules] == [True, False, False, False]  # the wrapper only
+    assert [r.get("allowRedirection", False) for r in rules] == [True, False, False, False, False]  # the wrapper only
     assert r"\/opt\/sqz compress" in rules[2]["commandRegex"] and r"\/opt\/sqz expand" in rules[3]["commandRegex"]
+    assert rules[4]["commandRegex"].endswith(')sqz expand(?: |")')  # the bare form hints print when on PATH
     assert all("(?:" not in r["commandRegex"].replace("(?: |", "") for r in rules)  # Gemini drops "(…)?" (ReDoS)
     hook = [a for a in acts if a.get("path") == ["hooks", "BeforeTool"]][0]["item"]["hooks"][0]["command"]
     missing = hook.replace("/opt/sqz", str(tmp_path / "gone" / "sqz"))
@@ -122,3 +125,20 @@ def test_known_safe_commands_wrapped_only_under_a_users_allow_rule(home):
     (project / ".gemini").mkdir(parents=True)
     (project / ".gemini" / "settings.json").write_text('{"tools": {"allowed": ["run_shell_command(head)"]}}')
     assert _before("head -5 a.txt") is None and _before("head -5 a.txt", cwd=str(project)) is not None
+
+
+@pytest.mark.parametrize("command,rewritten", [
+    ("mkdir -p build", False), ("touch notes.txt", False), ("echo done", False), ("cd src && pwd", False),
+    ("git add -A", False), ("git commit -m 'Fix the parser'", False), ("git checkout -b topic", False),
+    ("wc -l src/app.py", False), ("mv a.txt b.txt", False),
+    ("pytest -q", True), ("git log --stat -n 5", True), ("git add -A && git status", True),
+    ("du -sh *", True), ("python manage.py test", True), ("npm install", True),
+])
+def test_commands_that_print_a_line_or_nothing_are_not_worth_geminis_notice(home, command, rewritten):
+    """Each rewritten call carries Gemini's 14-token notice: a command printing next to nothing is left alone."""
+    assert integration.worth_a_notice(command) is rewritten
+    data = {"session_id": "g-1", "cwd": "/p", "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": {"command": command}}
+    answer = integration.hook(json.dumps(data).encode(), [])
+    if not rewritten:
+        assert answer is None

@@ -21,12 +21,33 @@ _HEADS = (
 )
 _GEMINI_TAIL = re.compile(r"\n(?:(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): [^\n]*(?:\n|\Z))+\Z")
 _GEMINI_EXIT = re.compile(r"^Exit Code: (-?\d+)$", re.M)
-_TAILS = (
+_EXIT_TAILS = (
     re.compile(r"\n?<shellId: [^>\n]{0,80}?exit code (-?\d+)>\s*\Z"),        # Copilot CLI
     re.compile(r"\n?<exited with exit code (-?\d+)>\s*\Z"),
-    re.compile(r"(?:\n*<system-reminder>(?:(?!</system-reminder>).)*</system-reminder>\s*)+\Z", re.S),
-    re.compile(r"\n*<bash_metadata>(?:(?!</bash_metadata>).)*</bash_metadata>\s*\Z", re.S),  # OpenCode
 )
+_BLOCK_TAILS = ("system-reminder", "bash_metadata")  # hosts' appended blocks (Claude Code, OpenCode)
+
+
+def _peel(body: str):
+    """(body, tail, exit code) with one host tail cut off the end, or None. Looks at the end only."""
+    end = body.rstrip()
+    if end.endswith(">"):
+        window = body[-200:]
+        for rx in _EXIT_TAILS:
+            m = rx.search(window)
+            if m:
+                cut = len(body) - len(window) + m.start()
+                if cut > 0:
+                    return body[:cut], body[cut:], int(m.group(1))
+        for tag in _BLOCK_TAILS:
+            if end.endswith(f"</{tag}>"):
+                start = end.rfind(f"<{tag}>")
+                if start > 0:
+                    while start > 0 and body[start - 1] == "\n":
+                        start -= 1
+                    if start > 0:
+                        return body[:start], body[start:], None
+    return None
 
 
 class Framed:
@@ -58,15 +79,12 @@ def split(text: str) -> Framed:
             if e:
                 exit_code = int(e.group(1))
     # host tails, outermost last: peel them one by one
-    changed = True
-    while changed and body:
-        changed = False
-        for rx in _TAILS:
-            m = rx.search(body)
-            if m and m.start() > 0:
-                body, tail = body[:m.start()], body[m.start():] + tail
-                if m.groups() and m.group(1) and exit_code is None:
-                    exit_code = int(m.group(1))
-                changed = True
-                break
+    for _ in range(8):
+        found = _peel(body)
+        if found is None:
+            break
+        body, cut, code = found
+        tail = cut + tail
+        if exit_code is None and code is not None:
+            exit_code = code
     return Framed(head, body, tail, exit_code)

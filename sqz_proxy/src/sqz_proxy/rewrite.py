@@ -42,10 +42,13 @@ class Decision:
     """The memoised outcome for one tool result: its new text (None: unchanged) and the
     earlier result it refers to (``(digest, label)``), which must still be present to reuse it."""
 
-    __slots__ = ("text", "dep", "outcome")
+    __slots__ = ("text", "dep", "outcome", "body_digest", "file_body", "path")
 
     def __init__(self, text: str | None, dep, outcome: str):
         self.text, self.dep, self.outcome = text, dep, outcome
+        self.body_digest = None  # what later results of the same request compare against
+        self.file_body = None    # the command output, when it is file content (a delta base)
+        self.path = None
 
 
 class Stats:
@@ -128,8 +131,6 @@ class Rewriter:
         deadline = time.monotonic() + self.budget
         changed = False
         for n, slot in enumerate(slots):
-            framed = envelope.split(slot.text)
-            body_digest = digest_of(framed.body.encode("utf-8", "surrogatepass"))
             command = tools.command_of(slot.name, slot.args)
             key = (slot.key, digest_of(slot.text.encode("utf-8", "surrogatepass")), slot.name, command)
             label = slot.call_id or f"#{n + 1}"
@@ -139,6 +140,8 @@ class Rewriter:
             stats.results += 1
             if decision is None:
                 stats.new += 1
+                framed = envelope.split(slot.text)
+                body_digest = digest_of(framed.body.encode("utf-8", "surrogatepass"))
                 if time.monotonic() > deadline:
                     decision = Decision(None, None, "timeout")
                 else:
@@ -147,6 +150,9 @@ class Rewriter:
                     except Exception as exc:  # one result's failure leaves it as sent
                         _log(f"result {label} sent unchanged: {type(exc).__name__}: {exc}")
                         decision = Decision(None, None, "error")
+                decision.body_digest = body_digest
+                if self._is_file(slot, command, framed.body):
+                    decision.file_body, decision.path = framed.body, tools.path_of(slot.args)
                 self.memo[key] = decision
                 if len(self.memo) > MEMO_ENTRIES:
                     self.memo.popitem(last=False)
@@ -156,9 +162,9 @@ class Rewriter:
                 slot.set(decision.text)
                 changed = True
                 stats.changed += 1
-            present.setdefault(body_digest, (label, slot.name))
-            if self._is_file(slot, command, framed.body):
-                files.append((tools.path_of(slot.args), framed.body, body_digest, label, slot.name))
+            present.setdefault(decision.body_digest, (label, slot.name))
+            if decision.file_body is not None:
+                files.append((decision.path, decision.file_body, decision.body_digest, label, slot.name))
         return changed
 
     # -- one result -------------------------------------------------------------------------------

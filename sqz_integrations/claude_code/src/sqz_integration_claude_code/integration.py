@@ -160,6 +160,10 @@ def _pre_bash(data: dict) -> bytes | None:
     command = tool_input.get("command")
     if not isinstance(command, str) or not command.strip() or "\n" in command.strip():
         return None
+    from sqz_agents.api import is_own_expand
+
+    if is_own_expand(command.strip()):
+        return _allow_own_expand(data, command.strip())
     from sqz_core.api import shell_words, simple_commands
 
     try:
@@ -191,6 +195,26 @@ def _pre_bash(data: dict) -> bytes | None:
         out["permissionDecision"] = "allow"
         out["permissionDecisionReason"] = f"sqz compresses its output; {decision.reason}"
     return json.dumps({"hookSpecificOutput": out}, ensure_ascii=False).encode("utf-8")
+
+
+def _allow_own_expand(data: dict, command: str) -> bytes | None:
+    """``<sqz> expand REF`` as a hint names it: allowed without a rule (it prints what this user's store
+    holds), unless a deny or ask rule may match it, the mode is not one that runs commands, or claude
+    was given rules of its own; then Claude Code decides as without sqz."""
+    from . import permissions
+
+    cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
+    folders = _project_folders(cwd)
+    if not folders:
+        return None
+    rules = permissions.gather(os.path.expanduser("~"), folders)
+    decision = permissions.decide(command, data.get("permission_mode"), rules, permissions.claude_args(),
+                                  read_only="sqz expand prints an output sqz shortened or referred to")
+    if not decision.allowed or data.get("permission_mode") == "bypassPermissions":
+        return None
+    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
+                                              "permissionDecisionReason": decision.reason}},
+                      ensure_ascii=False).encode("utf-8")
 
 
 def _seen_in_full(content: str, session, command: str) -> bool:
@@ -242,8 +266,13 @@ def _post(data: dict) -> bytes | None:
                      command=f"Read {file.get('filePath')}")
     if new is None:
         return None
+    new = _absolute_hints(new)
+    from sqz_agents.api import worth_replacing
+
+    if not worth_replacing(file["content"], new):  # the absolute path may cost more than the ref saves
+        return None
     out = dict(resp)
-    out["file"] = dict(file, content=_absolute_hints(new))
+    out["file"] = dict(file, content=new)
     return json.dumps({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": out}},
                       ensure_ascii=False).encode("utf-8")
 
@@ -333,7 +362,11 @@ def _post_bash(data: dict) -> bytes | None:
         new = _absolute_hints(result.output.decode("utf-8"))
     except UnicodeDecodeError:
         return None
-    if new == stdout or len(new) >= len(stdout):  # for a persisted output: shorter than its preview
+    from sqz_agents.api import claude_preview, worth_replacing
+
+    # what the model reads without sqz: the output, or for a persisted one Claude Code's 2 KB preview
+    shown = stdout if persisted is None else claude_preview(stdout, persisted, resp.get("persistedOutputSize"))
+    if not worth_replacing(shown, new):  # in cl100k tokens, hints with their absolute path included
         return None
     out = {k: v for k, v in resp.items() if not k.startswith("persistedOutput")}  # else the preview is shown
     out["stdout"] = new

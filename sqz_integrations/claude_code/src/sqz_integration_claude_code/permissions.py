@@ -157,8 +157,12 @@ class Decision:
     reason: str
 
 
-def decide(command: str, mode: str | None, rules: Rules, cli_args: list[str] | None) -> Decision:
-    """Would Claude Code, with these rules and mode, run ``command`` without asking anyone?"""
+def decide(command: str, mode: str | None, rules: Rules, cli_args: list[str] | None,
+           read_only: str | None = None) -> Decision:
+    """Would Claude Code, with these rules and mode, run ``command`` without asking anyone?
+
+    ``read_only``: ``command`` only prints what sqz stored (``sqz expand REF``, the recovery the hints
+    name): it needs no allow rule, only that no deny or ask rule may match it (the reason given)."""
     from sqz_core.api import shell_words, simple_commands
 
     if rules.problems:
@@ -189,6 +193,8 @@ def decide(command: str, mode: str | None, rules: Rules, cli_args: list[str] | N
                 return Decision(False, f"{kind} rule {rule} ({path}) may match")
     if mode == "bypassPermissions":
         return Decision(True, "bypassPermissions mode")
+    if read_only:
+        return Decision(True, read_only)
     for rule, path in rules.allow:
         pattern = _bash_pattern(rule)
         if pattern is not None and surely_matches(pattern, text):

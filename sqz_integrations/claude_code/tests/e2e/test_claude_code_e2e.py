@@ -133,7 +133,7 @@ def test_bash_compressed_after_it_ran_read_deduped_and_expand_gives_originals(wo
     assert [h["command"] for e in hooks["PreToolUse"] for h in e["hooks"]] == [f"{world['shim']} hook claude-code --pre"]
     assert hooks["PostToolUse"][0]["matcher"] == "Bash|Read"
     assert hooks["PostToolUse"][0]["hooks"][0]["command"] == f"{world['shim']} hook claude-code --post"
-    allow(world, "Bash(git log:*)", f"Bash({world['shim']} expand:*)")
+    allow(world, "Bash(git log:*)")  # no rule for sqz expand: the hints must run under what init wrote
 
     def script(messages):
         results = tool_results(messages)
@@ -144,12 +144,15 @@ def test_bash_compressed_after_it_ran_read_deduped_and_expand_gives_originals(wo
             return ("tool", "Bash", {"command": hint_command(result_text(results[2])), "description": "Expand"})
         if len(results) == 4:  # the git log's recovery hint
             return ("tool", "Bash", {"command": hint_command(result_text(results[0])), "description": "Expand"})
+        if len(results) == 5:  # the ref pasted, quoted, as a model copies it
+            ref = REF_HINT.search(result_text(results[2])).group(1)
+            return ("tool", "Bash", {"command": f"{world['shim']} expand '{ref}'", "description": "Expand"})
         return ("text", "done")
 
     r, model = run_claude(world, script)
     assert r.stdout.strip() == "done"
     results = tool_results(model.requests[-1]["messages"])
-    assert len(results) == 5
+    assert len(results) == 6
     texts = [result_text(b) for b in results]
     for block, text in zip(results, texts):
         assert not block.get("is_error") and not any(d in text.lower() for d in DENIALS), (text, texts)
@@ -169,6 +172,7 @@ def test_bash_compressed_after_it_ran_read_deduped_and_expand_gives_originals(wo
 
     assert texts[3] == content.rstrip("\n")  # the original bytes (Claude Code trims the last newline)
     assert texts[4] == raw_log.strip()
+    assert texts[5] == texts[3]
 
 
 def test_agent_still_works_when_sqz_is_missing(world):
@@ -208,8 +212,9 @@ def many_commits(repo: Path, n: int) -> None:
     git(repo, "reset", "-q", "--hard", head)
 
 
-def test_large_output_claude_code_saved_to_disk_is_compressed_from_the_full_file(world):
-    """Over 30,000 characters Claude Code sends a preview and saves the rest; the hook compresses the saved whole."""
+def test_large_output_replaced_only_when_sqz_costs_fewer_tokens_than_claude_codes_preview(world):
+    """Over 30,000 characters Claude Code sends a 2 KB preview and saves the rest. sqz's rendering of the
+    saved whole replaces the preview only when it costs fewer cl100k tokens than the preview."""
     sqz_init(world)
     allow(world, "Bash(git log:*)", f"Bash({world['shim']} expand:*)")
     many_commits(world["repo"], 200)
@@ -221,21 +226,44 @@ def test_large_output_claude_code_saved_to_disk_is_compressed_from_the_full_file
         results = tool_results(messages)
         if not results:
             return ("tool", "Bash", {"command": command, "description": "Show recent commits"})
-        if len(results) == 1:
-            return ("tool", "Bash", {"command": hint_command(result_text(results[0])), "description": "Expand"})
         return ("text", "done")
 
     r, model = run_claude(world, script)
     texts = [result_text(b) for b in tool_results(model.requests[-1]["messages"])]
-    assert len(texts) == 2
-    log = texts[0]
-    assert "<persisted-output>" not in log and len(log) < 30000, log[:300]
-    for i in (199, 120, 50):  # the newest, a middle and the oldest of the 150: not only the 30,000-char preview
-        assert fact_kept(log, [f"Tune module {i} for the nightly batch"]) and f"src/batch/module_{i}.py" in log
-    assert "Tune module 49 " not in log
-    saved = re.search(r"Full output saved to: (\S+)", texts[1])  # the original is large again: Claude Code saves it
-    assert saved, texts[1][:500]
-    assert Path(saved.group(1)).read_text().rstrip("\n") == raw.rstrip("\n")
+    assert len(texts) == 1
+    # 150 commits with their files: every path kept is far more than the preview: Claude Code's own stays
+    assert "<persisted-output>" in texts[0] and "Tune module 199 for the nightly batch" in texts[0]
+    saved = re.search(r"Full output saved to: (\S+)", texts[0])
+    assert saved and Path(saved.group(1)).read_text().rstrip("\n") == raw.rstrip("\n")
+
+
+def test_large_passing_run_replaces_the_preview_with_fewer_tokens(world):
+    from sqz_core.tokens import count
+
+    settings = sqz_init(world)
+    settings["hooks"].pop("PreToolUse")  # this test is about the PostToolUse path: no `sqz run` rewrite
+    (world["home"] / ".claude" / "settings.json").write_text(json.dumps(settings))
+    tests = world["repo"] / "tests"
+    tests.mkdir()
+    (tests / "test_many.py").write_text("".join(f"def test_value_{k}():\n    assert {k} >= 0\n\n" for k in range(900)))
+    command = "pytest -v -p no:cacheprovider tests"
+    allow(world, "Bash(pytest:*)")
+    raw = subprocess.run(command.split(), cwd=world["repo"], env=world["env"], capture_output=True, text=True).stdout
+    assert len(raw) > 30000 and "900 passed" in raw
+
+    def script(messages):
+        if not tool_results(messages):
+            return ("tool", "Bash", {"command": command, "description": "Run the tests"})
+        return ("text", "done")
+
+    r, model = run_claude(world, script)
+    texts = [result_text(b) for b in tool_results(model.requests[-1]["messages"])]
+    assert len(texts) == 1
+    text = texts[0]
+    assert "<persisted-output>" not in text and "900 passed" in text, text[:400]
+    from sqz_agents.api import claude_preview
+
+    assert count(text)[0] < count(claude_preview(raw, "/tmp/x.txt"))[0], count(text)  # fewer than the preview
 
 
 # -- failing runs: the PreToolUse hook runs allowed test commands through `sqz run` -------------------

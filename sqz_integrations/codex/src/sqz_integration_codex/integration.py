@@ -119,11 +119,15 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
             "exit_nonce": nonce}
     result = compress_bytes(text.encode("utf-8") + trailer(status, nonce), opts)
     out = result.output.decode("utf-8", errors="replace")
-    if result.outcome == "error" or out == text or len(out) >= len(text):
+    if result.outcome == "error":
         return None
     words = sqz_executable()
     if words != "sqz":
         out = _BARE_EXPAND.sub(lambda _m: words + " expand", out)
+    from sqz_agents.api import worth_replacing
+
+    if not worth_replacing(text, out):  # cl100k tokens against the (already cut) output Codex would send
+        return None
     reason = f"Process exited with code {status}\nOutput:\n{out}"
     return json.dumps({"decision": "block", "reason": reason}, ensure_ascii=False).encode("utf-8")
 
@@ -147,6 +151,77 @@ def actions(ctx: dict) -> list[dict]:
     if ctx.get("scope") != "project":
         out.append({"type": "owned_file", "file": os.path.join(base, "rules", "sqz.rules"),
                     "content": expand_rule(ctx["sqz"]), "what": "rule allowing `sqz expand` (recovery under the sandbox)"})
+    return out
+
+
+HOOKS_LIST_TIMEOUT = 30.0  # seconds for ``codex app-server`` to list the hooks (a cap, not an expectation)
+
+
+def hook_trust(codex: str, cwd: str, timeout: float = HOOKS_LIST_TIMEOUT, env: dict | None = None) -> list[dict] | None:
+    """sqz's hooks as Codex itself lists them (``codex app-server``, method ``hooks/list``: each with its
+    ``trustStatus``: trusted, untrusted, modified or managed), or None when Codex cannot be asked."""
+    import subprocess
+    import threading
+
+    try:
+        proc = subprocess.Popen([codex, "app-server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, cwd=cwd, env=env)
+    except OSError:
+        return None
+    timer = threading.Timer(timeout, proc.kill)
+    timer.start()
+    try:
+        def call(msg_id: int, method: str, params: dict) -> dict | None:
+            proc.stdin.write(json.dumps({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params}) + "\n")
+            proc.stdin.flush()
+            for line in proc.stdout:
+                try:
+                    msg = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(msg, dict) and msg.get("id") == msg_id:
+                    return msg.get("result")
+            return None
+
+        if call(1, "initialize", {"clientInfo": {"name": "sqz-doctor", "version": "1"}}) is None:
+            return None
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", "method": "initialized"}) + "\n")
+        result = call(2, "hooks/list", {"cwds": [cwd]})
+    except (OSError, ValueError):
+        return None
+    finally:
+        timer.cancel()
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        proc.kill()
+        proc.wait()
+    if not isinstance(result, dict) or not isinstance(result.get("data"), list):
+        return None
+    return [h for entry in result["data"] if isinstance(entry, dict) for h in entry.get("hooks") or ()
+            if isinstance(h, dict) and isinstance(h.get("command"), str) and " hook codex" in h["command"]]
+
+
+def health(ctx: dict) -> list[str]:
+    """``sqz doctor``: Codex runs a non-managed hook only once the user trusted it in ``/hooks``; say so."""
+    codex = detect(ctx.get("home")).get("command")
+    if not codex:
+        return []
+    hooks = hook_trust(codex, ctx.get("project") or os.getcwd())
+    if hooks is None:
+        return [f"could not ask Codex ({codex} app-server) whether it trusts sqz's hook"]
+    if not hooks:
+        return ["Codex lists no sqz hook: run `sqz init --only codex`"]
+    out = []
+    for h in hooks:
+        status = h.get("trustStatus")
+        if status in ("trusted", "managed"):
+            continue
+        why = "was changed since you trusted it" if status == "modified" else "is not trusted yet"
+        out.append(f"Codex skips sqz's hook `{h['command']}`: it {why} (fix: start `codex`, type /hooks, "
+                   f"select that PostToolUse hook and trust it; until then Codex output is not compressed)")
     return out
 
 

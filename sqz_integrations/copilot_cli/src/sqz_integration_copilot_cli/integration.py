@@ -37,7 +37,6 @@ name = "copilot-cli"
 tier = "transparent"
 DOCS = "https://docs.github.com/en/copilot/reference/copilot-cli-reference/cli-hooks-reference"
 _TRAILER = re.compile(r"\n?<shellId: [^>\n]{1,80}>\s*$")
-_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9:._-]{0,80}")
 
 
 def _args(data: dict) -> dict | None:
@@ -65,17 +64,10 @@ def _sqz_command(command: str) -> list[str] | None:
 
 
 def _is_own_expand(command: str) -> bool:
-    """``command`` is exactly ``<this sqz> expand REF…`` (or bare ``sqz expand REF…``): nothing else runs."""
-    if any(c in command for c in ";&|<>()`$\\\n{}*?[]~#!"):
-        return False
-    from sqz_core.api import sqz_executable
+    """``command`` is exactly ``<this sqz> expand REF…`` (or bare ``sqz expand REF…``, a pasted ``'§ref:…§'``)."""
+    from sqz_agents.api import is_own_expand
 
-    own = sqz_executable()
-    for prefix in (own + " expand ", "sqz expand "):
-        if command.startswith(prefix):
-            refs = command[len(prefix):].split()
-            return bool(refs) and all(_REF.fullmatch(r) for r in refs)
-    return False
+    return is_own_expand(command)
 
 
 def hook(payload: bytes, args: list[str]) -> bytes | None:

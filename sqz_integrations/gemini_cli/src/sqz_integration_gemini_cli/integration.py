@@ -54,7 +54,7 @@ import json
 import os
 
 name = "gemini-cli"
-tier = "transparent"
+tier = "rewrite"  # Gemini cannot replace a result: the command is rewritten, with Gemini's notice on each call
 DOCS = "https://geminicli.com/docs/hooks/reference"
 SHELL_TOOL = "run_shell_command"
 
@@ -76,7 +76,7 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     if tool_input.get("is_background") or tool_input.get("background"):
         return None
-    if not policy_neutral(tool_input["command"]):
+    if not policy_neutral(tool_input["command"]) or not worth_a_notice(tool_input["command"]):
         return None
     if may_be_known_safe(tool_input["command"]) and not user_allows(tool_input["command"], data.get("cwd")):
         return None  # Gemini may run it unasked by its own heuristic, which it skips once wrapped
@@ -90,6 +90,42 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     return json.dumps({"hookSpecificOutput": {"hookEventName": "BeforeTool",
                                               "tool_input": dict(tool_input, command=new)}},
                       ensure_ascii=False).encode("utf-8")
+
+
+# Gemini marks every rewritten call "[System] Tool input parameters were modified by a hook before
+# execution." (14 cl100k tokens, measured with 0.61.0): for a command that prints a line or two, or
+# nothing, that costs more than sqz can save. Such programs (and git's quiet subcommands) run as they are.
+NOTICE_TOKENS = 14
+_TERSE = frozenset({"cd", "pushd", "popd", "mkdir", "rmdir", "touch", "cp", "mv", "rm", "ln", "chmod", "chown",
+                    "echo", "printf", "pwd", "true", "false", "which", "type", "command", "whoami", "id", "date",
+                    "basename", "dirname", "realpath", "readlink", "test", "[", "sleep", "export", "unset", "wc",
+                    "uname", "hostname", "kill", "expr", "sha256sum", "md5sum", "cksum", "nproc", "whereis",
+                    "mktemp"})
+_GIT_TERSE = frozenset({"add", "commit", "checkout", "switch", "restore", "reset", "rm", "mv", "init", "config",
+                        "tag", "stash", "push", "pull", "fetch", "merge", "cherry-pick", "revert", "rev-parse",
+                        "symbolic-ref", "remote", "worktree", "clone", "apply", "am", "notes", "update-ref"})
+
+
+def worth_a_notice(command: str) -> bool:
+    """Whether any part of ``command`` may print enough for sqz to save more than Gemini's notice costs."""
+    try:
+        from sqz_core.api import program_of, shell_words, simple_commands
+
+        commands = simple_commands(shell_words(command))
+    except Exception:
+        return False
+    for words in commands:
+        prog, rest = program_of(words)
+        if prog is None:
+            continue
+        prog = os.path.basename(prog)
+        positional = [a for a in rest if not a.startswith("-")]
+        if prog == "git" and positional and positional[0] in _GIT_TERSE:
+            continue
+        if prog in _TERSE:
+            continue
+        return True
+    return False
 
 
 _DANGEROUS_FIND = {"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fls", "-fprint", "-fprint0", "-fprintf"}
@@ -291,6 +327,9 @@ def policy_toml(sqz: str) -> str:
         ("sqz expand (prints an output this session was served)", env + _js_regex(sqz + " expand") + '(?: |")',
          False),
     ]
+    if sqz != "sqz":  # hints say a bare `sqz expand` where the sqz on PATH is this one: allow that form too
+        rules.append(("sqz expand by name, as hints print it when this sqz is the one on PATH",
+                      env + _js_regex("sqz expand") + '(?: |")', False))
     out = ["# Written by `sqz init` (removed by `sqz uninstall`). Gemini CLI checks its policy after sqz's",
            "# BeforeTool hook, on the rewritten command; these rules allow only sqz's own parts of it, so",
            "# your rules decide on your command's parts as before. Priority 295 (4.295) is above the deny",

@@ -7,7 +7,8 @@ import sys
 
 from ._version import VERSION
 
-USAGE_PROXY = "sqz-mcp proxy [--lazy-tools] [--no-desc] [--no-cache] -- UPSTREAM_COMMAND [ARGS…]"
+USAGE_PROXY = ("sqz-mcp proxy [--lazy-tools] [--no-desc] [--no-cache] [--timeout SECONDS] "
+               "-- UPSTREAM_COMMAND [ARGS…]")
 
 
 def _server_parser() -> argparse.ArgumentParser:
@@ -39,7 +40,22 @@ def _proxy_parser() -> argparse.ArgumentParser:
                    help="one-sentence tool descriptions, plus an sqz_tool_help tool serving the originals")
     p.add_argument("--no-desc", action="store_true", help="keep tool descriptions verbatim")
     p.add_argument("--no-cache", action="store_true", help="store nothing: no §ref dedup, no sqz_expand")
+    p.add_argument("--timeout", type=_seconds, metavar="SECONDS",
+                   help="answer a request the upstream leaves unanswered this long with an error (-32001) "
+                        "and cancel it upstream; progress notifications restart the clock, a sampling or "
+                        "elicitation request to the client holds it; initialize, which waits for the upstream "
+                        "to start, gets at least 300 (default: $SQZ_MCP_PROXY_TIMEOUT, else 120; 0: never)")
     return p
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a finite number >= 0: {text!r}")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,17 +68,27 @@ def main(argv: list[str] | None = None) -> int:
             cut = rest.index("--")
             opts, cmd = rest[:cut], rest[cut + 1:]
         else:
-            opts = [a for a in rest if a.startswith("-")]
-            firsts = [i for i, a in enumerate(rest) if not a.startswith("-")]
-            opts, cmd = (rest[:firsts[0]], rest[firsts[0]:]) if firsts else (rest, [])
+            i = 0  # options up to the first word that is not one (or the value of --timeout)
+            while i < len(rest) and rest[i].startswith("-"):
+                i += 2 if rest[i] == "--timeout" else 1
+            opts, cmd = rest[:i], rest[i:]
         args = _proxy_parser().parse_args(opts)
         if not cmd:
             _proxy_parser().error("the upstream server's command is missing (put it after --)")
-        from .proxy import Proxy
+        from .proxy import DEFAULT_TIMEOUT, TIMEOUT_ENV, Proxy
 
+        timeout = args.timeout
+        if timeout is None:
+            import os
+
+            env = os.environ.get(TIMEOUT_ENV, "").strip()
+            try:
+                timeout = _seconds(env) if env else DEFAULT_TIMEOUT
+            except argparse.ArgumentTypeError as exc:
+                _proxy_parser().error(f"{TIMEOUT_ENV}: {exc}")
         sys.stdout = sys.stderr  # stdout carries protocol messages only; stray prints go to stderr
         return Proxy(cmd, lazy_tools=args.lazy_tools, no_desc=args.no_desc, no_cache=args.no_cache,
-                     stdout=protocol_out).run()
+                     timeout=timeout, stdout=protocol_out).run()
 
     args = _server_parser().parse_args(argv)
     import os

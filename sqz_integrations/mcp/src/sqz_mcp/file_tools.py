@@ -18,6 +18,9 @@ import time
 from .roots import PathRefused
 
 DEFAULT_READ_CAP = 256 * 1024
+READ_CEILING = 16 * 1024 * 1024  # the most one sqz_read_file returns, max_bytes=0 included
+SCAN_CHUNK = 1024 * 1024  # lines before the offset are read in pieces of at most this
+SCAN_LIMIT = 256 * 1024 * 1024  # bytes of data read to reach an offset (holes skipped cost nothing)
 DEFAULT_GREP_MATCHES = 200
 DEFAULT_GREP_BYTES = 100 * 1024
 DEFAULT_LINE_CHARS = 400
@@ -105,16 +108,35 @@ def open_regular(roots, real_path: str, shown: str):
         raise
 
 
+def _past_hole(f) -> None:
+    """Moves ``f`` to the next data at or after its position: a sparse file's hole reads as NULs and
+    holds no newline, so skipping it costs nothing and changes no line count."""
+    seek_data = getattr(os, "SEEK_DATA", None)
+    if seek_data is None:
+        return
+    pos = f.tell()
+    try:
+        nxt = os.lseek(f.fileno(), pos, seek_data)
+    except OSError as exc:
+        nxt = os.fstat(f.fileno()).st_size if exc.errno == errno.ENXIO else pos  # ENXIO: a hole to the end
+    f.seek(max(nxt, pos))
+
+
 def read_file(real_path: str, shown: str, args: dict, roots=None) -> tuple[bytes, str, bool]:
     """(content bytes, header or "", whole_file) for ``sqz_read_file``.
 
     ``offset`` is the first line (1-based), ``limit`` a line count, ``max_bytes`` the
-    output cap (0: none). Output stops on a line boundary; only a first line longer than
-    the cap is cut, on a character boundary, and the header says so.
+    output cap (0: none, up to READ_CEILING). Output stops on a line boundary; only a first
+    line longer than the cap is cut, on a character boundary, and the header says so. Time
+    and memory are bounded whatever the file: no line is read past what can still be shown
+    (a 2 GB line costs what the cap does), lines before ``offset`` are counted in chunks with
+    holes skipped and at most SCAN_LIMIT bytes of data, and output stops at a line holding
+    NUL bytes (binary content, or a sparse file's hole).
     """
     offset = _int_arg(args, "offset", 1, 1)
     limit = _int_arg(args, "limit", None, 1)
     cap = _int_arg(args, "max_bytes", DEFAULT_READ_CAP, 0)
+    ceiling = min(cap, READ_CEILING) if cap else READ_CEILING
     if roots is None:
         from .roots import Roots
         roots = Roots([os.path.dirname(real_path)])
@@ -125,42 +147,71 @@ def read_file(real_path: str, shown: str, args: dict, roots=None) -> tuple[bytes
             size = os.fstat(f.fileno()).st_size
             raise ToolError(f"{shown} is a binary file ({size} bytes); not shown")
         f.seek(0)
+        lineno = 0  # complete lines before the position of f
+        scanned = 0
+        partial = False  # inside a line longer than one piece
+        while lineno < offset - 1:  # to the first line asked for
+            piece = f.readline(SCAN_CHUNK)
+            if not piece:
+                lines = lineno + partial
+                return b"", f"[sqz_read_file: {shown} has {lines} lines; offset {offset} is past the end]", False
+            scanned += len(piece)
+            partial = not piece.endswith(b"\n")
+            if partial:
+                _past_hole(f)
+            else:
+                lineno += 1
+            if scanned > SCAN_LIMIT:
+                raise ToolError(f"{shown}: line {offset} lies beyond the first {SCAN_LIMIT // (1024 * 1024)} MiB "
+                                "of the file, further than sqz_read_file scans; read an earlier range")
         parts: list[bytes] = []
         size = 0
-        lineno = 0
         first = last = 0
         stop = ""
-        for line in f:
+        while True:
+            room = ceiling - size
+            piece = f.readline(room + 1)  # one byte more than fits tells a line that does not
+            if not piece:
+                if lineno < offset and offset > 1:  # the file ends in the line before offset
+                    return b"", f"[sqz_read_file: {shown} has {lineno} lines; offset {offset} is past the end]", False
+                break
             lineno += 1
-            if lineno < offset:
-                continue
             if limit is not None and lineno >= offset + limit:
                 stop = "limit"
                 break
-            if cap and size + len(line) > cap:
+            if b"\x00" in piece:
+                stop = "nul"
+                first = first or lineno
+                break
+            if len(piece) > room:
                 if not parts:  # one line longer than the whole cap: cut it, say so
-                    parts.append(_cut_utf8(line, cap))
+                    parts.append(_cut_utf8(piece, room))
                     first = last = lineno
                     stop = "cut-line"
                 else:
                     stop = "cap"
                 break
-            parts.append(line)
-            size += len(line)
+            parts.append(piece)
+            size += len(piece)
             if not first:
                 first = lineno
             last = lineno
-        else:
-            if lineno < offset and (lineno or offset > 1):
-                return b"", f"[sqz_read_file: {shown} has {lineno} lines; offset {offset} is past the end]", False
     data = b"".join(parts)
     header = ""
+    what = (f"the {cap}-byte cap" if cap and cap <= READ_CEILING
+            else f"the {READ_CEILING}-byte ceiling of one read (max_bytes cannot lift it)")
     if stop == "cap":
-        header = (f"[sqz_read_file: {shown} lines {first}-{last}, stopped at the {cap}-byte cap; "
-                  f"continue_with_offset={last + 1} (max_bytes=0 lifts the cap)]")
+        lift = " (max_bytes=0 lifts the cap)" if cap and cap <= READ_CEILING else ""
+        header = (f"[sqz_read_file: {shown} lines {first}-{last}, stopped at {what}; "
+                  f"continue_with_offset={last + 1}{lift}]")
     elif stop == "cut-line":
-        header = (f"[sqz_read_file: {shown} line {first} is longer than the {cap}-byte cap and was cut "
-                  f"after {len(data)} bytes; max_bytes=0 reads it whole; continue_with_offset={first + 1}]")
+        whole_hint = "max_bytes=0 reads it whole; " if cap and cap < READ_CEILING else ""
+        header = (f"[sqz_read_file: {shown} line {first} is longer than {what} and was cut "
+                  f"after {len(data)} bytes; {whole_hint}continue_with_offset={first + 1}]")
+    elif stop == "nul":
+        shown_part = f"lines {first}-{last} shown; " if parts else ""
+        header = (f"[sqz_read_file: {shown} {shown_part}line {lineno} holds NUL bytes (binary content or a "
+                  f"sparse file's hole) and is not shown; continue_with_offset={lineno + 1}]")
     whole = offset == 1 and not stop
     return data, header, whole
 

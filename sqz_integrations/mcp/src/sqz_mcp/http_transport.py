@@ -32,6 +32,12 @@ from .server import PROTOCOL_VERSIONS
 
 ENDPOINT = "/mcp"
 MAX_BODY = 64 * 1024 * 1024
+# listen() backlog: connections that arrive together wait for accept() instead of being reset
+# (socketserver's default is 5; the kernel caps it at net.core.somaxconn)
+BACKLOG = 1024
+# connections served at once, one thread each; more wait in the backlog until one ends
+MAX_CONNECTIONS = 256
+IDLE_SECONDS = 60  # a kept-alive connection idle this long is closed, freeing its slot
 _LOOPBACK = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
 
 
@@ -97,12 +103,40 @@ def write_token(path: str, token: str) -> None:
         os.close(fd)
 
 
+class LoopbackHTTPServer(ThreadingHTTPServer):
+    """``ThreadingHTTPServer`` sized for many clients at once: a deep backlog, a bounded number of
+    connection threads (the accept loop waits for a free slot, so a burst queues instead of
+    spawning without limit), idle keep-alive connections closed after IDLE_SECONDS."""
+
+    request_queue_size = BACKLOG
+    daemon_threads = True
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address) -> None:
+        self._slots.acquire()
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
+
+
 def make_handler(server, sessions: _Sessions, token: str | None = None):
     expected = f"Bearer {token}".encode("ascii") if token else None
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         server_version = "sqz-mcp"
+        timeout = IDLE_SECONDS  # socket timeout: an idle or stalled connection ends
 
         def log_message(self, fmt, *args) -> None:  # access log to stderr only when asked
             pass
@@ -215,8 +249,7 @@ def serve_http(server, host: str = "127.0.0.1", port: int = 3000, token_file: st
     if host not in ("127.0.0.1", "::1", "localhost"):
         raise ValueError(f"sqz-mcp serves HTTP on loopback only, not {host!r}")
     token = secrets.token_urlsafe(32)
-    httpd = ThreadingHTTPServer((host, port), make_handler(server, _Sessions(), token))
-    httpd.daemon_threads = True
+    httpd = LoopbackHTTPServer((host, port), make_handler(server, _Sessions(), token))
     real_port = httpd.server_address[1]
     path = token_file or default_token_file(real_port)
     try:

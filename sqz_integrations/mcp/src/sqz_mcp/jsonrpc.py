@@ -16,8 +16,10 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
-# Implementation-defined server error range: the proxy's upstream is gone.
+# Implementation-defined server error range (the MCP SDK's own codes): the proxy's upstream is gone;
+# it did not answer in time.
 UPSTREAM_GONE = -32000
+UPSTREAM_TIMEOUT = -32001
 
 
 # Deepest array/object nesting accepted. json.loads recurses once per level, so a short line of
@@ -42,6 +44,53 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
         elif c in "]}":
             depth -= 1
     return False
+
+
+# Tokens of a line read without parsing it: strings whole (escapes included), brackets, separators,
+# and any other run of value characters (numbers, true/false/null, garbage). Linear.
+_SCAN_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]|[^\s"\[\]{}:,]+')
+NO_ID = object()  # top_level_id found none
+
+
+def top_level_id(text: str):
+    """The ``"id"`` member of the JSON object ``text`` starts with, read without parsing (one linear
+    pass, no recursion), so a line that is not valid JSON or nests too deep still names the request
+    it answers; ``NO_ID`` when none can be read (not an object, no id before the line breaks off)."""
+    if not text.lstrip().startswith("{"):
+        return NO_ID
+    depth = 0
+    want_key = False
+    key = None
+    after_colon = False
+    for m in _SCAN_TOKEN.finditer(text):
+        tok = m.group()
+        if depth == 1 and after_colon:
+            after_colon = False
+            if key == '"id"':
+                if tok in "[]{}:,":
+                    return NO_ID
+                try:
+                    value = json.loads(tok)
+                except ValueError:
+                    return NO_ID
+                return value if value is None or isinstance(value, (str, int)) and not isinstance(value, bool) \
+                    else NO_ID
+        if tok in ("{", "["):
+            depth += 1
+            want_key = depth == 1 and tok == "{"
+        elif tok in ("}", "]"):
+            depth -= 1
+            if depth <= 0:
+                return NO_ID
+        elif depth == 1:
+            if tok == ",":
+                want_key = True
+            elif tok == ":":
+                after_colon = True
+            elif want_key:
+                key, want_key = tok, False
+    return NO_ID
+
 
 
 class BadLine(Exception):
@@ -82,11 +131,22 @@ def is_response(msg) -> bool:
     return isinstance(msg, dict) and "method" not in msg and "id" in msg and ("result" in msg or "error" in msg)
 
 
+def valid_id(mid) -> bool:
+    """A request id MCP accepts: a string or an integer (JSON-RPC: numbers SHOULD be integers; MCP: MUST).
+
+    ``1e400`` parses as a float (infinity) that no JSON encoder can echo as the token it came as, so
+    a non-integer id is refused with -32600 rather than answered with an id that is not JSON.
+    """
+    return isinstance(mid, str) or (isinstance(mid, int) and not isinstance(mid, bool))
+
+
 def result(msg_id, value) -> dict:
     return {"jsonrpc": "2.0", "id": msg_id, "result": value}
 
 
 def error(msg_id, code: int, message: str, data=None) -> dict:
+    if msg_id is not None and not valid_id(msg_id):
+        msg_id = None  # JSON-RPC: an id that cannot be told is answered as null
     err = {"code": code, "message": message}
     if data is not None:
         err["data"] = data

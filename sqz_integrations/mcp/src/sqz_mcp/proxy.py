@@ -15,6 +15,15 @@ answers. Lines from the client that are not JSON get -32700 here (the upstream m
 ever see valid messages); non-JSON lines the upstream prints on stdout are dropped and
 logged, so stdout carries protocol messages only.
 
+Every client request ends. An upstream line that cannot be relayed (not JSON, nested too deep)
+but names a pending request's id in its top-level object (read without parsing) answers that
+request with a -32603 error; a line that names none (log noise, a line cut before its id) is
+dropped, since guessing would fail a request whose real answer may still come. A request the
+upstream leaves unanswered for ``timeout`` seconds (``--timeout``, ``SQZ_MCP_PROXY_TIMEOUT``,
+default 120, 0: never; ``initialize``, which waits for the upstream to start, at least 300 s) gets a
+-32001 error and the upstream a ``notifications/cancelled``; a late answer is dropped. The clock restarts on the request's progress notifications and is held while
+the upstream waits for the client (a sampling or elicitation request of its own).
+
 Shutdown: when the client closes stdin, the upstream's stdin is closed and it gets 2.5 s to
 exit, then SIGTERM and another 2.5 s, then SIGKILL; results it writes meanwhile are passed
 on. When the upstream dies, every pending request gets a JSON-RPC error and the proxy exits.
@@ -25,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import select
 import signal
 import subprocess
 import sys
@@ -34,8 +44,13 @@ import time
 from . import jsonrpc
 from .compression import Compressor, log, new_session_id
 from .descriptions import compact_tools
+from .server import BAD_ID
 
 GRACE = 2.5
+DEFAULT_TIMEOUT = 120.0
+# initialize waits for the upstream to start (``npx -y`` may download it first): at least this long
+START_TIMEOUT = 300.0
+TIMEOUT_ENV = "SQZ_MCP_PROXY_TIMEOUT"
 
 EXPAND_TOOL = {
     "name": "sqz_expand",
@@ -99,12 +114,13 @@ class _Terminated(Exception):
 
 class Proxy:
     def __init__(self, cmd: list[str], *, lazy_tools: bool = False, no_desc: bool = False, no_cache: bool = False,
-                 grace: float = GRACE, stdin_fd: int = 0, stdout=None) -> None:
+                 grace: float = GRACE, timeout: float = DEFAULT_TIMEOUT, stdin_fd: int = 0, stdout=None) -> None:
         self.cmd = cmd
         self.lazy = lazy_tools
         self.no_desc = no_desc
         self.no_cache = no_cache
         self.grace = grace
+        self.timeout = timeout                 # seconds an upstream may leave a request unanswered; 0: never
         self.stdin_fd = stdin_fd
         self.client = jsonrpc.LineWriter(stdout if stdout is not None else sys.stdout.buffer)
         self.compressor = Compressor(no_cache=no_cache)
@@ -116,6 +132,10 @@ class Proxy:
         self.upstream_tools: set[str] = set()
         self.shortened = False                 # some description was cut (sqz_tool_help is worth listing)
         self.dead: str | None = None
+        self.timed_out: set[str] = set()       # client requests answered with a timeout error: late answers dropped
+        self.awaiting_client: set[str] = set() # the upstream's own requests to the client, not yet answered
+        self.stopping = threading.Event()
+        self.rewake = threading.Event()        # a new request may be due before the watcher's next look
         self.events: queue.Queue = queue.Queue()
         self.proc: subprocess.Popen | None = None
         self.upstream_in: jsonrpc.LineWriter | None = None
@@ -215,11 +235,16 @@ class Proxy:
     # -- client -> upstream -------------------------------------------------------------------
     def _track(self, msg: dict) -> None:
         params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
-        entry = {"method": msg["method"], "t0": time.monotonic()}
+        entry = {"method": msg["method"], "t0": time.monotonic(),
+                 "limit": max(self.timeout, START_TIMEOUT) if msg["method"] == "initialize" else self.timeout}
+        meta = params.get("_meta")
+        if isinstance(meta, dict) and "progressToken" in meta:
+            entry["progress"] = _key(meta["progressToken"])
         if msg["method"] == "tools/call":
             entry["tool"] = params.get("name") if isinstance(params.get("name"), str) else ""
             entry["args"] = params.get("arguments")
         self.pending[_key(msg["id"])] = entry
+        self.rewake.set()
 
     def on_client_line(self, line: bytes) -> None:
         if not line.strip():
@@ -230,7 +255,24 @@ class Proxy:
             self.client.send(jsonrpc.error(None, exc.code, exc.message))
             return
         messages = msg if isinstance(msg, list) else [msg]
+        bad = [m for m in messages if isinstance(m, dict) and "id" in m and not jsonrpc.valid_id(m["id"])]
+        if bad:  # an id the proxy could not echo exactly (1e400 is a float): refused, never forwarded
+            for _ in bad:
+                self.client.send(jsonrpc.error(None, jsonrpc.INVALID_REQUEST, BAD_ID))
+            messages = [m for m in messages if not any(m is b for b in bad)]
+            if not messages:
+                return
+            msg = messages if isinstance(msg, list) else messages[0]
+            line = jsonrpc.encode(msg).rstrip(b"\n")
         requests = [m for m in messages if jsonrpc.is_request(m)]
+        answered = [_key(m["id"]) for m in messages if jsonrpc.is_response(m)]
+        if answered:
+            with self.lock:
+                if any(k in self.awaiting_client for k in answered):
+                    self.awaiting_client.difference_update(answered)
+                    now = time.monotonic()
+                    for entry in self.pending.values():  # the upstream was waiting for the client
+                        entry["t0"] = now
         if isinstance(msg, dict) and jsonrpc.is_request(msg):
             local = self._is_local_call(msg)
             if local is not None:
@@ -269,12 +311,13 @@ class Proxy:
             line = text.encode("utf-8")
             log("upstream sent invalid UTF-8; bad bytes replaced with U+FFFD")
         if jsonrpc.too_deep(text):
-            log(f"dropped a line from the upstream nested deeper than {jsonrpc.MAX_DEPTH} levels: {text[:200]!r}")
+            self._unrelayable(text, f"nested deeper than {jsonrpc.MAX_DEPTH} levels",
+                              f"a line from the upstream nested deeper than {jsonrpc.MAX_DEPTH} levels")
             return
         try:
             msg = json.loads(text)
-        except (ValueError, RecursionError):
-            log(f"dropped a non-JSON line from the upstream's stdout: {text[:200]!r}")
+        except (ValueError, RecursionError) as exc:
+            self._unrelayable(text, f"not valid JSON ({exc})", "a non-JSON line from the upstream's stdout")
             return
         if isinstance(msg, dict):
             new = self._on_upstream_message(msg)
@@ -302,17 +345,50 @@ class Proxy:
             return
         log(f"dropped a non-message line from the upstream's stdout: {text[:200]!r}")
 
+    def _unrelayable(self, text: str, why: str, what: str) -> None:
+        """An upstream line that cannot be relayed: an error for the pending request it names, else dropped."""
+        mid = jsonrpc.top_level_id(text)
+        key = None if mid is jsonrpc.NO_ID else _key(mid)
+        with self.lock:
+            slot = self.internal.get(key) if key is not None else None
+            entry = self.pending.pop(key, None) if key is not None and slot is None else None
+        if slot is not None:  # our own request: its waiter sees no answer
+            slot[0].set()
+        if entry is None:
+            log(f"dropped {what} (it names no pending request): {text[:200]!r}")
+            return
+        log(f"the upstream's answer to {entry['method']} (id {key}) is {why}; the client gets an error instead")
+        self.client.send(jsonrpc.error(mid, jsonrpc.INTERNAL_ERROR,
+                                       f"upstream MCP server answered {entry['method']} with a message that "
+                                       f"cannot be relayed: {why}"[:500]))
+
     def _on_upstream_message(self, msg: dict):
         """``msg`` itself to relay it as it came, a new dict to relay instead, None when it was ours."""
         if not jsonrpc.is_response(msg):
+            if jsonrpc.is_request(msg):  # the upstream waits for the client: the clocks hold
+                with self.lock:
+                    self.awaiting_client.add(_key(msg["id"]))
+            elif msg.get("method") == "notifications/progress":
+                params = msg.get("params")
+                token = _key(params.get("progressToken")) if isinstance(params, dict) else None
+                with self.lock:
+                    for entry in self.pending.values():
+                        if entry.get("progress") == token:
+                            entry["t0"] = time.monotonic()
             return msg
         key = _key(msg.get("id"))
         with self.lock:
             slot = self.internal.get(key)
             entry = None if slot is not None else self.pending.pop(key, None)
+            late = entry is None and slot is None and key in self.timed_out
+            if late:
+                self.timed_out.discard(key)
         if slot is not None:
             slot[1] = msg
             slot[0].set()
+            return None
+        if late:  # the client already got the timeout error for it
+            log(f"dropped the upstream's answer to request {key}, which came after the {self.timeout:g} s timeout")
             return None
         if entry is None or not isinstance(msg.get("result"), dict):
             return msg
@@ -431,6 +507,53 @@ class Proxy:
         for key, _entry in lost:
             self.client.send(jsonrpc.error(json.loads(key), jsonrpc.UPSTREAM_GONE, reason))
 
+    def _watch_timeouts(self) -> None:
+        while not self.stopping.is_set():
+            self.rewake.clear()  # before expire: a request tracked from here on is seen, or wakes the wait
+            due = self.expire(time.monotonic())
+            self.rewake.wait(max(0.05, due - time.monotonic()))
+
+    def expire(self, now: float) -> float:
+        """Answers the requests the upstream has left unanswered for ``timeout`` seconds at ``now`` with
+        an error (and cancels them upstream); returns the time the next one is due."""
+        expired = []
+        with self.lock:
+            if self.dead is None and not self.awaiting_client:
+                for key, entry in list(self.pending.items()):
+                    if now - entry["t0"] >= entry["limit"]:
+                        expired.append((key, self.pending.pop(key)))
+                        self.timed_out.add(key)
+            due = min((e["t0"] + e["limit"] for e in self.pending.values()), default=now + self.timeout)
+            if self.awaiting_client:  # held: an answer of the client restarts every clock anyway
+                due = now + self.timeout
+        if expired:
+            self._cancel_upstream([{"jsonrpc": "2.0", "method": "notifications/cancelled",
+                                    "params": {"requestId": json.loads(key), "reason": "timed out in sqz-mcp proxy"}}
+                                   for key, _ in expired])
+        for key, entry in expired:
+            log(f"the upstream did not answer {entry['method']} (id {key}) within {entry['limit']:g} s; "
+                "the client gets an error and the upstream a cancellation")
+            self.client.send(jsonrpc.error(json.loads(key), jsonrpc.UPSTREAM_TIMEOUT,
+                                           f"upstream MCP server did not answer {entry['method']} within "
+                                           f"{entry['limit']:g} s (sqz-mcp proxy --timeout)"))
+        return due
+
+    def _cancel_upstream(self, notes: list[dict]) -> None:
+        """Sends ``notes`` to the upstream now when its stdin pipe has room, else from a thread of their
+        own (a frozen upstream's full pipe must not hold up the client's errors)."""
+        writer = self.upstream_in
+        if writer is None:
+            return
+        try:
+            room = bool(select.select([], [self.proc.stdin.fileno()], [], 0)[1])
+        except (OSError, ValueError, AttributeError):
+            room = False
+        if room:
+            for note in notes:
+                writer.send(note)
+        else:
+            threading.Thread(target=lambda: [writer.send(n) for n in notes], daemon=True).start()
+
     def _exit_reason(self) -> str:
         code = self.proc.poll()
         if code is None:
@@ -462,6 +585,8 @@ class Proxy:
         reader = threading.Thread(target=pump_upstream, name="sqz-proxy-upstream", daemon=True)
         reader.start()
         threading.Thread(target=pump_client, name="sqz-proxy-client", daemon=True).start()
+        if self.timeout > 0:
+            threading.Thread(target=self._watch_timeouts, name="sqz-proxy-timeouts", daemon=True).start()
         status = 0
         try:
             first = self.events.get()
@@ -487,6 +612,8 @@ class Proxy:
                 self._signal_group(signal.SIGKILL)
             status = 143
         finally:
+            self.stopping.set()
+            self.rewake.set()
             if old is not None:
                 signal.signal(signal.SIGTERM, old)
             self.compressor.close()

@@ -14,6 +14,7 @@ from .tools import INSTRUCTIONS, TOOLS, ToolBox, UnknownTool, text_result
 # Revisions of the initialize handshake this server speaks, oldest to newest.
 PROTOCOL_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 LATEST = PROTOCOL_VERSIONS[-1]
+BAD_ID = "Invalid Request: an id must be a string or an integer"
 
 
 def negotiate(requested) -> str:
@@ -69,6 +70,8 @@ class McpServer:
             return jsonrpc.error(None, jsonrpc.INVALID_REQUEST, "Invalid Request")
         if jsonrpc.is_notification(msg) or jsonrpc.is_response(msg):
             return None
+        if "id" in msg and not jsonrpc.valid_id(msg["id"]):
+            return jsonrpc.error(None, jsonrpc.INVALID_REQUEST, BAD_ID)
         if not jsonrpc.is_request(msg) or msg.get("jsonrpc") != "2.0":
             return jsonrpc.error(msg.get("id"), jsonrpc.INVALID_REQUEST,
                                  "Invalid Request: expected a JSON-RPC 2.0 request, notification or response")

@@ -34,7 +34,7 @@ TOOLS = [
             "path": {"type": "string", "description": "file path (relative to the working directory, or absolute)"},
             "offset": {"type": _INT, "minimum": 1, "description": "first line to return (1-based)"},
             "limit": {"type": _INT, "minimum": 1, "description": "number of lines to return"},
-            "max_bytes": {"type": _INT, "minimum": 0, "description": "output cap (default 262144; 0 = none)"},
+            "max_bytes": {"type": _INT, "minimum": 0, "description": "output cap (default 262144; 0 = up to 16 MB)"},
         }, ["path"]),
         "annotations": READ_ONLY,
     },

@@ -139,7 +139,10 @@ def _post_bash(data: dict) -> str | None:
             "exit_nonce": nonce}
     result = compress_bytes(raw, opts)
     out = result.output.decode("utf-8", errors="replace")
-    if result.outcome == "error" or out == text or len(out) >= len(text):
+    from sqz_agents.api import opencode_view, worth_replacing
+
+    # against what OpenCode would send: its bash output cut at 2,000 lines / 50 KB
+    if result.outcome == "error" or not worth_replacing(opencode_view(text), out):
         return None
     return out + ("\n" if note and not out.endswith("\n") else "") + note
 
@@ -162,7 +165,12 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     if new is None:
         return None
-    return json.dumps({"output": runnable_hints(new, data.get("sqz"))}, ensure_ascii=False).encode("utf-8")
+    new = runnable_hints(new, data.get("sqz"))
+    from sqz_agents.api import opencode_view, worth_replacing
+
+    if not worth_replacing(opencode_view(data["output"]), new):  # the hints' words counted too
+        return None
+    return json.dumps({"output": new}, ensure_ascii=False).encode("utf-8")
 
 
 def detect(home: str | None = None) -> dict:

@@ -1,0 +1,1 @@
+"""sqz formatter pack: the generic content kinds (JSON/TOON, YAML, logs, tables, listings…)."""

@@ -1,0 +1,357 @@
+"""Logs: fold runs of lines that differ only in timestamps, ids, counters or durations.
+
+Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations and
+numbers masked), consecutive or interleaved; a group of three or more becomes its first
+line, where it first occurs, plus a count, the first and last timestamps and, when short,
+the values that varied (``1ms–3ms``, ``a/b``; whole numbers exactly, ``1–12 14–40``, else
+counted, ``19 of 345–4922``). A thread name's number (``[sync_3]``) and a number's sign are masked
+with it. Every ERROR/WARN/FAIL/exception line and
+the two lines on each side of it, every stack-trace line (a Python traceback's source lines
+and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
+kept verbatim (a failed request's byte-for-byte repeats, the same second included, fold into
+it with their count); an exact repeat of a severe line (timestamps aside: the same warning
+printed on every iteration) folds into its first occurrence, and not when it ends a trace. A
+severe line that differs from an earlier one only in timestamps and lone numbers (``*1401``,
+``1953#1953``, a port; never digits in a word, path or URL) folds into it only when the note,
+shorter than the lines it replaces, lists every differing value in order (``value 4: 1419 | 1425``,
+``1953×3`` for three in a row): each folded line is the first with its values put back. A log that already holds a line reading as a fold note (``[×…``) is left as it is. One pass with flat regexes and a dict of templates: linear time.
+"""
+
+from __future__ import annotations
+
+import re
+from sqz_core.api import lazy_pattern as lazy
+
+CONTEXT = 2
+MIN_RUN = 3
+# How a fold note begins. ("[sqz: the same N-line stack trace …" lines are the pipeline's,
+# written before this stage: they are ours already, and stay.)
+_OUR_NOTES = "[×"
+# Timestamps: ISO 8601 / RFC 3339, syslog ("Nov 30 04:22:01"), Apache/CLF and http.server
+# ("[30/Nov/2026:04:30:15 +0000]", "[30/Nov/2026 04:30:15]"), bare times.
+_TIMESTAMP = lazy(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
+    r"|\d{2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}[: ]\d{2}:\d{2}:\d{2}(?: [+-]\d{4})?"
+    r"|\b\d{4}/\d{2}/\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Go's log package
+    r"|\b\d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}(?:[.,]\d+)?"  # Redis
+    r"|\b\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\b"
+)
+_VARIABLE = lazy(
+    r"(\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"  # uuid
+    r"|\b\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(?::\d{1,5})?\b"                             # ipv4[:port]
+    r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"                                 # hex ids
+    r"|\b\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h)\b"                                            # durations
+    r"|(?:(?<=[\s(=,+*/])-)?\b\d+(?:\.\d+)?\b"                                             # counters, "+ -4947" signed
+    r"|(?<=[A-Za-z]_)\d+\b)"                                                              # thread/worker names: sync_3
+)  # one group: split() yields the template's literal pieces and the masked values in one pass
+# A request that failed, in an access log: ``"GET /x HTTP/1.1" 404`` (http.server, gunicorn, uvicorn, nginx)
+_HTTP_FAILED = lazy(r'"[A-Z]+ \S+ HTTP/[\d.]+" [45]\d\d\b')
+_SEVERE = lazy(r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL|CRIT|PANIC|SEVERE|EMERG|ALERT|"
+                     r"error|warn|warning|fatal|critical|panic|Error|Warning|Fatal|Critical|Panic|"
+                     r"FAIL|FAILED|FAILURE|Fail|Failed|Failure|fail|failed|failure|"
+                     r"exception|Traceback)\b|(?:Error|Exception|Warning)\b")  # 2nd branch: KeyError, UserWarning
+# Stack-trace lines (Python, JVM/JS, Go, Rust): never folded, the core keeps traces whole.
+_TRACE = lazy(r"^\s+at \S|^\s+File \"|^Traceback \(most recent call last\)|^goroutine \d+ \[|"
+                    r"panicked at|^\s*\d+: \S+::|^Caused by:|^\s+\.\.\. \d+ more")
+# Line shapes that mark a log: a leading timestamp or level, or "<tool> <level>" (npm).
+_LOG_START = lazy(
+    r"^\s*(?:\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}"
+    r"|\[?\d{2}:\d{2}:\d{2}\b"
+    r"|(?:ts|time|t|level|lvl)=\S"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
+    r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
+    r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
+    r"|[IWEF]\d{4} \d{2}:\d{2}:\d{2}"
+    r"|\d+:[XCSM] \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}"  # Redis: pid:role
+    r"|\S+ (?:verb|verbose|info|http|silly|timing|notice|warn|error|sill)\s)"
+)
+
+
+# Lines that continue a record rather than start one: indented lines (a trace's frames, a
+# warning's source line), a trace's head and its chaining notes, the exception it ends with.
+_CONTINUATION = lazy(r"^(?:\s|Traceback \(most recent call last\)|The above exception was |During handling of the above"
+                     r"|[\w.]*(?:Error|Exception|Warning|Exit|Interrupt)\b|\S+:\d+: \w*Warning: )")
+
+
+# A severe line's fields that may differ within a fold: its timestamps (group 1) and the whole
+# numbers standing on their own (group 2): ``*1401``, ``1953#1953``, ``(111:``, a port after an
+# address (``127.0.0.1:18801``); never digits inside a word, a path, a URL or a decimal.
+_SEVERE_FIELD = lazy(
+    r"(" + _TIMESTAMP.pattern + r")"
+    r"|(?:(?<=^)|(?<=[\s*#(\[=,])|(?<=\d:))(\d+)(?=$|[\s#,)\]:;\"])"
+)
+
+
+def severe_fields(line: str) -> tuple[str, list[str]]:
+    """A severe line's template (its literal pieces, each field marked by its kind: ``\x01`` a
+    timestamp, ``\x02`` a number) and its fields' values, left to right."""
+    pieces: list[str] = []
+    values: list[str] = []
+    at = 0
+    for m in _SEVERE_FIELD.finditer(line):
+        pieces.append(line[at:m.start()])
+        pieces.append("\x01" if m.group(1) is not None else "\x02")
+        values.append(m.group(0))
+        at = m.end()
+    pieces.append(line[at:])
+    return "".join(pieces), values
+
+
+def looks_like_log(text: str) -> bool:
+    """Five or more lines starting like log records, most of the lines that start a record
+    (continuations — trace frames, a warning's source line — aside) and a quarter of all."""
+    hits = total = lines = 0
+    for line in text.splitlines()[:300]:
+        if not line.strip():
+            continue
+        lines += 1
+        if _LOG_START.match(line):
+            hits += 1
+            total += 1
+        elif not _CONTINUATION.match(line):
+            total += 1
+    return hits >= 5 and hits * 10 >= total * 7 and hits * 4 >= lines
+
+
+def template(line: str) -> str:
+    """The line with its timestamps, ids, counters and durations blanked out."""
+    return _masked(line, {})[0]
+
+
+def _masked(line: str, seen: dict) -> tuple[str, list[str], int]:
+    """The line's template, the values masked in it (timestamps aside) and its flags (1: stack
+    frame, 2: severe, 4: a failed request in an access log); ``seen`` caches lines that only
+    differ by timestamp, the common case."""
+    stamped = _TIMESTAMP.sub("@", line)
+    hit = seen.get(stamped)
+    if hit is None:
+        parts = _VARIABLE.split(stamped)
+        flags = ((1 if _TRACE.search(line) else 0) | (2 if _SEVERE.search(line) else 0)
+                 | (4 if _HTTP_FAILED.search(line) else 0))
+        hit = seen[stamped] = ("#".join(parts[0::2]), parts[1::2], flags)
+    return hit
+
+
+def compress_log(request) -> str | None:
+    lines = request.text.split("\n")
+    trailing = lines and lines[-1] == ""
+    if trailing:
+        lines.pop()
+    if any(line.lstrip().startswith(_OUR_NOTES) for line in lines):
+        return None   # a line that reads as one of our notes could not be told from one we add
+    n = len(lines)
+    seen: dict = {}
+    masked = [_masked(line, seen) for line in lines]
+    stamped = [_TIMESTAMP.sub("@", line) for line in lines]
+    pinned = bytearray(n)
+    traced = bytearray(n)     # a Python traceback's body (its frames' source lines and carets too)
+    first_severe: set[str] = set()
+    in_trace = False
+    for i, line in enumerate(lines):
+        if line.startswith("Traceback (most recent call last)"):
+            in_trace = True
+        elif in_trace and line[:1] not in (" ", "\t"):
+            in_trace = False
+        if in_trace:
+            pinned[i] = traced[i] = 1
+    failed_seen: set[str] = set()
+    later_severe: list[int] = []
+    # A severe line's template with its timestamps and its numbers standing alone masked: a
+    # line whose template was seen before folds into the first (its values listed in the note).
+    fields: dict[int, tuple[str, list[str]]] = {}
+    for i, (_, _, flags) in enumerate(masked):
+        if flags & 2 and not flags & 5:
+            fields[i] = severe_fields(lines[i])
+    for i, (_, _, flags) in enumerate(masked):
+        if flags & 1:             # a trace line
+            pinned[i] = 1
+        elif flags & 4:           # a failed request (its neighbours are other requests), but for
+            if lines[i] not in failed_seen:   # a byte-for-byte repeat: same second, same request
+                failed_seen.add(lines[i])
+                pinned[i] = 1
+        if flags & 2:
+            if i and masked[i - 1][2] & 1:
+                pinned[i] = 1     # the exception that ends a trace stays with its trace
+            if stamped[i] in first_severe:
+                continue          # an exact repeat of a severe line: its first is shown, with its context
+            first_severe.add(stamped[i])
+            if i in fields:
+                if fields[i][0] in first_severe:
+                    later_severe.append(i)    # its numbers differ: its context only if it is shown
+                    continue
+                first_severe.add(fields[i][0])
+                _pin_context(pinned, i, fields)   # not its own repeats: the note gives them exactly
+                continue
+            _pin_context(pinned, i)
+    # Template mining in the manner of Drain, in one pass: lines grouped by their masked
+    # template; a group of MIN_RUN or more shows its first line, where it first occurs,
+    # followed by a note for the whole group, and its other lines go (interleaved or not).
+    # A severe line folds only with exact repeats of itself (timestamps aside); a pinned
+    # line is never dropped (it may lead its group: the first line is shown anyway).
+    groups: dict[object, list[int]] = {}
+    for i, line in enumerate(lines):
+        if line.strip() and not masked[i][2] & 1 and not traced[i]:
+            flags = masked[i][2]
+            key = (("!!", lines[i]) if flags & 4 else ("!", fields[i][0]) if i in fields
+                   else ("!", stamped[i]) if flags & 2 else masked[i][0])
+            groups.setdefault(key, []).append(i)
+    lead, notes, drop = _plan(lines, groups, fields, pinned, None)
+    shown = [i for i in later_severe if not drop[i]]
+    if shown:                     # a severe line kept on its own is shown with its context
+        for i in shown:
+            _pin_context(pinned, i, fields)
+        lead, notes, drop = _plan(lines, groups, fields, pinned, lead)
+    if not lead:
+        return None
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        if drop[i]:
+            continue
+        out.append(line)
+        members = lead.get(i)
+        if i in notes:
+            out.append(notes[i])
+        elif members:
+            out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
+                                  later=_later(members)))
+    result = "\n".join(out) + ("\n" if trailing else "")
+    return result if len(result) < len(request.text) else None
+
+
+def _pin_context(pinned: bytearray, i: int, fields: dict | None = None) -> None:
+    """Pin line ``i`` and the CONTEXT lines on each side of it; with ``fields``, not the lines
+    with ``i``'s severe template (its repeats, whose numbers a severe note lists exactly)."""
+    for k in range(max(0, i - CONTEXT), min(len(pinned), i + CONTEXT + 1)):
+        if fields is None or k == i or k not in fields or fields[k][0] != fields[i][0]:
+            pinned[k] = 1
+
+
+def _plan(lines, groups, fields, pinned, before):
+    """Which lines lead a fold (with the fold's members), their severe notes, which lines go.
+    ``before``: a first plan whose severe folds stay (with fewer members now pinned) when two or
+    more lines still fold: a fold given up would show a severe line without its context."""
+    lead: dict[int, list[int]] = {}
+    notes: dict[int, str] = {}
+    drop = bytearray(len(lines))
+    for members in groups.values():
+        folded = [k for j, k in enumerate(members) if j == 0 or not pinned[k]]
+        kept_before = before is not None and folded[0] in fields and folded[0] in before
+        if len(folded) < (2 if kept_before else MIN_RUN):
+            continue
+        if folded[0] in fields:
+            note = _severe_note(folded, [fields[k][1] for k in folded], _later(folded))
+            if note is not None:
+                # a severe line folds only when the note says every value: shorter, or not at all
+                if not kept_before and len(note) >= sum(len(lines[k]) + 1 for k in folded[1:]):
+                    continue
+                notes[folded[0]] = note
+        lead[folded[0]] = folded
+        for k in folded[1:]:
+            drop[k] = 1
+    return lead, notes, drop
+
+
+def _severe_note(members: list[int], rows: list[list[str]], later: int) -> str | None:
+    """The note for severe lines whose numbers differ: every value of every field that differs,
+    in order, for the lines after the first (``a×3`` for three lines in a row with ``a``), a field
+    that always equals an earlier one said so; each folded line is the first with its values put
+    back. None when only timestamps differ (an exact repeat: the usual note says it)."""
+    width = len(rows[0])
+    varies = [k for k in range(width) if any(r[k] != rows[0][k] for r in rows)]
+    if all(_TIMESTAMP.fullmatch(rows[0][k]) for k in varies):
+        return None
+    parts: list[str] = []
+    columns: dict[tuple, int] = {}    # a column seen before, by its values: one hash per column
+    for k in varies:
+        same = columns.setdefault(tuple(r[k] for r in rows), k)
+        if same != k:
+            parts.append(f"value {k + 1}: as value {same + 1}")
+            continue
+        runs: list[list] = []
+        for r in rows[1:]:
+            if runs and runs[-1][0] == r[k]:
+                runs[-1][1] += 1
+            else:
+                runs.append([r[k], 1])
+        parts.append(f"value {k + 1}: " + " | ".join(v if c == 1 else f"{v}×{c}" for v, c in runs))
+    head = f"[×{len(rows)} lines like the one above"
+    if later:
+        head += f", {later} of them further down, not shown"
+    return (f"{head}; the other {len(rows) - 1}, in order, are the line above with its timestamps and lone"
+            f" numbers, counted from the left, set to: {'; '.join(parts)}]")
+
+
+def _later(members: list[int]) -> int:
+    """How many of a group's lines come after its first consecutive run."""
+    k = 1
+    while k < len(members) and members[k] == members[k - 1] + 1:
+        k += 1
+    return len(members) - k
+
+
+def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), later: int = 0) -> str:
+    a, b = _TIMESTAMP.search(first), _TIMESTAMP.search(last)
+    parts = [f"{later} of them further down, not shown"] if later else []
+    if a and b:
+        parts.append(a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}")
+    varied = _varied(rows)
+    if varied:
+        parts.append(varied)
+    return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
+
+
+_NUMBER = lazy(r"(-?\d+(?:\.\d+)?)(\D*)")
+MAX_VALUES = 4      # distinct values listed for one masked field
+MAX_VARIED = 80     # characters of varied values in one note
+
+
+def _varied(rows: list[list[str]]) -> str:
+    """The masked values that differ across a group's ``rows``: a range for numbers with one unit, else a short list."""
+    if not rows or any(len(r) != len(rows[0]) for r in rows):
+        return ""
+    fields = []
+    for k in range(len(rows[0])):
+        seen: dict[str, None] = {}
+        for r in rows:
+            seen[r[k]] = None
+        if len(seen) < 2:
+            continue
+        nums = [_NUMBER.fullmatch(v) for v in seen]
+        exact = _int_ranges(seen)
+        if exact is not None:
+            fields.append(exact)
+        elif all(nums) and len({m.group(2) for m in nums}) == 1:
+            vals = sorted(nums, key=lambda m: float(m.group(1)))
+            span = f"{vals[0].group(0)}–{vals[-1].group(0)}"
+            # whole numbers not listed exactly: how many of the span (``1–12 14–40`` lists them all)
+            fields.append(span if "." in span or vals[0].group(2) else f"{len(seen)} of {span}")
+        elif len(seen) <= MAX_VALUES:
+            fields.append("/".join(seen))
+        else:
+            fields.append(f"{len(seen)} distinct")
+    text = ", ".join(fields)
+    return text if len(text) <= MAX_VARIED else ""
+
+
+MAX_RANGES = 6      # an integer field's values listed exactly as at most this many runs
+
+
+def _int_ranges(values) -> str | None:
+    """Plain integers (no leading zero) listed exactly as their runs: ``1–12 14–40`` (every value
+    from 1 to 40 but 13); None for other values or more than MAX_RANGES runs (a min–max is said then)."""
+    ints = []
+    for v in values:
+        if not v.isdigit() or (len(v) > 1 and v[0] == "0") or len(v) > 12:
+            return None
+        ints.append(int(v))
+    ints.sort()
+    runs: list[list[int]] = []
+    for x in ints:
+        if runs and x == runs[-1][1] + 1:
+            runs[-1][1] = x
+        else:
+            runs.append([x, x])
+            if len(runs) > MAX_RANGES:
+                return None
+    return " ".join(str(a) if a == b else f"{a}–{b}" if b > a + 1 else f"{a} {b}" for a, b in runs)
