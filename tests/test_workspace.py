@@ -79,3 +79,14 @@ def test_quickstart_run_command_on_a_real_git_history(tmp_path):
     assert len(r.stdout) <= len(direct.stdout)
     for i in range(12):
         assert f"Add module {i}".encode() in r.stdout
+
+
+def test_no_two_test_modules_share_a_name():
+    """pytest imports test modules by basename (no packages): two `test_x.py` in one run fail collection."""
+    seen: dict[str, list[str]] = {}
+    for p in ROOT.glob("**/test_*.py"):
+        rel = p.relative_to(ROOT)
+        if any(part.startswith(".") or part in ("node_modules", "site-packages") for part in rel.parts):
+            continue
+        seen.setdefault(p.name, []).append(str(rel))
+    assert {name: paths for name, paths in seen.items() if len(paths) > 1} == {}

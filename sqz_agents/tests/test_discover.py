@@ -59,7 +59,7 @@ def build(root: Path) -> dict:
     red = (FIX_T / "pytest/red_default.txt").read_text("utf-8")
     cargo = (FIX_T / "cargo/test_fail.txt").read_text("utf-8")
     status = (FIX_G / "status/long_en.txt").read_text("utf-8")
-    source = (ROOT / "sqz_core/src/sqz_core/retention.py").read_text("utf-8")
+    source = (ROOT / "sqz_insights/src/sqz_insights/retention.py").read_text("utf-8")
     t = Transcript(root / "-home-dev-project" / f"{SESSION}.jsonl", SESSION)
     t.tool("Bash", {"command": "pytest", "description": "Run the tests"}, red, is_error=True)
     t.tool("Bash", {"command": "cargo test --no-fail-fast", "description": "Run cargo tests"}, cargo, is_error=True)

@@ -9,11 +9,11 @@ import pytest
 from sqz_core import FormatRequest
 from sqz_core.testing import assert_snapshot, iter_fixtures, load_fixture, missing_facts
 
-from sqz_formatters_cloud import docker_cli, helm, kubectl_cli, terraform_cli
+from sqz_formatters_cloud import aws_cli, docker_cli, helm, kubectl_cli, terraform_cli
 
 FIXTURES = Path(__file__).parent / "fixtures"
 SNAPSHOTS = Path(__file__).parent / "snapshots"
-MODULES = {"docker": docker_cli, "kubectl": kubectl_cli, "helm": helm, "terraform": terraform_cli}
+MODULES = {"docker": docker_cli, "kubectl": kubectl_cli, "helm": helm, "terraform": terraform_cli, "aws": aws_cli}
 ALL = [(tool, fx) for tool in MODULES for fx in iter_fixtures(FIXTURES / tool)]
 IDS = [f"{tool}/{fx.name}" for tool, fx in ALL]
 

@@ -23,6 +23,7 @@
 set -u
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$HERE/tests/fixtures/kinds"
+CLOUD_OUT="$HERE/../sqz_formatters_cloud/tests/fixtures"  # the AWS CLI --output table captures
 W=/tmp/sqz-capture/tables
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}
@@ -226,8 +227,9 @@ CMDLINE="aws iam list-roles"; cap json h2_aws_iam_list_roles "$AWSV" awsl iam li
 awsl ec2 describe-security-groups >"$W/security-groups.json"
 CMDLINE="yq -y . security-groups.json (aws ec2 describe-security-groups)"
 (cd "$W" && cap yaml h2_yq_aws_security_groups "yq $(yq --version 2>&1 | cut -d' ' -f2) (jq wrapper), $AWSV" yq -y . security-groups.json)
-CMDLINE="aws ec2 describe-instances --output table"; cap table h2_aws_ec2_instances_table "$AWSV" awsl ec2 describe-instances --output table
-CMDLINE="aws ec2 describe-subnets --output table"; cap table h2_aws_subnets_table "$AWSV" awsl ec2 describe-subnets --output table
+# the box tables are the cloud pack's (sqz_formatters_cloud.aws_cli): captured into its fixtures
+CMDLINE="aws ec2 describe-instances --output table"; OUT="$CLOUD_OUT" cap aws h2_aws_ec2_instances_table "$AWSV" awsl ec2 describe-instances --output table
+CMDLINE="aws ec2 describe-subnets --output table"; OUT="$CLOUD_OUT" cap aws h2_aws_subnets_table "$AWSV" awsl ec2 describe-subnets --output table
 kill $MOTO; wait $MOTO 2>/dev/null
 unset AWS_ACCESS_KEY_ID AWS_SECRET_ACCESS_KEY AWS_DEFAULT_REGION
 

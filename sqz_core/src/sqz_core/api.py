@@ -57,6 +57,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     "recall": ("sessions", "recall"),
     "default_session_for": ("sessions", "default_session_for"),
     "sketch": ("dedup", "sketch"),
+    "ref_ttl": ("dedup", "ref_ttl"),
+    "exact_ref": ("dedup", "exact"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
     # safety
@@ -97,6 +99,23 @@ _NAMES: dict[str, tuple[str, str]] = {
     "enabled_plugins": ("plugins", "enabled"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
+    # the warm daemon's wire and host (``sqz_daemon``; the client is the hot path's own)
+    "daemon_dir": ("hot", "daemon_dir"),
+    "daemon_socket": ("hot", "daemon_socket"),
+    "daemon_stamp": ("hot", "daemon_stamp"),
+    "DAEMON_MAGIC": ("hot", "DAEMON_MAGIC"),
+    "DAEMON_TIMEOUT": ("hot", "DAEMON_TIMEOUT"),
+    "DAEMON_MAX_FRAME": ("hot", "DAEMON_MAX_FRAME"),
+    "DAEMON_ENV_PREFIXES": ("hot", "_DAEMON_ENV"),
+    "pack_frame": ("hot", "pack"),
+    "unpack_frame": ("hot", "unpack"),
+    "recv_frame": ("hot", "recv_message"),
+    "open_store_or_say": ("hot", "_open_store"),
+    "print_stats_line": ("hot", "_note"),
+    "plugin_index_is_fresh": ("plugins", "_fresh"),
+    "load_plugin": ("plugins", "load_plugin"),
+    "begin_plugin_call": ("plugins", "begin_call"),
+    "sqlite_path_of": ("stores", "_sqlite_path"),
     # per-agent token budgets (the core warns; ``sqz budget`` manages them)
     "budgets_path": ("budget", "budgets_path"),
     "budget_warned_dir": ("budget", "warned_dir"),
@@ -133,10 +152,18 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .budget import load as load_budgets
     from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
-    from .dedup import sketch
+    from .dedup import exact as exact_ref
+    from .dedup import ref_ttl, sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
-    from .hot import compress_bytes
+    from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
+    from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
+    from .hot import _note as print_stats_line
+    from .hot import _open_store as open_store_or_say
+    from .hot import daemon_stamp
+    from .hot import pack as pack_frame
+    from .hot import recv_message as recv_frame
+    from .hot import unpack as unpack_frame
     from .lazyre import lazy as lazy_pattern
     from .markers import hookimpl
     from .paths import cache_dir, db_path
@@ -145,7 +172,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
     from .request import FILE_PROGRAMS, FILE_TOOLS, FormatRequest, normalize_argv, split_words
     from .exitmarker import MARKER as EXIT_MARKER
-    from .plugins import load_index, plugin_manager
+    from .plugins import _fresh as plugin_index_is_fresh
+    from .plugins import begin_call as begin_plugin_call
+    from .plugins import load_index, load_plugin, plugin_manager
     from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path
     from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
     from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
@@ -160,6 +189,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .storesql import SqlStore, holds_secret, withhold_credentials
     from .storesql import merged as merged_counts
     from .stores import describe as describe_store
+    from .stores import _sqlite_path as sqlite_path_of
     from .stores import open_store, store_url
     from .tokens import count as count_tokens
     from .tokens import counter_name, estimate

@@ -166,45 +166,6 @@ def hook(
     raise typer.Exit(hot.cmd_hook([agent, *ctx.args]))
 
 
-# --- daemon ---
-daemon_app = typer.Typer(help="An optional warm local daemon: `sqz compress` and `sqz run` skip Python's start-up "
-                              "while it runs (never started implicitly; SQZ_DAEMON=0 ignores it).",
-                         no_args_is_help=True)
-app.add_typer(daemon_app, name="daemon")
-
-
-@daemon_app.command("start")
-def daemon_start(
-    idle_minutes: float = typer.Option(15.0, "--idle-minutes", min=0, help="Exit after this many minutes without a request (0: never)."),
-    foreground: bool = typer.Option(False, "--foreground", help="Serve in this process instead of the background."),
-):
-    """Start the daemon for this user (private Unix socket); refuses if one is already running."""
-    from .daemon import start
-
-    raise typer.Exit(start(idle_minutes, foreground, echo=typer.echo))
-
-
-@daemon_app.command("stop")
-def daemon_stop(
-    wait: float = typer.Option(5.0, "--wait", min=0.0,
-                               help="Seconds to wait for the daemon to exit before it is killed (SIGKILL)."),
-):
-    """Stop the daemon, wait until its process is gone (killing it if it does not exit) and say which happened.
-
-    Also removes the socket and pid file a killed daemon left. Exit 1 if the process is still running.
-    """
-    from .daemon import stop
-
-    raise typer.Exit(stop(echo=typer.echo, timeout=wait))
-
-
-@daemon_app.command("status")
-def daemon_status():
-    """Whether a daemon serves this user's calls: pid, socket, version, requests served. Exit 1 if none."""
-    from .daemon import status
-
-    raise typer.Exit(status(echo=typer.echo))
-# --- end daemon ---
 
 
 def _store_or_exit():
@@ -386,7 +347,7 @@ COMMANDS_GROUP = "sqz.commands"
 # verbs and each says which distribution to install.
 PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-agents", "discover": "sqz-agents",
                "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
-               "budget": "sqz-insights", "reset": "sqz-insights",
+               "budget": "sqz-insights", "reset": "sqz-insights", "daemon": "sqz-daemon",
                "proxy": "sqz-proxy"}
 _OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
                         "plugins"})

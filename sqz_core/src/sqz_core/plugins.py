@@ -380,6 +380,14 @@ def load_plugin(rec: dict):
     return obj
 
 
+def begin_call() -> None:
+    """For a long-lived host (the warm daemon): each call starts as in a new process, its load
+    failures reported once again and plugins that failed to load tried again."""
+    _reported.clear()
+    for name in [n for n, m in _modules.items() if m is None]:
+        del _modules[name]
+
+
 # -- dispatch without pluggy ----------------------------------------------------------------
 class Impl:
     """One hook implementation ready to call (what pluggy calls a ``HookImpl``)."""

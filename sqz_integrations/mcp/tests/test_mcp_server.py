@@ -177,7 +177,7 @@ def test_a_request_that_raises_is_answered_and_the_next_is_served(proj, monkeypa
     ok = server.handle(call_msg(2, "sqz_list_dir", {}), "s")
     assert ok["result"]["content"][0]["text"] == "app.py\nnotes.md\n"
 
-    monkeypatch.setattr("sqz_core.pipeline.compress", boom)
+    monkeypatch.setattr("sqz_core.api.compress", boom)  # the name sqz_mcp imports
     text = "some text\n" * 50
     res = server.handle(call_msg(3, "compress", {"text": text}), "s")
     assert res["result"] == {"content": [{"type": "text", "text": text}]}

@@ -13,13 +13,15 @@ from __future__ import annotations
 import re
 
 _HEADS = (
-    re.compile(r"\AExit code (-?\d+)\n"),                                     # Claude Code, a failed Bash call
-    re.compile(r"\A(?:Chunk ID: [^\n]*\n)?(?:Wall time: [^\n]*\n)?Process exited with code (-?\d+)\n"
+    re.compile(r"\AExit code (?P<code>-?\d+)\n"),                             # Claude Code, a failed Bash call
+    re.compile(r"\A(?:Chunk ID: [^\n]*\n)?(?:Wall time: [^\n]*\n)?Process exited with code (?P<code>-?\d+)\n"
                r"(?:Original token count: \d+\n)?(?:Output:\n)?"),           # Codex exec_command / hook reason
-    re.compile(r"\AExit code: (-?\d+)\n(?:Wall time: [^\n]*\n)?(?:Total output lines: \d+\n)?Output:\n"),  # Codex shell
-    re.compile(r"\A(?:Command: [^\n]*\n)(?:Directory: [^\n]*\n)?Output: ()"),  # Gemini CLI run_shell_command
+    re.compile(r"\AExit code: (?P<code>-?\d+)\n(?:Wall time: [^\n]*\n)?(?:Total output lines: \d+\n)?Output:\n"),
+    # Gemini CLI run_shell_command (0.61: inside <untrusted_context>, no Command/Directory lines)
+    re.compile(r"\A(?P<gemini><untrusted_context>\n)?(?:Command: [^\n]*\n)?(?:Directory: [^\n]*\n)?Output: "),
 )
-_GEMINI_TAIL = re.compile(r"\n(?:(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): [^\n]*(?:\n|\Z))+\Z")
+_GEMINI_TAIL = re.compile(r"\n(?:(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): [^\n]*(?:\n|\Z))+"
+                          r"(?:</untrusted_context>\s*)?\Z")
 _GEMINI_EXIT = re.compile(r"^Exit Code: (-?\d+)$", re.M)
 _EXIT_TAILS = (
     re.compile(r"\n?<shellId: [^>\n]{0,80}?exit code (-?\d+)>\s*\Z"),        # Copilot CLI
@@ -67,11 +69,11 @@ def split(text: str) -> Framed:
         m = rx.match(text)
         if m:
             head = m.group(0)
-            if m.group(1):
-                exit_code = int(m.group(1))
+            if m.groupdict().get("code"):
+                exit_code = int(m.group("code"))
             break
     body, tail = text[len(head):], ""
-    if head.startswith("Command: "):
+    if head.endswith("Output: "):
         m = _GEMINI_TAIL.search(body)
         if m:
             body, tail = body[:m.start()], body[m.start():]

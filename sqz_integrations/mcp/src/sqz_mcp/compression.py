@@ -1,6 +1,6 @@
 """What sqz-mcp asks of sqz-core: compression, dedup, expansion and recall, one lock around the store.
 
-File content goes through ``sqz_core.pipeline.compress`` with a file tool name, so the core
+File content goes through ``sqz_core.api.compress`` with a file tool name, so the core
 only deduplicates it (exact repeats, ranged refs, near-duplicate deltas); this module makes
 sure what comes back is either such a reference or the content exactly as read.
 Grep and directory listings are lossless by design: they get exact-repeat dedup only.
@@ -41,8 +41,8 @@ class Compressor:
     @property
     def store(self):
         if self._store is None and not self._store_failed and not self.no_cache:
-            from sqz_core.paths import db_path
-            from sqz_core.store import Store, StoreError
+            from sqz_core.api import db_path
+            from sqz_core.api import Store, StoreError
 
             try:
                 self._store = Store.open(db_path())
@@ -63,7 +63,7 @@ class Compressor:
         store = self._store
         if store is None:
             return
-        from sqz_core.store import StoreError
+        from sqz_core.api import StoreError
 
         try:
             store.record_call(session=session, command=command, family=family, plugin=plugin, outcome=outcome,
@@ -80,7 +80,7 @@ class Compressor:
         ``origin``: the real path the text was read from, recorded so recall and expand serve it
         only to clients whose roots contain it (see ``may_serve``).
         """
-        from sqz_core.pipeline import compress
+        from sqz_core.api import compress
 
         raw = text.encode("utf-8", "surrogatepass")
         with self.lock:
@@ -96,14 +96,14 @@ class Compressor:
     def dedup_only(self, text: str, *, tool: str, session: str, command: str | None = None,
                    origin: str | None = None) -> str:
         """Exact-repeat dedup without any other stage (the lossless grep and listing tools)."""
-        from sqz_core.pipeline import MIN_REF_BYTES, digest_of
-        from sqz_core.safety import classify
-        from sqz_core.store import StoreError
-        from sqz_core.tokens import estimate
+        from sqz_core.api import MIN_REF_BYTES, digest_of
+        from sqz_core.api import classify
+        from sqz_core.api import StoreError
+        from sqz_core.api import estimate
 
         try:
-            from sqz_core import dedup
-        except ImportError:  # an sqz-core without the dedup module: send in full
+            from sqz_core.api import exact_ref, ref_ttl
+        except ImportError:  # an sqz-core without exact refs: send in full
             return text
         raw = text.encode("utf-8", "surrogatepass")
         with self.lock:
@@ -116,8 +116,8 @@ class Compressor:
             digest = digest_of(raw)
             est = estimate(text)
             try:
-                ttl = dedup.ref_ttl()
-                ref = dedup.exact(store, session, digest, ttl) if ttl > 0 else None
+                ttl = ref_ttl()
+                ref = exact_ref(store, session, digest, ttl) if ttl > 0 else None
                 if ref is not None and len(ref) < len(text):
                     store.mark_served(session, digest)
                     self._record(session, command, tool, None, "ref", raw, ref.encode(), est, estimate(ref), digest,
@@ -147,12 +147,12 @@ class Compressor:
         return allowed
 
     def expand(self, ref: str, session: str | None = None, roots=None) -> bytes:
-        """The original bytes behind ``ref``; raises ``sqz_core.expand.ExpandError`` or ``LookupError``.
+        """The original bytes behind ``ref``; raises ``sqz_core.api.ExpandError`` or ``LookupError``.
 
         With ``session``, only content ``may_serve`` allows (``roots`` None: this session's only).
         """
-        from sqz_core.expand import parse_ref, resolve, unique_hash
-        from sqz_core.store import StoreError
+        from sqz_core.api import parse_ref, resolve, unique_hash
+        from sqz_core.api import StoreError
 
         with self.lock:
             store = self.store
@@ -171,15 +171,15 @@ class Compressor:
                 raise LookupError(f"store error: {exc}") from None
 
     def recall(self, query: str, limit: int, session: str | None = None, roots=None) -> list:
-        """Past outputs matching ``query`` (``sqz_core.sessions.recall``); raises ``LookupError`` if unavailable.
+        """Past outputs matching ``query`` (``sqz_core.api.recall``); raises ``LookupError`` if unavailable.
 
         With ``session``, only hits ``may_serve`` allows.
         """
         try:
-            from sqz_core.sessions import recall
+            from sqz_core.api import recall
         except ImportError:
             raise LookupError("recall is not available in the installed sqz-core") from None
-        from sqz_core.store import StoreError
+        from sqz_core.api import StoreError
 
         with self.lock:
             store = self.store
@@ -207,7 +207,7 @@ def normalize_ref(ref: str) -> str:
 
 def _only_terminal_cleanup(text: str, out: bytes) -> bool:
     """True when ``out`` is ``text`` with only the core's terminal clean-up applied (not a ref or delta)."""
-    from sqz_core.cleanup import clean_terminal
+    from sqz_core.api import clean_terminal
 
     try:
         served = out.decode("utf-8")

@@ -81,7 +81,7 @@ def default_token_file(port: int) -> str:
     if run:
         base = os.path.join(run, "sqz")
     else:
-        from sqz_core.paths import cache_dir
+        from sqz_core.api import cache_dir
 
         base = cache_dir()
     return os.path.join(base, f"mcp-http-{port}.token")

@@ -95,7 +95,7 @@ def read_lines(fd: int):
 
 def pipeline_tool(name: str) -> tuple[str, bool]:
     """(tool name for the pipeline, is file content): file reads and patches are only deduplicated."""
-    from sqz_core.request import FILE_TOOLS
+    from sqz_core.api import FILE_TOOLS
 
     low = name.lower()
     if low in FILE_TOOLS:
@@ -172,7 +172,7 @@ class Proxy:
         self.client.send(jsonrpc.result(msg["id"], res))
 
     def _expand(self, args: dict) -> dict:
-        from sqz_core.expand import ExpandError
+        from sqz_core.api import ExpandError
 
         from .tools import text_result
 

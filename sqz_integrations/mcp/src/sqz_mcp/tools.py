@@ -196,7 +196,7 @@ class ToolBox:
         return text_result(_string_arg(args, "text"))
 
     def _expand(self, args: dict, session: str) -> dict:
-        from sqz_core.expand import ExpandError
+        from sqz_core.api import ExpandError
 
         ref = _string_arg(args, "ref")
         try:

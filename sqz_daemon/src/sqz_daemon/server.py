@@ -1,23 +1,26 @@
 """The optional warm daemon: ``sqz compress`` and ``sqz run`` without Python's cold start.
 
 ``sqz daemon start`` runs this module in the background. It listens on a private per-user
-Unix socket (``hot.daemon_socket()``: ``$XDG_RUNTIME_DIR/sqz/daemon.sock``, else
+Unix socket (``sqz_core.api.daemon_socket()``: ``$XDG_RUNTIME_DIR/sqz/daemon.sock``, else
 ``<cache dir>/daemon-<uid>/daemon.sock``; directory 0700, socket 0600) and keeps warm what
 every call would otherwise rebuild: the imported pipeline and formatter modules, their
 compiled regexes, the open store and the loaded plugin index. Nothing ever starts it
 implicitly; ``SQZ_DAEMON=0`` makes clients ignore it.
 
-The client (``hot._via_daemon``) sends the call's options, cwd, the environment variables
+The client (``sqz_core.hot``, on the hot path: stdlib only) sends the call's options, cwd, the environment variables
 a call depends on and the input bytes; the daemon answers with exactly what the in-process
 path would print (stdout bytes, the stderr lines, the exit status). Requests are read and
 answered on threads but compressed one at a time, because the pipeline reads ``os.environ``
 and the working directory: each request's variables and cwd are applied for its duration
 and restored afterwards. The store is reopened after an error or when its file was
-replaced; the plugin index is reloaded when ``plugins._fresh`` says it is stale (and the
+replaced; the plugin index is reloaded when ``plugin_index_is_fresh`` says it is stale (and the
 daemon exits if an imported plugin's code changed). A client of another sqz version or
 install (version, sqz_core's directory mtime, interpreter) gets "mismatch" and compresses
 in-process; the daemon exits when it sees that its own install changed. It exits after
 ``--idle-minutes`` without a request (default 15).
+
+Everything of the core it uses goes through ``sqz_core.api`` (the wire format and the
+client's constants are the core's, so client and server cannot drift apart).
 """
 
 from __future__ import annotations
@@ -29,14 +32,14 @@ import sys
 import threading
 import time
 
-from . import hot
+from sqz_core import api as core
 
 IDLE_MINUTES = 15.0
 START_TIMEOUT = 30.0  # the warm-up imports every plugin: seconds on a loaded machine
 
 
 def _paths() -> tuple[str, str, str, str]:
-    d = hot.daemon_dir()
+    d = core.daemon_dir()
     return d, os.path.join(d, "daemon.sock"), os.path.join(d, "daemon.pid"), os.path.join(d, "daemon.log")
 
 
@@ -51,7 +54,7 @@ def _private_dir(d: str) -> None:
 
 
 def _managed(key: str) -> bool:
-    return key.encode("utf-8", "surrogateescape").startswith(hot._DAEMON_ENV)
+    return key.encode("utf-8", "surrogateescape").startswith(core.DAEMON_ENV_PREFIXES)
 
 
 def _log(msg: str) -> None:
@@ -66,7 +69,7 @@ class Daemon:
     def __init__(self, idle_minutes: float = IDLE_MINUTES) -> None:
         self.idle = idle_minutes * 60
         self.dir, self.sock_path, self.pid_path, _ = _paths()
-        self.stamp = hot.daemon_stamp()
+        self.stamp = core.daemon_stamp()
         self.base_env = {k: v for k, v in os.environ.items() if _managed(k)}
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -145,19 +148,17 @@ class Daemon:
 
     def warm(self) -> None:
         """Import what calls need (pipeline, store, every formatter) and run the pipeline once."""
-        from . import pipeline, plugins, store  # noqa: F401
-
         try:
-            index = plugins.load_index()
-            self.indexes[plugins.index_path()] = index
-            for rec in plugins.enabled(index.get("plugins", [])):
-                plugins.load_plugin(rec)
+            index = core.load_index()
+            self.indexes[core.plugin_index_path()] = index
+            for rec in core.enabled_plugins(index.get("plugins", [])):
+                core.load_plugin(rec)
             sample = b"warming up\n" * 40 + b"error: something failed\n"
             for command in ("git status", "pytest -q", "cargo build", None):
-                pipeline.compress(sample, command=command, store=None, index=index)
+                core.compress(sample, command=command, store=None, index=index)
         except Exception as exc:  # a broken plugin is reported to the client that uses it, as in-process
             _log(f"warm-up: {type(exc).__name__}: {exc}")
-        plugins._reported.clear()
+        core.begin_plugin_call()  # failures found while warming up are reported to the call that meets them
 
     def serve_forever(self) -> None:
         while not self.stop.is_set():
@@ -178,16 +179,16 @@ class Daemon:
     # -- one connection ---------------------------------------------------------------------
     def handle(self, conn) -> None:
         try:
-            conn.settimeout(hot.DAEMON_TIMEOUT)
+            conn.settimeout(core.DAEMON_TIMEOUT)
             if not _same_user(conn):
                 return
             try:
-                fields = hot.unpack(hot.recv_message(conn, limit=hot.DAEMON_MAX_FRAME))
+                fields = core.unpack_frame(core.recv_frame(conn, limit=core.DAEMON_MAX_FRAME))
             except (OSError, ValueError):
                 return
             conn.settimeout(30)
             reply = self.answer(fields)
-            conn.sendall(hot.pack(reply))
+            conn.sendall(core.pack_frame(reply))
         except Exception as exc:
             _log(f"connection: {type(exc).__name__}: {exc}")
         finally:
@@ -195,7 +196,7 @@ class Daemon:
             self.last = time.monotonic()
 
     def answer(self, fields: list[bytes]) -> list[bytes]:
-        if len(fields) != 10 or fields[0] != hot.DAEMON_MAGIC:
+        if len(fields) != 10 or fields[0] != core.DAEMON_MAGIC:
             return [b"error: protocol"]
         stamp, verb = fields[1:5], fields[5]
         if stamp != self.stamp:
@@ -237,22 +238,18 @@ class Daemon:
         saved_err = sys.stderr
         sys.stderr = err
         try:
-            from . import plugins
-
-            plugins._reported.clear()  # "once" means once per call, as in a new process
-            for name in [n for n, m in plugins._modules.items() if m is None]:
-                del plugins._modules[name]
+            core.begin_plugin_call()  # "once" means once per call, as in a new process
             index = self._index()
             if index is None:
                 return [b"mismatch"]
             store = self._store()
-            result = hot.compress_bytes(data, opts, store=store, index=index)
+            result = core.compress_bytes(data, opts, store=store, index=index)
             if opts.get("store_failed"):
                 self._drop_store()
             before = err.getvalue()
             err.seek(0)
             err.truncate()
-            hot._note(result)
+            core.print_stats_line(result)
             after = err.getvalue()
             status = result.exit_code if result.exit_code is not None else 0
             return [b"ok", str(status).encode(), before.encode("utf-8", "surrogatepass"),
@@ -274,18 +271,13 @@ class Daemon:
 
     # -- warm state ----------------------------------------------------------------------------
     def _store_key(self):
-        from .paths import db_path
-        from .stores import store_url
-
-        url = store_url()
+        url = core.store_url()
         pg = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith("PG")))
-        return (url, None if url and not url.startswith("sqlite:") else self._sqlite_path(url) or db_path(), pg)
+        return (url, None if url and not url.startswith("sqlite:") else self._sqlite_path(url) or core.db_path(), pg)
 
     @staticmethod
     def _sqlite_path(url):
-        from .stores import _sqlite_path
-
-        return _sqlite_path(url)
+        return core.sqlite_path_of(url)
 
     def _store(self):
         """The open store for this request's settings; reopened when its SQLite file was replaced."""
@@ -306,7 +298,7 @@ class Daemon:
                 entry[0].close()
             except Exception:
                 pass
-        store = hot._open_store()  # None after one line on stderr, as in-process
+        store = core.open_store_or_say()  # None after one line on stderr, as in-process
         if store is not None and key[1] is not None:
             try:
                 st = os.stat(key[1])
@@ -329,13 +321,11 @@ class Daemon:
 
     def _index(self):
         """The plugin index for this request's cache dir; None when a loaded plugin's code changed."""
-        from . import plugins
-
-        path = plugins.index_path()
+        path = core.plugin_index_path()
         index = self.indexes.get(path)
-        if index is not None and plugins._fresh(index):
+        if index is not None and core.plugin_index_is_fresh(index):
             return index
-        new = plugins.load_index()
+        new = core.load_index()
         if index is not None:
             old_watch, new_watch = index.get("watch", {}), new.get("watch", {})
             for rec in new.get("plugins", []):
@@ -402,9 +392,9 @@ def request(verb: bytes, timeout: float = 2.0) -> str | None:
         return None
     try:
         s.settimeout(timeout)
-        s.connect(hot.daemon_socket())
-        s.sendall(hot.pack([hot.DAEMON_MAGIC, *hot.daemon_stamp(), verb, b"/", b"", b"", b""]))
-        reply = hot.unpack(hot.recv_message(s))
+        s.connect(core.daemon_socket())
+        s.sendall(core.pack_frame([core.DAEMON_MAGIC, *core.daemon_stamp(), verb, b"/", b"", b"", b""]))
+        reply = core.unpack_frame(core.recv_frame(s))
     except (OSError, ValueError):
         return None
     finally:
@@ -479,7 +469,7 @@ def start(idle_minutes: float = IDLE_MINUTES, foreground: bool = False, echo=pri
         return serve(idle_minutes)
     with open(log, "ab") as fh:
         os.chmod(log, 0o600)
-        proc = subprocess.Popen([sys.executable, "-m", "sqz_core.daemon", "--idle-minutes", str(idle_minutes)],
+        proc = subprocess.Popen([sys.executable, "-m", "sqz_daemon", "--idle-minutes", str(idle_minutes)],
                                 stdin=subprocess.DEVNULL, stdout=fh, stderr=fh, start_new_session=True,
                                 close_fds=True, cwd="/")
     deadline = time.monotonic() + START_TIMEOUT
@@ -588,7 +578,7 @@ def status(echo=print) -> int:
              "in-process")
         return 1
     if answer is None:
-        stale = os.path.exists(hot.daemon_socket()) and not _locked()
+        stale = os.path.exists(core.daemon_socket()) and not _locked()
         echo("sqz daemon: not running" + (" (a stale socket is left; `sqz daemon stop` removes it)" if stale else ""))
         return 1
     enabled = os.environ.get("SQZ_DAEMON") != "0"
@@ -601,7 +591,7 @@ def status(echo=print) -> int:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(prog="python -m sqz_core.daemon", description="Serve sqz compress requests.")
+    ap = argparse.ArgumentParser(prog="python -m sqz_daemon", description="Serve sqz compress requests.")
     ap.add_argument("--idle-minutes", type=float, default=IDLE_MINUTES)
     args = ap.parse_args(argv)
     return serve(args.idle_minutes)

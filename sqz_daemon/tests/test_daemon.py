@@ -1,4 +1,4 @@
-"""The warm daemon (`sqz daemon start|stop|status`, sqz_core.daemon, hot._via_daemon).
+"""The warm daemon (`sqz daemon start|stop|status`, sqz_daemon.server, the client in sqz_core.hot).
 
 Every test starts its own daemon in its own temporary SQZ_CACHE_DIR / XDG_RUNTIME_DIR and stops it.
 The daemon must answer exactly what the in-process path prints, and any failure of it must fall
@@ -368,7 +368,7 @@ def test_private_files_refuses_second_start_and_status(env):
     assert env.sock.stat().st_mode & 0o777 == 0o600 and env.pidfile.stat().st_mode & 0o777 == 0o600
     again = env.sqz("daemon", "start")
     assert again.returncode == 1 and b"already running" in again.stdout
-    direct = subprocess.run([sys.executable, "-m", "sqz_core.daemon"], env=env, capture_output=True, timeout=TIMEOUT)
+    direct = subprocess.run([sys.executable, "-m", "sqz_daemon"], env=env, capture_output=True, timeout=TIMEOUT)
     assert direct.returncode == 1 and b"already running" in direct.stderr
     assert env.pid() == pid and _alive(pid)
     status = env.sqz("daemon", "status")
@@ -397,7 +397,8 @@ def test_store_replaced_under_the_daemon_is_reopened(env):
 
 
 def test_stale_plugin_index_is_reloaded(env, monkeypatch):
-    from sqz_core import daemon, plugins
+    from sqz_core import plugins
+    from sqz_daemon import server as daemon
 
     for k, v in env.items():
         if k.startswith(("SQZ_", "XDG_")):
@@ -475,7 +476,7 @@ def test_stop_of_a_daemon_that_does_not_exit_kills_it_and_says_so(env):
     # SIGKILL (daemon.request's and daemon.stop's defaults), plus 5 s for start-up on a loaded machine
     from inspect import signature
 
-    from sqz_core import daemon
+    from sqz_daemon import server as daemon
 
     budget = (signature(daemon.request).parameters["timeout"].default + 1
               + signature(daemon.stop).parameters["kill_wait"].default + 5.0)

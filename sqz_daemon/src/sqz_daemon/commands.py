@@ -1,0 +1,42 @@
+"""``sqz daemon start|stop|status``: the verbs sqz-daemon brings to ``sqz`` (entry point ``sqz.commands``)."""
+
+from __future__ import annotations
+
+import typer
+
+daemon = typer.Typer(help="An optional warm local daemon: `sqz compress` and `sqz run` skip Python's start-up "
+                          "while it runs (never started implicitly; SQZ_DAEMON=0 ignores it).",
+                     no_args_is_help=True)
+
+
+@daemon.command("start")
+def daemon_start(
+    idle_minutes: float = typer.Option(15.0, "--idle-minutes", min=0, help="Exit after this many minutes without a request (0: never)."),
+    foreground: bool = typer.Option(False, "--foreground", help="Serve in this process instead of the background."),
+):
+    """Start the daemon for this user (private Unix socket); refuses if one is already running."""
+    from .server import start
+
+    raise typer.Exit(start(idle_minutes, foreground, echo=typer.echo))
+
+
+@daemon.command("stop")
+def daemon_stop(
+    wait: float = typer.Option(5.0, "--wait", min=0.0,
+                               help="Seconds to wait for the daemon to exit before it is killed (SIGKILL)."),
+):
+    """Stop the daemon, wait until its process is gone (killing it if it does not exit) and say which happened.
+
+    Also removes the socket and pid file a killed daemon left. Exit 1 if the process is still running.
+    """
+    from .server import stop
+
+    raise typer.Exit(stop(echo=typer.echo, timeout=wait))
+
+
+@daemon.command("status")
+def daemon_status():
+    """Whether a daemon serves this user's calls: pid, socket, version, requests served. Exit 1 if none."""
+    from .server import status
+
+    raise typer.Exit(status(echo=typer.echo))
