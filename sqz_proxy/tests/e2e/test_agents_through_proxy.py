@@ -299,3 +299,50 @@ def test_opencode_through_the_proxy_failing_run_compressed_and_re_read_deduplica
     assert raw[0].startswith("===") and raw[0].rstrip().endswith("=")
     assert "def alpha_rule_39(text):" in got[1] and got[1] == raw[1]
     assert raw[2] == raw[1] and got[2].startswith("§ref:") and got[2].count("\n") == 1, got[2]
+
+
+def test_copilot_cli_through_the_proxy_failing_run_compressed_exit_line_kept_reread_deduplicated(tmp_path):
+    harness = _load("copilot_e2e_harness_for_proxy", ROOT / "sqz_integrations/copilot_cli/tests/"
+                                                            "test_copilot_cli_e2e.py")
+    harness.require_copilot()
+    (tmp_path / "work").mkdir()
+    repo = repo_with_failing_tests(tmp_path / "work")
+    env = harness.setup_agent(tmp_path, sqz=False)
+    env["SQZ_DB_PATH"] = os.environ["SQZ_DB_PATH"]
+    pytest_cmd = f"{sys.executable} -m pytest -p no:cacheprovider test_calc.py"
+    notes = str(repo / "src" / "notes.py")
+
+    def script(messages):
+        done = sum(1 for m in messages if m.get("role") == "assistant")
+        if done == 0:
+            return ("tool", "bash", {"command": pytest_cmd, "description": "run the tests"})
+        if done in (1, 2):
+            return ("tool", "view", {"path": notes})
+        return ("text", "done")
+
+    server = harness.ScriptedOpenAI(script)
+    try:
+        with running_proxy(server.url.rsplit("/v1", 1)[0]) as proxy:
+            rec = Recording(proxy)
+
+            class Via:  # run_copilot reads .url: the proxy's OpenAI prefix
+                url = f"http://127.0.0.1:{proxy.port}/openai/v1"
+
+            r = harness.run_copilot(env, Via, "Run the tests, then read the notes.", repo,
+                                    "--allow-all-tools", "--allow-all-paths")
+    finally:
+        server.close()
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    received = server.requests[-1]["body"]
+    sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_CHAT and b.get("messages"))
+    got, raw = harness.tool_messages(received["messages"]), harness.tool_messages(sent["messages"])
+    assert len(got) == len(raw) == 3, (raw, r.stdout[-2000:])
+    assert "6 failed, 34 passed" in raw[0], raw[0][-500:]
+    # Copilot's own exit status line ends the result: kept
+    assert raw[0].rstrip().endswith("exit code 1>"), raw[0][-200:]
+    assert got[0].rstrip().endswith(raw[0].rstrip().rsplit("\n", 1)[1])
+    assert count_tokens(got[0])[0] < 0.8 * count_tokens(raw[0])[0], (got[0], raw[0])
+    for test_id in FAILED_IDS:
+        assert fact_kept(got[0], f"FAILED {test_id}"), (test_id, got[0])
+    assert "def note_59(text):" in got[1] and got[1] == raw[1]
+    assert raw[2] == raw[1] and got[2].startswith("§ref:") and got[2].count("\n") == 1, got[2]
