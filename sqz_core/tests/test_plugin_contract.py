@@ -404,12 +404,12 @@ def test_refused_plugins_are_never_called_and_a_hookwrapper_keeps_the_json_kind(
     data = JSON_FIXTURE.read_bytes()
     empty = tmp_path / "empty"
     empty.mkdir()
-    alone = sqz(empty, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    alone = sqz(empty, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
     assert alone.returncode == 0 and len(alone.stdout) < len(data) and b"[sqz expand " in alone.stdout  # JSON kind
     # ...is the answer with all of them installed: the hookwrapper lets the JSON kind answer, and
     # the refused ones (which raise if called) are not called on this call or the next
     for _ in range(2):
-        r = sqz(site, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+        r = sqz(site, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
         assert r.returncode == 0
         assert r.stdout == alone.stdout
         assert b"raised" not in r.stderr and b"a refused plugin was called" not in r.stderr
@@ -436,7 +436,7 @@ def test_a_bad_answer_from_an_installed_plugin_keeps_the_generic_result(tmp_path
     data = JSON_FIXTURE.read_bytes()
     empty = tmp_path / "empty"
     empty.mkdir()
-    alone = sqz(empty, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    alone = sqz(empty, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
     site = tmp_path / "site"
     site.mkdir()
     add_dist(site, "grows", '''
@@ -455,7 +455,7 @@ def test_a_bad_answer_from_an_installed_plugin_keeps_the_generic_result(tmp_path
         def sqz_format(request):
             return request.text.encode()
     ''')
-    r = sqz(site, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    r = sqz(site, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
     assert r.returncode == 0 and r.stdout == alone.stdout  # the JSON kind's answer, as without them
     n = len(data.decode())
     assert r.stderr.decode().splitlines() == [
