@@ -246,7 +246,9 @@ def _validate(records: list[dict], objects: dict[str, object]) -> None:
             rec["error"] = _one_line(exc)
             continue
         except ValueError as exc:  # the same module registered under two names: called twice otherwise
-            rec["error"] = _one_line(exc).split("; ")[0]
+            other = pm.get_name(obj)
+            rec["error"] = (f"the same object as plugin {other!r} (one plugin, two entry points)" if other
+                            else _one_line(exc).split("; ")[0])
             continue
         problem = _differs_from_pluggy(pm, obj, rec)
         if problem is not None:

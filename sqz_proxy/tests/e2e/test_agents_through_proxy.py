@@ -209,3 +209,53 @@ def test_gemini_cli_through_the_proxy_reread_deduplicated_shell_compressed(tmp_p
     assert raw[2] == raw[1] and got[1] == raw[1]
     assert got[2].startswith("§ref:") and got[2].count("\n") == 1, got[2]
     assert count_tokens(got[2])[0] < count_tokens(raw[2])[0] / 5
+
+
+def test_codex_through_the_proxy_failing_run_compressed_and_re_read_deduplicated(tmp_path):
+    harness = _load("codex_e2e_harness_for_proxy", ROOT / "sqz_integrations/codex/tests/test_codex_e2e.py")
+    harness.codex_bin()
+    env = harness.make_env(tmp_path)
+    repo = Path(harness.make_repo(tmp_path, env))
+    (repo / "test_calc.py").write_text(FAILING)
+    pytest_cmd = f"{sys.executable} -m pytest -p no:cacheprovider test_calc.py"
+    import re
+
+    def step(request):
+        results = harness.tool_outputs(request)
+        if not results:
+            harness.shell_call(request, pytest_cmd)  # checks the shell tool's name
+            return ("tool", "exec_command", {"cmd": pytest_cmd, "yield_time_ms": 30000})
+        running = re.search(r"Process running with session ID (\d+)", results[-1])
+        if running:  # a loaded machine: wait for the run to end, as an agent does
+            return ("tool", "write_stdin", {"session_id": int(running.group(1)), "chars": "",
+                                            "yield_time_ms": 30000})
+        reads = sum(1 for r in results if "alpha_rule" in r or "§ref:" in r)
+        if reads < 2:
+            return harness.shell_call(request, "cat alpha.py")
+        return ("text", "Done.")
+
+    with harness.ScriptedModel(step) as model, running_proxy(model.base_url.rsplit("/v1", 1)[0]) as proxy:
+        rec = Recording(proxy)
+        harness.write_config(env, f"http://127.0.0.1:{proxy.port}/openai/v1")
+        with open(os.path.join(env["CODEX_HOME"], "rules", "default.rules"), "a", encoding="utf-8") as f:
+            f.write(f'prefix_rule(pattern=["{sys.executable}", "-m", "pytest"], decision="allow")\n')
+        r = harness.run_codex(str(repo), env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        received = model.requests[-1]
+    sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_RESPONSES)
+    got, raw = harness.tool_outputs(received), harness.tool_outputs(sent)
+    assert len(got) == len(raw) and len(got) >= 3, (raw, r.stderr[-3000:])
+    ended = next(i for i, t in enumerate(raw) if "Process exited with code 1" in t)  # the pytest run's end
+    got, raw = [got[ended], got[-2], got[-1]], [raw[ended], raw[-2], raw[-1]]
+    # the failing run: Codex's own status lines first, kept; the output compressed, every failure kept
+    head = raw[0].split("Output:\n", 1)[0] + "Output:\n"
+    assert "Process exited with code 1" in head and got[0].startswith(head), (raw[0][:300], got[0][:300])
+    assert count_tokens(got[0])[0] < 0.8 * count_tokens(raw[0])[0], (got[0], raw[0])
+    for test_id in FAILED_IDS:
+        assert fact_kept(got[0], f"FAILED {test_id}"), (test_id, got[0])
+    assert "6 failed, 34 passed" in got[0]
+    # `cat` twice: file content, kept whole the first time, a one-line ref the second
+    assert "def alpha_rule_39(text):" in got[1] and got[1] == raw[1]
+    assert raw[2].split("Output:\n", 1)[1] == raw[1].split("Output:\n", 1)[1]
+    body2 = got[2].split("Output:\n", 1)[1]
+    assert body2.startswith("§ref:") and body2.count("\n") == 1 and "def alpha_rule_39" not in got[2], got[2]
