@@ -81,3 +81,31 @@ def test_daemon_client_imports_no_pipeline_store_regex_or_json():
     finally:
         subprocess.run(sqz + ["daemon", "stop"], env=env, capture_output=True, timeout=20)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+# what a compress call may import at most (counted on the three shapes below: 26 of the core, 31-40 of
+# sqz with the packs, 107-116 in all; plus a margin of a few): a new import on the hot path is a
+# decision, made here, not an accident
+MAX_CORE_MODULES = 28
+MAX_SQZ_MODULES = 44
+MAX_MODULES = 125
+
+
+def test_version_imports_no_regex_or_openssl():
+    r = subprocess.run([sys.executable, "-c", "import sys\nsys.argv = ['sqz', '--version']\n"
+                        "from sqz_core.__main__ import main\nmain()\nprint(sorted(sys.modules), file=sys.stderr)"],
+                       capture_output=True, check=True)
+    mods = eval(r.stderr.decode().strip().splitlines()[-1])
+    assert "re" not in mods and "hashlib" not in mods and "sqz_core.pipeline" not in mods, mods
+
+
+def test_compress_imports_only_what_it_uses():
+    probe("git status", "a line of output\n")  # first call may build the plugin index
+    for command in ("git log --stat", "pytest -v", "grep -rn needle ."):
+        mods = probe(command, "a line of output that repeats\n")["modules"]
+        assert "hashlib" not in mods, command  # digests through the C sha256, without OpenSSL's set-up
+        core = [m for m in mods if m.startswith("sqz_core")]
+        assert len(core) <= MAX_CORE_MODULES, (command, core)
+        sqz = [m for m in mods if m.startswith("sqz")]
+        assert len(sqz) <= MAX_SQZ_MODULES, (command, sqz)
+        assert len(mods) <= MAX_MODULES, (command, len(mods))

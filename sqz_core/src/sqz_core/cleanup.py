@@ -213,19 +213,19 @@ def fold_repeated_blocks(lines: list[str], max_block: int = 12, min_repeats: int
             out.append(lines[i])
             i += 1
             continue
-        for k in range(max(2, nearest[i]), max_block + 1):
-            if i + 2 * k > n:
+        k = nearest[i]
+        while k <= max_block:  # only the widths at which line i comes again (the chain of its next copies)
+            if i + k >= n or (k >= 2 and i + 2 * k > n):
                 break
-            if lines[i + k] != lines[i]:  # cheap first test: most lines start no repeat
-                continue
-            block = lines[i:i + k]
-            if not any(s.strip() for s in block):
-                continue
-            reps = 1
-            while lines[i + reps * k:i + (reps + 1) * k] == block:
-                reps += 1
-            if reps >= min_repeats and reps * k > best_reps * best_k and reps * k >= 4:
-                best_k, best_reps = k, reps
+            if k >= 2:
+                block = lines[i:i + k]
+                if any(s.strip() for s in block):
+                    reps = 1
+                    while lines[i + reps * k:i + (reps + 1) * k] == block:
+                        reps += 1
+                    if reps >= min_repeats and reps * k > best_reps * best_k and reps * k >= 4:
+                        best_k, best_reps = k, reps
+            k += nearest[i + k]
         if best_k:
             out.extend(lines[i:i + best_k])
             out.append(f"[the {best_k} lines above repeat ×{best_reps} in all]")

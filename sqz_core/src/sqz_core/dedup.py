@@ -63,9 +63,9 @@ def shortened_key(digest: str, command: str | None) -> str:
     with a ref; any other read of the same bytes (``cat`` of the log, an ``expand``) gets
     the content again. Not a blob hash, so it never matches a full-content lookup.
     """
-    import hashlib
+    from .pipeline import digest_of  # the C sha256 without hashlib's OpenSSL set-up
 
-    return hashlib.sha256(f"shortened\0{command or ''}\0{digest}".encode("utf-8", "surrogatepass")).hexdigest()
+    return digest_of(f"shortened\0{command or ''}\0{digest}".encode("utf-8", "surrogatepass"))
 
 
 def _expand_words() -> str:

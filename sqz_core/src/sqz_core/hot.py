@@ -105,7 +105,193 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
 
     The warm daemon passes the ``store`` it keeps open (None: unavailable) and its loaded plugin
     ``index``; a store error then sets ``opts["store_failed"]`` so it reopens the store.
+
+    An input of ``CAPPED_MIN_BYTES`` or more with the user's own store is compressed in a forked
+    child (``_capped``): at the time budget the original goes out whatever stage is running.
     """
+    if store is NOT_MINE and len(data) >= CAPPED_MIN_BYTES and _can_fork():
+        budget = _budget_seconds()
+        if budget is not None:
+            return _capped(data, opts, budget)
+    return _compress_bytes(data, opts, store=store, index=index)
+
+
+# -- the hard cap: big inputs compressed in a child the parent stops at the deadline -----------------
+CAPPED_MIN_BYTES = 64 * 1024  # smaller inputs finish far inside any budget: no fork
+
+
+class Answer:
+    """What a capped call answers (the fields of ``pipeline.Result`` its callers read), without
+    importing the pipeline in the parent."""
+
+    __slots__ = ("output", "outcome", "exit_code", "plugin", "reason", "est_in", "est_out", "family", "digest",
+                 "stored", "output_digest")
+
+    def __init__(self, output: bytes, outcome: str, exit_code=None, **fields) -> None:
+        self.output, self.outcome, self.exit_code = output, outcome, exit_code
+        for name in ("plugin", "reason", "family", "digest", "output_digest"):
+            setattr(self, name, fields.get(name) or (None if name != "reason" else ""))
+        self.est_in, self.est_out = fields.get("est_in", 0), fields.get("est_out", 0)
+        self.stored = fields.get("stored", False)
+
+
+def _budget_seconds() -> float | None:
+    """``SQZ_TIME_BUDGET_MS`` in seconds (as ``pipeline.time_budget``); None when unlimited."""
+    try:
+        ms = int(os.environ.get("SQZ_TIME_BUDGET_MS", 2000))
+    except ValueError:
+        ms = 2000
+    return ms / 1000 if ms > 0 else None
+
+
+def _can_fork() -> bool:
+    """A POSIX process with no other thread running (a fork copies only the calling thread)."""
+    if not hasattr(os, "fork") or os.environ.get("SQZ_NO_FORK") == "1":
+        return False
+    threading = sys.modules.get("threading")
+    return threading is None or threading.active_count() == 1
+
+
+_ANSWER_FIELDS = ("outcome", "exit_code", "plugin", "reason", "est_in", "est_out", "family", "digest",
+                  "output_digest", "stored")
+
+
+def _capped(data: bytes, opts: dict, budget: float):
+    """``_compress_bytes`` in a forked child; past ``budget`` seconds the child is killed and the
+    original goes out unchanged (outcome ``timeout``), as it would at a check between stages."""
+    import time
+
+    deadline = time.monotonic() + budget
+    r, w = os.pipe()
+    try:
+        pid = os.fork()
+    except OSError:
+        os.close(r)
+        os.close(w)
+        return _compress_bytes(data, opts)
+    if pid == 0:  # the child: compress, send the answer, leave without the parent's clean-up
+        code = 0
+        try:
+            os.close(r)
+            result = _compress_bytes(data, opts)
+            fields = [b"" if getattr(result, f, None) is None else str(getattr(result, f)).encode("utf-8", "replace")
+                      for f in _ANSWER_FIELDS]
+            view = memoryview(pack([b"ok", *fields, result.output]))
+            while view:
+                view = view[os.write(w, view):]
+        except BaseException:
+            code = 1
+        finally:
+            try:
+                sys.stderr.flush()
+            except Exception:
+                pass
+            os._exit(code)
+    os.close(w)
+    chunks: list[bytes] = []
+    done = False
+    try:
+        done = _read_until(r, chunks, deadline)
+    finally:
+        os.close(r)
+        if not done:
+            _kill(pid)
+        _reap(pid)
+    message = b"".join(chunks)
+    if done:
+        try:
+            fields = unpack(message[8:])
+            if fields[0] == b"ok" and len(fields) == len(_ANSWER_FIELDS) + 2:
+                return _answer_from(fields[1:-1], fields[-1])
+        except ValueError:
+            pass
+    from .exitmarker import split_trailer
+
+    raw, status = split_trailer(data, opts.get("exit_nonce"))
+    if not done:
+        answer = Answer(raw, "timeout", status, reason=f"over the {budget:g} s time budget")
+        _record_timeout(data, opts, answer)
+        return answer
+    sys.stderr.write("sqz: internal error (the compressing process ended without an answer); output sent unchanged\n")
+    opts["store_failed"] = True
+    return Answer(raw, "error", status)
+
+
+def _read_until(fd: int, chunks: list[bytes], deadline: float) -> bool:
+    """Read one framed message from ``fd`` into ``chunks``; False when ``deadline`` passed first
+    (or the writer ended early)."""
+    import select
+    import time
+
+    need = None
+    got = 0
+    while need is None or got < need:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return False
+        try:
+            ready = select.select([fd], [], [], left)[0]
+        except InterruptedError:
+            continue
+        if not ready:
+            return False
+        piece = os.read(fd, 1 << 20)
+        if not piece:
+            return False
+        chunks.append(piece)
+        got += len(piece)
+        if need is None and got >= 8:
+            head = chunks[0] if len(chunks[0]) >= 8 else b"".join(chunks)
+            need = 8 + int.from_bytes(head[:8], "big")
+    return True
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, 9)
+    except OSError:
+        pass
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, 0)
+    except (OSError, InterruptedError):
+        pass
+
+
+def _answer_from(fields: list[bytes], output: bytes) -> Answer:
+    values = dict(zip(_ANSWER_FIELDS, (f.decode("utf-8", "replace") for f in fields)))
+    exit_code = int(values.pop("exit_code")) if values["exit_code"] else None
+    outcome = values.pop("outcome")
+    est = {k: int(values.pop(k) or 0) for k in ("est_in", "est_out")}
+    stored = values.pop("stored") == "True"
+    return Answer(output, outcome, exit_code, stored=stored, **est, **{k: v or None for k, v in values.items()})
+
+
+def _record_timeout(data: bytes, opts: dict, answer: Answer) -> None:
+    """The call's stats row (outcome ``timeout``), as the in-process check would leave it; never fails."""
+    try:
+        store = _open_store()
+        if store is None:
+            return
+        try:
+            from .request import FormatRequest
+
+            family = FormatRequest("", opts["command"], tool=opts["tool"]).program or (
+                opts["tool"].lower() if opts["tool"] else None)
+            store.record_call(
+                session=opts["session"] or _default_session(), command=opts["command"] or opts["tool"],
+                family=family, plugin=None, outcome="timeout", bytes_in=len(data), bytes_out=len(answer.output),
+                est_in=0, est_out=0, input_hash=None, output_hash=None, agent=opts.get("agent"), cwd=_cwd())
+        finally:
+            store.close()
+    except Exception:
+        pass
+
+
+def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | None = None):
+    """``compress_bytes`` in this process."""
     from .pipeline import Result, compress
     from .store import StoreBusy, StoreError
 
@@ -157,6 +343,11 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
     finally:
         if own and store is not None:
             store.close()
+        elif store is not None and getattr(store, "deferred", False):
+            try:  # a store kept open across calls (the daemon's): this call's writes go now
+                store.flush()
+            except StoreError:
+                opts["store_failed"] = True
 
 
 def _cwd() -> str | None:

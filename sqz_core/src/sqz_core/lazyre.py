@@ -10,7 +10,8 @@ than on a compiled pattern.
 
 from __future__ import annotations
 
-import re
+# ``re`` itself is imported on first compile: ``sqz --version`` and a call answered before any
+# pattern runs import no regex machinery (flags are plain ints: ``re.M`` is 8, ``re.I`` 2)
 
 
 class LazyPattern:
@@ -19,9 +20,11 @@ class LazyPattern:
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.__dict__["_source"] = (pattern, flags)
 
-    def compiled(self) -> re.Pattern:
+    def compiled(self):
         compiled = self.__dict__.get("_compiled")
         if compiled is None:
+            import re
+
             compiled = self.__dict__["_compiled"] = re.compile(*self.__dict__["_source"])
         return compiled
 

@@ -13,7 +13,11 @@
 A lossy result ends with a line telling how to get the original back.
 
 A per-call time budget (``SQZ_TIME_BUDGET_MS``, default 2000) is checked between stages:
-past it the original goes out unchanged, nothing is stored, and the outcome is ``timeout``.
+past it the original goes out unchanged, nothing is stored, and the outcome is ``timeout``
+(``hot.compress_bytes`` also stops a big input's call at the deadline whatever stage runs).
+An input the full pipeline could not finish within the budget (``SURE_BYTES_PER_S``) skips
+the formatters, content kinds and abbreviation: clean-up, safety, dedup, folding and the gate
+still run.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import time
 
 from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escapes
 from .exitmarker import split_trailer
+from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
 from .request import FormatRequest
 from .tokens import estimate
 
@@ -37,6 +42,9 @@ except ImportError:  # pragma: no cover - other Pythons
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_TIME_BUDGET_MS = 2000
 MIN_REF_BYTES = 160  # shorter content is always sent in full
+# what the whole pipeline surely keeps up with on a loaded machine (the slowest shapes run
+# 3-10 MB/s here); an input larger than this times the budget takes the cheap stages only
+SURE_BYTES_PER_S = 2 * 1024 * 1024
 
 
 class Result:
@@ -105,34 +113,6 @@ def _over_budget(raw: bytes, exit_code, deadline: float, family=None, est_in: in
                   family=family, est_in=est_in, est_out=est_in)
 
 
-def min_saving(est_in: int, mode: str) -> int:
-    """Tokens a result must save to be used: 10% (5% in aggressive mode), at least 8.
-
-    The margin covers the estimate's error (about ±10% against cl100k, more when a
-    transformation changes the mix of characters), so a result the gate lets through
-    is shorter in real tokens too.
-    """
-    frac = 0.05 if mode == "aggressive" else 0.10
-    return max(8, int(est_in * frac))
-
-
-def recovery_line(digest: str, store) -> str:
-    """``[<sqz> expand ID]``: the last line of a lossy result, a command the agent's shell can run.
-
-    ID is the shortest prefix of ``digest`` (12 hex digits or more) unique in ``store`` now,
-    so ``sqz expand ID`` never answers "ambiguous" (``runnable.RECOVERY_LINE`` parses it).
-    """
-    from .expand import short_id
-    from .runnable import recovery_text
-
-    return recovery_text(short_id(store, digest)) + "\n"
-
-
-def net_win(est_in: int, est_out: int, mode: str) -> bool:
-    """The gate: the result must save ``min_saving`` tokens even if the estimate of it is 8% low."""
-    return est_out * 1.08 + min_saving(est_in, mode) <= est_in
-
-
 def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=None) -> Result:
     return Result(raw, outcome, exit_code=exit_code, reason=reason, family=family)
 
@@ -144,6 +124,23 @@ def _safe_passthrough(raw: bytes, text: str, exit_code, reason: str, family, est
     r = Result(out, "safe", exit_code=exit_code, reason=reason, family=family, est_in=est_in)
     r.est_out = estimate(shown) if out is not raw else est_in
     return r
+
+
+class _Call:
+    """One call on its way through the stages (what each stage reads and leaves for the next)."""
+
+    __slots__ = ("data", "exit_nonce", "raw", "exit_code", "text", "cleaned", "req", "family", "deadline", "mode", "command", "tool",
+                 "store", "session", "no_cache", "index", "formatters", "abbreviate", "records", "verdict",
+                 "est_in", "is_safe", "is_file", "digest", "level", "reporter", "plugin", "formatted",
+                 "candidate", "est_out", "lossy", "kind_asked", "cheap")
+
+    def __init__(self, **fields) -> None:
+        for name in self.__slots__:
+            setattr(self, name, fields.get(name))
+
+    def late(self, est_in: int = 0) -> Result | None:
+        """The original as a ``timeout`` when the call is past its deadline, else None."""
+        return _over_budget(self.raw, self.exit_code, self.deadline, self.family, est_in)
 
 
 def compress(data: bytes, *, command: str | None = None, tool: str | None = None, mode: str = "auto",
@@ -164,145 +161,194 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     always tried); ``critical`` also cuts long unformatted output to its head and
     tail, the middle recoverable with ``sqz expand``. File content, diffs and safe
     content are never cut.
-    """
-    from .plugins import builtin_record, call_all, call_first, for_program, implementations, load_index
-    from .verdicts import most_restrictive
 
-    deadline = time.monotonic() + time_budget()
-    raw, exit_code = split_trailer(data, exit_nonce)
+    The stages run in order; each either answers (a ``Result``) or leaves the call to the next.
+    """
+    call = _Call(deadline=time.monotonic() + time_budget(), data=data, exit_nonce=exit_nonce, mode=mode, command=command, tool=tool, store=store,
+                 session=session, no_cache=no_cache, index=index, formatters=formatters, abbreviate=abbreviate)
+    for stage in (_take_input, _clean_up, _classify, _find_ref, _format, _around_safe_spans, _generic):
+        result = stage(call)
+        if result is not None:
+            return result
+    return _store(call, _gate(call))
+
+
+def _take_input(c: _Call) -> Result | None:
+    """The exit trailer stripped; empty, sqz's own, oversized, binary input answered as it is."""
+    c.raw, c.exit_code = raw, exit_code = split_trailer(c.data, c.exit_nonce)
     if not raw:
         return _passthrough(raw, "empty", exit_code)
+    command = c.command
     if command and "sqz" in command and _runs_sqz(command):  # sqz's own output (``sqz expand``): never again
         return _passthrough(raw, "passthrough", exit_code, reason="sqz's own output")
     if len(raw) > _max_bytes():
         return _passthrough(raw, "huge", exit_code, reason=f"over {_max_bytes()} bytes")
     try:
-        text = raw.decode("utf-8")
+        c.text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return _passthrough(raw, "binary", exit_code, reason="not UTF-8")
-    if "\x00" in text:
+    if "\x00" in c.text:
         return _passthrough(raw, "binary", exit_code, reason="NUL bytes")
+    c.cheap = len(raw) > time_budget() * SURE_BYTES_PER_S
+    return None
 
-    cleaned = clean_terminal(text)
-    req = FormatRequest(cleaned, command, tool=tool, exit_code=exit_code,
-                        mode="aggressive" if mode == "aggressive" else "default")
-    family = req.program or (tool.lower() if tool else None)
-    if (late := _over_budget(raw, exit_code, deadline, family)) is not None:
+
+def _clean_up(c: _Call) -> Result | None:
+    """Terminal noise resolved (what a reader saw); the request plugins get; ``--mode safe`` answered."""
+    c.cleaned = clean_terminal(c.text)
+    c.req = req = FormatRequest(c.cleaned, c.command, tool=c.tool, exit_code=c.exit_code,
+                                mode="aggressive" if c.mode == "aggressive" else "default")
+    c.family = req.program or (c.tool.lower() if c.tool else None)
+    if (late := c.late()) is not None:
         return late
-    if mode == "safe":
-        r = _passthrough(raw, "safe", exit_code, reason="--mode safe", family=family)
-        r.est_in = r.est_out = estimate(text)
+    if c.mode == "safe":
+        r = _passthrough(c.raw, "safe", c.exit_code, reason="--mode safe", family=c.family)
+        r.est_in = r.est_out = estimate(c.text)
         return r
+    return None
 
-    if index is None:
-        index = load_index()
+
+def _classify(c: _Call) -> Result | None:
+    """The safety verdict (every classifier, the most restrictive wins); a secret goes out unchanged."""
+    from .plugins import builtin_record, call_all, for_program, implementations, load_index
+    from .verdicts import most_restrictive
+
+    req, text = c.req, c.text
+    if c.index is None:
+        c.index = load_index()
     # formatters off: only the catch-alls (the generic content kinds), no per-command formatter
-    records = [builtin_record()] + for_program(index, req.program if formatters else None)
-
+    c.records = records = [builtin_record()] + for_program(c.index, req.program if c.formatters else None)
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
-    if (verdict is None or not verdict.secret) and cleaned != text:
+    if (verdict is None or not verdict.secret) and c.cleaned != text:
         from .safety import classify  # the raw bytes are what a store keeps: a secret a redraw hid counts
 
-        raw_verdict = classify(text)
+        raw_verdict = classify(text, secrets_only=True)
         if raw_verdict is not None and raw_verdict.secret:
             verdict = raw_verdict
-    est_in = estimate(text)
+    c.verdict = verdict
+    c.est_in = est_in = estimate(text)
     if verdict is not None and verdict.level == "safe" and verdict.secret:
-        return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
-    if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+        return _safe_passthrough(c.raw, text, c.exit_code, verdict.reason, c.family, est_in)
+    if (late := c.late(est_in)) is not None:
         return late
-    if verdict is not None and verdict.level == "aggressive" and mode == "auto":
+    if verdict is not None and verdict.level == "aggressive" and c.mode == "auto":
         req.mode = "aggressive"
-    is_safe = verdict is not None and verdict.level == "safe"
-    is_file = req.is_file_content()
-
-    digest = digest_of(raw)
-    session = session or default_session()
-    level = "default"
-    if store is not None and not is_safe:
+    c.is_safe = verdict is not None and verdict.level == "safe"
+    c.is_file = req.is_file_content()
+    c.digest = digest_of(c.raw)
+    c.session = c.session or default_session()
+    c.level = "default"
+    if c.store is not None and not c.is_safe:
         from .sessions import pressure
 
-        level = pressure(store, session)[0]
-        if level != "default" and mode == "auto":
+        c.level = pressure(c.store, c.session)[0]
+        if c.level != "default" and c.mode == "auto":
             req.mode = "aggressive"
+    return None
 
+
+def _find_ref(c: _Call) -> Result | None:
+    """Dedup against the session store: a ref, slice or delta when the model already holds the content."""
+    from .plugins import call_first, implementations
+
+    req, raw, store = c.req, c.raw, c.store
     # a test runner's failure report: its formatter renders the traces in it (stored, recoverable)
-    reporter = _trace_reporter(records, verdict) if is_safe else None
-    dedup_ok = (store is not None and (not is_safe or reporter) and not no_cache and len(raw) >= MIN_REF_BYTES
-                and os.environ.get("SQZ_NO_DEDUP") != "1")
-    if dedup_ok:
-        plugin, ref = call_first(implementations("sqz_dedup", records), request=req, digest=digest,
-                                 session=session, store=store, data=raw)
-        ref_out = None if ref is None else ref.encode("utf-8")
-        if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
-            return late
-        # the same gate as any other result: shorter in bytes and a net win in tokens
-        if ref_out is not None and len(ref_out) < len(raw) and net_win(est_in, estimate(ref), req.mode):
-            outcome = "ref" if ref.startswith("§ref:") and ":L" not in ref.split("§", 2)[1] else (
-                "slice" if ref.startswith("§ref:") else "delta")
-            r = Result(ref_out, outcome, exit_code=exit_code, plugin=plugin, digest=digest,
-                       est_in=est_in, est_out=estimate(ref), family=family)
-            r.output_digest = digest_of(r.output)
-            with _batch(store):
-                store.put_blob(digest, raw, command)
-                store.put_blob(r.output_digest, r.output, None)
-                # the model now holds this content (in full, as a slice of it, or as base + delta)
-                _mark_ref(store, session, digest, ref, command or tool, is_file and outcome != "slice")
-                if is_file and outcome == "delta":
-                    from .dedup import sketch
+    c.reporter = _trace_reporter(c.records, c.verdict) if c.is_safe else None
+    dedup_ok = (store is not None and (not c.is_safe or c.reporter) and not c.no_cache
+                and len(raw) >= MIN_REF_BYTES and os.environ.get("SQZ_NO_DEDUP") != "1")
+    if not dedup_ok:
+        return None
+    plugin, ref = call_first(implementations("sqz_dedup", c.records), request=req, digest=c.digest,
+                             session=c.session, store=store, data=raw)
+    ref_out = None if ref is None else ref.encode("utf-8")
+    if (late := c.late(c.est_in)) is not None:
+        return late
+    # the same gate as any other result: shorter in bytes and a net win in tokens
+    if ref_out is None or len(ref_out) >= len(raw) or not net_win(c.est_in, estimate(ref), req.mode):
+        return None
+    outcome = "ref" if ref.startswith("§ref:") and ":L" not in ref.split("§", 2)[1] else (
+        "slice" if ref.startswith("§ref:") else "delta")
+    r = Result(ref_out, outcome, exit_code=c.exit_code, plugin=plugin, digest=c.digest,
+               est_in=c.est_in, est_out=estimate(ref), family=c.family)
+    r.output_digest = digest_of(r.output)
+    with _batch(store):
+        store.put_blob(c.digest, raw, c.command)
+        store.put_blob(r.output_digest, r.output, None)
+        # the model now holds this content (in full, as a slice of it, or as base + delta)
+        _mark_ref(store, c.session, c.digest, ref, c.command or c.tool, c.is_file and outcome != "slice")
+        if c.is_file and outcome == "delta":
+            from .dedup import sketch
 
-                    store.add_sketch(session, digest, sketch(raw))
-            r.stored = True
-            return r
+            store.add_sketch(c.session, c.digest, sketch(raw))
+    r.stored = True
+    return r
 
-    formatted = plugin = None
-    if is_safe and not is_file:
+
+def _format(c: _Call) -> Result | None:
+    """The per-command formatter (``sqz_format``), the content kind and catch-alls when none answers;
+    file content skips both."""
+    from .plugins import call_first, implementations
+
+    req, records = c.req, c.records
+    c.formatted = c.plugin = None
+    if c.is_safe and not c.is_file:
         from .safety import fold_repeated_traces
 
-        req.text = fold_repeated_traces(cleaned, verdict.spans)  # the first copy of each stays verbatim
-    kind_asked = False
-    if not is_file:
-        plugin, formatted, kind_asked = _format(records, req)
-        if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+        req.text = fold_repeated_traces(c.cleaned, c.verdict.spans)  # the first copy of each stays verbatim
+    c.kind_asked = c.cheap  # too big for the budget: no kind, no formatter
+    if not c.is_file and not c.cheap:
+        c.plugin, c.formatted, c.kind_asked = _first_format(records, req)
+        if (late := c.late(c.est_in)) is not None:
             return late
-    if is_safe and formatted is not None and plugin == reporter:
-        is_safe = False  # its formatter keeps every failing test, message and frame location
-        if req.text != cleaned:
+    if c.is_safe and c.formatted is not None and c.plugin == c.reporter:
+        c.is_safe = False  # its formatter keeps every failing test, message and frame location
+        if req.text != c.cleaned:
             # the repeated traces were folded before the formatter saw them; its own rendering of the
             # whole report (it says "as above" in its own way) may be the shorter one
-            folded, req.text = req.text, cleaned
+            folded, req.text = req.text, c.cleaned
             again, whole = call_first(implementations("sqz_format", records), request=req)
             req.text = folded
-            if again == plugin and isinstance(whole, str) and estimate(whole) < estimate(formatted):
-                formatted = whole
-            if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
+            if again == c.plugin and isinstance(whole, str) and estimate(whole) < estimate(c.formatted):
+                c.formatted = whole
+            if (late := c.late(c.est_in)) is not None:
                 return late
+    return None
 
-    if is_safe:
-        # Compress around the sensitive paragraphs only when they survive verbatim:
-        # first the formatter's summary, then the generic folding of repeats.
-        for candidate, by in ((formatted, plugin), (fold_repeats(req.text), None)):
-            if candidate is None or candidate == cleaned or not _keeps(cleaned, candidate, verdict.spans):
+
+def _around_safe_spans(c: _Call) -> Result | None:
+    """Safe content: compressed around its sensitive paragraphs only when they survive verbatim
+    (first the formatter's summary, then the generic folding of repeats), else unchanged."""
+    if not c.is_safe:
+        return None
+    text, cleaned, verdict, store = c.text, c.cleaned, c.verdict, c.store
+    for first in (True, False):  # the generic folding only when the formatter's summary is not used
+        candidate, by = (c.formatted, c.plugin) if first else (fold_repeats(c.req.text), None)
+        if candidate is None or candidate == cleaned or not _keeps(cleaned, candidate, verdict.spans):
+            continue
+        if text.endswith("\n") and not candidate.endswith("\n"):
+            candidate += "\n"
+        if by is not None:  # a formatter's summary is lossy: recoverable like any other, or not used
+            if store is None:
                 continue
-            if text.endswith("\n") and not candidate.endswith("\n"):
-                candidate += "\n"
-            if by is not None:  # a formatter's summary is lossy: recoverable like any other, or not used
-                if store is None:
-                    continue
-                candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(digest, store)
-            est_out = estimate(candidate)
-            if net_win(est_in, est_out, req.mode) and len(candidate) < len(text):
-                r = Result(candidate.encode("utf-8"), "safe", exit_code=exit_code, plugin=by, digest=digest,
-                           est_in=est_in, est_out=est_out, reason=verdict.reason, family=family)
-                if by is not None:
-                    store.put_blob(digest, raw, command)
-                    r.stored = True
-                return r
-        return _safe_passthrough(raw, text, exit_code, verdict.reason, family, est_in)
+            candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(c.digest, store)
+        est_out = estimate(candidate)
+        if net_win(c.est_in, est_out, c.req.mode) and len(candidate) < len(text):
+            r = Result(candidate.encode("utf-8"), "safe", exit_code=c.exit_code, plugin=by, digest=c.digest,
+                       est_in=c.est_in, est_out=est_out, reason=verdict.reason, family=c.family)
+            if by is not None:
+                store.put_blob(c.digest, c.raw, c.command)
+                r.stored = True
+            return r
+    return _safe_passthrough(c.raw, text, c.exit_code, verdict.reason, c.family, c.est_in)
 
+
+def _generic(c: _Call) -> Result | None:
+    """The generic stages: file content keeps every byte but escapes; anything else is folded
+    (repeats), cut under critical pressure, abbreviated; a lossy result gets its recovery line."""
+    text, cleaned, formatted, store, level = c.text, c.cleaned, c.formatted, c.store, c.level
     recoverable = store is not None
     lossy = formatted is not None and recoverable
-    if is_file:
+    if c.is_file:
         candidate = strip_escapes(text)  # file content: every byte kept but ANSI escape sequences
     else:
         candidate = fold_repeats(formatted if lossy else cleaned)
@@ -310,13 +356,16 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
             cut = head_and_tail(candidate)
             if cut is not None:
                 candidate, lossy = cut, True
+        abbreviate = c.abbreviate
         if abbreviate is None:
             abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
         # a formatter's lines are what agents search for: abbreviate them only under pressure
-        consider = abbreviate and recoverable and (formatted is None or level != "default")
-        if consider and not kind_asked:  # a claiming formatter answered: the kind was not needed until here
-            req.kind = call_first(implementations("sqz_detect", records), request=req)[1]
-        if consider and req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate):
+        consider = abbreviate and recoverable and (formatted is None or level != "default") and not c.cheap
+        if consider and not c.kind_asked:  # a claiming formatter answered: the kind was not needed until here
+            from .plugins import call_first, implementations
+
+            c.req.kind = call_first(implementations("sqz_detect", c.records), request=c.req)[1]
+        if consider and c.req.kind not in ("json", "jsonl", "yaml") and not looks_like_diff(candidate):
             from .abbrev import abbreviate as abbreviate_text
 
             shorter = abbreviate_text(candidate)
@@ -325,12 +374,10 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     if candidate and text.endswith("\n") and not candidate.endswith("\n"):
         candidate += "\n"
     if lossy:
-        if candidate and not candidate.endswith("\n"):
-            candidate += "\n"  # the recovery line on its own line, even after a last line without newline
-        candidate += recovery_line(digest, store)
+        candidate = with_recovery_line(candidate, c.digest, store)
 
     est_out = estimate(candidate)
-    if lossy and not is_file and cleaned != text:
+    if lossy and not c.is_file and cleaned != text:
         # colour/progress removed: the lossless clean-up alone wins when the lossy rendering
         # plus its recovery line is no shorter (a short output a formatter barely touches)
         plain = fold_repeats(cleaned)
@@ -339,35 +386,43 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         est_plain = estimate(plain)
         if est_plain <= est_out:
             candidate, est_out, lossy = plain, est_plain, False
-    if (late := _over_budget(raw, exit_code, deadline, family, est_in)) is not None:
-        return late
-    result: Result
-    if not net_win(est_in, est_out, req.mode) or len(candidate) >= len(text):
-        result = Result(raw, "gate" if candidate != text else "passthrough", exit_code=exit_code,
-                        est_in=est_in, est_out=est_in, digest=digest, family=family)
-    else:
-        result = Result(candidate.encode("utf-8"), "compressed", exit_code=exit_code,
-                        plugin=plugin if lossy else None, digest=digest, est_in=est_in, est_out=est_out,
-                        family=family)
-    if store is not None:
-        if result.output != raw:
-            result.output_digest = digest_of(result.output)
-        with _batch(store):  # one wait for the write lock per call, not one per row
-            store.put_blob(digest, raw, command)
-            if result.output_digest is not None:
-                store.put_blob(result.output_digest, result.output, None)
-            if not no_cache and len(raw) >= MIN_REF_BYTES:
-                _mark_served(store, session, digest, result, raw, command or tool, is_file)
-                if is_file:
-                    from .dedup import sketch
+    c.candidate, c.est_out, c.lossy = candidate, est_out, lossy
+    return c.late(c.est_in)
 
-                    store.add_sketch(session, digest, sketch(raw))
-            store.index_text(digest, text, command or tool, session)
-        result.stored = True
+
+def _gate(c: _Call) -> Result:
+    """The net-win gate: the candidate, or the original when it does not save enough."""
+    if not passes(c.est_in, c.est_out, c.req.mode, c.candidate, c.text):
+        return Result(c.raw, "gate" if c.candidate != c.text else "passthrough", exit_code=c.exit_code,
+                      est_in=c.est_in, est_out=c.est_in, digest=c.digest, family=c.family)
+    return Result(c.candidate.encode("utf-8"), "compressed", exit_code=c.exit_code,
+                  plugin=c.plugin if c.lossy else None, digest=c.digest, est_in=c.est_in, est_out=c.est_out,
+                  family=c.family)
+
+
+def _store(c: _Call, result: Result) -> Result:
+    """The original (for ``expand``), what was served and to whom, and the recall index."""
+    store, raw, digest = c.store, c.raw, c.digest
+    if store is None:
+        return result
+    if result.output != raw:
+        result.output_digest = digest_of(result.output)
+    with _batch(store):  # one wait for the write lock per call, not one per row
+        store.put_blob(digest, raw, c.command)
+        if result.output_digest is not None:
+            store.put_blob(result.output_digest, result.output, None)
+        if not c.no_cache and len(raw) >= MIN_REF_BYTES:
+            _mark_served(store, c.session, digest, result, raw, c.command or c.tool, c.is_file)
+            if c.is_file:
+                from .dedup import sketch
+
+                store.add_sketch(c.session, digest, sketch(raw))
+        store.index_text(digest, c.text, c.command or c.tool, c.session)
+    result.stored = True
     return result
 
 
-def _format(records: list[dict], req: FormatRequest) -> tuple:
+def _first_format(records: list[dict], req: FormatRequest) -> tuple:
     """``(plugin, text, kind asked)`` of the first formatter that answers (plugin and text None if none).
 
     One ``sqz_format`` call in pluggy's order (wrappers included); the content kind

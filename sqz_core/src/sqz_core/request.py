@@ -6,21 +6,22 @@ path of every ``sqz compress`` call (``import dataclasses`` alone costs ~15 ms).
 
 from __future__ import annotations
 
-import re
+from .lazyre import lazy
 
 # Words that wrap the real program: ``sudo git status`` is a git command.
 _WRAPPERS = frozenset({"sudo", "env", "command", "nice", "nohup", "time", "exec", "doas", "stdbuf"})
 # Launchers whose next word (or ``-m`` module) names the real tool.
 _LAUNCHERS = frozenset({"npx", "pnpx", "bunx", "uvx", "pipx"})
 _RUNNERS = frozenset({"uv", "poetry", "pdm", "hatch", "pipenv", "rye"})  # `uv run pytest`
-_PY = re.compile(r"^python(\d+(\.\d+)?)?$")
-_ENV_ASSIGN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_PY = lazy(r"^python(\d+(\.\d+)?)?$")
+_ENV_ASSIGN = lazy(r"^[A-Za-z_][A-Za-z0-9_]*=")
 # ``cd DIR && …`` (agents prefix most commands with it), ``source venv/bin/activate && …``, ``export K=V; …``:
 # set-up steps that print nothing; the output is the next command's.
-_SETUP_PREFIX = re.compile(
+_SETUP_PREFIX = lazy(
     r"""^(?:\s*(?:(?:cd|pushd|source|\.)\s+(?:'[^']*'|"[^"$`\\]*"|[^\s;&|<>()'"`$]+)"""
     r"""|export\s+[A-Za-z_][A-Za-z0-9_]*=(?:'[^']*'|"[^"$`\\]*"|[^\s;&|<>()'"`$]*))\s*(?:&&|;))+\s*""")
-_SPLIT = re.compile(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+))""")
+_ESCAPED = lazy(r"\\(.)")
+_SPLIT = lazy(r"""\s*(?:"((?:[^"\\]|\\.)*)"|'([^']*)'|((?:[^\s"'\\]|\\.)+))""")
 
 # Tool names (MCP and agents' built-in tools) whose results are file content or
 # patches: never summarised, only deduplicated.
@@ -60,7 +61,7 @@ def split_words(cmdline: str) -> list[str]:
                     if head:
                         words.append(head.replace("\\", ""))
                     return words
-            word = re.sub(r"\\(.)", r"\1", word)
+            word = _ESCAPED.sub(r"\1", word)
         words.append(word)
     return words
 

@@ -13,6 +13,7 @@ import re
 
 from .verdicts import Safety
 from .lazyre import lazy
+from .scan import lower, find_all, first, folded, line_starts, matches
 
 # --- stack traces: a header and at least one frame ---------------------------------
 _PY_HEAD = lazy(r"^[^\S\n]*Traceback \(most recent call last\):[^\S\n]*$", re.M)
@@ -23,7 +24,6 @@ _GO_HEAD = lazy(r"^goroutine \d+ \[[^\]\n]+\]:[^\S\n]*$", re.M)
 _GO_FILE = lazy(r"^\t\S+\.go:\d+")
 _RUST_HEAD = lazy(r"^stack backtrace:[^\S\n]*$", re.M)
 _RUST_FRAME = lazy(r"^\s+\d+: \S")
-_AT_LINE = lazy(r"^[^\S\n]+at \S", re.M)
 
 # --- secrets ---------------------------------------------------------------------
 _PEM = lazy(r"^-----BEGIN ([A-Z0-9 ]+)-----[^\S\n]*$", re.M)
@@ -152,7 +152,7 @@ _MESSAGE_LINES = 20  # how far a trace's message may run past its exception line
 def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
     spans: list[tuple[int, int, str]] = []
     line_of = _line_counter(text)
-    for m in _PY_HEAD.finditer(text):
+    for m in matches(_PY_HEAD, text, _head_starts(text, "Traceback (most recent call last):")):
         i = line_of(m.start())
         if i + 1 < len(lines) and _PY_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _PY_FRAME, allow=(_PY_CODE,))
@@ -162,9 +162,14 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
                 while end < limit and lines[end + 1][:1] in (" ", "\t") and lines[end + 1].strip():
                     end += 1  # its message's indented continuation lines
             spans.append((i, end, "python-traceback"))
-    if _AT_LINE.search(text):
+    at_line = _line_counter(text)
+    frame_lines = sorted({at_line(p) for p in _at_line_starts(text)})
+    if frame_lines:
         i = 0
-        while i < len(lines):
+        for k in frame_lines:  # only these lines can match a frame (both patterns start ``^\s+at ``)
+            if k < i:
+                continue
+            i = k
             line = lines[i]
             if _JVM_FRAME.match(line) or _JS_FRAME.match(line):
                 start = i - 1 if i > 0 and lines[i - 1].strip() else i
@@ -178,7 +183,7 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
             else:
                 i += 1
     line_of = _line_counter(text)
-    for m in _GO_HEAD.finditer(text):
+    for m in matches(_GO_HEAD, text, [p for p in find_all(text, "goroutine ") if not p or text[p - 1] == "\n"]):
         i = line_of(m.start())
         if any(_GO_FILE.match(x) for x in lines[i + 1:i + 4]):
             j = i
@@ -191,7 +196,7 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
                 k -= 1
             spans.append((start, j, "go-goroutine"))
     line_of = _line_counter(text)
-    for m in _RUST_HEAD.finditer(text):
+    for m in matches(_RUST_HEAD, text, _head_starts(text, "stack backtrace:")):
         i = line_of(m.start())
         if i + 1 < len(lines) and _RUST_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _RUST_FRAME, allow=(_RUST_LOC,))
@@ -206,8 +211,38 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
-def classify(text: str) -> Safety | None:
-    """Classify ``text``: a ``Safety`` verdict for sensitive content, else None."""
+def _token_starts(text: str) -> list[int]:
+    """Where ``_SECRET_TOKENS`` can start: at each of its literal prefixes (``sk_``/``rk_`` before ``_live_``)."""
+    starts: set[int] = set()
+    for hint in _TOKEN_HINTS:
+        if hint == "eyJ":
+            continue  # JWTs: ``_first_jwt``
+        back = 2 if hint == "_live_" else 0
+        starts.update(p - back for p in find_all(text, hint) if p >= back)
+    return sorted(starts)
+
+
+def _at_line_starts(text: str) -> list[int]:
+    """Starts of the lines that begin with whitespace then ``at `` (where a JVM or JS frame can be)."""
+    starts = []
+    for pos in find_all(text, "at "):
+        start = text.rfind("\n", 0, pos) + 1
+        if start < pos and text[start:pos].isspace():
+            starts.append(start)
+    return starts
+
+
+def _head_starts(text: str, head: str) -> list[int]:
+    """Starts of the lines holding ``head`` (a trace header: its pattern checks the rest of the line)."""
+    return line_starts(text, (head,))
+
+
+def classify(text: str, secrets_only: bool = False) -> Safety | None:
+    """Classify ``text``: a ``Safety`` verdict for sensitive content, else None.
+
+    ``secrets_only``: stop after the secret checks (None when there is no secret), for a
+    second look at the same output before its clean-up.
+    """
     if not text:
         return None
     lines: list[str] | None = None
@@ -218,26 +253,28 @@ def classify(text: str) -> Safety | None:
         lines = text.split("\n")
         ends = [k for k, line in enumerate(lines) if line.startswith(_PEM_END)]
         line_of = _line_counter(text)
-        for m in _PEM.finditer(text):
+        for m in matches(_PEM, text, [p for p in find_all(text, "-----BEGIN ") if not p or text[p - 1] == "\n"]):
             i = line_of(m.start())
             k = bisect.bisect_left(ends, i)  # the first END line at or after i, else the last line
             secret_spans.append((i, ends[k] if k < len(ends) else len(lines) - 1))
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
     if any(hint in text for hint in _TOKEN_HINTS):
-        m = _SECRET_TOKENS.search(text)
+        m = first(_SECRET_TOKENS, text, _token_starts(text))
         jwt = _first_jwt(text)
         found = [pos for pos in (m.start() if m else -1, jwt) if pos >= 0]
         if found:
             i = _line_of(text, min(found))
             secret_spans.append((i, i))
             reasons.append("secret-token")
-    lowered = text.lower()
+    lowered = lower(text)
+    low = folded(text, lowered)
     m = None
     if any(hint in lowered for hint in _CRED_HINTS):
         from .secrets import benign_value, is_masked
 
-        m = next((c for c in _CRED_LINE.finditer(text)
+        creds = _CRED_LINE.finditer(text) if low is None else matches(_CRED_LINE, text, line_starts(low, _CRED_HINTS))
+        m = next((c for c in creds
                   if not is_masked(c.group(0)) and not benign_value(text, c.start())), None)
     if m:
         i = _line_of(text, m.start())
@@ -252,6 +289,8 @@ def classify(text: str) -> Safety | None:
             reasons.append(hit[1])
     if secret_spans:
         return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(secret_spans), secret=True)
+    if secrets_only:
+        return None
 
     spans: list[tuple[int, int]] = []
     needs_stack = ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text
@@ -264,7 +303,9 @@ def classify(text: str) -> Safety | None:
             reasons.append(why)
     maybe_ddl = any(v in lowered for v in _DDL_VERBS) and any(o in lowered for o in _DDL_OBJECTS)
     line_of = _line_counter(text)
-    for m in (_DDL.finditer(text) if maybe_ddl else ()):
+    ddl = () if not maybe_ddl else _DDL.finditer(text) if low is None else matches(
+        _DDL, text, line_starts(low, _DDL_VERBS))
+    for m in ddl:
         i = line_of(m.start())
         spans.append((i, i))
         reasons.append("sql-ddl")
@@ -278,46 +319,51 @@ def classify(text: str) -> Safety | None:
 _BLANK_TAGS = frozenset(("", "[INFO]", "[ERROR]", "[WARNING]", "[WARN]", "[DEBUG]"))
 
 
-def _blankish(line: str) -> bool:
-    return line.strip() in _BLANK_TAGS
-
-
 def paragraphs_holding(lines: list[str], spans) -> list[tuple[int, int]]:
     """The paragraphs (delimited by blank or tag-only lines) that contain each span, as inclusive line ranges.
 
     A trace span ``(first, last, TRACE)`` is its own block: a stack trace ends with its last frame
     (or its exception line), and a log rarely has the blank line a paragraph needs.
-    Paragraph bounds are computed once for all lines, so many spans in one long paragraph stay linear.
+    The blank lines are listed once and each bound is a binary search, so many spans in one
+    long paragraph stay linear.
     """
     spans = list(spans)
     if not spans or not lines:
         return []
     n = len(lines)
-    blank = [_blankish(line) for line in lines]
-    up = list(range(n))  # up[i]: where the walk up from line i stops
-    for i in range(1, n):
-        if not blank[i - 1]:
-            up[i] = up[i - 1]
-    down = list(range(n))
-    for i in range(n - 2, -1, -1):
-        if not blank[i + 1]:
-            down[i] = down[i + 1]
+    blanks = [i for i, line in enumerate(lines) if line.strip() in _BLANK_TAGS]
     out = []
     for span in spans:
         a, b = span[0], span[1]
         a = max(0, min(a, n - 1))
         b = max(a, min(b, n - 1))
-        out.append((a, b) if len(span) > 2 and span[2] == TRACE else (up[a], down[b]))
+        if len(span) > 2 and span[2] == TRACE:
+            out.append((a, b))
+            continue
+        k = bisect.bisect_left(blanks, a)  # the walk up from a stops below the last blank line above it
+        up = blanks[k - 1] + 1 if k else 0
+        k = bisect.bisect_right(blanks, b)  # the walk down from b stops above the first blank line below it
+        down = blanks[k] - 1 if k < len(blanks) else n - 1
+        out.append((up, down))
     return sorted(set(out))
 
 
 def keeps_paragraphs(original: str, candidate: str, spans) -> bool:
-    """True when ``candidate`` holds, verbatim and in one piece, every paragraph around ``spans``."""
+    """True when ``candidate`` holds, verbatim and in one piece, every paragraph around ``spans``.
+
+    Each paragraph is looked for after the previous one first (where a summary keeps them),
+    then anywhere: one pass over ``candidate`` when they are in order.
+    """
     lines = original.split("\n")
+    at = 0
     for a, b in paragraphs_holding(lines, spans):
         block = "\n".join(lines[a:b + 1])
-        if block not in candidate:
-            return False
+        found = candidate.find(block, at)
+        if found < 0:
+            found = candidate.find(block)
+            if found < 0:
+                return False
+        at = found
     return True
 
 

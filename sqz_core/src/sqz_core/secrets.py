@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from .lazyre import lazy
+from .scan import lower, WORD, find_all, first, folded, line_starts, matches, run_starts
 
 _KEY_NAMES = (r"(?:password|passwd|passphrase|secret|token|api_?key|apikey|private_?key|secret_?key(?:_base)?"
               r"|access_?key|account_?key|shared_?access_?key|client_?secret|auth_?token)")
@@ -206,41 +207,100 @@ def _code_value(value: str, target: str, spaced: bool, colon: bool) -> bool:
     return False
 
 
+def _url_starts(text: str) -> list[int]:
+    """Where ``_USERINFO`` can start: a letter of the scheme run (up to 31 characters) before each ``://``."""
+    starts: set[int] = set()
+    for pos in find_all(text, "://"):
+        i = pos
+        while i > 0 and pos - i < 31 and text[i - 1] in _SCHEME_CHARS:
+            i -= 1
+        starts.update(k for k in range(i, pos) if text[k] in _LETTERS)
+    return sorted(starts)
+
+
+def _netrc_password_starts(text: str) -> list[int]:
+    """Where ``_NETRC_PASSWORD`` can start: the blank before each ``password``, or its line start."""
+    starts = []
+    for pos in find_all(text, "password"):
+        before = text[pos - 1] if pos else "\n"
+        if before in " \t":
+            starts.append(pos - 1)
+        elif before == "\n":
+            starts.append(pos)
+    return starts
+
+
+def _json_key_starts(folded_text: str) -> list[int]:
+    """Where ``_JSON_KEY`` can start: the quote before a key holding a secret word, and ``"auth"``."""
+    starts = {r - 1 for r in run_starts(folded_text, _ASSIGN_HINTS, _KEY_CHARS) if r and folded_text[r - 1] == '"'}
+    starts.update(find_all(folded_text, '"auth"'))
+    return sorted(starts)
+
+
+_SCHEME_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+.-")
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+_KEY_CHARS = WORD | frozenset(".-")
+_PRIVATE_FIELDS = ("priv", "prime1", "prime2", "exponent1", "exponent2", "coefficient")
+
+
 def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None:
-    """``(offset, reason)`` of the first secret found in ``text``, or None."""
+    """``(offset, reason)`` of the first secret found in ``text``, or None.
+
+    Each pattern is tried only where its keyword is (``scan``); with no offset-true folded
+    text (an ``İ`` in it) the ignore-case patterns scan the whole text.
+    """
     if lowered is None:
-        lowered = text.lower()
-    for present, pattern, reason in (
-        ("private key" in lowered, _PRIVATE_KEY, "private-key"),
-        ("uthorization" in lowered, _AUTH_HEADER, "auth-header"),
-        ("://" in text and "@" in text, _USERINFO, "url-userinfo"),
-        ("hooks.slack.com/" in text, _SLACK_HOOK, "slack-webhook"),
-        ("priv" in text or "prime1:" in text or "coefficient:" in text, _PRIVATE_FIELD, "private-key-text"),
-        ("cookie" in lowered, _COOKIE_HEADER, "cookie-header"),
+        lowered = lower(text)
+    low = folded(text, lowered)
+
+    def where(pattern, starts_of):
+        if low is None:
+            return pattern.finditer(text)
+        return matches(pattern, text, starts_of(low))
+
+    for present, pattern, starts_of, reason in (
+        ("private key" in lowered, _PRIVATE_KEY, None, "private-key"),
+        ("uthorization" in lowered, _AUTH_HEADER, lambda t: find_all(t, "authorization"), "auth-header"),
+        ("://" in text and "@" in text, _USERINFO, None, "url-userinfo"),
+        ("hooks.slack.com/" in text, _SLACK_HOOK, None, "slack-webhook"),
+        ("priv" in text or "prime1:" in text or "coefficient:" in text, _PRIVATE_FIELD, None, "private-key-text"),
+        ("cookie" in lowered, _COOKIE_HEADER, lambda t: line_starts(t, ("cookie",)), "cookie-header"),
     ):
-        m = pattern.search(text) if present else None
+        if not present:
+            continue
+        if pattern is _USERINFO:
+            m = first(pattern, text, _url_starts(text))
+        elif pattern is _PRIVATE_FIELD:
+            m = first(pattern, text, line_starts(text, _PRIVATE_FIELDS))
+        elif starts_of is None:
+            m = pattern.search(text)  # a literal first character: ``re`` skips to it by itself
+        else:
+            m = next(where(pattern, starts_of), None)
         if m:
             return m.start(), reason
     hinted = any(h in lowered for h in _ASSIGN_HINTS)
     if hinted and "=" in text:
-        m = next((m for m in _ASSIGN.finditer(text) if not benign_value(text, m.start())), None)
+        m = next((m for m in where(_ASSIGN, lambda t: run_starts(t, _ASSIGN_HINTS))
+                  if not benign_value(text, m.start())), None)
         if m:
             return m.start(), "secret-assignment"
     if ("pass" in lowered or "_pwd" in lowered) and "=" in text:
-        m = next((m for m in _PASS_ASSIGN.finditer(text) if not benign_value(text, m.start())), None)
+        m = next((m for m in where(_PASS_ASSIGN, lambda t: run_starts(t, ("pass", "_pwd")))
+                  if not benign_value(text, m.start())), None)
         if m:
             return m.start(), "secret-assignment"
     if hinted and ":" in text:
-        m = _KEY_HEADER.search(text)
+        m = next(where(_KEY_HEADER, lambda t: line_starts(t, _ASSIGN_HINTS)), None)
         if m and not is_masked(m.group(0)):
             return m.start(), "secret-header"
     if (hinted or '"auth"' in lowered) and '"' in text:
-        m = next((m for m in _JSON_KEY.finditer(text)
+        m = next((m for m in where(_JSON_KEY, _json_key_starts)
                   if not _PUBLIC_TOKEN_KEY.match(text, m.start()) and not benign_value(text, m.start())), None)
         if m:
             return m.start(), "secret-json-key"
-    if "machine" in lowered and "password" in lowered and "login" in lowered and _NETRC_MACHINE.search(text):
-        m = _NETRC_PASSWORD.search(text)
+    if ("machine" in lowered and "password" in lowered and "login" in lowered
+            and first(_NETRC_MACHINE, text, line_starts(text, ("machine", "default")))):
+        m = first(_NETRC_PASSWORD, text, _netrc_password_starts(text))
         if m:
             return m.start(), "netrc"
     return None

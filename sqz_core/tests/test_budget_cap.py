@@ -1,0 +1,94 @@
+"""The time budget is a hard cap: past it the original goes out, whatever stage is running.
+
+A stage stuck in C (a regex backtracking for hours, holding the GIL, where no check between
+stages can run) stands for whatever input or plugin a future stage misjudges. No assertion
+times the machine: the stuck stage would never end, so finishing at all is the proof; the
+only bound is a generous one (a broken cap would hang until pytest's own timeout).
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from sqz_core.testing import iter_fixtures
+
+ROOT = Path(__file__).resolve().parents[2]
+
+STUCK = r'''
+import os, re, sys
+from sqz_core import hot, pipeline
+
+def stuck(text):
+    with open(sys.argv[1], "w") as f:
+        f.write(str(os.getpid()))
+    re.match(r"(a+)+$", "a" * 64 + "b")  # 2**64 steps in one C call
+
+pipeline.clean_terminal = stuck  # the first stage after the input is read
+sys.exit(hot.main(["compress", "--cmd", "make"]))
+'''
+
+
+def real_input(min_bytes: int) -> bytes:
+    """Real captured outputs (the repository's fixtures), joined until ``min_bytes``."""
+    out = b""
+    for fx in iter_fixtures(ROOT / "sqz_formatters_test" / "tests" / "fixtures"):
+        out += fx.raw
+        if len(out) >= min_bytes:
+            return out
+    raise AssertionError("not enough fixtures")
+
+
+def test_a_stage_stuck_in_c_is_cut_at_the_budget_and_stops_burning_cpu(tmp_path):
+    data = real_input(256 * 1024)
+    pid_file = tmp_path / "pid"
+    env = dict(os.environ, SQZ_TIME_BUDGET_MS="1000", SQZ_DB_PATH=str(tmp_path / "db.sqlite"),
+               SQZ_CACHE_DIR=str(tmp_path / "cache"), SQZ_DAEMON="0", SQZ_QUIET="0")
+    proc = subprocess.run([sys.executable, "-c", STUCK, str(pid_file)], input=data, capture_output=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == data  # the original, byte for byte
+    assert "time budget" in proc.stderr.decode()
+    pid = int(pid_file.read_text())  # the compressing process reached the stuck stage
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        pass  # killed and reaped: nothing keeps burning CPU after the answer
+    else:
+        raise AssertionError(f"the compressing process {pid} still runs")
+
+
+def test_a_small_input_is_compressed_in_process(monkeypatch, tmp_path):
+    from sqz_core import hot
+
+    def no_fork(*args, **kwargs):
+        raise AssertionError("forked for a small input")
+
+    monkeypatch.setattr(hot, "_capped", no_fork)
+    opts = {"command": "make", "tool": None, "mode": "auto", "session": "s", "no_cache": True,
+            "no_abbrev": False, "agent": None}
+    monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "db.sqlite"))
+    data = real_input(1)[: hot.CAPPED_MIN_BYTES - 1]
+    assert hot.compress_bytes(data, opts).outcome != "error"
+
+
+def test_an_input_too_big_for_the_budget_skips_to_the_cheap_stages(monkeypatch):
+    from sqz_core import pipeline
+    from sqz_core.pipeline import compress
+
+    def no_formatter(*args, **kwargs):
+        raise AssertionError("a formatter ran on an input the budget cannot cover")
+
+    data = real_input(64 * 1024)
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "60000")
+    monkeypatch.setattr(pipeline, "SURE_BYTES_PER_S", len(data) // 120)  # 60 s cover only half of it
+    monkeypatch.setattr(pipeline, "_first_format", no_formatter)
+    result = compress(data, command="make", store=None)
+    assert result.outcome in ("compressed", "gate", "passthrough", "safe")
+    monkeypatch.setattr(pipeline, "SURE_BYTES_PER_S", len(data))  # covered: the formatters are asked
+    try:
+        compress(data, command="make", store=None)
+    except AssertionError as exc:
+        assert "formatter ran" in str(exc)
+    else:
+        raise AssertionError("the formatters were not asked")
