@@ -29,7 +29,7 @@ from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escape
 from .exitmarker import split_trailer
 from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
 from .request import FormatRequest
-from .tokens import estimate
+from .tokens import estimate, surely_more_than
 
 try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
     from _sha256 import sha256
@@ -431,9 +431,10 @@ def _generic(c: _Call) -> Result | None:
         plain = fold_repeats(cleaned)
         if text.endswith("\n") and not plain.endswith("\n"):
             plain += "\n"
-        est_plain = estimate(plain)
-        if est_plain <= est_out:
-            candidate, est_out, lossy = plain, est_plain, False
+        if not surely_more_than(plain, est_out):
+            est_plain = estimate(plain)
+            if est_plain <= est_out:
+                candidate, est_out, lossy = plain, est_plain, False
     c.candidate, c.est_out, c.lossy = candidate, est_out, lossy
     return c.late(c.est_in)
 
