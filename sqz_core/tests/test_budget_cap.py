@@ -98,3 +98,25 @@ def test_an_input_too_big_for_the_budget_skips_to_the_cheap_stages(monkeypatch):
         assert "formatter ran" in str(exc)
     else:
         raise AssertionError("the formatters were not asked")
+
+
+def test_a_big_input_within_the_budget_gets_the_same_answer_as_in_process(tmp_path):
+    """The capped path (a forked child) answers what the pipeline answers, exit status included."""
+    from sqz_core.exitmarker import new_nonce, trailer
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+
+    data = real_input(256 * 1024)
+    for nonce, status in ((None, None), (new_nonce(), 3)):
+        wrapped = data + (trailer(status, nonce) if nonce else b"")
+        env = dict(os.environ, SQZ_TIME_BUDGET_MS="600000", SQZ_DB_PATH=str(tmp_path / f"db{status}.sqlite"),
+                   SQZ_CACHE_DIR=str(tmp_path / "cache"), SQZ_DAEMON="0", SQZ_QUIET="1")
+        if nonce:
+            env["SQZ_EXIT_NONCE"] = nonce
+        proc = subprocess.run([sys.executable, "-m", "sqz_core", "compress", "--cmd", "make", "--no-cache"],
+                              input=wrapped, capture_output=True, env=env, timeout=600)
+        assert proc.returncode == (status or 0), proc.stderr
+        store = Store.open(str(tmp_path / "in-process.sqlite"))
+        want = compress(wrapped, command="make", store=store, session="x", no_cache=True, exit_nonce=nonce)
+        store.close()
+        assert proc.stdout == want.output and proc.stderr == b""
