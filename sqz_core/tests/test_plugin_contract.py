@@ -404,12 +404,12 @@ def test_refused_plugins_are_never_called_and_a_hookwrapper_keeps_the_json_kind(
     data = JSON_FIXTURE.read_bytes()
     empty = tmp_path / "empty"
     empty.mkdir()
-    alone = sqz(empty, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    alone = sqz(empty, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
     assert alone.returncode == 0 and len(alone.stdout) < len(data) and b"[sqz expand " in alone.stdout  # JSON kind
     # ...is the answer with all of them installed: the hookwrapper lets the JSON kind answer, and
     # the refused ones (which raise if called) are not called on this call or the next
     for _ in range(2):
-        r = sqz(site, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+        r = sqz(site, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
         assert r.returncode == 0
         assert r.stdout == alone.stdout
         assert b"raised" not in r.stderr and b"a refused plugin was called" not in r.stderr
@@ -436,7 +436,7 @@ def test_a_bad_answer_from_an_installed_plugin_keeps_the_generic_result(tmp_path
     data = JSON_FIXTURE.read_bytes()
     empty = tmp_path / "empty"
     empty.mkdir()
-    alone = sqz(empty, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    alone = sqz(empty, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
     site = tmp_path / "site"
     site.mkdir()
     add_dist(site, "grows", '''
@@ -455,7 +455,7 @@ def test_a_bad_answer_from_an_installed_plugin_keeps_the_generic_result(tmp_path
         def sqz_format(request):
             return request.text.encode()
     ''')
-    r = sqz(site, "compress", "--cmd", "curl -s https://registry.example.org/chalk", stdin=data)
+    r = sqz(site, "compress", "--cmd", "curl -s https://pkgs.example.org/chalk", stdin=data)
     assert r.returncode == 0 and r.stdout == alone.stdout  # the JSON kind's answer, as without them
     n = len(data.decode())
     assert r.stderr.decode().splitlines() == [
@@ -512,3 +512,17 @@ def test_installed_packs_are_called_in_pluggys_order_for_every_program():
             fast = [(i.plugin, i.func.__name__) for i in plugins.implementations(hook, records)]
             slow = [(pm.get_name(h.plugin), h.function.__name__) for h in reversed(getattr(pm.hook, hook).get_hookimpls())]
             assert fast == [s for s in slow if s[0] in wanted], (program, hook)
+
+
+def test_one_module_under_two_entry_names_is_called_once(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    add_dist(site, "twonames", GOOD_PLUGINS["wrapsformat"], entry="first")
+    info = site / "sqz_formatters_alias-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sqz-formatters-alias\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[sqz.formatters]\nsecond = twonames\n")
+    data = json.loads(sqz(site, "plugins", "--json").stdout)
+    by_name = {p["name"]: p for p in data["plugins"]}
+    assert by_name["first"]["error"] is None
+    assert by_name["second"]["error"] == "the same object as plugin 'first' (one plugin, two entry points)"

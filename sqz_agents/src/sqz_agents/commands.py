@@ -53,6 +53,8 @@ def init(
     global_: bool = typer.Option(False, "--global", help="Write user-level config (the default)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show the changes as diffs; write nothing."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    proxy: bool = typer.Option(False, "--proxy", help="Also point each agent at `sqz proxy` (its base-URL "
+                                                      "setting, a start hook where the agent has one)."),
 ):
     """Configure the agents found on this machine to use sqz (hooks, MCP server, guidance).
 
@@ -65,6 +67,13 @@ def init(
     names = _integrations(only, skip)
     ctx = make_ctx(scope="project" if project else "global")
     ctx["force"] = bool(only)
+    if proxy:
+        try:
+            from sqz_proxy.api import proxy_url
+        except ImportError:
+            raise typer.BadParameter("the sqz-proxy distribution is not installed (pip install sqz-proxy)",
+                                     param_hint="--proxy") from None
+        ctx["proxy"] = proxy_url()
     if not dry_run and not yes and sys.stdin.isatty():
         run_init(names, ctx, dry_run=True, echo=typer.echo)
         if not typer.confirm("Apply these changes?", default=True):

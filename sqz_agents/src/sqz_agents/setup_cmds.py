@@ -468,7 +468,7 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
             echo(f"{agent}: not detected, skipped (use --only {agent} to configure it anyway)")
             continue
         try:
-            acts = with_recognisers(mod.actions(ctx), ctx)
+            acts = with_recognisers(mod.actions(ctx) + _proxy_actions(agent, ctx, echo), ctx)
         except Exception as exc:
             echo(f"{agent}: cannot plan its configuration ({type(exc).__name__}: {exc})")
             status = 1
@@ -528,6 +528,29 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
         if step:
             echo(f"note: {step}")
     return status
+
+
+def _proxy_actions(agent: str, ctx: dict, echo) -> list[dict]:
+    """``sqz init --proxy``: what points ``agent`` at the sqz proxy (sqz-proxy's ``init_actions``)."""
+    if not ctx.get("proxy"):
+        return []
+    from sqz_proxy.api import env_hint, init_actions
+
+    hint = env_hint(agent, ctx["proxy"])
+    if hint:
+        echo(f"{agent}: reads its base URL from the environment only; to use the sqz proxy: {hint}")
+    return init_actions(agent, ctx, ctx["proxy"])
+
+
+def _proxy_problems(ctx: dict) -> list[str]:
+    try:
+        from sqz_proxy.api import doctor_problems
+    except ImportError:
+        return []
+    try:
+        return doctor_problems(ctx)
+    except Exception as exc:
+        return [f"could not check the sqz proxy settings: {type(exc).__name__}: {exc}"]
 
 
 def _safe_detect(mod, home: str) -> dict:
@@ -698,6 +721,9 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
             status = max(status, 1)
     if not names:
         echo("no integrations installed (pip install sqz-integration-claude-code, …)")
+    for p in _proxy_problems(ctx):
+        echo(f"proxy: problem: {p}")
+        status = max(status, 1)
     from sqz_core.api import StoreError, open_store, store_url
     from sqz_core.api import describe_store as describe
 

@@ -43,7 +43,9 @@ def foreground(ctx: typer.Context,
 def start(ctx: typer.Context,
           port: Optional[int] = typer.Option(None, help="Port (default SQZ_PROXY_PORT or 8787, else a free one)."),
           upstream: Optional[str] = typer.Option(None, help="One upstream base URL for every provider."),
-          as_json: bool = typer.Option(False, "--json", help="Print the state as JSON.")):
+          as_json: bool = typer.Option(False, "--json", help="Print the state as JSON."),
+          quiet: bool = typer.Option(False, "--quiet", help="Print nothing (an agent's start hook); errors still go to "
+                                                            "stderr.")):
     """Start the proxy in the background on loopback (a free port if the default is taken)."""
     from .control import start as do_start
 
@@ -57,6 +59,8 @@ def start(ctx: typer.Context,
     except (RuntimeError, OSError) as exc:
         typer.echo(f"sqz proxy: {exc}", err=True)
         raise typer.Exit(1)
+    if quiet:
+        return
     if as_json:
         typer.echo(json.dumps(st))
     else:

@@ -17,7 +17,10 @@ from sqz_core.api import lazy_pattern as lazy
 _HEADING = lazy(r"^#{1,6} \S")
 _FENCE = lazy(r"^\s*(```|~~~)")
 _LIST = lazy(r"^\s*(?:[-*+]|\d+\.) \S")
-_LINK = lazy(r"\[[^\]\n]+\]\([^)\s]+[^)\n]*\)")
+# [text](target): text and target stop at the next bracket or parenthesis, so the scans from two
+# starts never overlap and a search stays linear (the old `[^)\s]+[^)\n]*` split the rest of the
+# line two ways from every `[`: cubic on `[a](b` repeated, issue 29)
+_LINK = lazy(r"\[[^\[\]\n]+\]\([^)\[\]\s][^)\[\]\n]*\)")
 _IMAGE = lazy(r"!\[[^\]\n]*\]\([^)\n]*\)")
 _LINKED_IMAGE = lazy(r"\[!\[[^\]\n]*\]\([^)\n]*\)\]\([^)\n]*\)")
 _BADGE_REF = lazy(r"\[!\[[^\]\n]*\]\[[^\]\n]*\]\]\[[^\]\n]*\]")
