@@ -22,6 +22,7 @@ import pytest
 from sqz_core.dedup import exact, ref_ttl
 from sqz_core.expand import ExpandError, resolve
 from sqz_core.pipeline import compress, digest_of
+from sqz_core.api import StoreProtocol
 from sqz_core.store import Store
 
 
@@ -33,8 +34,8 @@ H3 = "ff" * 32
 
 
 def _public_methods(cls) -> list[str]:
-    return sorted(name for name, value in vars(cls).items()
-                  if not name.startswith("_") and inspect.isfunction(value))
+    """Public methods of ``cls``, also those it inherits (the SQLite store's live in ``storesql.SqlStore``)."""
+    return sorted(name for name, value in inspect.getmembers(cls, inspect.isfunction) if not name.startswith("_"))
 
 
 @pytest.fixture
@@ -48,6 +49,12 @@ def test_offers_every_public_method_of_the_sqlite_store(store):
     # ``open`` is a classmethod: each backend has its own way in (``open_store(url)``)
     missing = [name for name in _public_methods(Store) if not callable(getattr(type(store), name, None))]
     assert not missing, f"{type(store).__name__} lacks {missing}"
+
+
+def test_implements_the_store_protocol(store):
+    assert isinstance(store, StoreProtocol)
+    # the protocol names every public method of the SQLite store, and nothing it lacks
+    assert {n for n in dir(StoreProtocol) if not n.startswith("_")} == set(_public_methods(Store))
 
 
 def test_blobs_round_trip_exact_bytes(store):

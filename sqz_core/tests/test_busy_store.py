@@ -1,7 +1,9 @@
-"""A store whose write lock another process holds: the call goes on without it, at once.
+"""A store whose write lock another process holds: the call waits once, briefly, and loses nothing.
 
 The lock is held by a real second process (``BEGIN IMMEDIATE`` in its own connection),
-as a long ``sqz stats --prune`` or a stuck writer would hold it.
+as a long ``sqz stats --prune`` or a stuck writer would hold it. A plain hot handle
+gives up after its short wait; the hook call's write-behind handle keeps its writes in
+the spool, so the output is what a free store gives and the next handle sends them.
 """
 
 import os
@@ -30,6 +32,17 @@ conn.execute("ROLLBACK")
 DATA = b"".join(b"step %d: compiling module number %d of the build\n" % (i % 5, i % 5) for i in range(400))
 
 
+class Locked(str):
+    """The database path; ``release()`` ends the lock holder before the test does."""
+
+    holder = None
+
+    def release(self) -> None:
+        if self.holder.poll() is None:
+            self.holder.stdin.close()
+            self.holder.wait(timeout=10)
+
+
 @pytest.fixture
 def locked_db(tmp_path, monkeypatch):
     path = str(tmp_path / "db.sqlite")
@@ -40,11 +53,12 @@ def locked_db(tmp_path, monkeypatch):
     monkeypatch.delenv("SQZ_BUSY_TIMEOUT_MS", raising=False)
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, path], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert holder.stdout.readline() == b"locked\n"
+    locked = Locked(path)
+    locked.holder = holder
     try:
-        yield path
+        yield locked
     finally:
-        holder.stdin.close()
-        holder.wait(timeout=10)
+        locked.release()
         holder.stdout.close()
 
 
@@ -70,9 +84,18 @@ def test_hot_handle_gives_up_after_its_short_wait(locked_db):
     conn.close()
 
 
-def test_busy_store_costs_a_call_one_short_wait(locked_db, capsys, monkeypatch):
-    """The call waits for the lock once (HOT_BUSY_MS), then goes on without the store: counted, not timed."""
-    expected = compress(DATA, command="make", store=None).output
+def _free_store_output(tmp_path) -> bytes:
+    """What the call answers with a store nobody else holds (the output a busy store must not change)."""
+    free = Store.open(str(tmp_path / "free.sqlite"))
+    try:
+        return compress(DATA, command="make", store=free).output
+    finally:
+        free.close()
+
+
+def test_busy_store_costs_a_call_one_short_wait(locked_db, tmp_path, capsys, monkeypatch):
+    """The call waits for the lock once (HOT_BUSY_MS), keeps its writes in the spool: counted, not timed."""
+    expected = _free_store_output(tmp_path)
     assert expected != DATA  # the generic stages still run
     waits = []
     retry = Store._retry
@@ -88,30 +111,42 @@ def test_busy_store_costs_a_call_one_short_wait(locked_db, capsys, monkeypatch):
 
     monkeypatch.setattr(Store, "_retry", counting)
     result = hot.compress_bytes(DATA, _opts())
-    assert result.output == expected and result.exit_code is None
-    assert waits == [HOT_BUSY_MS], waits  # one short wait, and every later use failed at once
-    assert "store busy" in capsys.readouterr().err
+    assert result.output == expected and result.exit_code is None and result.stored
+    assert waits == [HOT_BUSY_MS], waits  # one short wait, then the spool: no second wait
+    assert "store busy" not in capsys.readouterr().err  # nothing was lost: nothing to say
+    spool = Store.open(locked_db, hot=True).spool
+    assert len(spool.waiting()) == 1  # the call's writes, as one batch
+    assert spool.blob(result.digest) == DATA  # and expand finds the original meanwhile
 
 
 def test_busy_store_through_the_command(locked_db, tmp_path):
-    """A real ``sqz compress`` process next to the lock holder: output, status, one quiet line, no row."""
+    """A real ``sqz compress`` process next to the lock holder: the free-store output and status, the
+    usual stats line; its writes wait in the spool and the next handle sends them."""
     env = dict(os.environ, SQZ_DAEMON="0")
     env.pop("SQZ_QUIET", None)
     t = time.monotonic()
     r = subprocess.run([sys.executable, "-m", "sqz_core", "compress", "--cmd", "make"], input=DATA,
                        capture_output=True, env=env, timeout=60)
     took = time.monotonic() - t
-    assert r.returncode == 0 and r.stdout == compress(DATA, command="make", store=None).output
+    assert r.returncode == 0 and r.stdout == _free_store_output(tmp_path)
     # (a plugin the environment's entry points name but cannot import may add its own line)
     lines = [line for line in r.stderr.decode().splitlines() if not line.startswith("sqz: plugin ")]
-    assert lines[0] == "sqz: store busy (another process holds its write lock); sent without caching"
-    assert len(lines) == 2 and lines[1].startswith("sqz: ~")  # and the usual stats line
+    assert len(lines) == 1 and lines[0].startswith("sqz: ~"), lines  # the usual stats line only
     # the wait is the behaviour: HOT_BUSY_MS once, plus a wide margin for the interpreter's start-up
     # on a loaded machine; a call that retried like a plain handle waited over 30 s here
     assert took < HOT_BUSY_MS / 1000 + 10.0, took
-    store = Store.open(locked_db)
+    store = Store.open(locked_db, hot=True)  # a hot handle does not send the spool
     assert store.calls() == []  # nothing half-written
     store.close()
+    locked_db.release()
+    store = Store.open(locked_db)  # a handle that may wait sends what the spool holds
+    try:
+        rows = store.calls()
+        assert [(row[2], row[5], row[6]) for row in rows] == [("make", "compressed", len(DATA))]
+        assert store.get_blob(rows[0][10]) == DATA
+        assert store.spool.waiting() == []
+    finally:
+        store.close()
 
 
 def test_quiet_busy_store_says_nothing(locked_db):

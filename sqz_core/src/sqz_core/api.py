@@ -43,9 +43,15 @@ _NAMES: dict[str, tuple[str, str]] = {
     "short_id": ("expand", "short_id"),
     # stores
     "Store": ("store", "Store"),
+    "StoreProtocol": ("storeproto", "StoreProtocol"),
+    "SqlStore": ("storesql", "SqlStore"),
+    "SqlDialect": ("storesql", "Dialect"),
+    "merged_counts": ("storesql", "merged"),
+    "Spool": ("spool", "Spool"),
     "StoreError": ("store", "StoreError"),
     "StoreBusy": ("store", "StoreBusy"),
-    "holds_secret": ("store", "holds_secret"),
+    "StoreReadOnly": ("store", "StoreReadOnly"),
+    "holds_secret": ("storesql", "holds_secret"),
     "open_store": ("stores", "open_store"),
     "store_url": ("stores", "store_url"),
     "recall": ("sessions", "recall"),
@@ -58,6 +64,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     # safety
     "classify": ("safety", "classify"),
     "scrub_command": ("secrets", "scrub_command"),
+    "withhold_credentials": ("storesql", "withhold_credentials"),
     # text and tokens
     "clean_terminal": ("cleanup", "clean_terminal"),
     "strip_escapes": ("cleanup", "strip_escapes"),
@@ -175,7 +182,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .safety import classify
     from .secrets import scrub_command
     from .sessions import default_session_for, recall
-    from .store import Store, StoreBusy, StoreError, holds_secret
+    from .spool import Spool
+    from .store import Store, StoreBusy, StoreError, StoreReadOnly
+    from .storeproto import StoreProtocol
+    from .storesql import Dialect as SqlDialect
+    from .storesql import SqlStore, holds_secret, withhold_credentials
+    from .storesql import merged as merged_counts
     from .stores import describe as describe_store
     from .stores import _sqlite_path as sqlite_path_of
     from .stores import open_store, store_url

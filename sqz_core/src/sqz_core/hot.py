@@ -343,6 +343,11 @@ def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | No
     finally:
         if own and store is not None:
             store.close()
+        elif store is not None and getattr(store, "deferred", False):
+            try:  # a store kept open across calls (the daemon's): this call's writes go now
+                store.flush()
+            except StoreError:
+                opts["store_failed"] = True
 
 
 def _cwd() -> str | None:

@@ -13,6 +13,8 @@ import os
 import sqlite3
 import time
 
+from .storesql import Dialect, SqlStore, holds_secret  # noqa: F401 (holds_secret: public here)
+
 SCHEMA_VERSION = 4
 
 # Each step takes the database from version N-1 to N; they run once, in order, in one
@@ -111,6 +113,15 @@ class StoreBusy(StoreError):
     """Another process holds the write lock longer than the hot path may wait."""
 
 
+class StoreReadOnly(StoreError):
+    """The store may be read, not written (file or directory not writable by this user)."""
+
+
+def _is_read_only(exc: Exception) -> bool:
+    msg = str(exc).lower()
+    return "readonly" in msg or "read-only" in msg or "unable to open" in msg
+
+
 # How long a hook call waits for another process's write lock (``SQZ_BUSY_TIMEOUT_MS``): past it,
 # the call goes on without the store, so a held lock costs an agent's command this much, not seconds.
 HOT_BUSY_MS = 60
@@ -121,28 +132,6 @@ def hot_busy_ms() -> int:
         return max(0, min(int(os.environ.get("SQZ_BUSY_TIMEOUT_MS", HOT_BUSY_MS)), 60_000))
     except ValueError:
         return HOT_BUSY_MS
-
-
-def _scrub(command: str | None) -> str | None:
-    """The command line as the store keeps it: secret spans replaced by ``***``."""
-    if not command:
-        return command
-    from .secrets import scrub_command
-
-    return scrub_command(command)
-
-
-def holds_secret(data: bytes) -> bool:
-    """What the pipeline refuses to store: a secret in the raw text or in what the terminal showed."""
-    from .cleanup import clean_terminal
-    from .safety import classify
-
-    text = data.decode("utf-8", "replace")
-    for candidate in {text, clean_terminal(text)}:
-        verdict = classify(candidate)
-        if verdict is not None and verdict.secret:
-            return True
-    return False
 
 
 def _is_busy(exc: Exception) -> bool:
@@ -162,10 +151,29 @@ def _retrying(fn, attempts: int = 6):
             delay *= 2
 
 
-class Store:
-    """A handle on the SQLite store. Use ``Store.open()``; every method may raise ``StoreError``."""
+def _spool_for(path: str):
+    from .spool import Spool
+
+    return Spool(os.path.join(os.path.dirname(os.path.abspath(path)),
+                              "spool-" + os.path.basename(path)))
+
+
+class Store(SqlStore):
+    """A handle on the SQLite store. Use ``Store.open()``; every method may raise ``StoreError``.
+
+    The statements are ``storesql``'s (shared with every SQL backend); this class runs them
+    on SQLite: busy waits, WAL, FTS5 recall, schema migrations, upkeep. A write-behind
+    handle (``open(write_behind=True)``, what hook calls use) keeps a call's writes until
+    ``flush``/``close`` and sends them in one transaction; when another process holds the
+    write lock past the short wait, the batch goes to the local spool (``spool``) and the
+    next handle that gets the lock sends it: a busy store costs neither the compression,
+    its refs nor its stats row.
+    """
+
+    dialect = Dialect("sqlite")
 
     def __init__(self, conn: sqlite3.Connection, path: str, hot: bool = False) -> None:
+        super().__init__()
         self.conn = conn
         self.path = path
         # hot: one bounded wait, no retries, and after a busy answer every later use fails at once
@@ -173,14 +181,21 @@ class Store:
         self.busy = False
         self.busy_ms = 5000
         self.attempts = 1 if hot else 6
+        self.readonly = False
+        self.deferred = False
+        self._in_batch = False
+        self._spooling = False  # write-behind found the lock busy: later batches go to the spool
+        self.spool = _spool_for(path)
 
     # -- opening ------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str, timeout: float = 5.0, *, hot: bool = False) -> Store:
+    def open(cls, path: str, timeout: float = 5.0, *, hot: bool = False, write_behind: bool = False) -> Store:
         """Open (creating it private) the database at ``path``.
 
         ``hot``: for a hook call, which must not stall the agent: the wait for another
         process's write lock is ``hot_busy_ms()`` once, then ``StoreBusy``.
+        ``write_behind``: writes wait for ``flush``/``close`` and go to the spool when the
+        lock stays busy (see the class). A handle without it sends what the spool holds.
         """
         if hot:
             timeout = hot_busy_ms() / 1000
@@ -193,14 +208,26 @@ class Store:
                 # create the file with private permissions before SQLite opens it
                 fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
                 os.close(fd)
+            if not fresh and not os.access(path, os.W_OK):
+                return cls._open_read_only(path, timeout, hot)
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
-            conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            # WAL with synchronous=NORMAL: a commit does not wait for fsync; the database stays
-            # consistent on a crash (only the last calls' rows may be lost on power failure)
-            conn.execute("PRAGMA synchronous = NORMAL")
-            store = cls(conn, path, hot)
-            store.busy_ms = int(timeout * 1000)
-            store._ensure_schema()
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+                # WAL with synchronous=NORMAL: a commit does not wait for fsync; the database stays
+                # consistent on a crash (only the last calls' rows may be lost on power failure)
+                conn.execute("PRAGMA synchronous = NORMAL")
+                store = cls(conn, path, hot)
+                store.busy_ms = int(timeout * 1000)
+                store._ensure_schema()
+            except sqlite3.OperationalError as exc:
+                conn.close()
+                if fresh or not _is_read_only(exc):
+                    raise
+                # a writable file in a directory we may not write (no -wal/-shm can be made there)
+                return cls._open_read_only(path, timeout, hot)
+            store.deferred = write_behind
+            if not write_behind and not hot:
+                store._replay_spool()
             return store
         except StoreError:
             raise
@@ -208,6 +235,37 @@ class Store:
             if hot and isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
                 raise StoreBusy(f"{path}: {exc}") from exc
             raise StoreError(f"{path}: {exc}") from exc
+
+    @classmethod
+    def _open_read_only(cls, path: str, timeout: float, hot: bool) -> Store:
+        """A store this user may read but not write (mode 0444, a read-only directory or mount).
+
+        It serves ``expand``, ``recall`` and ``stats``; a write raises ``StoreReadOnly`` (the
+        pipeline then compresses without the store, so no output names content never kept),
+        but for the token-count cache, which is skipped. SQLite reads a WAL database read-only
+        through its ``-shm`` file; where that cannot be made (a read-only directory) the file
+        is opened immutable, which is what it is to this user.
+        """
+        from urllib.parse import quote
+
+        base = "file:" + quote(os.path.abspath(path))
+        last: Exception | None = None
+        for params in ("?mode=ro", "?mode=ro&immutable=1"):
+            try:
+                conn = sqlite3.connect(base + params, uri=True, timeout=timeout, isolation_level=None,
+                                       check_same_thread=False)
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.Error as exc:
+                last = exc
+                continue
+            if version != SCHEMA_VERSION:
+                conn.close()
+                raise StoreError(f"{path}: read-only store at schema v{version}; this sqz reads v{SCHEMA_VERSION}")
+            store = cls(conn, path, hot)
+            store.busy_ms = int(timeout * 1000)
+            store.readonly = True
+            return store
+        raise StoreError(f"{path}: {last}")
 
     def _ensure_schema(self) -> None:
         version = self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -261,9 +319,15 @@ class Store:
     def batch(self):
         """One write transaction around several writes (one wait for the lock instead of one per write).
 
-        ``with store.batch(): …``; committed at the end, rolled back on an exception.
+        ``with store.batch(): …``; committed at the end, rolled back on an exception. A
+        write-behind handle sends all of a call's writes together already.
         """
-        from contextlib import contextmanager
+        from contextlib import contextmanager, nullcontext
+
+        if self.deferred:
+            return nullcontext(self)
+        if self.readonly:
+            raise StoreReadOnly(f"{self.path}: read-only store")
 
         @contextmanager
         def run():
@@ -271,14 +335,17 @@ class Store:
                 self._retry(lambda: self.conn.execute("BEGIN IMMEDIATE"))
             except sqlite3.Error as exc:
                 raise StoreError(str(exc)) from exc
+            self._in_batch = True
             try:
                 yield self
             except BaseException:
+                self._in_batch = False
                 try:
                     self.conn.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass
                 raise
+            self._in_batch = False
             try:
                 self.conn.execute("COMMIT")
             except sqlite3.Error as exc:
@@ -291,198 +358,164 @@ class Store:
         return run()
 
     def close(self) -> None:
+        """Send (or spool) the buffered writes and close; never raises."""
+        try:
+            self.flush()
+        except StoreError as exc:
+            import sys
+
+            sys.stderr.write(f"sqz: store writes of this call lost ({exc})\n")
         try:
             self.conn.close()
         except sqlite3.Error:
             pass
 
-    # -- helpers ---------------------------------------------------------------------
-    def _write(self, sql: str, params=()) -> None:
-        try:
-            self._retry(lambda: self.conn.execute(sql, params))
-        except sqlite3.Error as exc:
-            raise StoreError(str(exc)) from exc
-
-    def _read(self, sql: str, params=()) -> list:
+    # -- running statements -------------------------------------------------------------
+    def _run_read(self, sql: str, params=()) -> list:
         try:
             return self._retry(lambda: self.conn.execute(sql, params).fetchall())
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
-    # -- blobs -----------------------------------------------------------------------
-    def put_blob(self, digest: str, data: bytes, command: str | None = None) -> None:
-        self._write("INSERT OR IGNORE INTO blobs(hash, data, size, created, command) VALUES (?,?,?,?,?)",
-                    (digest, sqlite3.Binary(data), len(data), time.time(), _scrub(command)))
+    def _execute(self, batch) -> None:
+        for key, params in batch:
+            self.conn.execute(self._sql(key), params)
 
-    def get_blob(self, digest: str) -> bytes | None:
-        rows = self._read("SELECT data FROM blobs WHERE hash = ?", (digest,))
-        return bytes(rows[0][0]) if rows else None
+    def _run_writes(self, batch: list) -> None:
+        if self.readonly:
+            raise StoreReadOnly(f"{self.path}: read-only store")
+        if self._in_batch:  # inside ``batch()``: its transaction holds the lock already
+            try:
+                self._execute(batch)
+            except sqlite3.Error as exc:
+                raise StoreError(str(exc)) from exc
+            return
+        self._commit(batch, [])
 
-    def find_hashes(self, prefix: str, limit: int = 3) -> list[str]:
-        """Full hashes starting with ``prefix`` (hex, lower case)."""
-        hi = prefix + "g"  # 'g' sorts after every hex digit
-        return [r[0] for r in self._read("SELECT hash FROM blobs WHERE hash >= ? AND hash < ? LIMIT ?",
-                                         (prefix, hi, limit))]
-
-    # -- sessions ----------------------------------------------------------------------
-    def last_served(self, session: str, digest: str) -> float | None:
-        rows = self._read("SELECT served_at FROM served WHERE session = ? AND hash = ?", (session, digest))
-        return rows[0][0] if rows else None
-
-    def mark_served(self, session: str, digest: str, when: float | None = None, *, output_hash: str | None = None,
-                    is_file: bool = False) -> None:
-        self._write("INSERT INTO served(session, hash, served_at, output_hash, is_file) VALUES (?,?,?,?,?) "
-                    "ON CONFLICT(session, hash) DO UPDATE SET served_at = excluded.served_at, "
-                    "output_hash = excluded.output_hash, is_file = excluded.is_file",
-                    (session, digest, when if when is not None else time.time(), output_hash, int(is_file)))
-
-    def recent_files(self, session: str, since: float, limit: int = 20) -> list[tuple[str, str | None]]:
-        """``(hash, output_hash)`` of file content served to ``session`` since ``since``, newest first."""
-        return [(r[0], r[1]) for r in self._read(
-            "SELECT hash, output_hash FROM served WHERE session = ? AND is_file = 1 AND served_at >= ? "
-            "ORDER BY served_at DESC LIMIT ?", (session, since, limit))]
-
-    def invalidate_session(self, session: str) -> int:
-        """Forget what ``session`` was served (after the agent compacted its history); returns how many."""
-        done = self._transaction([
-            ("served", "DELETE FROM served WHERE session = ?", (session,)),
-            ("compactions", "INSERT INTO compactions(session, ts) VALUES (?, ?)", (session, time.time())),
-        ])
-        return done.get("served", 0)
-
-    def sessions(self) -> list[tuple[str, int, float]]:
-        """``(session, entries served, last served)`` for every session with live entries."""
-        return [tuple(r) for r in self._read(
-            "SELECT session, COUNT(*), MAX(served_at) FROM served GROUP BY session ORDER BY MAX(served_at) DESC")]
-
-    # -- pins -------------------------------------------------------------------------
-    def pin(self, digest: str, label: str | None) -> None:
-        self._write("INSERT OR REPLACE INTO pins(hash, label, created) VALUES (?,?,?)", (digest, label, time.time()))
-
-    def unpin(self, digest: str) -> bool:
-        before = self._read("SELECT COUNT(*) FROM pins WHERE hash = ?", (digest,))[0][0]
-        self._write("DELETE FROM pins WHERE hash = ?", (digest,))
-        return bool(before)
-
-    def is_pinned(self, digest: str) -> bool:
-        return bool(self._read("SELECT 1 FROM pins WHERE hash = ?", (digest,)))
-
-    def pins(self) -> list[tuple[str, str | None, float, int]]:
-        return [tuple(r) for r in self._read(
-            "SELECT p.hash, p.label, p.created, COALESCE(b.size, 0) FROM pins p LEFT JOIN blobs b ON b.hash = p.hash "
-            "ORDER BY p.created")]
-
-    # -- near-duplicate sketches ----------------------------------------------------------
-    def add_sketch(self, session: str, digest: str, values: list[int]) -> None:
+    def _commit(self, batch: list, claimed: list) -> None:
+        """``batch`` and the ``claimed`` spooled batches in one transaction (one wait for the lock)."""
         def run():
-            self.conn.executemany("INSERT OR IGNORE INTO sketches(session, value, hash) VALUES (?,?,?)",
-                                  [(session, v, digest) for v in values])
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                for _, spooled in claimed:
+                    self._execute(spooled)
+                self._execute(batch)
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
         try:
             self._retry(run)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
-    def similar(self, session: str, values: list[int], exclude: str, limit: int = 3) -> list[tuple[str, int]]:
-        """Entries of ``session`` sharing sketch values with ``values``: ``(hash, shared)`` most shared first."""
-        if not values:
-            return []
-        marks = ",".join("?" * len(values))
-        return [(r[0], r[1]) for r in self._read(
-            f"SELECT hash, COUNT(*) AS n FROM sketches WHERE session = ? AND value IN ({marks}) AND hash != ? "
-            "GROUP BY hash ORDER BY n DESC LIMIT ?", (session, *values, exclude, limit))]
+    def flush(self, *, final: bool = True) -> None:
+        """Send the buffered writes, with what the spool holds, in one transaction.
 
-    # -- recall ---------------------------------------------------------------------------
+        When the lock stays busy past this handle's wait, the writes stay buffered (later
+        flushes do not wait again) and the final flush (``close``, the end of a daemon call)
+        spools them as one batch, which the next handle that gets the lock sends.
+        ``StoreError`` only when they cannot be kept.
+        """
+        if not self._pending:
+            return
+        if self.readonly:
+            self._pending = []
+            raise StoreReadOnly(f"{self.path}: read-only store")
+        if not self._spooling:
+            batch, self._pending = self._pending, []
+            claimed = self.spool.claim() if self.spool.waiting() else []
+            try:
+                self._commit(batch, claimed)
+                self.spool.done(claimed)
+                return
+            except StoreError as exc:
+                self.spool.give_back(claimed)
+                self._pending = batch + self._pending
+                if not (isinstance(exc, StoreBusy) or _is_busy(exc)):
+                    self._pending = []
+                    raise
+                # reads go on (WAL readers do not wait for the lock): one wait per call, as before
+                self.busy, self._spooling = False, True
+        if not final:
+            return
+        batch, self._pending = self._pending, []
+        try:
+            self.spool.append(batch)
+        except OSError as err:
+            raise StoreError(f"store busy and its spool unwritable: {err}") from err
+
+    def _replay_spool(self) -> int:
+        """Send the batches earlier calls spooled (a handle that may wait); returns how many were sent."""
+        if not self.spool.waiting():
+            return 0
+        claimed = self.spool.claim()
+        if not claimed:
+            return 0
+        try:
+            self._commit([], claimed)
+        except StoreError:
+            self.spool.give_back(claimed)
+            return 0
+        self.spool.done(claimed)
+        return len(claimed)
+
+    # -- what the shared layer leaves to SQLite ---------------------------------------------
+    def get_blob(self, digest: str) -> bytes | None:
+        data = super().get_blob(digest)
+        if data is None and self.spool.waiting():  # written behind by a call that found the store busy
+            data = self.spool.blob(digest)
+        return data
+
+    def find_hashes(self, prefix: str, limit: int = 3) -> list[str]:
+        """Full hashes starting with ``prefix`` (hex, lower case), also of content waiting in the spool."""
+        found = super().find_hashes(prefix, limit)
+        if len(found) < limit and self.spool.waiting():
+            found += [h for h in self.spool.hashes(prefix) if h not in found][:limit - len(found)]
+        return found
+
+    def unpin(self, digest: str) -> bool:
+        before = self._read("count_pin", (digest,))[0][0]
+        self._write("unpin", (digest,))
+        return bool(before)
+
+    def save_count(self, digest: str, encoding: str, n: int) -> None:
+        if not self.readonly:  # a cache: a read-only store is counted again next time
+            super().save_count(digest, encoding, n)
+
     def has_fts(self) -> bool:
-        return bool(self._read("SELECT 1 FROM sqlite_master WHERE name = 'recall'"))
+        return bool(self._run_read("SELECT 1 FROM sqlite_master WHERE name = 'recall'"))
 
     def index_text(self, digest: str, text: str, command: str | None, session: str | None) -> None:
         if not self.has_fts():
             return
-        if self._read("SELECT 1 FROM recall WHERE hash = ? LIMIT 1", (digest,)):
+        if self._read("recall_has", (digest,)):
             return
-        self._write("INSERT INTO recall(body, hash, command, session, ts) VALUES (?,?,?,?,?)",
-                    (text, digest, _scrub(command), session, time.time()))
+        self._write("index_text", (digest, self._command(command), session, time.time(), text, digest))
 
     def search(self, query: str, limit: int = 10) -> list[tuple[str, str | None, float, str]]:
         """``(hash, command, ts, snippet)`` best matches first (FTS5 rank), or LIKE matches without FTS5."""
         if self.has_fts():
             try:
-                return [tuple(r) for r in self._read(
-                    "SELECT hash, command, ts, snippet(recall, 0, '[', ']', '…', 12) FROM recall "
-                    "WHERE recall MATCH ? ORDER BY rank LIMIT ?", (query, limit))]
+                return [tuple(r) for r in self._read("search", (query, limit))]
             except StoreError:
                 # not FTS query syntax (a path, an operator): search it as one quoted phrase
                 phrase = '"' + query.replace('"', '""') + '"'
-                return [tuple(r) for r in self._read(
-                    "SELECT hash, command, ts, snippet(recall, 0, '[', ']', '…', 12) FROM recall "
-                    "WHERE recall MATCH ? ORDER BY rank LIMIT ?", (phrase, limit))]
-        rows = self._read("SELECT hash, command, created, substr(CAST(data AS TEXT), 1, 200) FROM blobs "
-                          "WHERE CAST(data AS TEXT) LIKE ? ORDER BY created DESC LIMIT ?", (f"%{query}%", limit))
-        return [tuple(r) for r in rows]
-
-    def tokens_served(self, session: str, since: float) -> int:
-        """Estimated tokens served to ``session`` since ``since`` (for pressure levels)."""
-        return self._read("SELECT COALESCE(SUM(est_out), 0) FROM calls WHERE session = ? AND ts >= ?",
-                          (session, since))[0][0]
-
-    # -- calls -------------------------------------------------------------------------
-    def record_call(self, *, session: str | None, command: str | None, family: str | None,
-                    plugin: str | None, outcome: str, bytes_in: int, bytes_out: int, est_in: int,
-                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None,
-                    cwd: str | None = None) -> None:
-        self._write("INSERT INTO calls(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, "
-                    "est_in, est_out, input_hash, output_hash, agent, cwd) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (time.time(), session, _scrub(command), family, plugin, outcome, bytes_in, bytes_out,
-                     est_in, est_out, input_hash, output_hash, agent, cwd))
-
-    def origins(self, digests: list[str]) -> dict[str, set]:
-        """Where each stored entry came from: the ``cwd`` of the calls that stored or served it
-        (a working directory, or the file or directory an MCP tool read). Entries no call
-        names are absent; a call without a recorded ``cwd`` contributes None."""
-        out: dict[str, set] = {}
-        wanted = list(dict.fromkeys(digests))
-        for i in range(0, len(wanted), 200):
-            chunk = wanted[i:i + 200]
-            marks = ",".join("?" * len(chunk))
-            for in_h, out_h, cwd in self._read(
-                    f"SELECT input_hash, output_hash, cwd FROM calls WHERE input_hash IN ({marks}) "
-                    f"OR output_hash IN ({marks})", (*chunk, *chunk)):
-                for h in (in_h, out_h):
-                    if h in chunk:
-                        out.setdefault(h, set()).add(cwd)
-        return out
-
-    def calls(self, since: float = 0.0) -> list[tuple]:
-        """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
-        input_hash, output_hash, agent, cwd)`` since ``since``, oldest first."""
-        return [tuple(r) for r in self._read(
-            "SELECT ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, "
-            "est_out, input_hash, output_hash, agent, cwd FROM calls WHERE ts >= ? ORDER BY id", (since,))]
-
-    def record_event(self, kind: str, *, session: str | None = None, ref: str | None = None,
-                     detail: str | None = None) -> None:
-        self._write("INSERT INTO events(ts, session, kind, ref, detail) VALUES (?,?,?,?,?)",
-                    (time.time(), session, kind, ref, detail))
-
-    def events(self, since: float = 0.0) -> list[tuple]:
-        """Rows ``(ts, session, kind, ref, detail)`` since ``since``, oldest first."""
-        return self._read("SELECT ts, session, kind, ref, detail FROM events WHERE ts >= ? ORDER BY id", (since,))
-
-    def cached_count(self, digest: str, encoding: str) -> int | None:
-        rows = self._read("SELECT n FROM token_counts WHERE hash = ? AND encoding = ?", (digest, encoding))
-        return rows[0][0] if rows else None
-
-    def save_count(self, digest: str, encoding: str, n: int) -> None:
-        self._write("INSERT OR REPLACE INTO token_counts(hash, encoding, n) VALUES (?,?,?)", (digest, encoding, n))
+                return [tuple(r) for r in self._read("search", (phrase, limit))]
+        return [tuple(r) for r in self._read("search_like", (f"%{query}%", limit))]
 
     def health(self) -> str:
         """``"ok"`` or SQLite's description of what is wrong."""
-        rows = self._read("PRAGMA quick_check")
+        rows = self._run_read("PRAGMA quick_check")
         return rows[0][0] if rows else "unknown"
 
-    # -- retention (sqz stats --prune, sqz reset) --------------------------------------------
     def _transaction(self, statements: list) -> dict:
-        """Run ``(name, sql, params)`` statements in one write transaction; rows changed per name."""
+        """Run ``(name, key or sql, params)`` statements in one write transaction; rows changed per name."""
+        if self.readonly:
+            raise StoreReadOnly(f"{self.path}: read-only store")
+        if self._pending:
+            self.flush()
+
         def run():
             self.conn.execute("BEGIN IMMEDIATE")
             try:
@@ -491,7 +524,7 @@ class Store:
                     if name == "recall" and not self.conn.execute(
                             "SELECT 1 FROM sqlite_master WHERE name = 'recall'").fetchone():
                         continue
-                    n = self.conn.execute(sql, params).rowcount
+                    n = self.conn.execute(self._sql(sql), params).rowcount
                     done[name] = done.get(name, 0) + max(n, 0)
                 self.conn.execute("COMMIT")
                 return done
@@ -502,46 +535,6 @@ class Store:
             return self._retry(run)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
-
-    # content still needed: pinned, referenced by a stats row, or what a served entry showed
-    _KEPT = ("SELECT hash FROM pins UNION SELECT input_hash FROM calls WHERE input_hash IS NOT NULL "
-             "UNION SELECT output_hash FROM calls WHERE output_hash IS NOT NULL "
-             "UNION SELECT hash FROM served UNION SELECT output_hash FROM served WHERE output_hash IS NOT NULL")
-
-    def prune_before(self, cutoff: float) -> dict:
-        """Forget everything older than ``cutoff``: stats rows, events, served marks, compaction marks,
-        and stored content nothing newer refers to (pinned content is kept). Counts per table."""
-        return self._transaction([
-            ("calls", "DELETE FROM calls WHERE ts < ?", (cutoff,)),
-            ("events", "DELETE FROM events WHERE ts < ?", (cutoff,)),
-            ("served", "DELETE FROM served WHERE served_at < ?", (cutoff,)),
-            ("compactions", "DELETE FROM compactions WHERE ts < ?", (cutoff,)),
-            ("blobs", f"DELETE FROM blobs WHERE created < ? AND hash NOT IN ({self._KEPT})", (cutoff,)),
-            ("sketches", "DELETE FROM sketches WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
-            ("recall", "DELETE FROM recall WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
-            ("token_counts", "DELETE FROM token_counts WHERE hash NOT IN (SELECT hash FROM blobs) AND hash NOT IN "
-                             "(SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
-                             "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)", ()),
-        ])
-
-    def reset(self, *, cache: bool = True, stats: bool = True) -> dict:
-        """Empty the cache (stored content, served marks, sketches, recall index; pins kept unless
-        ``stats`` is reset too) and/or the stats (calls, events). Token counts of calls that remain are
-        kept, so their figures stay exact after the content is gone. Counts per table."""
-        steps: list = []
-        if stats:
-            steps += [("calls", "DELETE FROM calls", ()), ("events", "DELETE FROM events", ())]
-        if cache:
-            keep_pins = "" if stats else " WHERE hash NOT IN (SELECT hash FROM pins)"
-            steps += [("served", "DELETE FROM served", ()), ("compactions", "DELETE FROM compactions", ()),
-                      ("sketches", "DELETE FROM sketches", ()), ("recall", "DELETE FROM recall", ()),
-                      ("blobs", "DELETE FROM blobs" + keep_pins, ())]
-            if stats:
-                steps.append(("pins", "DELETE FROM pins", ()))
-        steps.append(("token_counts", "DELETE FROM token_counts WHERE hash NOT IN (SELECT hash FROM blobs) AND "
-                                      "hash NOT IN (SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
-                                      "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)", ()))
-        return self._transaction(steps)
 
     # -- secrets an older sqz stored (sqz doctor --purge-secrets) ---------------------------------
     def purge_secrets(self) -> dict:
@@ -554,50 +547,15 @@ class Store:
         full-text index is rebuilt and the file vacuumed and checkpointed, so no copy of a
         secret stays in the database, its WAL or free pages. Counts per kind.
         """
-        from .secrets import scrub_command
-
         try:
             self.conn.execute("PRAGMA secure_delete = ON")
-            fts = self.has_fts()
-            flagged: set[str] = set()
-            scanned = 0
-            cur = self.conn.execute("SELECT hash, data FROM blobs")
-            while rows := cur.fetchmany(64):
-                for digest, data in rows:
-                    scanned += 1
-                    if holds_secret(bytes(data)):
-                        flagged.add(digest)
-            recall_rows: list[int] = []
-            if fts:
-                cur = self.conn.execute("SELECT rowid, hash, body FROM recall")
-                while rows := cur.fetchmany(64):
-                    recall_rows += [rowid for rowid, digest, body in rows
-                                    if digest in flagged or holds_secret((body or "").encode("utf-8", "replace"))]
-            updates = []
-            tables = [("calls", "id"), ("blobs", "hash")] + ([("recall", "rowid")] if fts else [])
-            for table, key in tables:
-                for k, command in self.conn.execute(f"SELECT {key}, command FROM {table} WHERE command IS NOT NULL"
-                                                    ).fetchall():
-                    clean = scrub_command(command)
-                    if clean != command:
-                        updates.append((f"UPDATE {table} SET command = ? WHERE {key} = ?", (clean, k)))
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
-        steps = []
-        for digest in sorted(flagged):
-            steps += [("blobs", "DELETE FROM blobs WHERE hash = ?", (digest,)),
-                      ("served", "DELETE FROM served WHERE hash = ? OR output_hash = ?", (digest, digest)),
-                      ("sketches", "DELETE FROM sketches WHERE hash = ?", (digest,)),
-                      ("pins", "DELETE FROM pins WHERE hash = ?", (digest,)),
-                      ("token_counts", "DELETE FROM token_counts WHERE hash = ?", (digest,)),
-                      ("calls_in", "UPDATE calls SET input_hash = NULL WHERE input_hash = ?", (digest,)),
-                      ("calls_out", "UPDATE calls SET output_hash = NULL WHERE output_hash = ?", (digest,))]
-        steps += [("recall", "DELETE FROM recall WHERE rowid = ?", (rowid,)) for rowid in recall_rows]
-        steps += [("commands", sql, params) for sql, params in updates]
+        scanned, steps = self._purge_steps()
         done = self._transaction(steps) if steps else {}
         if steps:
             try:
-                if fts:  # FTS5 keeps deleted rows' terms in old segments until the index is rebuilt
+                if self.has_fts():  # FTS5 keeps deleted rows' terms in old segments until the index is rebuilt
                     self.conn.execute("INSERT INTO recall(recall) VALUES ('rebuild')")
                     self.conn.execute("INSERT INTO recall(recall) VALUES ('optimize')")
                 self.conn.execute("VACUUM")

@@ -5,19 +5,11 @@ selects the backend by its scheme: unset or ``sqlite:///path`` is
 the embedded SQLite store (``sqz_core.store.Store``); any other scheme
 (``postgresql://…``) names a plugin registered in the entry-point group
 ``sqz.stores`` under that scheme. The plugin module provides
-``open_store(url) -> store`` and its store offers the same methods as
-``sqz_core.store.Store`` (the pipeline, dedup, sessions, stats and expand use
-nothing else):
-
-    put_blob get_blob find_hashes
-    last_served mark_served recent_files invalidate_session sessions
-    pin unpin is_pinned pins
-    add_sketch similar
-    has_fts index_text search
-    record_call calls tokens_served cached_count save_count
-    record_event events
-    prune_before reset vacuum
-    health close
+``open_store(url[, hot]) -> store`` and its store provides
+``sqz_core.api.StoreProtocol`` (what the pipeline, dedup, sessions, stats and
+expand use, and nothing else), held to it by the shared contract tests
+(``sqz_core/tests/store_contract.py``). ``hot`` (when the function takes it) is
+True on a hook call, which must not wait long for a frozen server.
 
 Every method raises ``sqz_core.store.StoreError`` when the backend fails; callers
 then degrade to compression without dedup. Plugins are found through the plugin
@@ -84,7 +76,8 @@ def open_store(hot: bool = False):
     """Open the configured store; raises ``StoreError`` with a one-line reason when it cannot.
 
     ``hot``: a hook call; SQLite then waits for another process's write lock only briefly
-    (``Store.open(hot=True)``).
+    and writes behind (``Store.open(hot=True, write_behind=True)``): a busy store keeps the
+    call's writes in its spool instead of losing them.
     """
     from .store import Store, StoreError
 
@@ -92,7 +85,7 @@ def open_store(hot: bool = False):
     if not url or url.startswith("sqlite:"):
         from .paths import db_path
 
-        return Store.open(_sqlite_path(url) or db_path(), hot=hot)
+        return Store.open(_sqlite_path(url) or db_path(), hot=hot, write_behind=hot)
     scheme = url.split(":", 1)[0].lower()
     if scheme == "postgres":
         scheme = "postgresql"
@@ -103,7 +96,11 @@ def open_store(hot: bool = False):
         raise StoreError(f"no store plugin for {scheme!r} URLs is installed (entry-point group {GROUP})")
     try:
         module = _resolve(rec["module"], rec.get("attr"))
-        return module.open_store(url)
+        opener = module.open_store
+        code = getattr(opener, "__code__", None)
+        if hot and code is not None and "hot" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]:
+            return opener(url, hot=True)
+        return opener(url)
     except StoreError:
         raise
     except Exception as exc:

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import psycopg
 import pytest
 
-from sqz_core.store import StoreError
+from sqz_core.api import StoreError
 from sqz_store_postgresql.pgstore import SCHEMA_VERSION, connect, migrate, open_direct
 from sqz_store_postgresql.store import Config
 

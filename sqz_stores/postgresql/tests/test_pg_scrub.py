@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "sqz_core" / "tests"))
 from test_secrets import COMMANDS, SAMPLES  # noqa: E402  (documented-format samples, fake values)
 
-from sqz_store_postgresql.store import scrub_command  # noqa: E402
+from sqz_core.api import withhold_credentials as scrub_command  # noqa: E402 (what PgStore._command runs)
 
 
 @pytest.mark.parametrize("command,secret,_scrubbed", COMMANDS)

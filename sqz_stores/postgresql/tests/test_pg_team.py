@@ -143,7 +143,7 @@ def test_store_originals_off_sends_only_hashes_and_stats(tmp_path, schema_url, p
 
 
 def test_an_unreachable_server_fails_fast_in_one_line_without_credentials(tmp_path, monkeypatch):
-    from sqz_core.store import StoreError
+    from sqz_core.api import StoreError
     from sqz_store_postgresql.store import open_store
 
     monkeypatch.setenv("SQZ_PG_POOL", "0")

@@ -21,14 +21,30 @@ import struct
 import sys
 import time
 
-from sqz_core.store import StoreError
+from sqz_core.api import StoreError
 
 READS = ("get_blob", "find_hashes", "last_served", "recent_files", "invalidate_session", "sessions", "unpin",
          "is_pinned", "pins", "similar", "has_fts", "search", "tokens_served", "calls", "events", "cached_count",
-         "health", "prune_before", "reset", "vacuum", "origins", "purge_secrets")
+         "health", "prune_before", "reset", "vacuum", "origins", "purge_secrets", "flush")
 WRITES = ("put_blob", "mark_served", "pin", "add_sketch", "index_text", "record_call", "record_event", "save_count")
-REPLY_TIMEOUT = 15.0  # seconds; longer than the server's statement timeout
+REPLY_TIMEOUT = 15.0  # seconds; longer than the server's statement timeout (commands: stats, prune…)
+# A hook call waits this long for each answer of the pool (``SQZ_PG_TIMEOUT_MS``); past it the call
+# goes on without the store (one line on stderr) and its later store calls fail at once: a frozen
+# server costs a call one such wait. The pool answers a healthy call's reads in about a millisecond.
+HOT_REPLY_MS = 400
+CLOSE_SECS = 15.0  # a hook call's wait for the pool to commit its writes (``close``): a busy server's lock waits
 _HEADER = struct.Struct(">I")
+
+
+def hot_reply_seconds() -> float:
+    try:
+        return max(10, min(int(os.environ.get("SQZ_PG_TIMEOUT_MS", HOT_REPLY_MS)), 60_000)) / 1000
+    except ValueError:
+        return HOT_REPLY_MS / 1000
+
+
+class NoAnswer(StoreError):
+    """The pool took the call but did not answer in time (a frozen or overloaded server behind it)."""
 
 
 def socket_path(cfg) -> str:
@@ -76,9 +92,10 @@ def _recv_exactly(sock: socket.socket, n: int) -> bytes | None:
 class PooledStore:
     """The store interface, served by the pool process; every method may raise ``StoreError``."""
 
-    def __init__(self, sock: socket.socket, path: str) -> None:
+    def __init__(self, sock: socket.socket, path: str, timeout: float = REPLY_TIMEOUT) -> None:
         self.sock = sock
         self.path = path
+        self.timeout = timeout
 
     def _call(self, name: str, args: tuple, kwargs: dict, reply: bool):
         if self.sock is None:
@@ -88,6 +105,10 @@ class PooledStore:
             if not reply:
                 return None
             answer = recv_frame(self.sock)
+        except socket.timeout as exc:
+            self._drop()  # the answer may still come: this handle is done, later calls fail at once
+            raise NoAnswer(f"postgresql: no answer within {int(self.timeout * 1000)} ms "
+                           "(server frozen or overloaded)") from exc
         except (OSError, ValueError, EOFError) as exc:
             self._drop()
             raise StoreError(f"postgresql pool: {type(exc).__name__}: {exc}") from exc
@@ -116,10 +137,12 @@ class PooledStore:
         """Let the pool commit this call's writes (it spools them if the server is gone); never raises."""
         if self.sock is None:
             return
-        try:
+        try:  # the pool commits what it was sent once it reads "close": wait for that (a busy server's
+            # commit may wait on row locks), but not as long as a command's reply timeout
+            self.sock.settimeout(max(self.timeout, CLOSE_SECS))
             send_frame(self.sock, ("close", (), {}, True))
             recv_frame(self.sock)
-        except (OSError, ValueError, EOFError):
+        except (OSError, ValueError, EOFError):  # socket.timeout included
             pass
         self._drop()
 
@@ -142,20 +165,29 @@ for _name in WRITES:
     setattr(PooledStore, _name, _forward(_name, False))
 
 
-def connect(cfg) -> PooledStore | None:
+def connect(cfg, timeout: float = REPLY_TIMEOUT) -> PooledStore | None:
     """A store through the running pool process, or None when there is none (the caller connects directly).
 
-    Raises ``StoreError`` when the pool answers that PostgreSQL is unreachable.
+    ``timeout``: how long to wait for each answer (``hot_reply_seconds()`` on a hook call).
+    Raises ``StoreError`` when the pool answers that PostgreSQL is unreachable, ``NoAnswer``
+    when it does not answer in time (connecting directly would wait for the same server).
     """
     if not hasattr(socket, "AF_UNIX"):
         return None
     path = socket_path(cfg)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
-        sock.settimeout(REPLY_TIMEOUT)
+        sock.settimeout(timeout)
         sock.connect(path)
+    except OSError:
+        sock.close()
+        return None
+    try:
         send_frame(sock, ("open", (), {}, True))
         answer = recv_frame(sock)
+    except socket.timeout as exc:
+        sock.close()
+        raise NoAnswer(f"postgresql: no answer within {int(timeout * 1000)} ms (server frozen or overloaded)") from exc
     except OSError:
         sock.close()
         return None
@@ -165,7 +197,7 @@ def connect(cfg) -> PooledStore | None:
     if answer[0] != "ok":
         sock.close()
         raise StoreError(answer[1])
-    return PooledStore(sock, path)
+    return PooledStore(sock, path, timeout)
 
 
 def start_pool(cfg) -> None:

@@ -1,5 +1,8 @@
-"""The PostgreSQL store: the same methods and guarantees as ``sqz_core.store.Store``, for a team.
+"""The PostgreSQL store: the same methods and guarantees as ``sqz_core.api.Store``, for a team.
 
+The statements are ``sqz_core``'s one SQL layer (``SqlStore`` over ``SqlDialect("postgresql")``:
+the same text as SQLite runs, with ``%s`` placeholders); this module adds connecting,
+migrations, the spool, and what only PostgreSQL does (tsvector recall, array sketches).
 One database holds what many agents on many machines send: originals by SHA-256
 (deduplicated across the team), what each agent session was served and when (refs
 stay per session and per freshness window), pins, sketches, full-text recall
@@ -23,9 +26,9 @@ import psycopg
 from psycopg import errors as pg_errors
 from psycopg import sql as pg_sql
 
-from sqz_core.store import StoreError
+from sqz_core.api import SqlDialect, SqlStore, StoreError, merged_counts
 
-from .store import Config, scrub_command
+from .config import Config
 
 SCHEMA_VERSION = 3
 
@@ -120,6 +123,7 @@ MIGRATIONS: dict[int, list[str]] = {
 
 RECALL_MAX_CHARS = 200_000     # tsvector has a 1 MB limit; the rest of a huge output stays expandable
 STATEMENT_TIMEOUT_MS = 10_000  # a hung server must not hang the agent's command for long
+FLUSH_SECS = 15.0  # a hook call's bound on committing its writes (reads: ``client.hot_reply_seconds()``)
 _HEADLINE = "StartSel=[, StopSel=], MaxWords=16, MinWords=6, MaxFragments=1, FragmentDelimiter=…"
 
 
@@ -134,11 +138,39 @@ def _lock_key(schema: str | None) -> int:
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def _text(value: str | None) -> str | None:
-    return value.replace("\x00", "") if isinstance(value, str) else value
-
-
 # -- connecting and migrating ------------------------------------------------------------
+
+class NoAnswer(StoreError):
+    """A round trip ran past a hook call's bound (a frozen or overloaded server)."""
+
+
+def bounded(fn, timeout: float | None):
+    """``fn()`` in a helper thread, waiting at most ``timeout`` seconds (None: ``fn()`` here).
+
+    Past it, ``NoAnswer``; the thread is left to finish or to end with the process (a
+    hook call exits right after), and its connection must not be used again.
+    """
+    if timeout is None:
+        return fn()
+    import threading
+
+    box: dict = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed to the caller
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="sqz-pg-round-trip", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise NoAnswer(f"postgresql: no answer within {int(timeout * 1000)} ms (server frozen or overloaded)")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
 
 def connect(cfg: Config) -> psycopg.Connection:
     """An autocommit connection with a short connect timeout and the schema on the search path."""
@@ -187,10 +219,11 @@ def migrate(conn: psycopg.Connection, schema: str | None, target: int = SCHEMA_V
     return current
 
 
-def ensure_schema(conn: psycopg.Connection, schema: str | None) -> None:
-    """One round trip when the schema is current; the migrations otherwise."""
+def ensure_schema(conn: psycopg.Connection, schema: str | None, timeout: float | None = None) -> None:
+    """One round trip when the schema is current (bounded by ``timeout``); the migrations otherwise
+    (a one-time step, worth waiting for even on a hook call)."""
     try:
-        version = schema_version(conn)
+        version = bounded(lambda: schema_version(conn), timeout)
         if version == SCHEMA_VERSION:
             return
         if version > SCHEMA_VERSION:
@@ -204,7 +237,7 @@ def ensure_schema(conn: psycopg.Connection, schema: str | None) -> None:
 # -- the local spool: batches the server could not take -----------------------------------
 
 def spool_path(cfg: Config) -> str:
-    from sqz_core.paths import cache_dir
+    from sqz_core.api import cache_dir
 
     tag = hashlib.sha256(cfg.url.encode()).hexdigest()[:12]
     return os.path.join(cache_dir(), f"pg-spool-{tag}.bin")
@@ -241,44 +274,74 @@ def spooled_batches(cfg: Config) -> int:
 
 # -- the store ---------------------------------------------------------------------------
 
-class PgStore:
+class PgStore(SqlStore):
     """A handle on the team store. Use ``open_direct(cfg)``; every method may raise ``StoreError``."""
 
-    def __init__(self, conn: psycopg.Connection, cfg: Config) -> None:
+    dialect = SqlDialect("postgresql", "%s")
+    deferred = True  # every write waits for the next read or ``close`` (one transaction, one round trip)
+
+    def __init__(self, conn: psycopg.Connection, cfg: Config, timeout: float | None = None) -> None:
+        super().__init__()
         self.conn = conn
         self.cfg = cfg
-        self._pending: list[tuple[str, tuple]] = []
+        # a hook call's bound on each round trip (None: wait as long as the server takes)
+        self.timeout = timeout
+        self.dead: str | None = None  # why this handle stopped: a round trip ran past ``timeout``
+
+    def _bounded(self, fn):
+        """``fn()``, or ``StoreError`` once ``timeout`` passes (see ``bounded``)."""
+        if self.dead is not None:
+            raise StoreError(self.dead)
+        try:
+            return bounded(fn, self.timeout)
+        except NoAnswer as exc:
+            self.dead = str(exc)
+            raise
 
     # -- plumbing --------------------------------------------------------------------------
-    def _write(self, statement: str, params: tuple = ()) -> None:
-        self._pending.append((statement, params))
+    def _command(self, command: str | None) -> str | None:
+        from sqz_core.api import withhold_credentials
 
-    def _read(self, statement: str, params: tuple = ()) -> list:
-        self.flush()
+        return withhold_credentials(command)
+
+    def _text(self, value):
+        return value.replace("\x00", "") if isinstance(value, str) else value
+
+    def _run_read(self, sql: str, params: tuple = ()) -> list:
         try:
-            return self.conn.execute(statement, params).fetchall()
+            return self._bounded(lambda: self.conn.execute(sql, params).fetchall())
         except psycopg.Error as exc:
             raise StoreError(f"postgresql: {_one_line(exc)}") from exc
+
+    def _run_writes(self, batch: list) -> None:
+        self._pending.extend(batch)
+        self.flush()
 
     def _send(self, batch: list) -> None:
         for attempt in range(3):
             try:
                 with self.conn.pipeline(), self.conn.transaction():
-                    for statement, params in batch:
-                        self.conn.execute(statement, params)
+                    for key, params in batch:
+                        self.conn.execute(self._sql(key), params)
                 return
             except (pg_errors.DeadlockDetected, pg_errors.SerializationFailure):
                 if attempt == 2:
                     raise
                 time.sleep(0.01 * (attempt + 1))
 
-    def flush(self) -> None:
+    def flush(self, *, final: bool = True) -> None:
         """Send the buffered writes in one transaction; spool them locally if the server went away."""
         if not self._pending:
             return
         batch, self._pending = self._pending, []
         try:
-            self._send(batch)
+            if self.dead is not None:
+                raise StoreError(self.dead)
+            # a busy (not frozen) server may make a commit wait on row locks: a longer bound than reads
+            bounded(lambda: self._send(batch), None if self.timeout is None else max(self.timeout, FLUSH_SECS))
+        except NoAnswer as exc:
+            self.dead = str(exc)
+            raise  # not spooled: the whole batch was sent, the server commits it when it wakes
         except psycopg.OperationalError as exc:
             spool(self.cfg, batch)
             raise StoreError(f"postgresql: {_one_line(exc)} ({len(batch)} writes kept in the local spool)") from exc
@@ -306,7 +369,12 @@ class PgStore:
         except (OSError, ValueError):
             pass  # a torn last record: keep the complete ones
         try:
-            self._send([w for batch in batches for w in batch])
+            self._bounded(lambda: self._send([w for batch in batches for w in batch]))
+        except NoAnswer:
+            for batch in batches:
+                spool(self.cfg, batch)
+            os.unlink(taking)
+            raise
         except psycopg.OperationalError as exc:
             for batch in batches:
                 spool(self.cfg, batch)
@@ -320,9 +388,9 @@ class PgStore:
 
     def ping(self) -> bool:
         try:
-            self.conn.execute("SELECT 1")
+            self._bounded(lambda: self.conn.execute("SELECT 1"))
             return True
-        except psycopg.Error:
+        except (psycopg.Error, StoreError):
             return False
 
     def close(self) -> None:
@@ -331,257 +399,49 @@ class PgStore:
             self.flush()
         except StoreError:
             pass
+        if self.dead is not None:
+            return  # a round trip still holds the connection; the process's exit ends it
         try:
             self.conn.close()
         except Exception:
             pass
 
-    # -- blobs -----------------------------------------------------------------------------
-    def put_blob(self, digest: str, data: bytes, command: str | None = None) -> None:
-        self._write("INSERT INTO blobs(hash, data, size, created, command) VALUES (%s,%s,%s,%s,%s) "
-                    "ON CONFLICT (hash) DO UPDATE SET data = excluded.data WHERE blobs.data IS NULL",
-                    (digest, bytes(data), len(data), time.time(), _text(scrub_command(command))))
-
-    def get_blob(self, digest: str) -> bytes | None:
-        rows = self._read("SELECT data FROM blobs WHERE hash = %s AND data IS NOT NULL", (digest,))
-        return bytes(rows[0][0]) if rows else None
-
-    def find_hashes(self, prefix: str, limit: int = 3) -> list[str]:
-        """Full hashes starting with ``prefix`` (hex, lower case) whose bytes the store holds."""
-        return [r[0] for r in self._read(
-            "SELECT hash FROM blobs WHERE hash >= %s AND hash < %s AND data IS NOT NULL ORDER BY hash LIMIT %s",
-            (prefix, prefix + "g", limit))]
-
-    # -- sessions --------------------------------------------------------------------------
-    def last_served(self, session: str, digest: str) -> float | None:
-        rows = self._read("SELECT served_at FROM served WHERE session = %s AND hash = %s", (session, digest))
-        return rows[0][0] if rows else None
-
-    def mark_served(self, session: str, digest: str, when: float | None = None, *, output_hash: str | None = None,
-                    is_file: bool = False) -> None:
-        self._write("INSERT INTO served(session, hash, served_at, output_hash, is_file) VALUES (%s,%s,%s,%s,%s) "
-                    "ON CONFLICT (session, hash) DO UPDATE SET served_at = excluded.served_at, "
-                    "output_hash = excluded.output_hash, is_file = excluded.is_file",
-                    (session, digest, when if when is not None else time.time(), output_hash, bool(is_file)))
-
-    def recent_files(self, session: str, since: float, limit: int = 20) -> list[tuple[str, str | None]]:
-        """``(hash, output_hash)`` of file content served to ``session`` since ``since``, newest first."""
-        return [(r[0], r[1]) for r in self._read(
-            "SELECT hash, output_hash FROM served WHERE session = %s AND is_file AND served_at >= %s "
-            "ORDER BY served_at DESC LIMIT %s", (session, since, limit))]
-
-    def invalidate_session(self, session: str) -> int:
-        """Forget what ``session`` was served (after the agent compacted its history); returns how many."""
+    def _transaction(self, steps: list) -> dict:
+        """Run ``(name, key or sql, params)`` statements in one transaction; rows changed per name."""
         self.flush()
-        try:
+        def run() -> dict:
+            done: dict = {}
             with self.conn.transaction():
-                n = self.conn.execute("DELETE FROM served WHERE session = %s", (session,)).rowcount
-                self.conn.execute("INSERT INTO compactions(session, ts) VALUES (%s, %s)", (session, time.time()))
-            return n
+                for name, statement, params in steps:
+                    n = self.conn.execute(self._sql(statement), params).rowcount
+                    done[name] = done.get(name, 0) + max(n, 0)
+            return done
+        try:
+            return self._bounded(run)
         except psycopg.Error as exc:
             raise StoreError(f"postgresql: {_one_line(exc)}") from exc
 
-    def sessions(self) -> list[tuple[str, int, float]]:
-        """``(session, entries served, last served)`` for every session with live entries."""
-        return [(r[0], int(r[1]), r[2]) for r in self._read(
-            "SELECT session, COUNT(*), MAX(served_at) FROM served GROUP BY session ORDER BY MAX(served_at) DESC")]
-
-    # -- pins ------------------------------------------------------------------------------
-    def pin(self, digest: str, label: str | None) -> None:
-        self._write("INSERT INTO pins(hash, label, created) VALUES (%s,%s,%s) ON CONFLICT (hash) DO UPDATE "
-                    "SET label = excluded.label, created = excluded.created", (digest, _text(label), time.time()))
-
-    def unpin(self, digest: str) -> bool:
-        return bool(self._read("DELETE FROM pins WHERE hash = %s RETURNING 1", (digest,)))
-
-    def is_pinned(self, digest: str) -> bool:
-        return bool(self._read("SELECT 1 FROM pins WHERE hash = %s", (digest,)))
-
-    def pins(self) -> list[tuple[str, str | None, float, int]]:
-        return [(r[0], r[1], r[2], int(r[3])) for r in self._read(
-            "SELECT p.hash, p.label, p.created, COALESCE(b.size, 0) FROM pins p "
-            "LEFT JOIN blobs b ON b.hash = p.hash ORDER BY p.created")]
-
-    # -- near-duplicate sketches -------------------------------------------------------------
-    def add_sketch(self, session: str, digest: str, values: list[int]) -> None:
-        if values:
-            self._write("INSERT INTO sketches(session, value, hash) SELECT %s, v, %s FROM unnest(%s::bigint[]) AS v "
-                        "ON CONFLICT DO NOTHING", (session, digest, [int(v) for v in values]))
-
-    def similar(self, session: str, values: list[int], exclude: str, limit: int = 3) -> list[tuple[str, int]]:
-        """Entries of ``session`` sharing sketch values with ``values``: ``(hash, shared)`` most shared first."""
-        if not values:
-            return []
-        return [(r[0], int(r[1])) for r in self._read(
-            "SELECT hash, COUNT(*) AS n FROM sketches WHERE session = %s AND value = ANY(%s::bigint[]) "
-            "AND hash != %s GROUP BY hash ORDER BY n DESC, hash LIMIT %s",
-            (session, [int(v) for v in values], exclude, limit))]
-
-    # -- recall ------------------------------------------------------------------------------
+    # -- what only PostgreSQL does -----------------------------------------------------------
     def has_fts(self) -> bool:
         return True
 
     def index_text(self, digest: str, text: str, command: str | None, session: str | None) -> None:
-        self._write("INSERT INTO recall(hash, command, session, ts, body) VALUES (%s,%s,%s,%s,%s) "
-                    "ON CONFLICT (hash) DO NOTHING",
-                    (digest, _text(scrub_command(command)), session, time.time(),
-                     _text(text[:RECALL_MAX_CHARS])))
+        self._write("index_text", (digest, self._text(self._command(command)), session, time.time(),
+                                   self._text(text[:RECALL_MAX_CHARS])))
 
     def search(self, query: str, limit: int = 10) -> list[tuple[str, str | None, float, str]]:
         """``(hash, command, ts, snippet)`` best matches first (``ts_rank``), snippets by ``ts_headline``."""
-        return [(r[0], r[1], r[2], r[3]) for r in self._read(
-            "SELECT r.hash, r.command, r.ts, ts_headline('simple', r.body, q, %s) "
-            "FROM recall r, websearch_to_tsquery('simple', %s) q WHERE r.tsv @@ q "
-            "ORDER BY ts_rank(r.tsv, q) DESC, r.ts DESC LIMIT %s", (_HEADLINE, _text(query), limit))]
-
-    def tokens_served(self, session: str, since: float) -> int:
-        """Estimated tokens served to ``session`` since ``since`` (for pressure levels)."""
-        return int(self._read("SELECT COALESCE(SUM(est_out), 0) FROM calls WHERE session = %s AND ts >= %s",
-                              (session, since))[0][0])
-
-    # -- calls and events --------------------------------------------------------------------
-    def record_call(self, *, session: str | None, command: str | None, family: str | None,
-                    plugin: str | None, outcome: str, bytes_in: int, bytes_out: int, est_in: int,
-                    est_out: int, input_hash: str | None, output_hash: str | None, agent: str | None = None,
-                    cwd: str | None = None) -> None:
-        self._write("INSERT INTO calls(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, "
-                    "est_in, est_out, input_hash, output_hash, agent, cwd) "
-                    "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                    (time.time(), session, _text(scrub_command(command)), family, plugin, outcome, bytes_in,
-                     bytes_out, est_in, est_out, input_hash, output_hash, agent, _text(cwd)))
-
-    def calls(self, since: float = 0.0) -> list[tuple]:
-        """Rows ``(ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out,
-        input_hash, output_hash, agent, cwd)`` since ``since``, oldest first."""
-        return [tuple(r) for r in self._read(
-            "SELECT ts, session, command, family, plugin, outcome, bytes_in, bytes_out, est_in, est_out, "
-            "input_hash, output_hash, agent, cwd FROM calls WHERE ts >= %s ORDER BY id", (since,))]
-
-    def record_event(self, kind: str, *, session: str | None = None, ref: str | None = None,
-                     detail: str | None = None) -> None:
-        self._write("INSERT INTO events(ts, session, kind, ref, detail) VALUES (%s,%s,%s,%s,%s)",
-                    (time.time(), session, kind, _text(ref), _text(detail)))
-
-    def events(self, since: float = 0.0) -> list[tuple]:
-        """Rows ``(ts, session, kind, ref, detail)`` since ``since``, oldest first."""
-        return [tuple(r) for r in self._read(
-            "SELECT ts, session, kind, ref, detail FROM events WHERE ts >= %s ORDER BY id", (since,))]
-
-    def cached_count(self, digest: str, encoding: str) -> int | None:
-        rows = self._read("SELECT n FROM token_counts WHERE hash = %s AND encoding = %s", (digest, encoding))
-        return int(rows[0][0]) if rows else None
-
-    def save_count(self, digest: str, encoding: str, n: int) -> None:
-        self._write("INSERT INTO token_counts(hash, encoding, n) VALUES (%s,%s,%s) "
-                    "ON CONFLICT (hash, encoding) DO UPDATE SET n = excluded.n", (digest, encoding, n))
-
-    # -- retention ---------------------------------------------------------------------------
-    def _transaction(self, steps: list) -> dict:
-        """Run ``(name, sql, params)`` statements in one transaction; rows changed per name."""
-        self.flush()
-        try:
-            done: dict = {}
-            with self.conn.transaction():
-                for name, statement, params in steps:
-                    n = self.conn.execute(statement, params).rowcount
-                    done[name] = done.get(name, 0) + max(n, 0)
-            return done
-        except psycopg.Error as exc:
-            raise StoreError(f"postgresql: {_one_line(exc)}") from exc
-
-    # content still needed: pinned, referenced by a stats row, or what a served entry showed
-    _KEPT = ("SELECT hash FROM pins UNION SELECT input_hash FROM calls WHERE input_hash IS NOT NULL "
-             "UNION SELECT output_hash FROM calls WHERE output_hash IS NOT NULL "
-             "UNION SELECT hash FROM served UNION SELECT output_hash FROM served WHERE output_hash IS NOT NULL")
-    _UNUSED_COUNTS = ("DELETE FROM token_counts WHERE hash NOT IN (SELECT hash FROM blobs) AND hash NOT IN "
-                      "(SELECT input_hash FROM calls WHERE input_hash IS NOT NULL UNION "
-                      "SELECT output_hash FROM calls WHERE output_hash IS NOT NULL)")
-
-    def prune_before(self, cutoff: float) -> dict:
-        """Forget everything older than ``cutoff``: stats rows, events, served marks, compaction marks,
-        and stored content nothing newer refers to (pinned content is kept). Counts per table."""
-        return self._transaction([
-            ("calls", "DELETE FROM calls WHERE ts < %s", (cutoff,)),
-            ("events", "DELETE FROM events WHERE ts < %s", (cutoff,)),
-            ("served", "DELETE FROM served WHERE served_at < %s", (cutoff,)),
-            ("compactions", "DELETE FROM compactions WHERE ts < %s", (cutoff,)),
-            ("blobs", f"DELETE FROM blobs WHERE created < %s AND hash NOT IN ({self._KEPT})", (cutoff,)),
-            ("sketches", "DELETE FROM sketches WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
-            ("recall", "DELETE FROM recall WHERE hash NOT IN (SELECT hash FROM blobs)", ()),
-            ("token_counts", self._UNUSED_COUNTS, ()),
-        ])
-
-    def reset(self, *, cache: bool = True, stats: bool = True) -> dict:
-        """Empty the cache (stored content, served marks, sketches, recall index; pins kept unless
-        ``stats`` is reset too) and/or the stats (calls, events). Counts per table."""
-        steps: list = []
-        if stats:
-            steps += [("calls", "DELETE FROM calls", ()), ("events", "DELETE FROM events", ())]
-        if cache:
-            keep_pins = "" if stats else " WHERE hash NOT IN (SELECT hash FROM pins)"
-            steps += [("served", "DELETE FROM served", ()), ("compactions", "DELETE FROM compactions", ()),
-                      ("sketches", "DELETE FROM sketches", ()), ("recall", "DELETE FROM recall", ()),
-                      ("blobs", "DELETE FROM blobs" + keep_pins, ())]
-            if stats:
-                steps.append(("pins", "DELETE FROM pins", ()))
-        steps.append(("token_counts", self._UNUSED_COUNTS, ()))
-        return self._transaction(steps)
-
-    def batch(self):
-        """The pipeline's grouped writes: this store buffers writes and sends them together already."""
-        from contextlib import nullcontext
-
-        return nullcontext()
-
-    def origins(self, digests: list[str]) -> dict[str, set]:
-        """Where each stored entry came from: the ``cwd`` of the calls that stored or served it."""
-        self.flush()
-        out: dict[str, set] = {}
-        wanted = list(dict.fromkeys(digests))
-        for i in range(0, len(wanted), 200):
-            chunk = wanted[i:i + 200]
-            for in_h, out_h, cwd in self._read(
-                    "SELECT input_hash, output_hash, cwd FROM calls WHERE input_hash = ANY(%s) OR output_hash = ANY(%s)",
-                    (chunk, chunk)):
-                for h in (in_h, out_h):
-                    if h in chunk:
-                        out.setdefault(h, set()).add(cwd)
-        return out
+        return [(r[0], r[1], r[2], r[3]) for r in self._read("search", (_HEADLINE, self._text(query), limit))]
 
     def purge_secrets(self) -> dict:
         """Delete stored content and recall rows a secret detector flags; scrub stored command lines
         (what versions before the detectors kept). Counts per kind, as the SQLite store reports them."""
-        from sqz_core.secrets import scrub_command
-        from sqz_core.store import holds_secret
-
         self.flush()
-        flagged: set[str] = set()
-        hashes = [r[0] for r in self._read("SELECT hash FROM blobs WHERE data IS NOT NULL")]
-        for i in range(0, len(hashes), 64):
-            for digest, data in self._read("SELECT hash, data FROM blobs WHERE hash = ANY(%s)", (hashes[i:i + 64],)):
-                if data is not None and holds_secret(bytes(data)):
-                    flagged.add(digest)
-        recall = [digest for digest, body in self._read("SELECT hash, body FROM recall")
-                  if digest in flagged or holds_secret((body or "").encode("utf-8", "replace"))]
-        steps = []
-        for digest in sorted(flagged):
-            steps += [("blobs", "DELETE FROM blobs WHERE hash = %s", (digest,)),
-                      ("served", "DELETE FROM served WHERE hash = %s OR output_hash = %s", (digest, digest)),
-                      ("sketches", "DELETE FROM sketches WHERE hash = %s", (digest,)),
-                      ("pins", "DELETE FROM pins WHERE hash = %s", (digest,)),
-                      ("token_counts", "DELETE FROM token_counts WHERE hash = %s", (digest,)),
-                      ("calls_in", "UPDATE calls SET input_hash = NULL WHERE input_hash = %s", (digest,)),
-                      ("calls_out", "UPDATE calls SET output_hash = NULL WHERE output_hash = %s", (digest,))]
-        steps += [("recall", "DELETE FROM recall WHERE hash = %s", (digest,)) for digest in recall]
-        for table, key in (("calls", "id"), ("blobs", "hash"), ("recall", "hash")):
-            for k, command in self._read(f"SELECT {key}, command FROM {table} WHERE command IS NOT NULL"):
-                clean = scrub_command(command)
-                if clean != command:
-                    steps.append(("commands", f"UPDATE {table} SET command = %s WHERE {key} = %s", (clean, k)))
+        scanned, steps = self._purge_steps()
         done = self._transaction(steps) if steps else {}
         if steps:
             self.vacuum()
-        return {"scanned": len(hashes), "blobs": done.get("blobs", 0), "recall": done.get("recall", 0),
+        return {"scanned": scanned, "blobs": done.get("blobs", 0), "recall": done.get("recall", 0),
                 "commands": done.get("commands", 0)}
 
     def vacuum(self) -> bool:
@@ -618,37 +478,31 @@ class HashOnlyStore(PgStore):
     only; other machines see the hashes and the stats rows, never the bytes.
     """
 
-    def __init__(self, conn: psycopg.Connection, cfg: Config) -> None:
-        super().__init__(conn, cfg)
-        from sqz_core.paths import db_path
-        from sqz_core.store import Store
+    def __init__(self, conn: psycopg.Connection, cfg: Config, timeout: float | None = None) -> None:
+        super().__init__(conn, cfg, timeout)
+        from sqz_core.api import Store, db_path
 
         self.local = Store.open(db_path())
 
     def put_blob(self, digest: str, data: bytes, command: str | None = None) -> None:
         self.local.put_blob(digest, data, command)
-        self._write("INSERT INTO blobs(hash, data, size, created, command) VALUES (%s,NULL,%s,%s,%s) "
-                    "ON CONFLICT (hash) DO NOTHING", (digest, len(data), time.time(), _text(scrub_command(command))))
+        self._write("put_hash_only", (digest, len(data), time.time(), self._text(self._command(command))))
 
     def close(self) -> None:
         super().close()
         self.local.close()
 
     def prune_before(self, cutoff: float) -> dict:
-        return _merged(self.local.prune_before(cutoff), super().prune_before(cutoff))
+        return merged_counts(self.local.prune_before(cutoff), super().prune_before(cutoff))
 
     def reset(self, *, cache: bool = True, stats: bool = True) -> dict:
-        return _merged(self.local.reset(cache=cache, stats=stats), super().reset(cache=cache, stats=stats))
+        return merged_counts(self.local.reset(cache=cache, stats=stats), super().reset(cache=cache, stats=stats))
 
     def vacuum(self) -> bool:
         return self.local.vacuum() and super().vacuum()
 
     def purge_secrets(self) -> dict:
-        return _merged(self.local.purge_secrets(), super().purge_secrets())
-
-
-def _merged(a: dict, b: dict) -> dict:
-    return {k: a.get(k, 0) + b.get(k, 0) for k in dict.fromkeys([*a, *b])}
+        return merged_counts(self.local.purge_secrets(), super().purge_secrets())
 
 
 def _delegate(name: str):
@@ -664,24 +518,37 @@ for _name in LOCAL_METHODS:
     setattr(HashOnlyStore, _name, _delegate(_name))
 
 
-def make_store(conn: psycopg.Connection, cfg: Config) -> PgStore:
-    return PgStore(conn, cfg) if cfg.store_originals else HashOnlyStore(conn, cfg)
+def make_store(conn: psycopg.Connection, cfg: Config, timeout: float | None = None) -> PgStore:
+    return PgStore(conn, cfg, timeout) if cfg.store_originals else HashOnlyStore(conn, cfg, timeout)
 
 
-def open_direct(cfg: Config) -> PgStore:
-    """Connect with psycopg, bring the schema up to date, send any spooled writes."""
-    from .store import note_down
+def open_direct(cfg: Config, timeout: float | None = None) -> PgStore:
+    """Connect with psycopg, bring the schema up to date, send any spooled writes.
+
+    ``timeout``: a hook call's bound on each round trip, connecting included (libpq's own
+    ``connect_timeout`` is 2 s at the least; a frozen server accepts the TCP connection
+    and then never answers, so only a bound of our own holds).
+    """
+    from .config import note_down
 
     try:
-        conn = connect(cfg)
+        conn = bounded(lambda: connect(cfg), timeout)
     except StoreError as exc:
         note_down(cfg, str(exc))
         raise
     try:
-        ensure_schema(conn, cfg.schema)
-        store = make_store(conn, cfg)
-        store.replay_spool()
-        return store
+        ensure_schema(conn, cfg.schema, timeout)
+    except NoAnswer as exc:
+        note_down(cfg, str(exc))
+        raise  # the connection stays with the abandoned round trip
     except BaseException:
         conn.close()
         raise
+    store = make_store(conn, cfg, timeout)
+    try:
+        store.replay_spool()
+    except StoreError:
+        if store.dead is not None:
+            note_down(cfg, store.dead)
+            raise
+    return store

@@ -18,10 +18,10 @@ import sys
 import threading
 import time
 
-from sqz_core.store import StoreError
+from sqz_core.api import StoreError
 
 from .client import READS, WRITES, recv_frame, send_frame, socket_path
-from .store import Config
+from .config import Config
 
 _ALLOWED = frozenset(READS) | frozenset(WRITES)
 MAX_IDLE_CONNECTIONS = 8
