@@ -55,15 +55,23 @@ def init(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     proxy: bool = typer.Option(False, "--proxy", help="Also point each agent at `sqz proxy` (its base-URL "
                                                       "setting, a start hook where the agent has one)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable result on stdout (per agent: detected, "
+                                                       "tier, outcome, changes; with --dry-run each diff)."),
 ):
     """Configure the agents found on this machine to use sqz (hooks, MCP server, guidance).
 
     Idempotent; every changed file is backed up first; `sqz uninstall` removes exactly what it added.
     """
-    from .setup_cmds import make_ctx, run_init
+    from .setup_cmds import NOTHING_INSTALLED, discover_integrations, make_ctx, run_init
 
     if project and global_:
         raise typer.BadParameter("choose one of --project and --global")
+    if not discover_integrations():
+        if as_json:
+            typer.echo(json.dumps({"dry_run": dry_run, "installed": [], "agents": [], "status": 1,
+                                   "problems": [NOTHING_INSTALLED]}, indent=2, sort_keys=True))
+        typer.echo(f"sqz init: {NOTHING_INSTALLED}", err=True)
+        raise typer.Exit(1)
     names = _integrations(only, skip)
     ctx = make_ctx(scope="project" if project else "global")
     ctx["force"] = bool(only)
@@ -74,11 +82,18 @@ def init(
             raise typer.BadParameter("the sqz-proxy distribution is not installed (pip install sqz-proxy)",
                                      param_hint="--proxy") from None
         ctx["proxy"] = proxy_url()
+    # with --json, stdout carries the JSON alone: the human lines (and the question) go to stderr
+    say = (lambda line: typer.echo(line, err=True)) if as_json else typer.echo
     if not dry_run and not yes and sys.stdin.isatty():
-        run_init(names, ctx, dry_run=True, echo=typer.echo)
-        if not typer.confirm("Apply these changes?", default=True):
+        run_init(names, ctx, dry_run=True, echo=say)
+        if not typer.confirm("Apply these changes?", default=True, err=as_json):
             raise typer.Exit(1)
-    raise typer.Exit(run_init(names, ctx, dry_run=dry_run, echo=typer.echo))
+    results: list = []
+    status = run_init(names, ctx, dry_run=dry_run, echo=say, results=results)
+    if as_json:
+        typer.echo(json.dumps({"dry_run": dry_run, "scope": ctx["scope"], "installed": sorted(names),
+                               "agents": results, "status": status}, indent=2, sort_keys=True))
+    raise typer.Exit(status)
 
 
 def uninstall(
@@ -104,6 +119,8 @@ def doctor(
     purge_secrets: bool = typer.Option(False, "--purge-secrets",
                                        help="Scan the store for secrets an older sqz kept (outputs, the search "
                                             "index, command lines); delete or scrub them and say how many."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report on stdout (agents: detected, "
+                                                       "configured, tier, problems; database; plugins)."),
 ):
     """Check agents (detected, configured, tier, last hook), the database and the plugin index.
 
@@ -112,14 +129,19 @@ def doctor(
     `sqz doctor --purge-secrets` removes them.
     """
     if purge_secrets:
-        raise typer.Exit(_purge_secrets())
+        raise typer.Exit(_purge_secrets(as_json))
     from .setup_cmds import make_ctx, run_doctor
 
     ctx = make_ctx(scope="project" if project else "global")
-    raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
+    if not as_json:
+        raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
+    report: dict = {}
+    status = run_doctor(_integrations(only, None), ctx, echo=lambda line: None, results=report)
+    typer.echo(json.dumps(report, indent=2, sort_keys=True))
+    raise typer.Exit(status)
 
 
-def _purge_secrets() -> int:
+def _purge_secrets(as_json: bool = False) -> int:
     from sqz_core.api import StoreError
     from sqz_core.api import describe_store as describe
 
@@ -135,6 +157,9 @@ def _purge_secrets() -> int:
         return 1
     finally:
         store.close()
+    if as_json:
+        typer.echo(json.dumps({"store": describe(), **done}, indent=2, sort_keys=True))
+        return 0
     typer.echo(f"secrets: scanned {done['scanned']} stored outputs in {describe()}; deleted {done['blobs']} "
                f"holding a secret and {done['recall']} search-index rows; scrubbed {done['commands']} command lines")
     return 0
