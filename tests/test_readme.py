@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()
 
@@ -38,3 +40,13 @@ def test_quickstart_names_files_that_exist():
     assert ".venv/bin/python -m pytest" in test_sh
     ci = (ROOT / ".ci" / "run").read_text()
     assert "bash scripts/test.sh" in ci
+
+
+@pytest.mark.parametrize("dist", ["sqz_core", "sqz_agents", "sqz_insights", "sqz_daemon"])
+def test_the_readme_module_map_names_every_module(dist):
+    """A distribution's README module map stays true: every module is in it, and it names no module that is gone."""
+    text = (ROOT / dist / "README.md").read_text()
+    src = ROOT / dist / "src" / dist
+    modules = {p.name for p in src.glob("*.py") if p.name not in ("__init__.py", "_version.py")}
+    named = set(re.findall(r"`([a-z_]+\.py)`", text.split("\n## ", 1)[0]))
+    assert sorted(modules - named) == [] and sorted(named - modules) == []

@@ -512,3 +512,17 @@ def test_installed_packs_are_called_in_pluggys_order_for_every_program():
             fast = [(i.plugin, i.func.__name__) for i in plugins.implementations(hook, records)]
             slow = [(pm.get_name(h.plugin), h.function.__name__) for h in reversed(getattr(pm.hook, hook).get_hookimpls())]
             assert fast == [s for s in slow if s[0] in wanted], (program, hook)
+
+
+def test_one_module_under_two_entry_names_is_called_once(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    add_dist(site, "twonames", GOOD_PLUGINS["wrapsformat"], entry="first")
+    info = site / "sqz_formatters_alias-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sqz-formatters-alias\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[sqz.formatters]\nsecond = twonames\n")
+    data = json.loads(sqz(site, "plugins", "--json").stdout)
+    by_name = {p["name"]: p for p in data["plugins"]}
+    assert by_name["first"]["error"] is None
+    assert by_name["second"]["error"] == "the same object as plugin 'first' (one plugin, two entry points)"

@@ -246,7 +246,9 @@ def _validate(records: list[dict], objects: dict[str, object]) -> None:
             rec["error"] = _one_line(exc)
             continue
         except ValueError as exc:  # the same module registered under two names: called twice otherwise
-            rec["error"] = _one_line(exc).split("; ")[0]
+            other = pm.get_name(obj)
+            rec["error"] = (f"the same object as plugin {other!r} (one plugin, two entry points)" if other
+                            else _one_line(exc).split("; ")[0])
             continue
         problem = _differs_from_pluggy(pm, obj, rec)
         if problem is not None:
@@ -392,17 +394,14 @@ def begin_call() -> None:
 class Impl:
     """One hook implementation ready to call (what pluggy calls a ``HookImpl``)."""
 
-    __slots__ = ("plugin", "func", "args", "kwargs", "tryfirst", "trylast", "wrapper", "hookwrapper")
+    __slots__ = ("plugin", "func", "args", "kwargs", "tryfirst", "trylast", "wrapper", "hookwrapper", "wraps")
 
     def __init__(self, plugin: str, func, args, tryfirst: bool, trylast: bool, kwargs=(),
                  wrapper: bool = False, hookwrapper: bool = False) -> None:
         self.plugin, self.func, self.args, self.kwargs = plugin, func, tuple(args), tuple(kwargs)
         self.tryfirst, self.trylast = tryfirst, trylast
         self.wrapper, self.hookwrapper = wrapper, hookwrapper
-
-    @property
-    def wraps(self) -> bool:
-        return self.wrapper or self.hookwrapper
+        self.wraps = wrapper or hookwrapper  # either kind of wrapper
 
     def __call__(self, kwargs: dict):
         # as pluggy calls it: names without defaults positionally, names with defaults only when given
@@ -445,6 +444,7 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
     ``tryfirst`` ones), and the chain is called from its end.
     """
     chain: list[Impl] = []
+    plain = 0  # the non-wrappers come first in the chain: chain[:plain]
     for rec in records:
         specs = _impl_specs(rec, hook)
         if not specs:
@@ -458,8 +458,8 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
                 continue
             impl = Impl(rec["name"], func, spec["args"], spec["tryfirst"], spec["trylast"], spec.get("kwargs", ()),
                         spec.get("wrapper", False), spec.get("hookwrapper", False))
-            split = next((i for i, m in enumerate(chain) if m.wraps), len(chain))
-            start, end = (split, len(chain)) if impl.wraps else (0, split)
+            start, end = (plain, len(chain)) if impl.wraps else (0, plain)
+            plain += not impl.wraps
             if impl.trylast:
                 chain.insert(start, impl)
             elif impl.tryfirst:

@@ -51,7 +51,7 @@ def format_describe(text: str) -> str | None:
 
 
 def compact_events(rows: list[str]) -> list[str] | None:
-    """The indented Events table without its underline, through the core's table parser."""
+    """The indented Events table without its underline, through the generic pack's table parser."""
     body = [r[2:] for r in rows if not _UNDERLINE.match(r)]
     if len(rows) - len(body) > 1 or not body:
         return None

@@ -20,7 +20,7 @@ _LS_FILES = frozenset({"-c", "--cached", "-o", "--others", "-m", "--modified", "
 
 
 def _grep_argv(args: list[str]) -> tuple[str, ...] | None:
-    """``grep`` and its words for the core's grep kind, or None for an option outside the shape."""
+    """``grep`` and its words for the generic pack's grep kind, or None for an option outside the shape."""
     out = ["grep"]
     i = 0
     while i < len(args):

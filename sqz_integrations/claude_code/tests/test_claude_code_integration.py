@@ -208,7 +208,8 @@ def test_init_rewrites_only_for_old_claude_code(tmp_path, version, events):
 
 
 BANNED = ("typer", "click", "rich", "pydantic", "jsonschema", "ruamel", "tomlkit", "tiktoken", "pluggy",
-          "importlib.metadata", "sqz_core.cli", "sqz_core.pipeline", "sqz_core.store")
+          "importlib.metadata", "sqz_core.cli", "sqz_core.pipeline", "sqz_core.store",
+          "sqz_agents.setup_cmds", "sqz_agents.configfiles", "sqz_agents.commands", "sqz_insights", "sqz_daemon")
 
 
 def test_hook_imports_nothing_heavy(env):

@@ -275,19 +275,26 @@ class Rewriter:
         return None
 
     def _record(self, agent, command, family, plugin, outcome, text: str, candidate, tokens_in, tokens_out) -> None:
+        """One row of per-call stats; both texts kept by hash (unless secret) so `sqz stats` counts them exactly."""
         store = self.store
         if store is None:
             return
         raw = text.encode("utf-8", "surrogatepass")
         out = raw if candidate is None else candidate.encode("utf-8", "surrogatepass")
         try:
-            from sqz_core.api import digest_of
+            from sqz_core.api import digest_of, holds_secret
 
+            in_hash = out_hash = None
+            if not holds_secret(raw):
+                in_hash = digest_of(raw)
+                store.put_blob(in_hash, raw, command)
+                if candidate is not None:
+                    out_hash = digest_of(out)
+                    store.put_blob(out_hash, out, None)
             store.record_call(session=f"proxy:{agent or 'unknown'}", command=command, family=family, plugin=plugin,
                               outcome=outcome if candidate is not None or outcome in ("gate", "timeout", "error")
                               else "passthrough",
                               bytes_in=len(raw), bytes_out=len(out), est_in=tokens_in, est_out=tokens_out,
-                              input_hash=None, output_hash=digest_of(out) if candidate is not None else None,
-                              agent=agent)
+                              input_hash=in_hash, output_hash=out_hash, agent=agent)
         except Exception as exc:
             _log(f"stats not recorded: {type(exc).__name__}")

@@ -20,7 +20,7 @@ DEFAULT_UPSTREAMS = {
     "openai": "https://api.openai.com",
     "gemini": "https://generativelanguage.googleapis.com",
 }
-ENV = {p: f"SQZ_PROXY_{p.upper()}_URL" for p in PROVIDERS}
+ENV = {"anthropic": "SQZ_PROXY_ANTHROPIC_URL", "openai": "SQZ_PROXY_OPENAI_URL", "gemini": "SQZ_PROXY_GEMINI_URL"}
 _GEMINI_CALL = re.compile(r"/models/[^/:]+:(?:generateContent|streamGenerateContent)$")
 
 

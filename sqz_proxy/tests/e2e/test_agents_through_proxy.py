@@ -50,6 +50,19 @@ def _load(name: str, path: Path):
     return module
 
 
+def report(agent: str, raw: list[str], got: list[str]) -> None:
+    """With ``SQZ_PROXY_E2E_REPORT=FILE`` (``benchmarks/proxy_agents.py``): one JSON line of this run's
+    tool-result tokens (cl100k) as the agent sent them and as the model received them."""
+    path = os.environ.get("SQZ_PROXY_E2E_REPORT")
+    if not path:
+        return
+    row = {"agent": agent, "results": len(raw), "tokens_sent": sum(count_tokens(t)[0] for t in raw),
+           "tokens_received": sum(count_tokens(t)[0] for t in got),
+           "per_result": [[count_tokens(a)[0], count_tokens(b)[0]] for a, b in zip(raw, got)]}
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row) + "\n")
+
+
 def require(binary: Path) -> str:
     if not os.access(binary, os.X_OK):
         pytest.fail(f"{binary} is not installed: run `bash scripts/install_test_deps.sh` first")
@@ -123,6 +136,7 @@ def test_claude_code_through_the_proxy_failing_run_compressed_exit_line_kept_rer
     got = [harness.result_text(b) for b in harness.tool_results(received["messages"])]
     raw = [harness.result_text(b) for b in harness.tool_results(sent["messages"])]
     assert len(got) == len(raw) == 4
+    report("claude-code", raw, got)
 
     # the failing run (Claude Code's PostToolUseFailure case): compressed, every failure and its exit line kept
     failed = harness.tool_results(received["messages"])[0]
@@ -193,6 +207,7 @@ def test_gemini_cli_through_the_proxy_reread_deduplicated_shell_compressed(tmp_p
     sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.GEMINI and len(b.get("contents", [])) >= 6)
     got = [harness.response_text(f) for f in harness.function_responses(received["contents"])]
     raw = [harness.response_text(f) for f in harness.function_responses(sent["contents"])]
+    report("gemini-cli", raw, got)
     assert [f["name"] for f in harness.function_responses(received["contents"])] == \
         ["run_shell_command", "read_file", "read_file"]
     # the failing run: shorter, every failure kept, Gemini's own frame (exit code line) kept
@@ -209,3 +224,143 @@ def test_gemini_cli_through_the_proxy_reread_deduplicated_shell_compressed(tmp_p
     assert raw[2] == raw[1] and got[1] == raw[1]
     assert got[2].startswith("§ref:") and got[2].count("\n") == 1, got[2]
     assert count_tokens(got[2])[0] < count_tokens(raw[2])[0] / 5
+
+
+def test_codex_through_the_proxy_failing_run_compressed_and_re_read_deduplicated(tmp_path):
+    harness = _load("codex_e2e_harness_for_proxy", ROOT / "sqz_integrations/codex/tests/test_codex_e2e.py")
+    harness.codex_bin()
+    env = harness.make_env(tmp_path)
+    repo = Path(harness.make_repo(tmp_path, env))
+    (repo / "test_calc.py").write_text(FAILING)
+    pytest_cmd = f"{sys.executable} -m pytest -p no:cacheprovider test_calc.py"
+    import re
+
+    def step(request):
+        results = harness.tool_outputs(request)
+        if not results:
+            harness.shell_call(request, pytest_cmd)  # checks the shell tool's name
+            return ("tool", "exec_command", {"cmd": pytest_cmd, "yield_time_ms": 30000})
+        running = re.search(r"Process running with session ID (\d+)", results[-1])
+        if running:  # a loaded machine: wait for the run to end, as an agent does
+            return ("tool", "write_stdin", {"session_id": int(running.group(1)), "chars": "",
+                                            "yield_time_ms": 30000})
+        reads = sum(1 for r in results if "alpha_rule" in r or "§ref:" in r)
+        if reads < 2:
+            return harness.shell_call(request, "cat alpha.py")
+        return ("text", "Done.")
+
+    with harness.ScriptedModel(step) as model, running_proxy(model.base_url.rsplit("/v1", 1)[0]) as proxy:
+        rec = Recording(proxy)
+        harness.write_config(env, f"http://127.0.0.1:{proxy.port}/openai/v1")
+        with open(os.path.join(env["CODEX_HOME"], "rules", "default.rules"), "a", encoding="utf-8") as f:
+            f.write(f'prefix_rule(pattern=["{sys.executable}", "-m", "pytest"], decision="allow")\n')
+        r = harness.run_codex(str(repo), env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        received = model.requests[-1]
+    sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_RESPONSES)
+    got, raw = harness.tool_outputs(received), harness.tool_outputs(sent)
+    assert len(got) == len(raw) and len(got) >= 3, (raw, r.stderr[-3000:])
+    report("codex", raw, got)
+    ended = next(i for i, t in enumerate(raw) if "Process exited with code 1" in t)  # the pytest run's end
+    got, raw = [got[ended], got[-2], got[-1]], [raw[ended], raw[-2], raw[-1]]
+    # the failing run: Codex's own status lines first, kept; the output compressed, every failure kept
+    head = raw[0].split("Output:\n", 1)[0] + "Output:\n"
+    assert "Process exited with code 1" in head and got[0].startswith(head), (raw[0][:300], got[0][:300])
+    assert count_tokens(got[0])[0] < 0.8 * count_tokens(raw[0])[0], (got[0], raw[0])
+    for test_id in FAILED_IDS:
+        assert fact_kept(got[0], f"FAILED {test_id}"), (test_id, got[0])
+    assert "6 failed, 34 passed" in got[0]
+    # `cat` twice: file content, kept whole the first time, a one-line ref the second
+    assert "def alpha_rule_39(text):" in got[1] and got[1] == raw[1]
+    assert raw[2].split("Output:\n", 1)[1] == raw[1].split("Output:\n", 1)[1]
+    body2 = got[2].split("Output:\n", 1)[1]
+    assert body2.startswith("§ref:") and body2.count("\n") == 1 and "def alpha_rule_39" not in got[2], got[2]
+
+
+def test_opencode_through_the_proxy_failing_run_compressed_and_re_read_deduplicated(tmp_path):
+    harness = _load("opencode_e2e_harness_for_proxy", ROOT / "sqz_integrations/opencode/tests/test_opencode_e2e.py")
+    harness.opencode_bin()
+    env = harness.make_env(tmp_path)
+    repo = Path(harness.make_repo(tmp_path, env))
+    (repo / "test_calc.py").write_text(FAILING)
+    pytest_cmd = f"{sys.executable} -m pytest -p no:cacheprovider test_calc.py"
+    alpha = str(repo / "alpha.py")
+
+    def step(messages):
+        results = harness.tool_results(messages)
+        if len(results) == 0:
+            return ("tool", "bash", {"command": pytest_cmd, "description": "Run the tests"})
+        if len(results) in (1, 2):
+            return ("tool", "read", {"filePath": alpha})
+        return ("text", "Done.")
+
+    with harness.ScriptedModel(step) as model, running_proxy(model.base_url.rsplit("/v1", 1)[0]) as proxy:
+        rec = Recording(proxy)
+        harness.write_config(str(repo), f"http://127.0.0.1:{proxy.port}/openai/v1", "sqz")
+        cfg = json.loads((repo / "opencode.json").read_text())
+        cfg["permission"]["bash"][f"{sys.executable} -m pytest*"] = "allow"
+        (repo / "opencode.json").write_text(json.dumps(cfg))
+        r = harness.run_opencode(str(repo), env)
+        assert r.returncode == 0, r.stderr[-3000:]
+        received = [q for q in model.requests if q.get("tools")][-1]
+    sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_CHAT and b.get("tools"))
+    got, raw = harness.tool_results(received["messages"]), harness.tool_results(sent["messages"])
+    assert len(got) == len(raw) == 3, (raw, r.stderr[-3000:])
+    report("opencode", raw, got)
+    assert "6 failed, 34 passed" in raw[0], raw[0][-500:]
+    assert count_tokens(got[0])[0] < 0.8 * count_tokens(raw[0])[0], (got[0], raw[0])
+    for test_id in FAILED_IDS:
+        assert fact_kept(got[0], f"FAILED {test_id}"), (test_id, got[0])
+    assert "6 failed, 34 passed" in got[0]
+    # OpenCode 1.18.33 sends the command's output alone (no exit line of its own to keep)
+    assert raw[0].startswith("===") and raw[0].rstrip().endswith("=")
+    assert "def alpha_rule_39(text):" in got[1] and got[1] == raw[1]
+    assert raw[2] == raw[1] and got[2].startswith("§ref:") and got[2].count("\n") == 1, got[2]
+
+
+def test_copilot_cli_through_the_proxy_failing_run_compressed_exit_line_kept_reread_deduplicated(tmp_path):
+    harness = _load("copilot_e2e_harness_for_proxy", ROOT / "sqz_integrations/copilot_cli/tests/"
+                                                            "test_copilot_cli_e2e.py")
+    harness.require_copilot()
+    (tmp_path / "work").mkdir()
+    repo = repo_with_failing_tests(tmp_path / "work")
+    env = harness.setup_agent(tmp_path, sqz=False)
+    env["SQZ_DB_PATH"] = os.environ["SQZ_DB_PATH"]
+    pytest_cmd = f"{sys.executable} -m pytest -p no:cacheprovider test_calc.py"
+    notes = str(repo / "src" / "notes.py")
+
+    def script(messages):
+        done = sum(1 for m in messages if m.get("role") == "assistant")
+        if done == 0:
+            return ("tool", "bash", {"command": pytest_cmd, "description": "run the tests"})
+        if done in (1, 2):
+            return ("tool", "view", {"path": notes})
+        return ("text", "done")
+
+    server = harness.ScriptedOpenAI(script)
+    try:
+        with running_proxy(server.url.rsplit("/v1", 1)[0]) as proxy:
+            rec = Recording(proxy)
+
+            class Via:  # run_copilot reads .url: the proxy's OpenAI prefix
+                url = f"http://127.0.0.1:{proxy.port}/openai/v1"
+
+            r = harness.run_copilot(env, Via, "Run the tests, then read the notes.", repo,
+                                    "--allow-all-tools", "--allow-all-paths")
+    finally:
+        server.close()
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    received = server.requests[-1]["body"]
+    sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_CHAT and b.get("messages"))
+    got, raw = harness.tool_messages(received["messages"]), harness.tool_messages(sent["messages"])
+    assert len(got) == len(raw) == 3, (raw, r.stdout[-2000:])
+    report("copilot-cli", raw, got)
+    assert "6 failed, 34 passed" in raw[0], raw[0][-500:]
+    # Copilot's own exit status line ends the result: kept
+    assert raw[0].rstrip().endswith("exit code 1>"), raw[0][-200:]
+    assert got[0].rstrip().endswith(raw[0].rstrip().rsplit("\n", 1)[1])
+    assert count_tokens(got[0])[0] < 0.8 * count_tokens(raw[0])[0], (got[0], raw[0])
+    for test_id in FAILED_IDS:
+        assert fact_kept(got[0], f"FAILED {test_id}"), (test_id, got[0])
+    assert "def note_59(text):" in got[1] and got[1] == raw[1]
+    assert raw[2] == raw[1] and got[2].startswith("§ref:") and got[2].count("\n") == 1, got[2]
