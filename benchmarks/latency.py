@@ -50,7 +50,7 @@ SOURCES = {
 
 def sample_inputs(kinds: list[str] | None = None) -> dict[str, tuple[bytes, str]]:
     """``{"pytest 10KB": (bytes, command), …}`` for every source and size."""
-    from sqz_core.testing import load_fixture
+    from sqz_testing import load_fixture
 
     out = {}
     for kind, rel in SOURCES.items():

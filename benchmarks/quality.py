@@ -95,7 +95,7 @@ def run(filter_text: str | None = None) -> list[dict]:
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
     from sqz_core.store import Store
-    from sqz_core.testing import iter_fixtures, missing_facts
+    from sqz_testing import iter_fixtures, missing_facts
     from sqz_core.tokens import count
 
     tmp = tempfile.mkdtemp(prefix="sqz-quality-")

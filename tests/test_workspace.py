@@ -33,7 +33,7 @@ def test_each_distribution_has_its_own_metadata_readme_and_tests(dist):
     assert 'VERSION = "' in version_file.read_text()
     if meta["name"] not in ("sqz-core", "sqz-all"):  # sqz-all holds no code: its dependencies are the point
         groups = meta.get("entry-points", {})
-        assert {"sqz.formatters", "sqz.integrations", "sqz.stores", "sqz.commands"} & set(groups) or meta.get("scripts")
+        assert {"sqz.formatters", "sqz.integrations", "sqz.stores", "sqz.commands", "pytest11"} & set(groups) or meta.get("scripts")
 
 
 def test_every_installed_formatter_loads_and_validates_against_the_specs():

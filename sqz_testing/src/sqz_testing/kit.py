@@ -23,7 +23,7 @@ import os
 import re
 from pathlib import Path
 
-from .request import FormatRequest
+from sqz_core.api import FormatRequest
 
 
 class Fixture:
