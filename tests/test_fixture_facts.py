@@ -61,7 +61,7 @@ def test_the_blind_set_is_there():
 @pytest.mark.parametrize("fx", BLIND, ids=_id)
 def test_blind_facts_hold_in_the_raw_capture_by_both_rules(fx):
     text = clean_terminal(fx.text)
-    assert 3 <= len(fx.facts) <= 40
+    assert 1 <= len(fx.facts) <= 40
     assert missing_facts(text, fx.facts) == []
     assert missing_facts_by_words(text, fx.facts) == []
     assert fx.meta.get("produced_by") and fx.meta.get("captured") and fx.command
@@ -70,3 +70,14 @@ def test_blind_facts_hold_in_the_raw_capture_by_both_rules(fx):
 @pytest.mark.parametrize("fx", BLIND, ids=_id)
 def test_no_blind_fact_is_a_bare_fragment(fx):
     _no_bare_fragment(fx)
+
+
+def test_no_pack_reads_the_blind_set():
+    """Formatters and their tests never open benchmarks/blind (issue 25: nobody tunes on what judges them)."""
+    import subprocess
+
+    files = subprocess.run(["git", "ls-files", "sqz_*"], cwd=ROOT, capture_output=True, text=True,
+                           check=True).stdout.split()
+    readers = [f for f in files if f.endswith(".py") and (ROOT / f).is_file()
+               and "benchmarks/blind" in (ROOT / f).read_text(encoding="utf-8", errors="replace")]
+    assert readers == []

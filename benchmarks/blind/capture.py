@@ -71,7 +71,7 @@ def version(cmd: str, cwd: Path | str = WORK) -> str:
 
 
 def record(family: str, name: str, command: str, *, cwd: Path | str, produced_by: str, facts, notes: str = "",
-           env: dict | None = None, timeout: int = 900, run: str | None = None, min_facts: int = 3) -> str | None:
+           env: dict | None = None, timeout: int = 900, run: str | None = None, min_facts: int = 1) -> str | None:
     """Run ``run`` (default: ``command``) in ``cwd`` and write the capture and its sidecar.
 
     ``facts`` is a function of the raw text returning candidate facts; those that do not hold in
@@ -117,6 +117,9 @@ def _write(family, name, command, raw, rc, *, cwd, produced_by, facts, notes, mi
         print(f"  {family}/{name}: not UTF-8, skipped", file=sys.stderr)
         return None
     clean = clean_terminal(text)
+    if len(clean.strip()) < 100:  # nothing any tool could shorten: left out (it would only weigh on the median)
+        print(f"  {family}/{name}: {len(clean.strip())} characters, under 100: not written", file=sys.stderr)
+        return None
     picked = []
     for f in facts(clean):
         if f in picked or _size(f) <= 5:
@@ -227,6 +230,15 @@ def sample(text: str, n: int = 12) -> list[str]:
     return spread([ln for ln in lines_of(text) if 6 < len(ln) <= 220], n)
 
 
+def phrases(text: str, n: int = 20) -> list[str]:
+    """Pieces of long lines (cut at ', ' and '; '), for outputs made of few very long lines (a schema dump)."""
+    out = []
+    for ln in lines_of(text):
+        if len(ln) > 220:
+            out += [p.strip() for p in re.split(r",\s+|;\s*", ln) if 6 < len(p.strip()) <= 100]
+    return spread(out, n)
+
+
 def combine(*parts) -> list:
     out = []
     for p in parts:
@@ -255,7 +267,7 @@ def access_log_facts(text: str) -> list:
 
 def log_facts(text: str) -> list:
     """An application / server log: every distinct severe line, then a spread of the others."""
-    return combine(severe(text, 30), [_strip_stamp(ln) for ln in sample(text, 10)])
+    return combine(severe(text, 30), [_strip_stamp(ln) for ln in sample(text, 6)])
 
 
 def traceback_facts(text: str) -> list:
@@ -292,10 +304,13 @@ def pytest_facts(text: str) -> list:
     ids = [ln for ln in lines_of(text) if re.match(r"^\S+\.py::\S+$", ln)]
     durations = [[m.group(2), m.group(1)] for m in re.finditer(r"^\d+\.\d+s (call|setup|teardown)\s+(\S+)$", text, re.M)]
     warns = distinct_by(matching(text, r"^\S+\.py:\d+: \w*Warning: "), template)[:5]
+    # terse on green: a passing test's id is no fact (its count is); skipped / xfailed ones are, with their reason
+    good = [g for g in good if g[1] != "PASSED"]
+    short_ok = [ln for ln in short_ok if not ln.startswith("PASSED")]
+    skips = matching(text, r"^SKIPPED \[\d+\] \S+:\d+: ")
     return combine(summary, collected[:1], bad[:20], short[:12], heads[:10], where, errors,
-                   [f for f in files if isinstance(f, list)], spread(good, 14), spread(short_ok, 8),
-                   spread(durations, 12), spread(ids, 20), spread([f for f in files if isinstance(f, str)], 14),
-                   warns, severe(text, 4))
+                   [f for f in files if isinstance(f, list)], skips[:8], spread(good, 10), spread(short_ok, 8),
+                   spread(durations, 12), spread(ids, 20), warns, severe(text, 4))
 
 
 def unittest_facts(text: str) -> list:
@@ -304,7 +319,9 @@ def unittest_facts(text: str) -> list:
     for ln in lines_of(text):
         m = rx.match(ln)
         if m:
-            (good if m.group(3) == "ok" or m.group(3).startswith(("skipped", "expected")) else bad).append(
+            if m.group(3) == "ok":
+                continue  # terse on green: a passing test's name is no fact
+            (good if m.group(3).startswith(("skipped", "expected")) else bad).append(
                 [f"{m.group(1)} ({m.group(2)})", m.group(3)])
     heads = matching(text, r"^(FAIL|ERROR): \w+")
     tail = matching(text, r"^(Ran \d+ tests? in|OK\b|FAILED \()")
@@ -840,6 +857,20 @@ def fam_tests() -> None:
     rec("pyparsing_v_unit_head", "pyparsing==3.3.3", "pytest -v tests/test_unit.py -x", timeout=1200)
     rec("zipp_v", "zipp==4.1.2", "pytest -v -p no:cacheprovider tests")
     rec("wcwidth_ra", "wcwidth==0.9.4", "pytest -ra --tb=line tests")
+    # red runs: an sdist's tests against an older release of the same package (the upgrade not yet installed)
+    old = WORK / "venv-oldclick"
+    if not (old / "bin" / "pytest").exists():
+        sh(f"{sys.executable} -m venv {old} && {old}/bin/pip install -q pytest click==8.1.7 markupsafe==2.1.5 "
+           "jinja2==3.1.6 itsdangerous==2.1.2", check=True, timeout=1200)
+    oe = {"PATH": f"{old / 'bin'}:{BASE_ENV['PATH']}"}
+    onote = ("the sdist's tests run in a venv holding an older release of the package (click 8.1.7, markupsafe "
+             "2.1.5, itsdangerous 2.1.2): the failures are real.")
+    for name, spec, cmd in [("click_tests_on_old_click", "click==8.5.1", "pytest -q tests/test_options.py tests/test_basic.py"),
+                            ("click_tests_on_old_click_tb_short", "click==8.5.1", "pytest --tb=short -x tests/test_termui.py"),
+                            ("markupsafe_tests_on_old_rA", "markupsafe==3.0.4", "pytest -rA --tb=line tests"),
+                            ("itsdangerous_tests_on_old_v", "itsdangerous==2.2.0", "pytest -v --tb=long tests")]:
+        record("tests", name, cmd, cwd=sdist_dir(spec), env=oe, facts=pytest_facts, timeout=900,
+               produced_by=f"pytest {version(f'{old}/bin/pytest --version')}; Python {pyv}", notes=onote)
     # unittest: the standard library's own tests and an sdist's
     uv = f"Python {pyv} unittest (the standard library's test package)"
     for name, cmd in [("stdlib_unittest_v_shlex_textwrap", "python -m unittest -v test.test_shlex test.test_textwrap"),
@@ -1087,6 +1118,672 @@ def fam_git() -> None:
     rec("tomli_diff_worktree", "git diff", tomli, n3)
     rec("tomli_diff_cached_stat", "git diff --cached --stat", tomli, n3)
     rec("tomli_diff_word", "git diff --word-diff src/tomli/_re.py", tomli, n3)
+
+
+# ---------------------------------------------------------------- databases: psql and sqlite3
+def table_facts(text: str) -> list:
+    """A result table (psql aligned, sqlite3 column/box, \\d describes): the header's column names, rows
+    as their first cells, the row count, every error; expanded records as their field = value lines."""
+    out = []
+    rows = []
+    for ln in text.splitlines():
+        if re.match(r"^[\s\-+=─┼┬┴├┤┌┐└┘│|]*$", ln):
+            continue
+        cells = [c.strip() for c in re.split(r"\s*[|│]\s*", ln.strip().strip("|│")) if c.strip()]
+        if len(cells) >= 2:
+            rows.append([clip(c, 60) for c in cells[:3]])
+        elif len(cells) == 1 and 6 <= len(cells[0]) <= 120:
+            out.append(cells[0])
+    counts = matching(text, r"^\(\d+ rows?\)$")
+    errs = matching(text, r"^(ERROR|FATAL|Parse error|Error|Runtime error|psql:)")
+    expanded = [[m.group(1), clip(m.group(2), 60)] for m in re.finditer(r"^(\w+)\s+\|\s+(\S.*)$", text, re.M)]
+    return combine(errs[:6], counts, rows[:1], spread(rows[1:], 26), spread(expanded, 10), spread(out, 10))
+
+
+@family
+def fam_db() -> None:
+    pg = setup_postgres()
+    pv = version("psql --version")
+    psql = "psql -h 127.0.0.1 -p 18134 -U postgres"
+    note = ("psql against a throw-away PostgreSQL 15 cluster on 127.0.0.1:18134 holding pgbench's tables (-s 4) "
+            "and two tables of customers and invoices.")
+    try:
+        for name, q in [("psql_d_invoices", "\\d invoices"), ("psql_d_plus_customers", "\\d+ customers"),
+                        ("psql_dt_plus", "\\dt+"), ("psql_di", "\\di"), ("psql_l", "\\l"), ("psql_du", "\\du"),
+                        ("psql_select_invoices_60", "SELECT * FROM invoices ORDER BY id LIMIT 60"),
+                        ("psql_group_by_status", "SELECT status, count(*), sum(amount), min(issued), max(issued) "
+                                                 "FROM invoices GROUP BY status ORDER BY 1"),
+                        ("psql_join_top_customers", "SELECT c.id, c.email, count(i.id) AS invoices, sum(i.amount) AS "
+                                                    "total FROM customers c JOIN invoices i ON i.customer_id = c.id "
+                                                    "GROUP BY c.id ORDER BY total DESC LIMIT 40"),
+                        ("psql_explain_analyze", "EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM invoices i JOIN customers c "
+                                                 "ON c.id = i.customer_id WHERE i.status = 'open' AND c.name LIKE "
+                                                 "'Customer 1%'"),
+                        ("psql_stat_user_tables", "SELECT relname, seq_scan, idx_scan, n_tup_ins, n_tup_upd, "
+                                                  "n_live_tup, n_dead_tup FROM pg_stat_user_tables ORDER BY relname"),
+                        ("psql_error_missing_column", "SELECT id, totl FROM invoices LIMIT 3"),
+                        ("psql_d_pgbench_accounts", "\\d pgbench_accounts")]:
+            quoted = f"'{q}'" if "'" not in q else f'"{q}"'
+            record("db", name, f"{psql} -c {quoted} postgres", cwd=WORK, produced_by=pv, facts=table_facts, notes=note)
+        record("db", "psql_x_settings_log", f"{psql} -x -c \"SELECT name, setting, unit, context FROM pg_settings "
+               f"WHERE name LIKE 'log%' ORDER BY name\" postgres", cwd=WORK, produced_by=pv, facts=table_facts,
+               notes=note)
+        record("db", "psql_df_pg_catalog_like", f"{psql} -c '\\df pg_catalog.*lock*' postgres", cwd=WORK,
+               produced_by=pv, facts=table_facts, notes=note)
+    finally:
+        sh(f"runuser -u postgres -- {PGBIN}/pg_ctl -D {pg}/data -w stop")
+    d = setup_django()
+    sv = version("sqlite3 --version").split()[0]
+    sv = f"sqlite3 {sv}"
+    sn = "sqlite3 on the db.sqlite3 of a Django project after migrate, with 12 users."
+    for name, cmd in [("sqlite3_tables", "sqlite3 db.sqlite3 .tables"),
+                      ("sqlite3_schema_auth_user", "sqlite3 db.sqlite3 '.schema auth_user'"),
+                      ("sqlite3_migrations_header_column", "sqlite3 -header -column db.sqlite3 "
+                                                           "'SELECT * FROM django_migrations'"),
+                      ("sqlite3_users_box", "sqlite3 -box db.sqlite3 'SELECT id, username, email, is_staff, "
+                                            "date_joined FROM auth_user'"),
+                      ("sqlite3_permissions_csv", "sqlite3 -csv -header db.sqlite3 'SELECT * FROM auth_permission'"),
+                      ("sqlite3_indexes", "sqlite3 db.sqlite3 '.indexes'"),
+                      ("sqlite3_error", "sqlite3 db.sqlite3 'SELECT * FROM auth_users'"),
+                      ("sqlite3_schema_all", "sqlite3 db.sqlite3 .schema")]:
+        record("db", name, cmd, cwd=d, produced_by=sv,
+               facts=lambda t: combine(table_facts(t), sample(t, 16), phrases(t)),
+               notes=sn)
+
+
+# ---------------------------------------------------------------- lockfiles read with cat
+def lock_facts(text: str) -> list:
+    """A package and its version as the lockfile states them (name line with the version line after it)."""
+    out = []
+    lines = text.splitlines()
+    for i, ln in enumerate(lines[:-1]):
+        nxt = lines[i + 1]
+        if re.match(r'^\s*name = "', ln) and re.match(r'^\s*version = "', nxt):  # Cargo.lock, uv.lock, poetry.lock
+            out.append(ln.strip() + "\n" + nxt.rstrip())
+        elif re.match(r'^\s*"node_modules/[^"]+": \{$', ln) and re.match(r'^\s*"version": "', nxt):
+            out.append(ln.strip() + "\n" + nxt.rstrip())
+    resolved = matching(text, r'"resolved": "|^\s*source = "|^checksum = "')
+    deps = matching(text, r'^\s*"?[\w@/.-]+"?: "[\^~>=<]*\d')
+    return combine(spread(out, 28), spread(resolved, 6), spread(deps, 6))
+
+
+@family
+def fam_lockfiles() -> None:
+    cv = version("cat --version")
+    for spec, cmd in (("click==8.5.1", "head -n 600 uv.lock"), ("markupsafe==3.0.4", "grep -n -A2 '^name = ' uv.lock"),
+                      ("pluggy==1.7.0", "cat uv.lock"), ("iniconfig==2.3.1", "cat uv.lock")):
+        d = sdist_dir(spec)
+        record("lockfiles", f"uv_lock_{spec.split('==')[0]}", cmd, cwd=d, produced_by=cv,
+               facts=lambda t: combine(lock_facts(t), grep_facts(t)[:10]), notes=f"the uv.lock shipped in the {spec} sdist.")
+    js = setup_js()
+    lk = WORK / "lock-express"
+    if not (lk / "package-lock.json").exists():
+        lk.mkdir(exist_ok=True)
+        sh("npm init -y >/dev/null && npm install --no-audit --no-fund express@4 morgan cookie-parser", lk, check=True)
+    nv = f"npm {version('npm --version')}"
+    record("lockfiles", "package_lock_express", "cat package-lock.json", cwd=lk, produced_by=nv, facts=lock_facts,
+           notes="package-lock.json written by npm install express@4 morgan cookie-parser in an empty project.")
+    record("lockfiles", "package_lock_head_tools", "head -n 400 package-lock.json", cwd=js, produced_by=nv,
+           facts=lock_facts, notes="the js tools project's package-lock.json (typescript, jest, vitest, pyright...).")
+    record("lockfiles", "package_json_grep_version", "grep -n '\"version\"' package-lock.json | head -n 80", cwd=lk,
+           produced_by=nv, facts=grep_facts, notes="")
+    cg = setup_cargo()
+    if cg:
+        for crate in cg:
+            record("lockfiles", f"cargo_lock_{crate.name.split('-')[0]}", "cat Cargo.lock", cwd=crate,
+                   produced_by=version("cargo --version"), facts=lock_facts,
+                   notes=f"Cargo.lock made by `cargo generate-lockfile --offline` for {crate.name}, a crate Debian "
+                         "ships as source (/usr/share/cargo/registry), against that same registry.")
+    pl = WORK / "poetry-proj"
+    if not (pl / "poetry.lock").exists():
+        pl.mkdir(exist_ok=True)
+        (pl / "pyproject.toml").write_text('[project]\nname = "shop"\nversion = "0.1.0"\nrequires-python = ">=3.11"\n'
+                                           'dependencies = ["flask>=3", "requests>=2.31", "sqlalchemy>=2"]\n\n'
+                                           '[build-system]\nrequires = ["poetry-core"]\nbuild-backend = '
+                                           '"poetry.core.masonry.api"\n')
+        sh(f"{VENV}/bin/poetry lock", pl, timeout=600)
+    if (pl / "poetry.lock").exists():
+        record("lockfiles", "poetry_lock_shop", "cat poetry.lock", cwd=pl, produced_by=version(f"{VENV}/bin/poetry "
+               "--version"), facts=lock_facts, notes="poetry.lock written by `poetry lock` for flask, requests, "
+                                                     "sqlalchemy.")
+
+
+def setup_js() -> Path:
+    js = WORK / "js"
+    if not (js / "node_modules" / "typescript").exists():
+        js.mkdir(exist_ok=True)
+        sh("npm init -y >/dev/null; npm install --no-audit --no-fund typescript@5 jest@30 vitest@3 pyright qs semver "
+           "express@4 @types/node", js, check=True, timeout=1800)
+    return js
+
+
+def setup_cargo() -> list[Path]:
+    """Copies of crates Debian ships as source, with Cargo resolving against that same local registry."""
+    reg = Path("/usr/share/cargo/registry")
+    if not reg.exists():
+        return []
+    home = WORK / "cargo-home"
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text(f'[source.crates-io]\nreplace-with = "debian"\n\n[source.debian]\n'
+                                      f'directory = "{reg}"\n[net]\noffline = true\n')
+    out = []
+    for pat in ("regex-1*", "serde_json-1*", "semver-1*", "itoa-1*"):
+        found = sorted(reg.glob(pat))
+        if not found:
+            continue
+        dst = WORK / "crates" / found[-1].name
+        if not dst.exists():
+            dst.parent.mkdir(exist_ok=True)
+            shutil.copytree(found[-1], dst)
+            sh("rm -f Cargo.lock .cargo-checksum.json", dst)
+        if not (dst / "Cargo.lock").exists():
+            sh("cargo generate-lockfile --offline", dst, env={"CARGO_HOME": str(home)}, timeout=300)
+        if (dst / "Cargo.lock").exists():
+            out.append(dst)
+    return out
+
+
+# ---------------------------------------------------------------- type checkers and linters
+def diag_facts(text: str) -> list:
+    """Diagnostics: every distinct error with its location (file:line[:col] and the message), warnings spread,
+    the summary line."""
+    rx = re.compile(r"^(\S+?\.\w+)[:(](\d+)(?:[:,](\d+))?\)?:?\s*-?\s*(error|warning|note|information)?:?\s*(.*\S)")
+    errs, warns = [], []
+    for ln in text.splitlines():
+        m = rx.match(ln.strip())
+        if not m or not m.group(5):
+            continue
+        loc = ln.strip()[: m.start(4) if m.group(4) else m.start(5)].strip().rstrip(":").strip()
+        fact = [loc, clip(m.group(5), 90)]
+        (errs if (m.group(4) or "error") == "error" else warns).append(fact)
+    py = [[m.group(1), m.group(2)] for m in re.finditer(r"^\s*(\S+\.py):(\d+):\d+ - error", text, re.M)]
+    lines = text.splitlines()
+    for i, ln in enumerate(lines):  # ruff's full format: "CODE message" then " --> path:line:col"
+        m = re.match(r"^\s*--> (\S+:\d+:\d+)$", ln)
+        if m and i and lines[i - 1].strip():
+            errs.append([lines[i - 1].strip() + "\n" + ln.rstrip(), ""])  # one statement over two lines
+    summary = matching(text, r"^(Found \d+ errors?|Success: no issues|\d+ errors?, \d+ warnings?|Found \d+ error|"
+                             r"\d+ errors? in \d+ files?|All checks passed|\d+ fixable)")
+    codes = [ln for ln in lines_of(text) if re.match(r"^\d+\s+[A-Z]+\d+\s", ln)]  # ruff --statistics
+    errs = [f[0] if f[1] == "" else f for f in errs]
+    return combine(summary, distinct_by(errs, str)[:26], spread(warns, 8), py[:6], codes[:20],
+                   severe(text, 4))
+
+
+@family
+def fam_lint() -> None:
+    env = setup_test_venv()
+    mv = version(f"{VENV}/bin/mypy --version")
+    rv = version(f"{VENV}/bin/ruff --version")
+    rec = lambda name, spec, cmd, pb, facts=diag_facts, notes="", e=None: record(  # noqa: E731
+        "lint", name, cmd, cwd=sdist_dir(spec), produced_by=pb, facts=facts, env=e or {}, timeout=900,
+        notes=f"on the {spec} sdist's sources. " + notes)
+    rec("mypy_strict_itsdangerous", "itsdangerous==2.2.0", "mypy --strict src/itsdangerous", mv)
+    rec("mypy_jinja2", "jinja2==3.1.6", "mypy src/jinja2", mv)
+    rec("mypy_strict_requests", "requests==2.34.2", "mypy --strict --ignore-missing-imports src/requests", mv)
+    rec("mypy_tests_click", "click==8.5.1", "mypy --python-version 3.11 tests/test_options.py tests/test_basic.py", mv,
+        notes="run in the sdist folder, click resolved from the venv-less checker: import errors are real.")
+    rec("mypy_pyparsing_pretty", "pyparsing==3.3.3", "mypy --pretty --no-incremental pyparsing/core.py", mv)
+    rec("ruff_check_select_all_pyparsing", "pyparsing==3.3.3",
+        "ruff check --select ALL --no-cache pyparsing/util.py", rv)
+    rec("ruff_check_statistics_jinja2", "jinja2==3.1.6", "ruff check --select ALL --statistics --no-cache src", rv)
+    rec("ruff_check_e_w_b_requests", "requests==2.34.2", "ruff check --select E,W,B,UP --no-cache src tests", rv)
+    rec("ruff_check_concise_click", "click==8.5.1", "ruff check --output-format concise --select ALL --no-cache src",
+        rv)
+    rec("ruff_format_check_zipp", "zipp==4.1.2", "ruff format --check --diff --line-length 70 zipp", rv,
+        facts=lambda t: combine(matching(t, r"^Would reformat|files? would be reformatted|already formatted"),
+                                git_facts(t)))
+    js = setup_js()
+    pyr = f"pyright {version(f'{js}/node_modules/.bin/pyright --version')}"
+    pe = {"PATH": f"{js / 'node_modules/.bin'}:{env['PATH']}"}
+    rec("pyright_itsdangerous", "itsdangerous==2.2.0", "pyright src/itsdangerous", pyr, e=pe)
+    rec("pyright_markupsafe_tests", "markupsafe==3.0.4", "pyright tests", pyr, e=pe)
+    rec("pyright_pluggy_src", "pluggy==1.7.0", "pyright src", pyr, e=pe)
+    tv = f"tsc {version(f'{js}/node_modules/.bin/tsc --version')}"
+    tn = "tsc on the JavaScript sources of packages installed from npm, type-checked with --checkJs."
+    for name, cmd in [("tsc_checkjs_qs", "tsc --noEmit --allowJs --checkJs --target es2020 --moduleResolution node "
+                                         "node_modules/qs/lib/*.js"),
+                      ("tsc_checkjs_semver", "tsc --noEmit --allowJs --checkJs --strict --target es2020 "
+                                             "node_modules/semver/classes/*.js node_modules/semver/functions/*.js"),
+                      ("tsc_checkjs_express_pretty", "tsc --noEmit --allowJs --checkJs --pretty --target es2020 "
+                                                     "--types node node_modules/express/lib/*.js")]:
+        record("lint", name, cmd, cwd=js, env=pe, produced_by=tv, facts=diag_facts, notes=tn)
+
+
+# ---------------------------------------------------------------- installers: pip and npm
+def install_facts(text: str) -> list:
+    """Installer output: each package with its version as installed/collected/added, every error/warning line."""
+    got = re.findall(r"^(?:Collecting|Downloading|Using cached|Requirement already satisfied:|Successfully installed)"
+                     r" (.*)$", text, re.M)
+    pkgs = []
+    for g in got:
+        pkgs.append(clip(g, 70))
+    added = matching(text, r"^(added|removed|changed|up to date|audited|found) \d+|\d+ packages? (are|is) looking|"
+                           r"vulnerabilit|^npm (ERR|error|warn)")
+    # this machine's index set-up warns once per package ("Location ... is ignored"): noise, not a fact
+    quiet = "\n".join(ln for ln in text.splitlines() if "is ignored: it is neither a file nor a directory" not in ln)
+    return combine(severe(quiet, 14), added[:10], spread(pkgs, 16), matching(quiet, r"^Successfully installed")[:1],
+                   sample(quiet, 6))
+
+
+@family
+def fam_packages() -> None:
+    pv = version(f"{PY} -m pip --version").split(" from ")[0]
+    pw = WORK / "pipenv-cap"
+    note = "a fresh venv made for the capture; packages from the registry (host replaced by pkgs.example.org)."
+
+    def fresh():
+        if pw.exists():
+            shutil.rmtree(pw)
+        sh(f"{sys.executable} -m venv {pw}", check=True)
+        return {"PATH": f"{pw / 'bin'}:{BASE_ENV['PATH']}"}
+
+    e = fresh()
+    for name, cmd in [("pip_install_flask_sqlalchemy", "pip install flask-sqlalchemy==3.1.1"),
+                      ("pip_install_conflict", "pip install 'requests==2.31.0' 'urllib3<1.21'"),
+                      ("pip_install_v_markupsafe", "pip install -v --no-cache-dir markupsafe==2.1.5"),
+                      ("pip_install_nosuch", "pip install no-such-package-sqz-blind==1.0"),
+                      ("pip_install_r_upgrade", "pip install -U 'flask>=3' 'werkzeug>=3' 'requests>=2.32' pyyaml"),
+                      ("pip_list", "pip list"), ("pip_list_outdated", "pip list --outdated"),
+                      ("pip_check", "pip check"), ("pip_show_f_flask", "pip show -f flask"),
+                      ("pip_uninstall_y", "pip uninstall -y itsdangerous blinker"),
+                      ("pip_check_after_uninstall", "pip check"),
+                      ("pip_download_d", "pip download -d dl --no-deps sqlalchemy==2.0.36 alembic")]:
+        record("packages", name, cmd, cwd=pw, env={**e, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}, produced_by=pv,
+               facts=lambda t: combine(install_facts(t), table_facts(t)[:20] if "----" in t else []), notes=note,
+               timeout=900)
+    nw = WORK / "npm-cap"
+    if nw.exists():
+        shutil.rmtree(nw)
+    nw.mkdir()
+    sh("npm init -y >/dev/null", nw)
+    nv = f"npm {version('npm --version')}"
+    nnote = "npm in an empty project made for the capture."
+    for name, cmd in [("npm_install_express_koa", "npm install express@4 koa@2 lodash@4.17.20"),
+                      ("npm_ls", "npm ls"), ("npm_ls_all_depth2", "npm ls --all --depth 2"),
+                      ("npm_outdated", "npm outdated"), ("npm_audit", "npm audit"),
+                      ("npm_install_notarget", "npm install express@99.0.0"),
+                      ("npm_install_peer_conflict", "npm install react@17 react-dom@18"),
+                      ("npm_install_loglevel_http", "npm install --loglevel http --no-audit chalk@4 commander@11")]:
+        record("packages", name, cmd, cwd=nw, produced_by=nv, facts=install_facts, notes=nnote, timeout=900)
+
+
+# ---------------------------------------------------------------- JavaScript test runners
+JEST_QS = """
+const qs = require('qs');
+
+describe('qs.parse', () => {
+  test('flat keys', () => { expect(qs.parse('a=1&b=2')).toEqual({ a: '1', b: '2' }); });
+  test('nested brackets', () => { expect(qs.parse('user[name]=ann&user[age]=31')).toEqual({ user: { name: 'ann', age: '31' } }); });
+  test('arrays with empty brackets', () => { expect(qs.parse('tag[]=a&tag[]=b')).toEqual({ tag: ['a', 'b'] }); });
+  test('array limit turns indices into keys', () => { expect(qs.parse('a[25]=x')).toEqual({ a: ['x'] }); });
+  test('depth limit', () => { expect(qs.parse('a[b][c][d][e][f][g]=1', { depth: 2 })).toEqual({ a: { b: { c: { d: { e: { f: { g: '1' } } } } } } }); });
+  test('plus is a space', () => { expect(qs.parse('q=hello+world')).toEqual({ q: 'hello world' }); });
+  test('dots off by default', () => { expect(qs.parse('a.b=c')).toEqual({ a: { b: 'c' } }); });
+});
+
+describe('qs.stringify', () => {
+  test('nested objects', () => { expect(qs.stringify({ a: { b: 'c' } })).toBe('a%5Bb%5D=c'); });
+  test('arrays as indices', () => { expect(qs.stringify({ a: ['b', 'c'] }, { encode: false })).toBe('a[0]=b&a[1]=c'); });
+  test('arrays as brackets', () => { expect(qs.stringify({ a: ['b', 'c'] }, { arrayFormat: 'brackets', encode: false })).toBe('a[]=b&a[]=c'); });
+  test('skip nulls', () => { expect(qs.stringify({ a: null, b: 1 }, { skipNulls: true })).toBe('b=1'); });
+  test('null as empty', () => { expect(qs.stringify({ a: null })).toBe('a'); });
+});
+"""
+
+JEST_SEMVER = """
+const semver = require('semver');
+
+describe('semver', () => {
+  test.each([
+    ['1.2.3', '^1.0.0', true], ['2.0.0', '^1.0.0', false], ['1.2.3-beta.1', '^1.2.0', false],
+    ['0.3.1', '^0.3.0', true], ['0.4.0', '~0.3.0', false], ['1.10.0', '>=1.9 <2', true],
+  ])('satisfies(%s, %s) is %s', (v, range, want) => { expect(semver.satisfies(v, range)).toBe(want); });
+  test('coerce', () => { expect(semver.coerce('v3.4 beta').version).toBe('3.4.0'); });
+  test('inc prerelease', () => { expect(semver.inc('1.2.3', 'prerelease', 'rc')).toBe('1.2.4-rc.1'); });
+  test('sort', () => { expect(semver.sort(['1.10.0', '1.2.0', '1.9.9'])).toEqual(['1.2.0', '1.9.9', '1.10.0']); });
+  test('diff', () => { expect(semver.diff('1.2.3', '2.0.0')).toBe('major'); });
+  test('valid rejects v-less garbage', () => { expect(semver.valid('1.2')).toBe(null); });
+  test('maxSatisfying', () => { expect(semver.maxSatisfying(['1.2.3', '1.3.0', '2.0.0'], '~1.2')).toBe('1.3.0'); });
+});
+"""
+
+
+@family
+def fam_js() -> None:
+    js = setup_js()
+    for sub, files in (("jest-tests", {"qs.test.js": JEST_QS, "semver.test.js": JEST_SEMVER}),
+                       ("vitest-tests", {"qs.test.js": "import { describe, test, expect } from 'vitest';\n"
+                                                       "import qs from 'qs';\n" + JEST_QS.split("\n", 2)[2],
+                                         "semver.test.js": "import { describe, test, expect } from 'vitest';\n"
+                                                           "import semver from 'semver';\n"
+                                                           + JEST_SEMVER.split("\n", 2)[2]})):
+        d = js / sub
+        d.mkdir(exist_ok=True)
+        for n, body in files.items():
+            (d / n).write_text(body)
+    e = {"PATH": f"{js / 'node_modules/.bin'}:{BASE_ENV['PATH']}", "CI": "1"}
+    note = ("tests written for this capture of qs and semver as installed from npm; the failing expectations are "
+            "the tests' mistakes about the libraries' real behaviour.")
+    jv, vv = f"jest {version(f'{js}/node_modules/.bin/jest --version')}", version(f"{js}/node_modules/.bin/vitest --version")
+    rec = lambda name, cmd, pb: record("js", name, cmd, cwd=js, env=e, produced_by=f"{pb}; node {version('node --version')}",  # noqa
+                                       facts=js_facts, notes=note, timeout=600)
+    rec("jest_default", "jest jest-tests", jv)
+    rec("jest_verbose", "jest --verbose jest-tests", jv)
+    rec("jest_ci_semver", "jest --ci jest-tests/semver.test.js", jv)
+    rec("jest_t_filter", "jest jest-tests -t 'stringify'", jv)
+    rec("vitest_run", "vitest run --root vitest-tests", vv)
+    rec("vitest_verbose", "vitest run --root vitest-tests --reporter=verbose", vv)
+    rec("vitest_dot", "vitest run --root vitest-tests --reporter=dot", vv)
+
+
+def js_facts(text: str) -> list:
+    fails = [re.sub(r"^[●✕×]\s*", "", ln) for ln in matching(text, r"^(●|✕|×|FAIL)\s")]
+    passes = matching(text, r"^(✓|√)\s")  # not facts on green; counted below
+    summary = matching(text, r"^(Tests?:|Test Suites:|Test Files|Tests\s+\d|Snapshots:|Time:|Duration)")
+    expect = distinct_by(matching(text, r"^(Expected|Received|- Expected|\+ Received|AssertionError|→)"), str)[:10]
+    where = matching(text, r"(\.test\.js:\d+:\d+)")[:10]
+    return combine(summary, fails[:20], expect, where, severe(text, 4), [] if fails else passes[:2])
+
+
+# ---------------------------------------------------------------- go
+def go_facts(text: str) -> list:
+    fails = matching(text, r"^\s*--- FAIL: ")
+    pkg = matching(text, r"^(ok|FAIL|\?)\s+\S+")
+    errs = matching(text, r"^\s*\S+\.go:\d+(:\d+)?: ")
+    cover = matching(text, r"coverage: [\d.]+% of statements")
+    bench = [ln.split()[0] for ln in lines_of(text) if re.match(r"^Benchmark\S+\s+\d+\s", ln)]
+    return combine(matching(text, r"^(FAIL|ok|PASS)$"), pkg[:20], fails[:20], errs[:20], cover[:10],
+                   spread(bench, 10), matching(text, r"^(# |panic:|can't load|package .* is not in)")[:6])
+
+
+@family
+def fam_go() -> None:
+    if not shutil.which("go"):
+        return
+    gv = version("go version")
+    e = {"GOPATH": str(WORK / "gopath"), "GOCACHE": str(WORK / "gocache"), "GOFLAGS": "-mod=mod", "GOPROXY": "off",
+         "GOTOOLCHAIN": "local", "CGO_ENABLED": "0"}
+    goroot = sh("go env GOROOT", env=e).strip()
+    mod = WORK / "go" / "csvfork"
+    if not mod.exists():
+        mod.mkdir(parents=True)
+        for f in Path(goroot, "src/encoding/csv").glob("*.go"):
+            shutil.copy(f, mod / f.name)
+        (mod / "go.mod").write_text("module example.test/csvfork\n\ngo 1.19\n")
+        # one real-looking regression: the reader keeps the quote before a field's closing delimiter
+        src = (mod / "reader.go").read_text()
+        (mod / "reader.go").write_text(src.replace("if r.TrimLeadingSpace {", "if !r.TrimLeadingSpace {", 1))
+        broken = mod.parent / "buildfail"
+        broken.mkdir()
+        shutil.copytree(mod, broken / "csv")
+        (broken / "go.mod").write_text("module example.test/buildfail\n\ngo 1.19\n")
+        (broken / "csv" / "go.mod").unlink()
+        w = (broken / "csv" / "writer.go").read_text()
+        (broken / "csv" / "writer.go").write_text(w.replace("func (w *Writer) Flush() {",
+                                                            "func (w *Writer) Flush() {\n\tunused := w.Comma", 1))
+    note = "Go's standard library tests (GOROOT), and a copy of encoding/csv with a one-word change in reader.go."
+    rec = lambda name, cmd, cwd: record("go", name, cmd, cwd=cwd, env=e, produced_by=gv, facts=go_facts,  # noqa
+                                        notes=note, timeout=900)
+    rec("go_test_v_strings_run", "go test -v -run 'TestCompare|TestIndexByte' strings", WORK)
+    rec("go_test_cover_three", "go test -cover encoding/csv container/list text/tabwriter", WORK)
+    rec("go_test_short_v_url", "go test -short -v net/url", WORK)
+    rec("go_test_csvfork_fail", "go test ./...", mod)
+    rec("go_test_v_csvfork_read", "go test -v -run 'TestRead' .", mod)
+    rec("go_build_unused", "go build ./...", mod.parent / "buildfail")
+    rec("go_vet_buildfail", "go vet ./...", mod.parent / "buildfail")
+    rec("go_test_bench_csv", "go test -run '^$' -bench 'BenchmarkRead' -benchtime 200x -benchmem encoding/csv", WORK)
+
+
+# ---------------------------------------------------------------- cargo (crates Debian ships as source)
+def cargo_facts(text: str) -> list:
+    tests = matching(text, r"^test \S+ \.\.\. (FAILED|ignored)")
+    results = matching(text, r"^test result: ")
+    errs = distinct_by(matching(text, r"^(error|warning)(\[\w+\])?: "), str)[:14]
+    locs = matching(text, r"^\s*--> \S+:\d+:\d+")[:14]
+    comp = [ln.split(" (")[0] for ln in matching(text, r"^(Compiling|Checking|Finished|Running|Doc-tests) ")]
+    panics = matching(text, r"panicked at")
+    return combine(results, tests[:20], errs, locs, panics[:6], spread(comp, 14), matching(text, r"^running \d+ tests?"))
+
+
+@family
+def fam_cargo() -> None:
+    crates = setup_cargo()
+    if not crates:
+        return
+    home = WORK / "cargo-home"
+    e = {"CARGO_HOME": str(home), "CARGO_TARGET_DIR": str(WORK / "cargo-target"), "CARGO_TERM_COLOR": "never",
+         "PATH": f"{Path(os.environ.get('CARGO_HOME', Path.home() / '.cargo')) / 'bin'}:{BASE_ENV['PATH']}"}
+    cv = version("cargo --version")
+    note = "a copy of a crate Debian ships as source (/usr/share/cargo/registry), dependencies from that registry."
+    for crate in crates:
+        short = crate.name.rsplit("-", 1)[0]
+        for name, cmd in [(f"cargo_test_q_{short}" if short == "regex" else f"cargo_test_{short}",
+                           "cargo test --offline" + (" -q" if short == "regex" else "")),  # regex's -v: 300 KB
+                          (f"cargo_build_release_{short}", "cargo build --release --offline"),
+                          (f"cargo_clippy_{short}", "cargo clippy --offline"
+                           + ("" if short == "regex" else " -- -W clippy::pedantic"))]:  # regex's pedantic: 268 KB
+            record("cargo", name, cmd, cwd=crate, env=e, produced_by=cv, facts=cargo_facts, notes=note, timeout=1200)
+
+
+# ---------------------------------------------------------------- make and gcc
+BUILD_MAKEFILE = """
+CC ?= cc
+CXX ?= c++
+CFLAGS ?= -O2 -fPIC -Wall -Wextra -Wconversion -Wshadow
+NODE_INC = -I/usr/include/node
+OUT = build
+
+all: $(OUT)/bufferutil.so $(OUT)/validation.so $(OUT)/speedups.o
+
+$(OUT):
+\tmkdir -p $(OUT)
+
+$(OUT)/bufferutil.o: node_modules/bufferutil/src/bufferutil.c | $(OUT)
+\t$(CC) $(CFLAGS) $(NODE_INC) -c $< -o $@
+
+$(OUT)/bufferutil.so: $(OUT)/bufferutil.o
+\t$(CC) -shared $< -o $@
+
+$(OUT)/validation.o: node_modules/utf-8-validate/src/validation.cc | $(OUT)
+\t$(CXX) $(CFLAGS) $(NODE_INC) -c $< -o $@
+
+$(OUT)/validation.so: $(OUT)/validation.o
+\t$(CXX) -shared $< -o $@
+
+$(OUT)/speedups.o: markupsafe/_speedups.c | $(OUT)
+\t$(CC) $(CFLAGS) $(PY_INC) -c $< -o $@
+
+clean:
+\trm -rf $(OUT)
+"""
+
+
+def build_facts(text: str) -> list:
+    diags = []
+    for m in re.finditer(r"^(\S+?):(\d+):(\d+): (error|warning|note|fatal error): (.*)$", text, re.M):
+        diags.append([f"{m.group(1)}:{m.group(2)}:{m.group(3)}", f"{m.group(4)}: {clip(m.group(5), 80)}"])
+    make = matching(text, r"^make(\[\d+\])?: (\*\*\*|Entering|Leaving|Nothing|'.*' is up to date)|Error \d+")
+    cmds = [clip(ln, 100) for ln in matching(text, r"^(cc|c\+\+|gcc|g\+\+|x86_64-linux-gnu-gcc)\s")]
+    fn = matching(text, r"In function '|In member function")
+    return combine(distinct_by([d for d in diags if "error" in d[1]], str)[:16], make[:8],
+                   distinct_by([d for d in diags if "error" not in d[1]], str)[:16], fn[:4], spread(cmds, 8),
+                   matching(text, r"^(running|building|copying) ")[:6])
+
+
+@family
+def fam_build() -> None:
+    js = setup_js()
+    b = WORK / "cbuild"
+    if b.exists():
+        shutil.rmtree(b)
+    b.mkdir()
+    (b / "node_modules").symlink_to(js / "node_modules")
+    shutil.copytree(sdist_dir("markupsafe==3.0.4") / "src" / "markupsafe", b / "markupsafe")
+    (b / "Makefile").write_text(BUILD_MAKEFILE)
+    pyinc = sh(f"{sys.executable}-config --includes 2>/dev/null || python3-config --includes").strip().splitlines()[-1]
+    mv, gv = version("make --version"), version("gcc --version")
+    note = ("a Makefile written for the capture compiling the C/C++ sources of two npm packages (bufferutil, "
+            "utf-8-validate) against Debian's node headers and markupsafe's C speedups.")
+    rec = lambda name, cmd, pb, cwd=b: record("build", name, cmd, cwd=cwd, produced_by=pb, facts=build_facts,  # noqa
+                                              notes=note, timeout=900)
+    rec("make_no_py_include", "make", f"{mv}; {gv}")
+    sh("make clean", b)
+    rec("make_k_j2", "make -k -j2", f"{mv}; {gv}")
+    sh("make clean", b)
+    rec("make_py_inc", f"make PY_INC='{pyinc}'", f"{mv}; {gv}")
+    rec("make_up_to_date", f"make PY_INC='{pyinc}'", f"{mv}; {gv}")
+    rec("make_clang_flags", "make clean all CC=gcc CFLAGS='-O0 -Wall -Wextra -Wpedantic -std=c99 -fPIC' "
+                            f"PY_INC='{pyinc}'", f"{mv}; {gv}")
+    rec("gcc_fsyntax_conversion", f"gcc -fsyntax-only -Wall -Wextra -Wconversion -Wsign-conversion {pyinc} "
+                                  "markupsafe/_speedups.c", gv)
+    rec("gcc_missing_header", "gcc -c markupsafe/_speedups.c -o /dev/null", gv)
+    rec("gcc_analyzer_bufferutil", "gcc -fanalyzer -fsyntax-only -I/usr/include/node "
+                                   "node_modules/bufferutil/src/bufferutil.c", gv)
+    ms = sdist_dir("markupsafe==3.0.4")
+    record("build", "setup_py_build_ext", "python setup.py build_ext --inplace --force", cwd=ms,
+           produced_by=f"setuptools {py_ver('setuptools')}; {gv}", notes=note,
+           facts=lambda t: combine(build_facts(t), traceback_facts(t), sample(t, 10)))
+
+
+# ---------------------------------------------------------------- tox and nox sessions
+NOXFILE = """
+import nox
+
+nox.options.reuse_existing_virtualenvs = True
+
+
+@nox.session(python=False)
+def tests(session):
+    session.run("pytest", "-q", "-p", "no:cacheprovider", *session.posargs)
+
+
+@nox.session
+def lint(session):
+    session.install("ruff")
+    session.run("ruff", "check", "--select", "E,W,F,B,UP", "--no-cache", "src", "tests")
+
+
+@nox.session
+def typing(session):
+    session.install("mypy", ".")
+    session.run("mypy", "src")
+
+
+@nox.session(python=False)
+def cover(session):
+    session.run("pytest", "-q", "-x", "tests/test_nosuch.py")
+"""
+
+
+def session_facts(text: str) -> list:
+    heads = matching(text, r"^(nox > Running session|nox > Session \S+ (was successful|failed|raised)|"
+                           r"nox > Ran multiple sessions|nox > \* |nox > Command )")
+    tox = matching(text, r"^\S+: (commands\[\d+\]>|install_deps>|OK|FAIL|exit \d|commands succeeded|"
+                         r"congratulations|packaging|skipped)|^  \S+: (OK|FAIL|SKIP)|^\S+: (OK|FAIL) \(")
+    return combine(heads[:20], tox[:20], pytest_facts(text)[:12], diag_facts(text)[:10], severe(text, 6))
+
+
+@family
+def fam_toxnox() -> None:
+    tv, nv = version(f"{VENV}/bin/tox --version"), f"nox {version(f'{VENV}/bin/nox --version')}"
+    its = sdist_dir("itsdangerous==2.2.0")
+    tnote = "the itsdangerous 2.2.0 sdist's own tox.ini; tox builds a wheel and venvs, packages from the registry."
+    e = {"PATH": f"{VENV / 'bin'}:{BASE_ENV['PATH']}"}
+    record("toxnox", "tox_e_py311", "tox -e py311", cwd=its, env=e, produced_by=tv, facts=session_facts,
+           notes=tnote, timeout=1500)
+    record("toxnox", "tox_e_py311_again_k", "tox -e py311 -- -k 'signer or timed'", cwd=its, env=e, produced_by=tv,
+           facts=session_facts, notes=tnote + " The second run reuses the env.", timeout=1500)
+    record("toxnox", "tox_e_typing", "tox -e typing", cwd=its, env=e, produced_by=tv, facts=session_facts,
+           notes=tnote, timeout=1500)
+    record("toxnox", "tox_l", "tox -l", cwd=its, env=e, produced_by=tv, facts=lambda t: lines_of(t), notes=tnote)
+    ck = sdist_dir("click==8.5.1")
+    (ck / "noxfile.py").write_text(NOXFILE)
+    te = setup_test_venv()
+    nnote = ("a noxfile written for the capture in the click 8.5.1 sdist (tests with the test venv's pytest, "
+             "ruff, mypy in nox's own venvs).")
+    ne = {"PATH": f"{TVENV / 'bin'}:{VENV / 'bin'}:{BASE_ENV['PATH']}"}
+    for name, cmd in [("nox_tests", "nox -s tests"), ("nox_lint", "nox -s lint"), ("nox_typing", "nox -s typing"),
+                      ("nox_all_sessions", "nox -s tests lint cover"), ("nox_list", "nox --list")]:
+        record("toxnox", name, cmd, cwd=ck, env=ne, produced_by=nv, facts=session_facts, notes=nnote, timeout=1800)
+    del te
+
+
+# ---------------------------------------------------------------- tracebacks inside larger outputs
+FETCH = textwrap.dedent("""
+    import json, logging, sys
+    import requests
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    log = logging.getLogger("prices")
+
+
+    def fetch(sku):
+        r = requests.get(f"http://127.0.0.1:18139/prices/{sku}", timeout=2)
+        r.raise_for_status()
+        return r.json()
+
+
+    def load_all(skus):
+        out = {}
+        for sku in skus:
+            log.info("fetching %s", sku)
+            try:
+                out[sku] = fetch(sku)
+            except requests.ConnectionError as exc:
+                raise RuntimeError(f"price service down while loading {sku}") from exc
+        return out
+
+
+    if __name__ == "__main__":
+        log.info("loading %d skus", 3)
+        print(json.dumps(load_all(["A-100", "B-200", "C-300"])))
+""")
+
+
+@family
+def fam_traces() -> None:
+    w = WORK / "srv"
+    w.mkdir(parents=True, exist_ok=True)
+    (w / "fetch_prices.py").write_text(FETCH)
+    pv = f"Python {sys.version.split()[0]}; requests {py_ver('requests')}"
+    record("traces", "python_chained_connection_refused", "python fetch_prices.py", cwd=w,
+           produced_by=pv, facts=traceback_facts, notes="a script whose price service (127.0.0.1:18139) is down.")
+    d = setup_django()
+    dv = f"Django {py_ver('django')}"
+    for name, cmd in [("django_shell_doesnotexist", "python manage.py shell -c \"from django.contrib.auth.models "
+                                                    "import User; print(User.objects.get(username='ghost'))\""),
+                      ("django_sqlmigrate_bad", "python manage.py sqlmigrate auth 9999"),
+                      ("django_check_deploy", "python manage.py check --deploy"),
+                      ("django_migrate_plan", "python manage.py migrate --plan"),
+                      ("django_showmigrations", "python manage.py showmigrations")]:
+        record("traces", name, cmd, cwd=d, produced_by=dv, facts=lambda t: combine(traceback_facts(t), sample(t, 20)),
+               notes="manage.py of a project made with startproject.")
+    # the Flask debugger's page (FLASK_DEBUG=1) for a chained exception, as curl prints it
+    srv = Servers()
+    try:
+        srv.start([str(PY), "-m", "flask", "--app", "app", "--debug", "run", "--host", "127.0.0.1", "--port", "18137",
+                   "--no-reload"], w / "logs" / "flask-debug.log", w / "flaskapp")
+        wait_port(18137)
+        fv = f"Flask {py_ver('flask')} debugger (werkzeug {py_ver('werkzeug')}); {version('curl --version')}"
+        for name, cmd in [("flask_debugger_cart", "curl -s http://127.0.0.1:18137/api/cart/c9"),
+                          ("flask_debugger_checkout", "curl -s http://127.0.0.1:18137/api/checkout")]:
+            record("traces", name, cmd, cwd=w, produced_by=fv, facts=lambda t: combine(traceback_facts(t),
+                                                                                       html_trace_facts(t)),
+                   notes="flask --debug run on 127.0.0.1:18137; the debugger's HTML page.")
+    finally:
+        srv.stop_all()
+    record("traces", "flask_debug_server_log", "cat logs/flask-debug.log", cwd=w, produced_by=f"Flask {py_ver('flask')}",
+           facts=lambda t: combine(traceback_facts(t), access_log_like(t)), notes="the debug server's own log.")
+
+
+def html_trace_facts(text: str) -> list:
+    import html
+
+    out = [html.unescape(m.group(1)).strip() for m in re.finditer(r"<title>(.*?)</title>", text)]
+    out += [m.group(0) for m in re.finditer(r"File <cite class=\"filename\">\"[^\"]+\"</cite>,\s*line <em class=\"line\">\d+</em>", text)][:10]
+    out += matching(text, r"^[A-Za-z_][\w.]*(Error|Exception): ")[:6]
+    return out
 
 
 def main() -> int:

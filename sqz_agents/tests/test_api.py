@@ -34,3 +34,17 @@ def test_integrations_import_only_the_two_apis():
                                                                                               "sqz_agents.api"):
                     bad.append(f"{path.relative_to(ROOT)}: {name}")
     assert bad == []
+
+
+def test_the_distributions_split_from_the_core_import_only_its_api():
+    bad = []
+    for dist in ("sqz_agents", "sqz_insights", "sqz_daemon"):
+        for path in sorted((ROOT / dist / "src").glob("**/*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else (
+                    [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+                if isinstance(node, ast.ImportFrom) and node.module == "sqz_core":
+                    names = [f"sqz_core.{a.name}" for a in node.names]  # ``from sqz_core import api``
+                bad += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                        if n and n.split(".")[0] == "sqz_core" and n != "sqz_core.api"]
+    assert bad == []

@@ -19,12 +19,18 @@ STUCK = r'''
 import os, re, sys
 from sqz_core import hot, pipeline
 
-def stuck(text):
+compress_bytes = hot._compress_bytes
+
+def child(*args, **kwargs):  # the process that compresses: its pid, for the test to look for
     with open(sys.argv[1], "w") as f:
         f.write(str(os.getpid()))
+    return compress_bytes(*args, **kwargs)
+
+def stuck(data, nonce):
     re.match(r"(a+)+$", "a" * 64 + "b")  # 2**64 steps in one C call
 
-pipeline.clean_terminal = stuck  # the first stage after the input is read
+hot._compress_bytes = child
+pipeline.split_trailer = stuck  # the pipeline's first step
 sys.exit(hot.main(["compress", "--cmd", "make"]))
 '''
 
@@ -49,7 +55,7 @@ def test_a_stage_stuck_in_c_is_cut_at_the_budget_and_stops_burning_cpu(tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == data  # the original, byte for byte
     assert "time budget" in proc.stderr.decode()
-    pid = int(pid_file.read_text())  # the compressing process reached the stuck stage
+    pid = int(pid_file.read_text())  # the process that compressed (a child: the parent answered)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -92,3 +98,25 @@ def test_an_input_too_big_for_the_budget_skips_to_the_cheap_stages(monkeypatch):
         assert "formatter ran" in str(exc)
     else:
         raise AssertionError("the formatters were not asked")
+
+
+def test_a_big_input_within_the_budget_gets_the_same_answer_as_in_process(tmp_path):
+    """The capped path (a forked child) answers what the pipeline answers, exit status included."""
+    from sqz_core.exitmarker import new_nonce, trailer
+    from sqz_core.pipeline import compress
+    from sqz_core.store import Store
+
+    data = real_input(256 * 1024)
+    for nonce, status in ((None, None), (new_nonce(), 3)):
+        wrapped = data + (trailer(status, nonce) if nonce else b"")
+        env = dict(os.environ, SQZ_TIME_BUDGET_MS="600000", SQZ_DB_PATH=str(tmp_path / f"db{status}.sqlite"),
+                   SQZ_CACHE_DIR=str(tmp_path / "cache"), SQZ_DAEMON="0", SQZ_QUIET="1")
+        if nonce:
+            env["SQZ_EXIT_NONCE"] = nonce
+        proc = subprocess.run([sys.executable, "-m", "sqz_core", "compress", "--cmd", "make", "--no-cache"],
+                              input=wrapped, capture_output=True, env=env, timeout=600)
+        assert proc.returncode == (status or 0), proc.stderr
+        store = Store.open(str(tmp_path / "in-process.sqlite"))
+        want = compress(wrapped, command="make", store=store, session="x", no_cache=True, exit_nonce=nonce)
+        store.close()
+        assert proc.stdout == want.output and proc.stderr == b""

@@ -266,3 +266,26 @@ def test_a_line_turned_crlf_in_a_real_diff_never_reads_as_an_identical_pair(stor
         (i, line), = changed.items()
         out = compress(raw, command="git diff -U15", store=store, session=f"s{i}").output.decode()
         assert f"-{lines[i]}" in out and f"+{line}" in out, (i, out)
+
+
+def test_a_repeat_is_answered_from_the_store_before_any_scan(store, monkeypatch):
+    """Hashed as it came and found served: the ref, with no clean-up and no safety scan again."""
+    from pathlib import Path
+
+    from sqz_core import pipeline, safety
+    from sqz_testing import load_fixture
+
+    fx = load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_git/tests/fixtures/log/sqz_repo_stat.json")
+    first = compress(fx.raw, command=fx.command, store=store, session="s")
+    assert first.outcome == "compressed"
+
+    def no_scan(*args, **kwargs):
+        raise AssertionError("scanned again")
+
+    monkeypatch.setattr(safety, "classify", no_scan)
+    monkeypatch.setattr(pipeline, "clean_terminal", no_scan)
+    again = compress(fx.raw, command=fx.command, store=store, session="s")
+    assert again.outcome == "ref" and again.output.startswith("§ref:".encode())
+    assert (again.est_in, again.plugin) == (first.est_in, "builtin")
+    with pytest.raises(AssertionError, match="scanned again"):  # new content, or another session: scanned
+        compress(fx.raw, command=fx.command, store=store, session="t")

@@ -262,7 +262,8 @@ def _reap(pid: int) -> None:
 
 def _answer_from(fields: list[bytes], output: bytes) -> Answer:
     values = dict(zip(_ANSWER_FIELDS, (f.decode("utf-8", "replace") for f in fields)))
-    exit_code = int(values.pop("exit_code")) if values["exit_code"] else None
+    code = values.pop("exit_code")
+    exit_code = int(code) if code else None
     outcome = values.pop("outcome")
     est = {k: int(values.pop(k) or 0) for k in ("est_in", "est_out")}
     stored = values.pop("stored") == "True"

@@ -29,7 +29,7 @@ from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escape
 from .exitmarker import split_trailer
 from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
 from .request import FormatRequest
-from .tokens import estimate
+from .tokens import estimate, surely_more_than
 
 try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
     from _sha256 import sha256
@@ -166,7 +166,8 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     """
     call = _Call(deadline=time.monotonic() + time_budget(), data=data, exit_nonce=exit_nonce, mode=mode, command=command, tool=tool, store=store,
                  session=session, no_cache=no_cache, index=index, formatters=formatters, abbreviate=abbreviate)
-    for stage in (_take_input, _clean_up, _classify, _find_ref, _format, _around_safe_spans, _generic):
+    for stage in (_take_input, _seen_before, _clean_up, _classify, _find_ref, _format, _around_safe_spans,
+                  _generic):
         result = stage(call)
         if result is not None:
             return result
@@ -191,6 +192,53 @@ def _take_input(c: _Call) -> Result | None:
         return _passthrough(raw, "binary", exit_code, reason="NUL bytes")
     c.cheap = len(raw) > time_budget() * SURE_BYTES_PER_S
     return None
+
+
+def _seen_before(c: _Call) -> Result | None:
+    """A repeat of content this session was served: its ``§ref`` from the store, before any scan.
+
+    The bytes are hashed as they came; content marked served passed the safety checks when it
+    was served (a secret is never stored, safe content is never marked served), and the model
+    holds it, so the ref is answered without cleaning or classifying again. Only the core's
+    exact-repeat lookup is used here (a plugin's own ``sqz_dedup`` gets the normal path, after
+    the scan), and only a served mark (a pin alone does not vouch for the content).
+    """
+    store = c.store
+    if (store is None or c.no_cache or c.mode == "safe" or len(c.raw) < MIN_REF_BYTES
+            or os.environ.get("SQZ_NO_DEDUP") == "1"):
+        return None
+    from . import dedup
+    from .plugins import builtin_record, for_program, implementations, load_index
+
+    ttl = dedup.ref_ttl()
+    if ttl <= 0:
+        return None
+    probe = FormatRequest("", c.command, tool=c.tool)
+    if c.index is None:
+        c.index = load_index()
+    records = [builtin_record()] + for_program(c.index, probe.program if c.formatters else None)
+    if any(impl.plugin != "builtin" for impl in implementations("sqz_dedup", records)):
+        return None
+    digest, session = digest_of(c.raw), c.session or default_session()
+    if store.is_pinned(digest):
+        return None
+    ref = dedup.exact(store, session, digest, ttl, c.command or c.tool)
+    if ref is None:
+        return None
+    ref_out = ref.encode("utf-8")
+    est_in, est_out = estimate(c.text), estimate(ref)
+    if len(ref_out) >= len(c.raw) or not net_win(est_in, est_out, "default"):
+        return None  # the full path decides (the net-win margin is smaller in aggressive mode)
+    family = probe.program or (c.tool.lower() if c.tool else None)
+    r = Result(ref_out, "ref", exit_code=c.exit_code, plugin="builtin", digest=digest, est_in=est_in,
+               est_out=est_out, family=family)
+    r.output_digest = digest_of(ref_out)
+    with _batch(store):
+        store.put_blob(digest, c.raw, c.command)
+        store.put_blob(r.output_digest, ref_out, None)
+        _mark_ref(store, session, digest, ref, c.command or c.tool, probe.is_file_content())
+    r.stored = True
+    return r
 
 
 def _clean_up(c: _Call) -> Result | None:
@@ -383,9 +431,10 @@ def _generic(c: _Call) -> Result | None:
         plain = fold_repeats(cleaned)
         if text.endswith("\n") and not plain.endswith("\n"):
             plain += "\n"
-        est_plain = estimate(plain)
-        if est_plain <= est_out:
-            candidate, est_out, lossy = plain, est_plain, False
+        if not surely_more_than(plain, est_out):
+            est_plain = estimate(plain)
+            if est_plain <= est_out:
+                candidate, est_out, lossy = plain, est_plain, False
     c.candidate, c.est_out, c.lossy = candidate, est_out, lossy
     return c.late(c.est_in)
 

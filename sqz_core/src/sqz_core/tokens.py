@@ -63,6 +63,19 @@ def estimate(text: str) -> int:
     return n + extra // 3
 
 
+# the only characters of an ASCII text no estimate piece covers (whitespace but for space, tab, newline)
+_UNCOVERED = "\r\x0b\x0c\x1c\x1d\x1e\x1f"
+
+
+def surely_more_than(text: str, bound: int) -> bool:
+    """True when ``estimate(text) > bound`` is sure without counting: every piece costs at least an
+    eighth of its length (1 up to 8 characters, 1 + n//6 above), and in an ASCII text every
+    character but ``_UNCOVERED`` is in a piece. False means "count it"."""
+    if len(text) <= 8 * bound or not text.isascii():
+        return False
+    return (len(text) - sum(text.count(ch) for ch in _UNCOVERED)) > 8 * bound
+
+
 def _o200k_file_available() -> bool:
     cache = os.environ.get("TIKTOKEN_CACHE_DIR") or os.environ.get("DATA_GYM_CACHE_DIR")
     if not cache or not os.path.isdir(cache):

@@ -50,6 +50,19 @@ def _load(name: str, path: Path):
     return module
 
 
+def report(agent: str, raw: list[str], got: list[str]) -> None:
+    """With ``SQZ_PROXY_E2E_REPORT=FILE`` (``benchmarks/proxy_agents.py``): one JSON line of this run's
+    tool-result tokens (cl100k) as the agent sent them and as the model received them."""
+    path = os.environ.get("SQZ_PROXY_E2E_REPORT")
+    if not path:
+        return
+    row = {"agent": agent, "results": len(raw), "tokens_sent": sum(count_tokens(t)[0] for t in raw),
+           "tokens_received": sum(count_tokens(t)[0] for t in got),
+           "per_result": [[count_tokens(a)[0], count_tokens(b)[0]] for a, b in zip(raw, got)]}
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps(row) + "\n")
+
+
 def require(binary: Path) -> str:
     if not os.access(binary, os.X_OK):
         pytest.fail(f"{binary} is not installed: run `bash scripts/install_test_deps.sh` first")
@@ -123,6 +136,7 @@ def test_claude_code_through_the_proxy_failing_run_compressed_exit_line_kept_rer
     got = [harness.result_text(b) for b in harness.tool_results(received["messages"])]
     raw = [harness.result_text(b) for b in harness.tool_results(sent["messages"])]
     assert len(got) == len(raw) == 4
+    report("claude-code", raw, got)
 
     # the failing run (Claude Code's PostToolUseFailure case): compressed, every failure and its exit line kept
     failed = harness.tool_results(received["messages"])[0]
@@ -193,6 +207,7 @@ def test_gemini_cli_through_the_proxy_reread_deduplicated_shell_compressed(tmp_p
     sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.GEMINI and len(b.get("contents", [])) >= 6)
     got = [harness.response_text(f) for f in harness.function_responses(received["contents"])]
     raw = [harness.response_text(f) for f in harness.function_responses(sent["contents"])]
+    report("gemini-cli", raw, got)
     assert [f["name"] for f in harness.function_responses(received["contents"])] == \
         ["run_shell_command", "read_file", "read_file"]
     # the failing run: shorter, every failure kept, Gemini's own frame (exit code line) kept
@@ -245,6 +260,7 @@ def test_codex_through_the_proxy_failing_run_compressed_and_re_read_deduplicated
     sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_RESPONSES)
     got, raw = harness.tool_outputs(received), harness.tool_outputs(sent)
     assert len(got) == len(raw) and len(got) >= 3, (raw, r.stderr[-3000:])
+    report("codex", raw, got)
     ended = next(i for i, t in enumerate(raw) if "Process exited with code 1" in t)  # the pytest run's end
     got, raw = [got[ended], got[-2], got[-1]], [raw[ended], raw[-2], raw[-1]]
     # the failing run: Codex's own status lines first, kept; the output compressed, every failure kept
@@ -290,6 +306,7 @@ def test_opencode_through_the_proxy_failing_run_compressed_and_re_read_deduplica
     sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_CHAT and b.get("tools"))
     got, raw = harness.tool_results(received["messages"]), harness.tool_results(sent["messages"])
     assert len(got) == len(raw) == 3, (raw, r.stderr[-3000:])
+    report("opencode", raw, got)
     assert "6 failed, 34 passed" in raw[0], raw[0][-500:]
     assert count_tokens(got[0])[0] < 0.8 * count_tokens(raw[0])[0], (got[0], raw[0])
     for test_id in FAILED_IDS:
@@ -337,6 +354,7 @@ def test_copilot_cli_through_the_proxy_failing_run_compressed_exit_line_kept_rer
     sent = next(b for fmt, b in reversed(rec.sent) if fmt == wire.OPENAI_CHAT and b.get("messages"))
     got, raw = harness.tool_messages(received["messages"]), harness.tool_messages(sent["messages"])
     assert len(got) == len(raw) == 3, (raw, r.stdout[-2000:])
+    report("copilot-cli", raw, got)
     assert "6 failed, 34 passed" in raw[0], raw[0][-500:]
     # Copilot's own exit status line ends the result: kept
     assert raw[0].rstrip().endswith("exit code 1>"), raw[0][-200:]
