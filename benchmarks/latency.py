@@ -12,8 +12,9 @@ input is a whole document: the first entries of a real one):
 * ``json``     ``pip inspect`` of the running interpreter (``--json-file FILE --json-command CMD``:
   another real JSON document and the command that printed it, e.g. a ``jq -s …`` over API
   models), its longest list's first entries;
-* ``log``      ``--log-file FILE`` (an application log), else the access log of a local
-  ``python -m http.server`` asked for every file of the interpreter's library;
+* ``log``      ``--log-file FILE --log-command CMD`` (an application log and what printed it), else
+  the access log of a local ``python -m http.server`` asked for every file of the interpreter's
+  library;
 * ``grep``     ``grep -rn import`` over the interpreter's library.
 
 A size the real output does not reach is left out (never padded). Every case runs in one
@@ -50,7 +51,7 @@ SHAPES = {  # shape -> (command an agent ran, RTK filter)
     "git-log": ("git log --stat --format=fuller", "git-log"),
     "pytest": ("pytest -v", "pytest"),
     "json": ("pip inspect", None),
-    "log": ("cat /var/log/app/access.log", "log"),
+    "log": ("python -m http.server", "log"),  # what printed the default capture (a file read would be `cat`)
     "grep": ("grep -rn import .", "grep"),
 }
 FLOOR = ("import sys, _sqlite3\nsys.stdin.buffer.read()\n"
@@ -75,7 +76,7 @@ def _run(cmd: list[str], **kw) -> bytes:
 
 
 def capture(out: Path, git_repos: list[str], pytest_log: str | None, json_file: str | None,
-            log_file: str | None, json_command: str = "jq .") -> None:
+            log_file: str | None, json_command: str = "jq .", log_command: str = "journalctl --no-pager") -> None:
     out.mkdir(parents=True, exist_ok=True)
     biggest = max(SIZES.values()) + 65536
     lib = sysconfig.get_paths()["stdlib"]
@@ -99,6 +100,7 @@ def capture(out: Path, git_repos: list[str], pytest_log: str | None, json_file: 
                                                        capture_output=True, check=False).stdout)
     if log_file:
         shutil.copyfile(log_file, out / "log.txt")
+        (out / "log.cmd").write_text(log_command + "\n")
     else:
         (out / "log.txt").write_bytes(_http_server_log(lib, biggest))
     (out / "grep.txt").write_bytes(_head(["grep", "-rn", "import", lib], biggest))
@@ -257,17 +259,39 @@ def worst_inputs() -> dict[str, tuple[bytes, str]]:
 
 
 # -- timing ---------------------------------------------------------------------------------------------
-def measure(cmd: list[str], data: bytes | None, env: dict) -> tuple[float, float, float]:
-    """``(cpu ms, wall ms, peak RSS MiB)`` of one process reading ``data`` on stdin."""
+def measure(cmd: list[str], data: bytes | None, env: dict, rss: bool = False) -> tuple[float, float, float]:
+    """``(cpu ms, wall ms, peak RSS MiB)`` of one process reading ``data`` on stdin.
+
+    CPU from ``wait4`` (its children included). A spawned process inherits this process's
+    peak RSS at its exec, so the peak is read by GNU ``time`` (``%M``, from a process that small)
+    when ``rss`` is asked, else reported as 0.
+    """
     with tempfile.TemporaryFile() as stdin:
         stdin.write(data or b"")
         stdin.seek(0)
-        t = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        _, _, usage = os.wait4(proc.pid, 0)
-        wall = (time.perf_counter() - t) * 1000
-        proc.returncode = 0
-    return (usage.ru_utime + usage.ru_stime) * 1000, wall, usage.ru_maxrss / 1024
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        report = tempfile.NamedTemporaryFile(prefix="sqz-rss-", delete=False) if rss else None
+        if report is not None:
+            report.close()
+            cmd = [TIME, "-f", "%M", "-o", report.name] + cmd
+        try:
+            actions = [(os.POSIX_SPAWN_DUP2, stdin.fileno(), 0), (os.POSIX_SPAWN_DUP2, devnull, 1),
+                       (os.POSIX_SPAWN_DUP2, devnull, 2)]
+            t = time.perf_counter()
+            pid = os.posix_spawnp(cmd[0], cmd, env, file_actions=actions)
+            _, _, usage = os.wait4(pid, 0)
+            wall = (time.perf_counter() - t) * 1000
+        finally:
+            os.close(devnull)
+    peak = 0.0
+    if report is not None:
+        with open(report.name) as f:
+            peak = int(f.read().split()[-1]) / 1024
+        os.unlink(report.name)
+    return (usage.ru_utime + usage.ru_stime) * 1000, wall, peak
+
+
+TIME = "/usr/bin/time"  # GNU time, for the peak RSS (%M)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -290,15 +314,19 @@ def main() -> int:
     ap.add_argument("--json-file", help="a real JSON document (default: pip inspect)")
     ap.add_argument("--json-command", default="jq .", help="the command that printed --json-file")
     ap.add_argument("--log-file", help="a real application log (default: a local http.server's access log)")
+    ap.add_argument("--log-command", default="journalctl --no-pager", help="the command that printed --log-file")
     ap.add_argument("--inputs", type=Path, help="a folder written by --capture")
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--sizes", help="comma-separated (1KB,10KB,100KB,1MB,10MB)")
     ap.add_argument("--shape", action="append", choices=sorted(SHAPES))
     ap.add_argument("--no-hook", action="store_true", help="leave out the hook and ref rows")
+    ap.add_argument("--base", type=Path, help="another checkout (e.g. a worktree of main before a change): its "
+                    "sqz compress runs as tool 'base' in the same loop, through PYTHONPATH (as latency_ab.py)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     if args.capture:
-        capture(args.capture, args.git_repo, args.pytest_log, args.json_file, args.log_file, args.json_command)
+        capture(args.capture, args.git_repo, args.pytest_log, args.json_file, args.log_file, args.json_command,
+                args.log_command)
         return 0
     if not args.inputs:
         ap.error("--inputs DIR (from --capture DIR) is required")
@@ -319,9 +347,20 @@ def main() -> int:
         calls += 1
         return dict(env, SQZ_DB_PATH=os.path.join(tmp, f"db{calls}.sqlite"))
 
+    base_env = None
+    if args.base:
+        from latency_ab import source_path
+
+        base_env = dict(env, PYTHONPATH=source_path(args.base), SQZ_CACHE_DIR=os.path.join(tmp, "base-cache"))
+
+    def fresh_base_env() -> dict:
+        return dict(fresh_env(), PYTHONPATH=base_env["PYTHONPATH"], SQZ_CACHE_DIR=base_env["SQZ_CACHE_DIR"])
+
     cases = []  # (name, kind, argv, data, env factory)
     for name, (data, command, flt) in inputs.items():
         cases.append((name, "sqz", sqz + ["compress", "--cmd", command], data, fresh_env))
+        if base_env is not None:
+            cases.append((name, "base", sqz + ["compress", "--cmd", command], data, fresh_base_env))
         if rtk and flt:
             cases.append((name, "rtk", [rtk, "pipe", "-f", flt], data, lambda: env))
         cases.append((name, "floor", floor, data, lambda: env))
@@ -341,10 +380,15 @@ def main() -> int:
             if len(data) > 2 * 1024 * 1024 and r >= max(3, args.runs // 3):
                 continue  # the big inputs: fewer runs
             samples.setdefault((name, kind), []).append(measure(argv, data, make_env()))
+    peaks = {}
+    if os.path.exists(TIME):
+        for name, kind, argv, data, make_env in cases:  # one more run each, under GNU time, for the peak RSS
+            peaks[(name, kind)] = measure(argv, data, make_env(), rss=True)[2]
     shutil.rmtree(tmp, ignore_errors=True)
     rows = []
     for (name, kind), values in samples.items():
-        cpu, wall, rss = ([v[i] for v in values] for i in range(3))
+        cpu, wall = ([v[i] for v in values] for i in range(2))
+        rss = [peaks.get((name, kind), 0.0)]
         rows.append({"case": name, "tool": kind, "runs": len(values), "cpu_p50_ms": round(pct(cpu, 50), 1),
                      "cpu_p90_ms": round(pct(cpu, 90), 1), "wall_p50_ms": round(pct(wall, 50), 1),
                      "wall_p90_ms": round(pct(wall, 90), 1), "rss_mib": round(max(rss), 1),
@@ -352,17 +396,19 @@ def main() -> int:
     by = {(r["case"], r["tool"]): r for r in rows}
     for r in rows:
         base_floor, base_rtk = by.get((r["case"], "floor")), by.get((r["case"], "rtk"))
+        before = by.get((r["case"], "base"))
+        r["x_base"] = round(r["cpu_p50_ms"] / before["cpu_p50_ms"], 2) if before and r["tool"] == "sqz" else None
         r["x_floor"] = round(r["cpu_p50_ms"] / base_floor["cpu_p50_ms"], 2) if base_floor else None
         r["x_rtk"] = round(r["cpu_p50_ms"] / base_rtk["cpu_p50_ms"], 2) if base_rtk and r["tool"] != "rtk" else None
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
     print(f"{'case':<16}{'tool':<7}{'cpu p50':>9}{'p90':>8}{'wall p50':>10}{'p90':>8}{'RSS MiB':>9}"
-          f"{'x floor':>9}{'x rtk':>8}")
+          f"{'x floor':>9}{'x rtk':>8}{'x base':>8}")
     for r in rows:
         print(f"{r['case']:<16}{r['tool']:<7}{r['cpu_p50_ms']:>9}{r['cpu_p90_ms']:>8}{r['wall_p50_ms']:>10}"
               f"{r['wall_p90_ms']:>8}{r['rss_mib']:>9}{r['x_floor'] if r['x_floor'] is not None else '':>9}"
-              f"{r['x_rtk'] if r['x_rtk'] is not None else '':>8}")
+              f"{r['x_rtk'] if r['x_rtk'] is not None else '':>8}{r['x_base'] if r['x_base'] is not None else '':>8}")
     return 0
 
 

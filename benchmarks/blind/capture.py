@@ -886,15 +886,27 @@ def fam_tests() -> None:
 
 
 # ---------------------------------------------------------------- listings: ps, du, find, ls, rg, grep, tree
+def under_path(path: str, *extra: str):
+    """A path as a fact that a listing grouped by directory still states (the project's ``under`` form: the
+    file's name, with ``extra`` parts, on a line holding its directory or indented under one), so every path
+    counts as still on the page whether it is printed whole or under its directory."""
+    path = path.strip()
+    head, sep, leaf = path.rstrip("/").rpartition("/")
+    if not sep or not head or not leaf:
+        return [path, *extra] if extra else path
+    return {"under": head + "/", "line": [leaf, *extra] if extra else leaf}
+
+
 def path_facts(text: str, n: int = 30) -> list:
-    """Listings of paths (find, rg -l, ls -1): a spread of the paths, first and last included."""
+    """Listings of paths (find, rg -l, ls -1): a spread of the paths, first and last included, each under
+    its directory."""
     paths = [ln for ln in lines_of(text) if "/" in ln or "." in ln]
-    return combine(severe(text, 5), spread(paths, n))
+    return combine(severe(text, 5), [under_path(p) for p in spread(paths, n)])
 
 
 def du_facts(text: str) -> list:
     rows = [ln.split("\t", 1) for ln in text.splitlines() if "\t" in ln]
-    return combine(severe(text, 4), spread([[a.strip(), b.strip()] for a, b in rows], 30))
+    return combine(severe(text, 4), [under_path(b, a.strip()) for a, b in spread(rows, 30)])
 
 
 def ps_facts(text: str) -> list:
@@ -932,12 +944,12 @@ def grep_facts(text: str) -> list:
     hits = []
     for ln in text.splitlines():
         m = re.match(r"^([^:\s][^:]*):(\d+):(.*\S)", ln)
-        if m:
-            hits.append([f"{m.group(1)}:{m.group(2)}:", clip(m.group(3), 80)])
+        if m:  # a match under its file (a grouped rendering prints the file once)
+            hits.append({"under": m.group(1), "line": [m.group(2), clip(m.group(3), 80)]})
             continue
         m = re.match(r"^([^:\s][^:]*):(\d+)$", ln)
-        if m:
-            hits.append(ln.strip())
+        if m:  # a count per file (grep -c, rg -c), under its directory
+            hits.append(under_path(m.group(1), m.group(2)))
     if not hits:
         heading = [ln.strip() for ln in text.splitlines() if re.match(r"^\d+[:-]", ln)]
         hits = [re.sub(r"^(\d+)[:-]", r"\1:", h) for h in heading]
@@ -960,7 +972,8 @@ def fam_listings() -> None:
     rec("find_site_packages_size", "find . -maxdepth 2 -name '*.so' -size +100k", sp, fv, path_facts,
         "the venv's site-packages")
     rec("find_django_ls", "find django/db/migrations -type f -ls", sp, fv,
-        lambda t: combine(spread([[c.split()[6], c.split()[-1]] for c in lines_of(t) if len(c.split()) >= 11], 30)),
+        lambda t: combine(spread([under_path(c.split()[-1], c.split()[6]) for c in lines_of(t)
+                                  if len(c.split()) >= 11], 30)),
         djv)
     rec("find_locale_mo_count", "find django/conf/locale -name '*.mo' | head -n 120", sp, fv, path_facts, djv)
     rec("du_sh_star_site_packages", "du -sh *", sp, dv, du_facts, "the venv's site-packages")

@@ -24,6 +24,60 @@ def _store_or_exit():
         raise typer.Exit(1)
 
 
+class _Progress:
+    """A rich progress bar on stderr for long work: only when stderr is a terminal, and only once the
+    work has run ``after`` seconds (a quick run prints nothing). Call it with ``(done, total)``; use it
+    as a context manager (the bar disappears at the end, the result lines follow)."""
+
+    def __init__(self, label: str, *, after: float = 1.0, stream=None) -> None:
+        import threading
+
+        self.label, self.after = label, after
+        self.stream = sys.stderr if stream is None else stream
+        self.done, self.total, self.bar, self.task, self.closed = 0, None, None, None, False
+        self.lock = threading.Lock()
+        try:
+            self.tty = self.stream.isatty()
+        except (AttributeError, ValueError, OSError):
+            self.tty = False
+        self.timer = threading.Timer(after, self._show) if self.tty and after > 0 else None
+        if self.timer is not None:
+            self.timer.daemon = True
+
+    def __enter__(self) -> "_Progress":
+        if self.timer is not None:
+            self.timer.start()
+        elif self.tty:
+            self._show()
+        return self
+
+    def _show(self) -> None:
+        with self.lock:
+            if self.closed or self.bar is not None:
+                return
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), console=Console(file=self.stream), transient=True)
+            self.task = self.bar.add_task(self.label, total=self.total, completed=self.done)
+            self.bar.start()
+
+    def __call__(self, done: int, total: int | None = None) -> None:
+        with self.lock:
+            self.done, self.total = done, total
+            if self.bar is not None:
+                self.bar.update(self.task, completed=done, total=total)
+
+    def __exit__(self, *exc) -> None:
+        with self.lock:
+            self.closed = True
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.bar is not None:
+            self.bar.stop()
+
+
 def _counter_line(counter: str) -> str:
     if counter == "estimate":
         return "tokens counted with: estimate (no exact tokenizer could load; figures are approximate)"
@@ -55,15 +109,23 @@ def init(
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
     proxy: bool = typer.Option(False, "--proxy", help="Also point each agent at `sqz proxy` (its base-URL "
                                                       "setting, a start hook where the agent has one)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable result on stdout (per agent: detected, "
+                                                       "tier, outcome, changes; with --dry-run each diff)."),
 ):
     """Configure the agents found on this machine to use sqz (hooks, MCP server, guidance).
 
     Idempotent; every changed file is backed up first; `sqz uninstall` removes exactly what it added.
     """
-    from .setup_cmds import make_ctx, run_init
+    from .setup_cmds import NOTHING_INSTALLED, discover_integrations, make_ctx, run_init
 
     if project and global_:
         raise typer.BadParameter("choose one of --project and --global")
+    if not discover_integrations():
+        if as_json:
+            typer.echo(json.dumps({"dry_run": dry_run, "installed": [], "agents": [], "status": 1,
+                                   "problems": [NOTHING_INSTALLED]}, indent=2, sort_keys=True))
+        typer.echo(f"sqz init: {NOTHING_INSTALLED}", err=True)
+        raise typer.Exit(1)
     names = _integrations(only, skip)
     ctx = make_ctx(scope="project" if project else "global")
     ctx["force"] = bool(only)
@@ -74,11 +136,18 @@ def init(
             raise typer.BadParameter("the sqz-proxy distribution is not installed (pip install sqz-proxy)",
                                      param_hint="--proxy") from None
         ctx["proxy"] = proxy_url()
+    # with --json, stdout carries the JSON alone: the human lines (and the question) go to stderr
+    say = (lambda line: typer.echo(line, err=True)) if as_json else typer.echo
     if not dry_run and not yes and sys.stdin.isatty():
-        run_init(names, ctx, dry_run=True, echo=typer.echo)
-        if not typer.confirm("Apply these changes?", default=True):
+        run_init(names, ctx, dry_run=True, echo=say)
+        if not typer.confirm("Apply these changes?", default=True, err=as_json):
             raise typer.Exit(1)
-    raise typer.Exit(run_init(names, ctx, dry_run=dry_run, echo=typer.echo))
+    results: list = []
+    status = run_init(names, ctx, dry_run=dry_run, echo=say, results=results)
+    if as_json:
+        typer.echo(json.dumps({"dry_run": dry_run, "scope": ctx["scope"], "installed": sorted(names),
+                               "agents": results, "status": status}, indent=2, sort_keys=True))
+    raise typer.Exit(status)
 
 
 def uninstall(
@@ -104,6 +173,8 @@ def doctor(
     purge_secrets: bool = typer.Option(False, "--purge-secrets",
                                        help="Scan the store for secrets an older sqz kept (outputs, the search "
                                             "index, command lines); delete or scrub them and say how many."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable report on stdout (agents: detected, "
+                                                       "configured, tier, problems; database; plugins)."),
 ):
     """Check agents (detected, configured, tier, last hook), the database and the plugin index.
 
@@ -112,14 +183,19 @@ def doctor(
     `sqz doctor --purge-secrets` removes them.
     """
     if purge_secrets:
-        raise typer.Exit(_purge_secrets())
+        raise typer.Exit(_purge_secrets(as_json))
     from .setup_cmds import make_ctx, run_doctor
 
     ctx = make_ctx(scope="project" if project else "global")
-    raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
+    if not as_json:
+        raise typer.Exit(run_doctor(_integrations(only, None), ctx, echo=typer.echo))
+    report: dict = {}
+    status = run_doctor(_integrations(only, None), ctx, echo=lambda line: None, results=report)
+    typer.echo(json.dumps(report, indent=2, sort_keys=True))
+    raise typer.Exit(status)
 
 
-def _purge_secrets() -> int:
+def _purge_secrets(as_json: bool = False) -> int:
     from sqz_core.api import StoreError
     from sqz_core.api import describe_store as describe
 
@@ -129,12 +205,16 @@ def _purge_secrets() -> int:
         if purge is None:
             typer.echo(f"sqz doctor: this store ({describe()}) cannot be scanned for secrets", err=True)
             return 1
-        done = purge()
+        with _Progress("sqz doctor: scanning the store for secrets"):
+            done = purge()
     except StoreError as exc:
         typer.echo(f"sqz doctor: purge failed ({exc})", err=True)
         return 1
     finally:
         store.close()
+    if as_json:
+        typer.echo(json.dumps({"store": describe(), **done}, indent=2, sort_keys=True))
+        return 0
     typer.echo(f"secrets: scanned {done['scanned']} stored outputs in {describe()}; deleted {done['blobs']} "
                f"holding a secret and {done['recall']} search-index rows; scrubbed {done['commands']} command lines")
     return 0
@@ -154,7 +234,8 @@ def discover(
     if not os.path.exists(root):
         typer.echo(f"sqz discover: {root} does not exist (pass --transcripts DIR)", err=True)
         raise typer.Exit(1)
-    found = replay(root)
+    with _Progress("sqz discover: replaying transcripts") as progress:
+        found = replay(root, progress=progress)
     if as_json:
         typer.echo(json.dumps(found, indent=2, sort_keys=True))
         return

@@ -454,29 +454,49 @@ def _created_dirs(path: str) -> list[str]:
     return dirs
 
 
-def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
-    """Configure every integration in ``names``; returns the exit status (0 ok, 1 some file left alone)."""
+# What `sqz init` / `sqz doctor` say when no integration distribution is installed at all.
+NOTHING_INSTALLED = ("no agent integration is installed, so there is nothing to configure: install the one "
+                     "for your agent (e.g. pip install sqz-integration-claude-code), or every one with "
+                     "pip install sqz-all")
+
+
+def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print, results: list | None = None) -> int:
+    """Configure every integration in ``names``; returns the exit status (0 ok, 1 some file left alone).
+
+    ``results``, when given, receives one record per integration (for ``sqz init --json``): agent,
+    detected, tier, outcome (skipped, changed, already configured, error), changes, problems.
+    """
     import difflib
 
     manifest = load_manifest()
     stamp = time.strftime("%Y%m%d-%H%M%S")
     backup_dir = os.path.join(data_dir(), "backups", stamp)
     status = 0
+    skipped = []
     for agent, mod in names.items():
         det = _safe_detect(mod, ctx["home"])
+        out = {"agent": agent, "detected": bool(det.get("detected")), "tier": getattr(mod, "tier", None),
+               "outcome": "skipped", "changes": [], "problems": []}
+        if results is not None:
+            results.append(out)
         if not det.get("detected") and not ctx.get("force"):
             echo(f"{agent}: not detected, skipped (use --only {agent} to configure it anyway)")
+            skipped.append(agent)
             continue
         try:
             acts = with_recognisers(mod.actions(ctx) + _proxy_actions(agent, ctx, echo), ctx)
         except Exception as exc:
             echo(f"{agent}: cannot plan its configuration ({type(exc).__name__}: {exc})")
+            out["outcome"] = "error"
+            out["problems"].append(f"cannot plan its configuration ({type(exc).__name__}: {exc})")
             status = 1
             continue
         changed = False
         for rec in simulate(acts, manifest, agent):
             if rec["error"]:
                 echo(f"{agent}: {rec['file']}: left alone: {rec['error']}")
+                out["outcome"] = "error"
+                out["problems"].append(f"{rec['file']}: left alone: {rec['error']}")
                 status = 1
                 continue
             if not rec["snippets"] and not rec["stale"]:
@@ -486,10 +506,15 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
             verb = "upgraded" if rec["stale"] else "updated"
             if rec["stale"]:
                 what += " (replacing what an older sqz wrote there: " + "; ".join(rec["stale"]) + ")"
+            if out["outcome"] != "error":
+                out["outcome"] = "changed"
+            change = {"file": rec["file"], "what": what, "new_file": rec["before"] is None}
+            out["changes"].append(change)
             if dry_run:
                 echo(f"{agent}: would change {rec['file']}: {what}")
-                diff = difflib.unified_diff((rec["before"] or "").splitlines(True), rec["after"].splitlines(True),
-                                            rec["file"], rec["file"] + " (after sqz init)")
+                diff = list(difflib.unified_diff((rec["before"] or "").splitlines(True), rec["after"].splitlines(True),
+                                                 rec["file"], rec["file"] + " (after sqz init)"))
+                change["diff"] = "".join(diff)
                 for line in diff:
                     echo(line.rstrip("\n"))
                 continue
@@ -512,6 +537,7 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
                 save_manifest(manifest)
                 echo(f"{agent}: removed {rec['file']} (an older sqz had created it for its {'; '.join(rec['stale'])}; "
                      f"backup: {saved})")
+                change.update(removed=True, backup=saved)
                 continue
             write_text(rec["file"], rec["after"])
             for s in rec["snippets"]:
@@ -521,8 +547,14 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print) -> int:
                     entry["snippets"].append(dict(s, agent=agent))
             save_manifest(manifest)
             echo(f"{agent}: {verb} {rec['file']}: {what}" + (f" (backup: {saved})" if saved else " (new file)"))
+            change["backup"] = saved
         if not changed and status == 0:
             echo(f"{agent}: already configured")
+        if not changed and out["outcome"] == "skipped":
+            out["outcome"] = "already configured"
+    if names and len(skipped) == len(names):
+        echo("sqz init: no agent detected on this machine, nothing changed (looked for: "
+             f"{', '.join(skipped)}); install one of them, or configure one anyway: sqz init --only NAME")
     if ctx.get("scope") == "project" and not dry_run:
         step = path_step()
         if step:
@@ -706,11 +738,18 @@ def agent_status(agent: str, mod, ctx: dict) -> dict:
     return rec
 
 
-def run_doctor(names: dict, ctx: dict, echo=print) -> int:
-    """Print the health report; 0 healthy, 1 problems, 2 broken database."""
+def run_doctor(names: dict, ctx: dict, echo=print, results: dict | None = None) -> int:
+    """Print the health report; 0 healthy, 1 problems, 2 broken database.
+
+    ``results``, when given, is filled for ``sqz doctor --json``: ``agents`` (one ``agent_status``
+    record each), ``proxy`` (problems), ``database`` and ``plugins`` (status, detail, problems).
+    """
     status = 0
+    report = results if results is not None else {}
+    report.update(agents=[], proxy={"problems": []}, database={}, plugins={})
     for agent, mod in names.items():
         rec = agent_status(agent, mod, ctx)
+        report["agents"].append(rec)
         when = "never" if rec["last_activity"] is None else time.strftime(
             "%Y-%m-%d %H:%M", time.localtime(rec["last_activity"]))
         last = f"  last hook: {when}" if rec["tier"] in HOOK_TIERS else ""
@@ -720,9 +759,10 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
             echo(f"  problem: {p}")
             status = max(status, 1)
     if not names:
-        echo("no integrations installed (pip install sqz-integration-claude-code, …)")
+        echo(NOTHING_INSTALLED)
     for p in _proxy_problems(ctx):
         echo(f"proxy: problem: {p}")
+        report["proxy"]["problems"].append(p)
         status = max(status, 1)
     from sqz_core.api import StoreError, open_store, store_url
     from sqz_core.api import describe_store as describe
@@ -736,14 +776,17 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
     except StoreError as exc:
         health = str(exc)
     url = store_url()
+    report["database"] = {"store": describe(), "status": "ok", "problems": []}
     if health == "ok":
         echo(f"database: ok ({describe()})")
     elif not url or url.startswith("sqlite:"):
         echo(f"database: BROKEN ({describe()}): {health} (fix: move the file aside; sqz creates a new one)")
+        report["database"].update(status="broken", problems=[str(health)])
         status = 2
     else:
         echo(f"database: UNAVAILABLE ({describe()}): {health} (calls compress without dedup or expand "
              "until it is reachable; fix the server or SQZ_STORE_URL)")
+        report["database"].update(status="unavailable", problems=[str(health)])
         status = 2
     from sqz_core.api import load_index, plugin_manager
 
@@ -751,6 +794,8 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
         index = load_index(refresh=True)
         plugin_manager(index)
         bad = [r["name"] for r in index.get("plugins", []) if r.get("error")]
+        report["plugins"] = {"status": "failed" if bad else "ok", "formatters": len(index.get("plugins", [])),
+                             "integrations": len(index.get("integrations", {})), "failed": bad}
         if bad:
             echo(f"plugins: {len(bad)} failed to load: {', '.join(bad)} (fix: reinstall them, then `sqz plugins --refresh`)")
             status = max(status, 1)
@@ -759,5 +804,7 @@ def run_doctor(names: dict, ctx: dict, echo=print) -> int:
                  f"{len(index.get('integrations', {}))} integrations)")
     except Exception as exc:
         echo(f"plugins: invalid ({type(exc).__name__}: {exc}) (fix: `sqz plugins --refresh`)")
+        report["plugins"] = {"status": "invalid", "problems": [f"{type(exc).__name__}: {exc}"]}
         status = max(status, 1)
+    report["status"] = status
     return status

@@ -341,6 +341,49 @@ def version():
 
 
 
+# --- shell completion ---
+# The shell calls `sqz` with no arguments and ``_SQZ_COMPLETE`` set (``complete_bash``…) at each Tab:
+# that never goes through ``sqz_core.hot``'s verbs, so completion costs the hot path nothing.
+COMPLETE_VAR = "_SQZ_COMPLETE"
+_SHELLS = ("bash", "zsh", "fish")
+
+
+@app.command()
+def completion(
+    shell: str = typer.Argument(..., help="bash, zsh or fish."),
+    install: bool = typer.Option(False, "--install", help="Also write the script where the shell reads it "
+                                                          "(and the line that loads it into the shell's rc file)."),
+):
+    """Print the shell completion script for sqz (verbs, options; no network).
+
+    `eval "$(sqz completion bash)"` in ~/.bashrc (zsh: `eval "$(sqz completion zsh)"` in ~/.zshrc after
+    compinit; fish: `sqz completion fish > ~/.config/fish/completions/sqz.fish`), or `--install`.
+    """
+    from typer.completion import get_completion_script
+
+    if shell not in _SHELLS:
+        raise typer.BadParameter(f"{shell!r} is not one of {', '.join(_SHELLS)}", param_hint="SHELL")
+    if not install:
+        typer.echo(get_completion_script(prog_name="sqz", complete_var=COMPLETE_VAR, shell=shell))
+        return
+    from typer.completion import install as install_script
+
+    _, path = install_script(shell=shell, prog_name="sqz", complete_var=COMPLETE_VAR)
+    typer.echo(f"sqz: {shell} completion installed in {path}; it takes effect in a new shell", err=True)
+
+
+def _completion_request() -> bool:
+    """A Tab press asking for completions: register typer's shell classes (add_completion is off)."""
+    import os
+
+    if not os.environ.get(COMPLETE_VAR):
+        return False
+    from typer.completion import completion_init
+
+    completion_init()
+    return True
+
+
 # --- verbs of other distributions (entry points ``sqz.commands``) ---
 COMMANDS_GROUP = "sqz.commands"
 # The verbs sqz's own distributions bring: with one of them missing, `sqz --help` still lists its
@@ -350,7 +393,7 @@ PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-a
                "budget": "sqz-insights", "reset": "sqz-insights", "daemon": "sqz-daemon",
                "proxy": "sqz-proxy"}
 _OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
-                        "plugins"})
+                        "plugins", "completion"})
 
 
 _STUB = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
@@ -417,6 +460,7 @@ def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_vers
 def run_app(args: list[str]) -> int:
     from .store import StoreError
 
+    _completion_request()
     mount_commands(args)
     try:
         app(args=args, prog_name="sqz", standalone_mode=True)

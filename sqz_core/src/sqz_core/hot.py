@@ -564,6 +564,12 @@ def _flush_on_stop(data: bytes, signum: int, verb: str) -> int:
     return status if status else 128 + signum
 
 
+# Typed at a terminal, `sqz compress` would wait silently for input: say so, then still read (pasting
+# an output and pressing Ctrl-D is a legitimate use, as with `cat` or `wc`; exiting would break it).
+STDIN_TTY_HINT = ("sqz compress: reading the output to compress from stdin (end with Ctrl-D); "
+                  "usually: CMD | sqz compress --cmd \"CMD\"")
+
+
 def cmd_compress(opts: dict) -> int:
     try:
         return _cmd_compress(opts)
@@ -576,6 +582,8 @@ def _cmd_compress(opts: dict) -> int:
     chunks: list[bytes] = []
     try:
         fd = _stdin_fd()
+        if fd is not None and os.isatty(fd):  # a person at a terminal (shown even with SQZ_QUIET)
+            _say(STDIN_TTY_HINT)
         if fd is None:
             try:
                 chunks.append(sys.stdin.buffer.read())

@@ -73,7 +73,7 @@ def is_masked(matched: str) -> bool:
 _CODE_VALUE = lazy(r"(?:[A-Za-z_][\w.]{0,200}[(\[][^\s]{0,200}[)\]][,;:]?"
                    r"|(?:None|null|nil|true|false|True|False|undefined|NaN)[,;:)\]}]{0,4})(?:\s|$)")
 _VERSION_VALUE = lazy(r"[~^<>=v]{0,3}\d{1,9}(?:\.\d{1,9}){1,3}(?:[-+][\w.]{1,40})?")
-_VALUE_SPLIT = lazy(r"[ \t]*[:=][ \t]*([\"']?)")
+_VALUE_SPLIT = lazy(r"(?<![ \t])[ \t]*[:=][ \t]*([\"']?)")  # (?<!…): a blank run is scanned once (issue 29.1)
 # the first item of an unquoted value, up to a space or a separator (``,;)]}``)
 _FIRST_ITEM = lazy(r"[^\s,;)\]}]{0,256}")
 _NUMBER = lazy(r"-?\d{1,3}(?:\.\d{1,9})?")  # ``token = 0``, ``retries: 3`` (a longer number may be a PIN)
@@ -308,7 +308,7 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
 
 # --- command lines -------------------------------------------------------------------
 # shared with the PostgreSQL store, which withholds a command line any of these match
-_URL_USERINFO = lazy(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s:]+:[^/@\s]+@", re.I)
+_URL_USERINFO = lazy(r"(\b[a-z][a-z0-9+.-]{0,63}://)[^/@\s:]+:[^/@\s]+@", re.I)  # a bounded scheme: linear
 # credentials given on a command line (the output classifier looks at output, not at argv)
 _CRED_ARG = lazy(
     r"(?:^|\s)(?:-u|--user)[\s=]+\S+:\S+"                                # curl -u user:pass

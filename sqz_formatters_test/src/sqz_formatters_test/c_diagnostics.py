@@ -308,7 +308,7 @@ def _head(line: str):
     return split_path(line, m.end("path")) if m else None
 
 
-_LOC = re.compile(r"\d+(?::\d+)?(?=: )")
+_LOC = re.compile(r"(?<!\d)\d+(?::\d+)?(?=: )")  # (?<!\d): linear search in a run of digits
 _LOC_LIST = re.compile(r"\d+(?::\d+)?(?:, \d+(?::\d+)?)*(?=: )")   # a merged line's locations
 
 

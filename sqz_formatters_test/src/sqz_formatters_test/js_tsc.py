@@ -30,7 +30,7 @@ _FILES_TABLE = re.compile(r"^(?:Errors  Files|\s+\d+  \S+:\d+)$")
 _PLAIN_PATH = re.compile(r"^(?P<path>\S.*?)\(\d+,\d+\): (?:error|warning|message) TS\d+: ")
 _PRETTY_PATH = re.compile(r"^(?P<path>\S.*?):\d+:\d+ - (?:error|warning|message) TS\d+: ")
 _PLAIN_LOC = re.compile(r"\(\d+,\d+\)(?=: )")
-_PRETTY_LOC = re.compile(r"\d+:\d+(?= - )")
+_PRETTY_LOC = re.compile(r"(?<!\d)\d+:\d+(?= - )")  # (?<!\d): linear in a digit run
 
 
 def _plain_head(line: str):

@@ -65,7 +65,7 @@ def compact_mypy(lines: list[str]) -> list[str] | None:
 
 
 _PATH = re.compile(r"^(?P<path>[^\s:][^:]*):(?:\d|\s)")
-_LOC = re.compile(r"\d+(?::\d+){0,3}(?=: )")  # line[:col[:end line:end col]] of a message
+_LOC = re.compile(r"(?<!\d)\d+(?::\d+){0,3}(?=: )")  # line[:col[:end line:end col]] of a message
 
 
 def _head(line: str):

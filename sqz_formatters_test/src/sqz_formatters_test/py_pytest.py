@@ -43,9 +43,11 @@ _HEADER_NOISE = re.compile(
 _COLLECTED = re.compile(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
 # a progress row; pytest also prints a row of padding alone when a module's dots filled the previous one
 _PROGRESS = re.compile(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$|^\s+\[\s*\d+%\]$")
+# the id up to its first "::" one way only (the rest is the lazy .*?): \S+:: backtracked over every
+# "::" of a long line, quadratic (issue 29.1)
 _VERBOSE = re.compile(
-    r"^(?P<id>\S+::.*?) (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?P<why> \(.*\))?"
-    r"(?:\s+\[\s*\d+%\])?$")
+    r"^(?P<id>(?:[^\s:]|:(?!:))+::.*?) (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)"
+    r"(?P<why> \(.*\))?(?:\s+\[\s*\d+%\])?$")
 _VERBOSE_XDIST = re.compile(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::.*)$")
 _DEPRECATION = re.compile(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")
@@ -71,7 +73,7 @@ _FIXTURES_HINT = ">       use 'pytest --fixtures [testpath]' for help on them." 
 _EMPTY_E = re.compile(r"^E\s*$")
 # pytest's advice lines under an assertion's explanation: they name a flag, not a fact of the run
 _E_ADVICE = re.compile(r"^E\s+(?:Use -v+ to get (?:more|the full) diff|Omitting \d+ identical items?, use -vv to show)$")
-_COUNT = re.compile(r"(\d+) (\w+)")
+_COUNT = re.compile(r"(?<!\d)(\d+) (\w+)")  # (?<!\d): a digit run is scanned once
 _COLLECTED_N = re.compile(r"^(?:collected (\d+) items?|\d+ workers? \[(\d+) items?\])$")
 
 

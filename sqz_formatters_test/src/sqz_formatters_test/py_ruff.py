@@ -34,7 +34,7 @@ _TRAILER = re.compile(r"^(?:\[\*\] \d+ fixable with |No fixes available |\d+ hid
 _OWN = re.compile(r"^(?:warning|error): ")
 _HELP = re.compile(r"^help: \S")
 _SNIPPET = re.compile(r"`([^`]+)`")
-_LOC = re.compile(r"\d+:\d+(?=: )")
+_LOC = re.compile(r"(?<!\d)\d+:\d+(?=: )")  # (?<!\d): linear in a digit run
 _CONCISE = re.compile(r"^(?P<path>\S.*?):\d+:\d+: (?:[A-Z]+[0-9]+|[a-z][a-z-]+:?) ")
 
 

@@ -64,7 +64,7 @@ _NEXTEST_SUMMARY = re.compile(r"^ {0,12}Summary \[[ \d.]+s\] \d+ tests? run:")
 _NEXTEST_RUN_ID = re.compile(r"^ Nextest run ID [0-9a-f-]+ with nextest profile: \S+$")
 _NEXTEST_RULE = re.compile(r"^─{4,}$")
 _NEXTEST_SECTION = re.compile(r"^  (stdout|stderr) ───")
-_NEXTEST_HEAD = re.compile(r"^ {0,12}[A-Z]{3,}[-A-Z]* \[")
+_NEXTEST_HEAD = re.compile(r"^ {0,12}[A-Z]{3}[-A-Z]* \[")  # not {3,}[-A-Z]*: quadratic
 # libtest's own lines that nextest echoes inside a failure's stdout section.
 _LIBTEST_ECHO = re.compile(r"^    (running \d+ tests?|test .+ \.\.\. (FAILED|ok|ignored)|failures:|    \S+"
                            r"|test result: FAILED\. .*)$")

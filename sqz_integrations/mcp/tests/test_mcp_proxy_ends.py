@@ -18,7 +18,8 @@ import pytest
 from sqz_mcp import jsonrpc
 from sqz_mcp.proxy import START_TIMEOUT, Proxy
 
-from mcp_helpers import SQZ_MCP, STUB, RawProc, call_msg, init_msg, everything_server, filesystem_server, git_server, run_sdk, texts
+from mcp_helpers import (SQZ_MCP, STUB, RawProc, call_msg, everything_server, filesystem_server, git_server, init_msg,
+                         run_sdk, texts)
 
 WAIT = 60  # seconds: a hang detector, never the behaviour under test
 # The proxy's --timeout in these tests: small, but well above the time a loaded machine takes for an

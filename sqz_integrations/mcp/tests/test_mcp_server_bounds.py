@@ -174,8 +174,8 @@ def test_http_serves_100_concurrent_clients_without_a_reset(http_port):
         for k in range(rounds):  # a new connection per request, the hardest case for the listener
             mid = i * 100 + k
             try:
-                status, _, body = _post(port, token, json.dumps({"jsonrpc": "2.0", "id": mid, "method": "ping"}).encode(),
-                                        sid)
+                ping = json.dumps({"jsonrpc": "2.0", "id": mid, "method": "ping"}).encode()
+                status, _, body = _post(port, token, ping, sid)
                 answered.append((status, json.loads(body)["id"] == mid))
             except Exception as exc:  # ConnectionResetError before the fix
                 failures.append(f"{type(exc).__name__}: {exc}")

@@ -21,12 +21,12 @@ _LIST = lazy(r"^\s*(?:[-*+]|\d+\.) \S")
 # starts never overlap and a search stays linear (the old `[^)\s]+[^)\n]*` split the rest of the
 # line two ways from every `[`: cubic on `[a](b` repeated, issue 29)
 _LINK = lazy(r"\[[^\[\]\n]+\]\([^)\[\]\s][^)\[\]\n]*\)")
-_IMAGE = lazy(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINKED_IMAGE = lazy(r"\[!\[[^\]\n]*\]\([^)\n]*\)\]\([^)\n]*\)")
+_IMAGE = lazy(r"!\[[^\[\]\n]*\]\([^)\[\]\n]*\)")  # stops at brackets, as _LINK
+_LINKED_IMAGE = lazy(r"\[!\[[^\[\]\n]*\]\([^)\[\]\n]*\)\]\([^)\[\]\n]*\)")
 _BADGE_REF = lazy(r"\[!\[[^\]\n]*\]\[[^\]\n]*\]\]\[[^\]\n]*\]")
 _TAG = lazy(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _TABLE_ROW = lazy(r"^\s*\|.*\|\s*$")
-_CELL_PAD = lazy(r" *\| *")
+_CELL_PAD = lazy(r"(?<! ) *\| *")  # (?<! ): a run of spaces is scanned once
 _RULE_CELL = lazy(r"(:?)-{3,}(:?)")
 # "[label]: url" (a reference definition) and the "[text][label]" / "[label][]" uses of one
 _REF_DEF = lazy(r"^ {0,3}\[([^\]\n]+)\]: ?\S")

@@ -26,8 +26,9 @@ UPSTREAM_TIMEOUT = -32001
 # brackets can exhaust the stack (RecursionError); real MCP messages stay far below this.
 MAX_DEPTH = 100
 # A JSON string (escapes included) or one bracket; strings are skipped whole, so brackets inside
-# them do not count. The unrolled string pattern is linear.
-_DEPTH_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+# them do not count. The unrolled string pattern is linear; an unterminated string runs to the end
+# (else every quote after it would rescan the rest of the line: quadratic on '\\"' repeated).
+_DEPTH_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}]')
 
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
@@ -48,7 +49,7 @@ def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
 
 # Tokens of a line read without parsing it: strings whole (escapes included), brackets, separators,
 # and any other run of value characters (numbers, true/false/null, garbage). Linear.
-_SCAN_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}:,]|[^\s"\[\]{}:,]+')
+_SCAN_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(?:"|\\?\Z)|[\[\]{}:,]|[^\s"\[\]{}:,]+')
 NO_ID = object()  # top_level_id found none
 
 

@@ -21,8 +21,9 @@ request with a -32603 error; a line that names none (log noise, a line cut befor
 dropped, since guessing would fail a request whose real answer may still come. A request the
 upstream leaves unanswered for ``timeout`` seconds (``--timeout``, ``SQZ_MCP_PROXY_TIMEOUT``,
 default 120, 0: never; ``initialize``, which waits for the upstream to start, at least 300 s) gets a
--32001 error and the upstream a ``notifications/cancelled``; a late answer is dropped. The clock restarts on the request's progress notifications and is held while
-the upstream waits for the client (a sampling or elicitation request of its own).
+-32001 error and the upstream a ``notifications/cancelled``; a late answer is dropped. The clock
+restarts on the request's progress notifications and is held while the upstream waits for the
+client (a sampling or elicitation request of its own).
 
 Shutdown: when the client closes stdin, the upstream's stdin is closed and it gets 2.5 s to
 exit, then SIGTERM and another 2.5 s, then SIGKILL; results it writes meanwhile are passed
