@@ -448,7 +448,7 @@ def print_footer(s: dict, info: dict) -> None:
     print(f"- facts are checked with sqz_testing.missing_facts for every tool (a string as it stands, "
           f"runs of spaces/tabs as one; or a list of parts on one line, or a line under its group header); present in the raw input "
           f"(what passthrough keeps): {rf['in_raw']}/{rf['facts']}")
-    print("- facts by words: issue 25's rule (sqz_core.testing.fact_kept_by_words): every word of a fact (identifiers, "
+    print("- facts by words: issue 25's rule (sqz_testing.fact_kept_by_words): every word of a fact (identifiers, "
           "paths, numbers; a hex id by a 7+ prefix) still somewhere in the output")
     print("- reduction raw / clean: against the input as captured / after ANSI, progress and cursor cleanup; "
           "median: per fixture; saving nothing: fixtures whose output is not smaller than the raw input")
