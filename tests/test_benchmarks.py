@@ -33,7 +33,7 @@ def test_quality_corpus_is_large_and_covers_every_pack(quality_rows):
 def test_every_fact_is_in_the_raw_output():
     """A fact is a fact of the tool's output: it must be there before sqz touches it."""
     from sqz_core.cleanup import clean_terminal
-    from sqz_core.testing import iter_fixtures, missing_facts
+    from sqz_testing import iter_fixtures, missing_facts
 
     bench = load("quality")
     bad = {}
@@ -117,7 +117,7 @@ def test_replayed_session_gets_refs_slices_and_deltas():
 def _peers_rows(quality_rows):
     """peers.py's row shape built from quality.py's sqz-only rows, so the report can be checked without
     the peers installed: sqz as measured, 'rtk' as a passthrough, 'headroom' as sqz's generic stages."""
-    from sqz_core.testing import iter_fixtures
+    from sqz_testing import iter_fixtures
 
     bench, peers = load("quality"), load("peers")
     metas = {}

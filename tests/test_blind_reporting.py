@@ -27,7 +27,7 @@ def test_the_sets_are_apart():
 
 def test_every_blind_fixture_has_a_named_category():
     q = load("quality")
-    from sqz_core.testing import iter_fixtures
+    from sqz_testing import iter_fixtures
 
     cats = {}
     for fx in iter_fixtures(q.BLIND):
@@ -41,7 +41,7 @@ def test_every_blind_fixture_has_a_named_category():
 def test_the_judge_is_this_checkouts_and_counts_both_rules():
     q = load("quality")
     j = q.judge()
-    assert Path(j.__file__) == ROOT / "sqz_core" / "src" / "sqz_core" / "testing.py"
+    assert Path(j.__file__) == ROOT / "sqz_testing" / "src" / "sqz_testing" / "kit.py"
     out = "modified files:\n  src/app.py\n"
     assert j.missing_facts(out, [["src/app.py", "modified"]]) == [["src/app.py", "modified"]]
     assert j.missing_facts_by_words(out, [["src/app.py", "modified"]]) == []

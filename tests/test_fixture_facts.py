@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core.cleanup import clean_terminal
-from sqz_core.testing import iter_fixtures, missing_facts, missing_facts_by_words
+from sqz_testing import iter_fixtures, missing_facts, missing_facts_by_words
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_ROOTS = ["sqz_core/tests/fixtures", "sqz_formatters_test/tests/fixtures",

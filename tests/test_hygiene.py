@@ -3,7 +3,7 @@
 import subprocess
 from pathlib import Path
 
-from sqz_core.testing import redact_registries, registry_mentions
+from sqz_testing import redact_registries, registry_mentions
 
 ROOT = Path(__file__).resolve().parent.parent
 TEXT_SUFFIXES = {".py", ".sh", ".md", ".txt", ".json", ".expected", ".toml", ".yaml", ".yml", ".cfg", ".js", ""}

@@ -33,7 +33,7 @@ def test_each_distribution_has_its_own_metadata_readme_and_tests(dist):
     assert 'VERSION = "' in version_file.read_text()
     if meta["name"] not in ("sqz-core", "sqz-all"):  # sqz-all holds no code: its dependencies are the point
         groups = meta.get("entry-points", {})
-        assert {"sqz.formatters", "sqz.integrations", "sqz.stores", "sqz.commands"} & set(groups) or meta.get("scripts")
+        assert {"sqz.formatters", "sqz.integrations", "sqz.stores", "sqz.commands", "pytest11"} & set(groups) or meta.get("scripts")
 
 
 def test_every_installed_formatter_loads_and_validates_against_the_specs():
@@ -47,7 +47,7 @@ def test_every_installed_formatter_loads_and_validates_against_the_specs():
         assert rec["commands"], f"{rec['name']} claims no command"
         assert "sqz_format" in rec["hooks"] or "sqz_detect" in rec["hooks"]
     declared = set()
-    for dist in DISTS:
+    for dist in [*DISTS, *(p.parent for p in ROOT.glob("examples/*/pyproject.toml"))]:  # the example pack too
         meta = tomllib.loads((dist / "pyproject.toml").read_text())["project"]
         declared |= set(meta.get("entry-points", {}).get("sqz.formatters", {}))
     assert declared == {r["name"] for r in data["plugins"]}

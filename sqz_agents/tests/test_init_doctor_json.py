@@ -99,3 +99,55 @@ def test_run_doctor_with_no_integration_says_what_to_install(home):
     lines = []
     setup_cmds.run_doctor({}, setup_cmds.make_ctx(home=str(home)), echo=lines.append)
     assert setup_cmds.NOTHING_INSTALLED in lines and "pip install sqz-all" in setup_cmds.NOTHING_INSTALLED
+
+
+def _read_all(fd: int) -> bytes:
+    import select
+
+    out = b""
+    while select.select([fd], [], [], 0)[0]:
+        try:
+            piece = os.read(fd, 65536)
+        except OSError:
+            break
+        if not piece:
+            break
+        out += piece
+    return out
+
+
+def test_progress_draws_on_a_terminal_and_stays_silent_elsewhere(tmp_path):
+    import io
+    import pty
+
+    master, slave = pty.openpty()
+    try:
+        with os.fdopen(slave, "w", closefd=False) as term:
+            with commands._Progress("replaying transcripts", after=0, stream=term) as progress:
+                progress(2, 5)
+            term.flush()
+        drawn = _read_all(master).decode("utf-8", "replace")
+    finally:
+        os.close(slave)
+        os.close(master)
+    assert "replaying transcripts" in drawn and "2/5" in drawn
+    plain = io.StringIO()
+    with commands._Progress("replaying transcripts", after=0, stream=plain) as progress:
+        progress(2, 5)
+    assert plain.getvalue() == ""  # not a terminal: no bar, whatever the duration
+
+
+def test_discover_reports_progress_per_transcript(tmp_path):
+    from sqz_agents.discover import discover
+
+    for n, session in enumerate(("3f2a9c1e-5b7d-4e21-9a0b-6c8d2e4f1a37", "9d8c7b6a-0000-4000-8000-000000000001")):
+        use = {"type": "assistant", "sessionId": session, "uuid": f"a{n}", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": f"toolu_{n}", "name": "Bash", "input": {"command": "ls -la /usr/lib"}}]}}
+        listing = subprocess.run(["ls", "-la", "/usr/lib"], capture_output=True, text=True, check=True).stdout
+        result = {"type": "user", "sessionId": session, "uuid": f"u{n}", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": f"toolu_{n}", "content": listing}]}}
+        (tmp_path / f"{session}.jsonl").write_text(json.dumps(use) + "\n" + json.dumps(result) + "\n")
+    calls = []
+    found = discover(str(tmp_path), progress=lambda done, total: calls.append((done, total)))
+    assert found["transcripts"] == 2 and found["total"]["results"] == 2
+    assert calls == [(0, 2), (1, 2), (2, 2)]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from sqz_agents.rewrite import compress_invocation, judge, rewrite_command
-from sqz_core.testing import grows_linearly, nested_repeats, regex_patterns, work_done
+from sqz_testing import grows_linearly, nested_repeats, regex_patterns, work_done
 
 SQZ = f"{sys.executable} -m sqz_core"
 BASH = shutil.which("bash")

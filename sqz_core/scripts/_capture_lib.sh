@@ -2,8 +2,8 @@
 # Needs HERE (sqz_core/), PY (any python3) and SQZ_PY (a Python that can import sqz_core); cap also W and OUT.
 # A script whose fixtures go to per-kind folders defines its own cap after sourcing this.
 
-scrub() {  # registry hosts and this machine's index paths -> neutral placeholder (sqz_core.testing)
-  PYTHONPATH="$HERE/src${PYTHONPATH:+:$PYTHONPATH}" "$SQZ_PY" -c 'import sys; from sqz_core.testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
+scrub() {  # registry hosts and this machine's index paths -> neutral placeholder (sqz_testing)
+  PYTHONPATH="$HERE/src${PYTHONPATH:+:$PYTHONPATH}" "$SQZ_PY" -c 'import sys; from sqz_testing import redact_registries; sys.stdout.buffer.write(redact_registries(sys.stdin.buffer.read()))'
 }
 
 meta() {  # meta SIDECAR CMDLINE PRODUCED_BY EXIT: merge them into the sidecar, keeping hand-written keys

@@ -8,7 +8,7 @@
 # (fake-session-0001, hunter2, …) sent only to a local server on 127.0.0.1.
 # Needs: python3, openssl, curl, npm (global install, for its own source files); PyPI reachable
 # (pip download of pip 23.2.1). Registry hosts are replaced by pkgs.example.org
-# (sqz_core.testing.redact_registries). Sidecars keep their hand-written facts/notes; this script
+# (sqz_testing.redact_registries). Sidecars keep their hand-written facts/notes; this script
 # refreshes command, produced_by and exit_code. A re-capture makes new keys and dates: refresh the
 # facts that name them.
 set -u

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from sqz_core import cleanup, safety
 from sqz_core.pipeline import compress
-from sqz_core.testing import nested_repeats, regex_patterns, work_done
+from sqz_testing import nested_repeats, regex_patterns, work_done
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                            HealthCheck.data_too_large])

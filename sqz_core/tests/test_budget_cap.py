@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqz_core.testing import iter_fixtures
+from sqz_testing import iter_fixtures
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -100,14 +100,14 @@ def test_busy_store_costs_a_call_one_short_wait(locked_db, tmp_path, capsys, mon
     waits = []
     retry = Store._retry
 
-    def counting(self, fn):
+    def counting(self, fn, attempts=None):
         def counted():
             try:
                 return fn()
             except sqlite3.OperationalError:  # sqlite waited busy_ms for the lock, then said busy
                 waits.append(self.busy_ms)
                 raise
-        return retry(self, counted)
+        return retry(self, counted, attempts)
 
     monkeypatch.setattr(Store, "_retry", counting)
     result = hot.compress_bytes(DATA, _opts())

@@ -28,7 +28,7 @@ from sqz_core.exitmarker import new_nonce
 from sqz_core.pipeline import compress
 from sqz_core.plugins import load_index
 from sqz_core.store import Store
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = {  # real captures (their sidecars name the program and its version)

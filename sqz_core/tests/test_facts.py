@@ -1,6 +1,6 @@
 """The fact rule every fixture test and the benchmarks judge by."""
 
-from sqz_core.testing import fact_kept, fact_kept_by_words, fact_words, missing_facts, missing_facts_by_words
+from sqz_testing import fact_kept, fact_kept_by_words, fact_words, missing_facts, missing_facts_by_words
 
 
 def test_a_string_fact_must_stand_as_it_is_but_padding_may_collapse():

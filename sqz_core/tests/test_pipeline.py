@@ -273,7 +273,7 @@ def test_a_repeat_is_answered_from_the_store_before_any_scan(store, monkeypatch)
     from pathlib import Path
 
     from sqz_core import pipeline, safety
-    from sqz_core.testing import load_fixture
+    from sqz_testing import load_fixture
 
     fx = load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_git/tests/fixtures/log/sqz_repo_stat.json")
     first = compress(fx.raw, command=fx.command, store=store, session="s")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core import runnable
-from sqz_core.testing import nested_repeats, regex_patterns
+from sqz_testing import nested_repeats, regex_patterns
 
 SHIM = "#!{python}\nimport sys\nfrom sqz_core.__main__ import main\nsys.exit(main())\n"
 

@@ -8,7 +8,7 @@ from sqz_core.cleanup import clean_terminal
 from sqz_core.pipeline import compress
 from sqz_core.safety import classify, keeps_paragraphs
 from sqz_core.store import Store
-from sqz_core.testing import iter_fixtures, missing_facts
+from sqz_testing import iter_fixtures, missing_facts
 
 FIXTURES = {f.name: f for f in iter_fixtures(Path(__file__).parent / "fixtures" / "safety")}
 STACKS = {
@@ -99,7 +99,7 @@ def test_keeps_paragraphs_detects_a_missing_frame():
 def test_a_tag_only_log_line_ends_a_paragraph():
     """Maven prints "[INFO] " where other tools print a blank line: protection stops there."""
     from sqz_core.safety import paragraphs_holding
-    from sqz_core.testing import load_fixture
+    from sqz_testing import load_fixture
 
     fx = load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_test" / "tests" / "fixtures" / "maven"
                       / "test_fail.json")
@@ -116,7 +116,7 @@ def test_a_tag_only_log_line_ends_a_paragraph():
 def test_safe_output_loses_only_its_colour_codes():
     """Maven's coloured test failure (a real run) with stack traces: unchanged but for ANSI escapes."""
     from sqz_core.cleanup import strip_escapes
-    from sqz_core.testing import load_fixture
+    from sqz_testing import load_fixture
 
     fx = load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_test" / "tests" / "fixtures" / "maven"
                       / "test_fail.json")
@@ -128,7 +128,7 @@ def test_safe_output_loses_only_its_colour_codes():
 
 
 def _log_fixture(name):
-    from sqz_core.testing import load_fixture
+    from sqz_testing import load_fixture
 
     return load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_generic" / "tests" / "fixtures" / "kinds"
                         / "log" / f"{name}.json")

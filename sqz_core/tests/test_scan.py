@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core import safety, scan, secrets
-from sqz_core.testing import iter_fixtures
+from sqz_testing import iter_fixtures
 
 ROOT = Path(__file__).resolve().parents[2]
 

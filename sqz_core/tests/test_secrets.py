@@ -17,7 +17,7 @@ from sqz_core.pipeline import compress
 from sqz_core.safety import classify
 from sqz_core.secrets import find_secret, scrub_command
 from sqz_core.store import Store
-from sqz_core.testing import bytes_at_rest, grows_linearly, nested_repeats, regex_patterns, work_done
+from sqz_testing import bytes_at_rest, grows_linearly, nested_repeats, regex_patterns, work_done
 
 # (id, output, the secret value that must never reach the store)
 SAMPLES = [

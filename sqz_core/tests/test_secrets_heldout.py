@@ -20,7 +20,7 @@ from sqz_core.pipeline import compress
 from sqz_core.safety import classify
 from sqz_core.secrets import _CRED_ARG, benign_value, find_secret, scrub_command
 from sqz_core.store import Store
-from sqz_core.testing import bytes_at_rest, iter_fixtures, load_fixture, missing_facts
+from sqz_testing import bytes_at_rest, iter_fixtures, load_fixture, missing_facts
 
 HERE = Path(__file__).parent
 GENERIC = HERE.resolve().parents[1] / "sqz_formatters_generic" / "tests" / "fixtures"  # the generic pack's captures

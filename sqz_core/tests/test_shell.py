@@ -3,7 +3,7 @@
 import pytest
 
 from sqz_core import api, shell
-from sqz_core.testing import grows_linearly, nested_repeats, regex_patterns, work_done
+from sqz_testing import grows_linearly, nested_repeats, regex_patterns, work_done
 
 
 def test_the_api_names_point_at_the_lexer():

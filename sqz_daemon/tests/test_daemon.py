@@ -117,7 +117,7 @@ RUNNER = textwrap.dedent('''
     import io, json, sys
     base = set(sys.modules)
     from sqz_core import hot
-    from sqz_core.testing import iter_fixtures
+    from sqz_testing import iter_fixtures
     cases = []
     for root in sys.argv[1:]:
         for fx in iter_fixtures(root):

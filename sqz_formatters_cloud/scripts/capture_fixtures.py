@@ -43,7 +43,7 @@ REDACT_NOTE = "Registry host names replaced by pkgs.example.org by the capture s
 
 def redact(data: bytes) -> bytes:
     """Registry hosts and local index paths must not appear in committed text."""
-    from sqz_core.testing import redact_registries
+    from sqz_testing import redact_registries
 
     return redact_registries(data)
 
@@ -64,7 +64,7 @@ def write_fixture(tool: str, name: str, command: str, data: bytes, exit_code: in
     data = redact(data)
     text = data.decode("utf-8")
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
-    from sqz_core.testing import fact_kept
+    from sqz_testing import fact_kept
 
     for fact in facts:
         if not fact_kept(plain, fact):

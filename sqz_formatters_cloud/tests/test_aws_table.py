@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqz_core.pipeline import compress
 from sqz_core.store import Store
-from sqz_core.testing import grows_linearly, load_fixture, missing_facts, work_done
+from sqz_testing import grows_linearly, load_fixture, missing_facts, work_done
 
 from sqz_formatters_cloud import aws_cli
 from sqz_formatters_cloud.aws_cli import render_box_tables as _fixed_layout

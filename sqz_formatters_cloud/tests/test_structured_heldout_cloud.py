@@ -11,7 +11,7 @@ import pytest
 from sqz_core import FormatRequest
 from sqz_core.pipeline import compress
 from sqz_core.store import Store
-from sqz_core.testing import iter_fixtures, load_fixture, missing_facts
+from sqz_testing import iter_fixtures, load_fixture, missing_facts
 
 from sqz_formatters_cloud import terraform_cli
 from sqz_formatters_cloud.terraform_ui_json import format_ui_stream

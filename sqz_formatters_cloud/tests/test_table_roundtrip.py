@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqz_formatters_generic.api import compact_tables, parse_lines, render_table, split_rendered
-from sqz_core.testing import iter_fixtures
+from sqz_testing import iter_fixtures
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sqz_core.cleanup import clean_terminal
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 from sqz_formatters_cloud.terraform_plan import fold_unchanged_values, format_plan, inline_scalar_lists
 
 FIX = Path(__file__).parent / "fixtures" / "terraform"

@@ -7,7 +7,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 from pathlib import Path
 
 from sqz_formatters_cloud.terraform_plan import format_plan, inline_scalar_lists

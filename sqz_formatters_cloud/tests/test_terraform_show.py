@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqz_core import FormatRequest
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 from sqz_formatters_cloud import terraform_cli
 from sqz_formatters_cloud.terraform_show import format_show_json

@@ -8,7 +8,7 @@
 # unzip/zipinfo, binutils (nm, objdump), file, strace, apt-get (root; `apt-get update` done once),
 # and the pyenv Pythons 3.11 and 3.12 (for a real diff between two versions of a stdlib file).
 # Throw-away projects live in the fixed dir /tmp/sqz-capture/generic so paths in the output are stable.
-# Registry hosts and local index paths are replaced by pkgs.example.org (sqz_core.testing.redact_registries).
+# Registry hosts and local index paths are replaced by pkgs.example.org (sqz_testing.redact_registries).
 # Sidecars keep their hand-written facts/dropped/notes; this script refreshes command, produced_by
 # and exit_code only (see meta()). A re-capture changes run-specific values (dates, PIDs, load
 # addresses, temp dirs, the certificate and keys): refresh the facts that name them, or run

@@ -17,7 +17,7 @@
 # `capture_tables.sh heldout-json` re-captures the held-out JSON, JSON-lines, markdown and HTML
 # outputs (npm ls/outdated --json of an old express, a failing `cargo build --message-format=json`,
 # `rg --json` over oauthlib, a package README and an API reference page read with curl).
-# Output goes through sqz_core.testing.redact_registries like every capture.
+# Output goes through sqz_testing.redact_registries like every capture.
 # Sidecars keep their hand-written facts/dropped/notes; only command, produced_by and
 # exit_code are refreshed.
 set -u

@@ -12,7 +12,7 @@ import pytest
 from sqz_core.cleanup import clean_terminal
 from sqz_core.pipeline import compress
 from sqz_core.store import Store
-from sqz_core.testing import iter_fixtures, load_fixture, missing_facts
+from sqz_testing import iter_fixtures, load_fixture, missing_facts
 
 HERE = Path(__file__).parent
 HELD_OUT = iter_fixtures(HERE / "fixtures" / "generic")

@@ -12,7 +12,7 @@ from sqz_formatters_generic.kinds import compress_kind, detect_kind
 from sqz_formatters_generic.kinds.constant_columns import compress_columns, looks_like_columns
 from sqz_formatters_generic.kinds.line_runs import compress_runs, looks_like_runs
 from sqz_core.request import FormatRequest
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 FIX = Path(__file__).parent / "fixtures"
 

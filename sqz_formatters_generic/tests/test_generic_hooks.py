@@ -13,7 +13,7 @@ from pathlib import Path
 from sqz_core import hookimpl, plugins
 from sqz_core.pipeline import compress
 from sqz_core.store import Store
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 import sqz_formatters_generic.hooks as generic_hooks
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from sqz_formatters_generic.kinds.grep_matches import compress_grep
 from sqz_formatters_generic.kinds.listings import compress_find
 from sqz_core.request import FormatRequest
-from sqz_core.testing import grows_linearly, load_fixture, work_done
+from sqz_testing import grows_linearly, load_fixture, work_done
 
 FIX = Path(__file__).parent / "fixtures" / "kinds"
 _MATCH = re.compile(r"^(.+?):(\d+):(.*)$")

@@ -11,7 +11,7 @@ from pathlib import Path
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
 from sqz_formatters_generic.kinds.log_lines import _int_ranges, _varied
 from sqz_core.request import FormatRequest
-from sqz_core.testing import grows_linearly, load_fixture, work_done
+from sqz_testing import grows_linearly, load_fixture, work_done
 
 from test_logs_heldout import rebuild_severe_folds
 

@@ -14,7 +14,7 @@ from sqz_formatters_generic.kinds import compress_kind
 from sqz_formatters_generic.kinds.grep_matches import compress_grep
 from sqz_formatters_generic.kinds.listings import compress_find
 from sqz_core.request import FormatRequest
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 FIX = Path(__file__).parent / "fixtures" / "kinds"
 

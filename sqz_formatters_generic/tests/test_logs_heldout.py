@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
 from sqz_formatters_generic.kinds.log_lines import _SEVERE_FIELD, looks_like_log
 from sqz_core.request import FormatRequest
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 FIX = Path(__file__).parent / "fixtures" / "kinds" / "log"
 

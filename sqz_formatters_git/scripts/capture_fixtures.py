@@ -102,7 +102,7 @@ def new_repo(name: str, bare: bool = False) -> Path:
 
 def scrub(data: bytes) -> bytes:
     """Registry hosts and local index paths never appear in committed fixtures."""
-    from sqz_core.testing import redact_registries
+    from sqz_testing import redact_registries
 
     return redact_registries(data)
 
@@ -130,7 +130,7 @@ def capture(family: str, name: str, repo: Path, cmd: str, facts=(), dropped=(), 
     p = subprocess.run(argv, cwd=repo, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     raw = scrub(p.stdout)
     text = raw.decode("utf-8", "replace")
-    from sqz_core.testing import missing_facts
+    from sqz_testing import missing_facts
 
     plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
     facts = list(facts) + (raw_facts(plain) if raw_facts else [])

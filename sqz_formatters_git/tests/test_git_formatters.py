@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core.request import FormatRequest
-from sqz_core.testing import assert_snapshot, iter_fixtures, load_fixture, missing_facts
+from sqz_testing import assert_snapshot, iter_fixtures, load_fixture, missing_facts
 from sqz_formatters_git import git
 
 HERE = Path(__file__).parent

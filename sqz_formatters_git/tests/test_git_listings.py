@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sqz_core.request import FormatRequest
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 from sqz_formatters_git import git
 from sqz_formatters_git._common import compact_listing, group_paths
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core.request import FormatRequest
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 from sqz_formatters_git import git
 
 HERE = Path(__file__).parent

@@ -12,7 +12,7 @@ it; ``save_checked`` refuses to write a fixture whose output no longer states th
 Tools: a venv /tmp/sqz-compilers-tools/venv (mypy, ruff, pip) and npm packages in
 /tmp/sqz-compilers-tools/js (typescript, eslint 9, @eslint/js 9), created when missing;
 gcc and cargo from the system. Registry hosts and this machine's index paths pass
-through ``sqz_core.testing.redact_registries`` (→ ``pkgs.example.org``).
+through ``sqz_testing.redact_registries`` (→ ``pkgs.example.org``).
 
 Usage: python scripts/capture_compilers.py [family ...]   (tsc mypy ruff eslint cc cargo npm pip pipbuild
 rustspans)
@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 from _capture_common import ANSI_CSI, WORK, run_merged, write_fixture, write_tree
-from sqz_core.testing import missing_facts, redact_registries
+from sqz_testing import missing_facts, redact_registries
 
 ROOT = WORK / "compilers"
 TOOLBOX = Path("/tmp/sqz-compilers-tools")
@@ -69,7 +69,7 @@ def capture(family: str, name: str, cmd: str, cwd: Path, produced_by: str, facts
     red = redact(raw, package_manager)
     note = f"captured in {cwd} by scripts/capture_compilers.py; stdout+stderr merged"
     if red != raw:
-        note += "; registry hosts and index paths replaced by pkgs.example.org (sqz_core.testing.redact_registries)"
+        note += "; registry hosts and index paths replaced by pkgs.example.org (sqz_testing.redact_registries)"
     plain = ANSI_CSI.sub("", red.decode("utf-8"))
     lost = missing_facts(plain, facts)
     if lost:

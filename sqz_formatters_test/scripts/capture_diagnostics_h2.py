@@ -32,7 +32,7 @@ from pathlib import Path
 
 from _capture_common import ANSI_CSI, run_families, run_merged, write_fixture
 
-from sqz_core.testing import fact_kept, redact_registries
+from sqz_testing import fact_kept, redact_registries
 
 ROOT = Path("/tmp/sqz-capture/h2diag")
 TOOLBOX = Path("/tmp/sqz-h2diag-tools")

@@ -25,7 +25,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from sqz_core.testing import redact_registries
+from sqz_testing import redact_registries
 
 from _capture_common import WORK, run_families, run_merged, save_checked, substitute, tool_env, write_project
 

@@ -20,7 +20,7 @@ import shutil
 import sys
 from pathlib import Path
 
-from sqz_core.testing import redact_registries
+from sqz_testing import redact_registries
 
 from _capture_common import run_families, run_merged, save_checked, substitute, tool_env, write_project
 

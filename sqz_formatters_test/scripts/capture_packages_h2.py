@@ -27,7 +27,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqz_core.testing import fact_kept, redact_registries
+from sqz_testing import fact_kept, redact_registries
 
 from _capture_common import ANSI_CSI, FIXTURES, WORK, _in_raw, run_merged, write_fixture
 

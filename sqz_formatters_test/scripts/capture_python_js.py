@@ -36,7 +36,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sqz_core.testing import redact_registries
+from sqz_testing import redact_registries
 
 from _capture_common import FIXTURES, run_merged, write_fixture, write_tree
 

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 from sqz_core import FormatRequest
-from sqz_core.testing import assert_snapshot, iter_fixtures, load_fixture, missing_facts
+from sqz_testing import assert_snapshot, iter_fixtures, load_fixture, missing_facts
 
 FIXTURES_DIR = Path(__file__).parent / "fixtures"
 

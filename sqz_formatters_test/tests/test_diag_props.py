@@ -20,7 +20,7 @@ from fmt_test_suite import other
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqz_core import FormatRequest
-from sqz_core.testing import fact_kept
+from sqz_testing import fact_kept
 
 from sqz_formatters_test import c_cmake, c_diagnostics, c_make, js_tsc, py_mypy, rust_cargo, rust_rustc
 

@@ -54,7 +54,7 @@ def test_npm_test_running_jest_renders_its_traces_and_is_recoverable(tmp_path):
     from sqz_core.pipeline import compress
     from sqz_core.safety import classify
     from sqz_core.store import Store
-    from sqz_core.testing import load_fixture, missing_facts
+    from sqz_testing import load_fixture, missing_facts
 
     assert formatter.reports_traces is True
     fx = load_fixture(Path(__file__).parent / "fixtures" / "npm" / "test_jest.json")

@@ -65,7 +65,7 @@ def test_cold_cache_downloads_are_counted_not_listed():
 
 
 def test_registry_paths_are_neutral_in_fixtures():
-    from sqz_core.testing import registry_mentions
+    from sqz_testing import registry_mentions
 
     for fx in suite.all:
         assert b"/usr/share/maven-repo" not in fx.raw

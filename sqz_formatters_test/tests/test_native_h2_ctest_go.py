@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from fmt_test_suite import other
 from sqz_core import FormatRequest
-from sqz_core.testing import missing_facts
+from sqz_testing import missing_facts
 
 from sqz_formatters_test import c_ctest, go_tool
 

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from sqz_core import FormatRequest
-from sqz_core.testing import grows_linearly, load_fixture, missing_facts, nested_repeats, work_done
+from sqz_testing import grows_linearly, load_fixture, missing_facts, nested_repeats, work_done
 
 from fmt_test_suite import other, text_of
 from sqz_formatters_test import js_npm, py_pip

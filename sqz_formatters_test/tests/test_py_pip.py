@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fmt_test_suite import FormatterSuite, other, text_of
-from sqz_core.testing import load_fixture, missing_facts
+from sqz_testing import load_fixture, missing_facts
 from sqz_formatters_test import py_pip as formatter
 
 # refused: uv_add_conflict (uv's resolution error) has nothing to drop

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from fmt_test_suite import FormatterSuite, cut_tail, other, text_of
-from sqz_core.testing import missing_facts
+from sqz_testing import missing_facts
 from sqz_formatters_test import py_pytest as formatter
 
 suite = FormatterSuite(formatter, "pytest")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from fmt_test_suite import FormatterSuite
-from sqz_core.testing import missing_facts
+from sqz_testing import missing_facts
 from sqz_formatters_test import py_pytest
 
 pytest_suite = FormatterSuite(py_pytest, "pytest")

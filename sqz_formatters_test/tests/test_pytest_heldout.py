@@ -10,7 +10,7 @@ import pytest
 from fmt_test_suite import FormatterSuite
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqz_core.testing import missing_facts
+from sqz_testing import missing_facts
 from sqz_formatters_test import py_pytest, py_tox, py_unittest
 from test_runner_damage import draw_damage
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqz_core import FormatRequest
 from sqz_core.cleanup import clean_terminal
-from sqz_core.testing import iter_fixtures
+from sqz_testing import iter_fixtures
 from sqz_formatters_test import go_tool, js_jest, py_pytest, py_unittest
 
 _PYTEST_IDS = (re.compile(r"^(?:FAILED|ERROR) (\S+)"), re.compile(r"^_{3,} (.+?) _{3,}$"),

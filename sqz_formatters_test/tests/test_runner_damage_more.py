@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqz_core import FormatRequest
 from sqz_core.cleanup import clean_terminal
-from sqz_core.testing import iter_fixtures
+from sqz_testing import iter_fixtures
 from sqz_formatters_test import c_ctest, js_node_test, js_vitest, jvm_gradle, jvm_maven, py_tox, rust_cargo
 from test_runner_damage import _ids, draw_damage
 

@@ -7,7 +7,7 @@ import json
 
 from conftest import numbered
 from sqz_core.api import count_tokens
-from sqz_core.testing import fact_kept
+from sqz_testing import fact_kept
 from sqz_proxy import wire
 from sqz_proxy.rewrite import Rewriter, Stats
 

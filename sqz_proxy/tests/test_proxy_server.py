@@ -276,7 +276,7 @@ def test_health_endpoint_and_no_auth_header_in_the_store(real):
     assert doc["sqz_proxy"] == "0.2.0" and doc["port"] == proxy.port
     import os
 
-    from sqz_core.testing import bytes_at_rest
+    from sqz_testing import bytes_at_rest
 
     db = os.environ["SQZ_DB_PATH"]
     at_rest = bytes_at_rest(os.path.dirname(db), os.path.basename(db))

@@ -95,8 +95,11 @@ def _program(command: str | None) -> str | None:
     return FormatRequest("", command).program
 
 
-def discover(root: str, *, counter: str = "cl100k") -> dict:
-    """Replay every tool result under ``root``; totals per tool and per command (program name)."""
+def discover(root: str, *, counter: str = "cl100k", progress=None) -> dict:
+    """Replay every tool result under ``root``; totals per tool and per command (program name).
+
+    ``progress(done, total)``, when given, is called with the transcripts replayed so far (0 first).
+    """
     import tempfile
 
     from sqz_core.api import Store, compress, counter_name
@@ -112,7 +115,11 @@ def discover(root: str, *, counter: str = "cl100k") -> dict:
     with tempfile.TemporaryDirectory(prefix="sqz-discover-") as tmp:
         store = Store.open(os.path.join(tmp, "replay.db"))
         try:
-            for path in files:
+            if progress is not None:
+                progress(0, len(files))
+            for n, path in enumerate(files, 1):
+                if progress is not None and n > 1:
+                    progress(n - 1, len(files))
                 try:
                     results, bad = tool_results(path)
                 except OSError:
@@ -143,6 +150,8 @@ def discover(root: str, *, counter: str = "cl100k") -> dict:
                     total["tokens_in"] += t_in
                     total["tokens_out"] += t_out
                     total["saved"] += t_in - t_out
+            if progress is not None and files:
+                progress(len(files), len(files))
         finally:
             store.close()
     return {"counter": used, "root": root, "transcripts": len(files), "unreadable_lines": bad_lines,

@@ -42,16 +42,19 @@ class Spool:
             names = os.listdir(self.path)
         except OSError:
             return []
-        now = time.time()
-        for name in names:  # a claim whose process died: waiting again
-            if ".claim-" in name:
+        now, ready = time.time(), []
+        for name in names:
+            if name.endswith(_SUFFIX):
+                ready.append(name)
+            elif ".claim-" in name and not name.endswith(".rejected"):  # a claim whose process died: waiting again
                 full = os.path.join(self.path, name)
                 try:
                     if now - os.stat(full).st_mtime > STALE_SECS:
                         os.replace(full, os.path.join(self.path, name.split(".claim-", 1)[0]))
+                        ready.append(name.split(".claim-", 1)[0])
                 except OSError:
                     pass
-        return sorted(n for n in os.listdir(self.path) if n.endswith(_SUFFIX)) if names else []
+        return sorted(ready)
 
     def claim(self, limit: int = 256) -> list[tuple[str, list]]:
         """Take up to ``limit`` waiting batches: ``[(claimed path, batch)]``, oldest first."""

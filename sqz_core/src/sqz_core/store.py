@@ -211,11 +211,17 @@ class Store(SqlStore):
             if not fresh and not os.access(path, os.W_OK):
                 return cls._open_read_only(path, timeout, hot)
             conn = sqlite3.connect(path, timeout=timeout, isolation_level=None, check_same_thread=False)
-            try:
+
+            def first_statements() -> None:
                 conn.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
                 # WAL with synchronous=NORMAL: a commit does not wait for fsync; the database stays
                 # consistent on a crash (only the last calls' rows may be lost on power failure)
                 conn.execute("PRAGMA synchronous = NORMAL")
+
+            try:
+                # a connection's first statement reads the WAL index, which another process may be
+                # rebuilding (the last handle to close removes the WAL): brief, so worth a few retries
+                _retrying(first_statements)
                 store = cls(conn, path, hot)
                 store.busy_ms = int(timeout * 1000)
                 store._ensure_schema()
@@ -233,6 +239,8 @@ class Store(SqlStore):
             raise
         except (sqlite3.Error, OSError) as exc:
             if hot and isinstance(exc, sqlite3.OperationalError) and _is_busy(exc):
+                if write_behind:  # the call still compresses as with a store; its writes wait in the spool
+                    return SpoolOnly(path)  # type: ignore[return-value]
                 raise StoreBusy(f"{path}: {exc}") from exc
             raise StoreError(f"{path}: {exc}") from exc
 
@@ -268,7 +276,7 @@ class Store(SqlStore):
         raise StoreError(f"{path}: {last}")
 
     def _ensure_schema(self) -> None:
-        version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        version = _retrying(lambda: self.conn.execute("PRAGMA user_version").fetchone()[0])
         if version == SCHEMA_VERSION:
             return
         if version > SCHEMA_VERSION:
@@ -304,12 +312,12 @@ class Store(SqlStore):
             self.hot, self.attempts = hot, (1 if hot else 6)
             self.conn.execute(f"PRAGMA busy_timeout = {self.busy_ms}")
 
-    def _retry(self, fn):
+    def _retry(self, fn, attempts: int | None = None):
         """``fn()`` with the busy policy of this handle (see ``open``); sqlite errors pass through."""
         if self.busy:
             raise StoreBusy("database is locked by another process")
         try:
-            return _retrying(fn, self.attempts)
+            return _retrying(fn, attempts or self.attempts)
         except sqlite3.OperationalError as exc:
             if self.hot and _is_busy(exc):
                 self.busy = True
@@ -372,8 +380,10 @@ class Store(SqlStore):
 
     # -- running statements -------------------------------------------------------------
     def _run_read(self, sql: str, params=()) -> list:
+        # a read takes no write lock (WAL): a busy answer is the WAL index being rebuilt, brief,
+        # so a write-behind handle retries it rather than lose the call's caching
         try:
-            return self._retry(lambda: self.conn.execute(sql, params).fetchall())
+            return self._retry(lambda: self.conn.execute(sql, params).fetchall(), 4 if self.deferred else None)
         except sqlite3.Error as exc:
             raise StoreError(str(exc)) from exc
 
@@ -463,15 +473,19 @@ class Store(SqlStore):
     # -- what the shared layer leaves to SQLite ---------------------------------------------
     def get_blob(self, digest: str) -> bytes | None:
         data = super().get_blob(digest)
-        if data is None and self.spool.waiting():  # written behind by a call that found the store busy
+        if data is None:  # written behind: kept by this handle, or spooled by a call that found the store busy
+            data = next((bytes(p[1]) for k, p in self._pending if k == "put_blob" and p[0] == digest), None)
+        if data is None and self.spool.waiting():
             data = self.spool.blob(digest)
         return data
 
     def find_hashes(self, prefix: str, limit: int = 3) -> list[str]:
-        """Full hashes starting with ``prefix`` (hex, lower case), also of content waiting in the spool."""
+        """Full hashes starting with ``prefix`` (hex, lower case), also of content written behind."""
         found = super().find_hashes(prefix, limit)
-        if len(found) < limit and self.spool.waiting():
-            found += [h for h in self.spool.hashes(prefix) if h not in found][:limit - len(found)]
+        if len(found) < limit and (self._pending or self.spool.waiting()):
+            behind = {p[0] for k, p in self._pending if k == "put_blob" and str(p[0]).startswith(prefix)}
+            behind.update(self.spool.hashes(prefix))
+            found += sorted(behind - set(found))[:limit - len(found)]
         return found
 
     def unpin(self, digest: str) -> bool:
@@ -572,3 +586,78 @@ class Store(SqlStore):
             return True
         except sqlite3.Error:
             return False
+
+
+class SpoolOnly(SqlStore):
+    """A write-behind handle on a database this call could not even read (another process held it
+    past the open's retries, e.g. checkpointing it as the last handle closed).
+
+    Reads find nothing (no ref, no near-duplicate this time); the call's writes go to the
+    spool as one batch at ``close``, so its original stays expandable and its stats row is
+    counted when the next handle sends the spool.
+    """
+
+    dialect = Store.dialect
+    deferred = True
+    readonly = False
+    busy = False
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self.path = path
+        self.spool = _spool_for(path)
+
+    def _run_read(self, sql: str, params=()) -> list:
+        return []
+
+    def _run_writes(self, batch: list) -> None:
+        self._pending.extend(batch)
+
+    def _transaction(self, statements: list) -> dict:
+        raise StoreBusy(f"{self.path}: database is locked by another process")
+
+    def flush(self, *, final: bool = True) -> None:
+        if final and self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                self.spool.append(batch)
+            except OSError as err:
+                raise StoreError(f"store busy and its spool unwritable: {err}") from err
+
+    def get_blob(self, digest: str) -> bytes | None:
+        """This handle's own writes, then the spool."""
+        data = next((bytes(p[1]) for k, p in self._pending if k == "put_blob" and p[0] == digest), None)
+        return data if data is not None else self.spool.blob(digest)
+
+    def find_hashes(self, prefix: str, limit: int = 3) -> list[str]:
+        behind = {p[0] for k, p in self._pending if k == "put_blob" and str(p[0]).startswith(prefix)}
+        return sorted(behind | set(self.spool.hashes(prefix)))[:limit]
+
+    def tokens_served(self, session: str, since: float) -> int:
+        return 0
+
+    def has_fts(self) -> bool:
+        return False
+
+    def index_text(self, digest: str, text: str, command: str | None, session: str | None) -> None:
+        return None  # the next call of the same output indexes it
+
+    def search(self, query: str, limit: int = 10) -> list[tuple[str, str | None, float, str]]:
+        return []
+
+    def health(self) -> str:
+        return "busy: another process holds the database"
+
+    def purge_secrets(self) -> dict:
+        raise StoreBusy(f"{self.path}: database is locked by another process")
+
+    def vacuum(self) -> bool:
+        return False
+
+    def close(self) -> None:
+        try:
+            self.flush()
+        except StoreError as exc:
+            import sys
+
+            sys.stderr.write(f"sqz: store writes of this call lost ({exc})\n")

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds.aligned_table import compact_table_text, compress_table, parse_table, render_table, split_rendered
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 from pathlib import Path
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds" / "table"

@@ -15,7 +15,7 @@ from sqz_formatters_generic.kinds.grep_matches import compress_grep
 from sqz_formatters_generic.kinds.json_doc import compress_json, compress_jsonl, is_json_schema, prune
 from sqz_formatters_generic.kinds.yaml_doc import compress_yaml
 from sqz_core.request import FormatRequest
-from sqz_core.testing import load_fixture, missing_facts
+from sqz_testing import load_fixture, missing_facts
 
 HERE = Path(__file__).resolve().parent
 KINDS = HERE.parent / "fixtures" / "kinds"

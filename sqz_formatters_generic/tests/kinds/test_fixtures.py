@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
-from sqz_core.testing import assert_snapshot, iter_fixtures, missing_facts
+from sqz_testing import assert_snapshot, iter_fixtures, missing_facts
 
 HERE = Path(__file__).parent
 FIXTURES = iter_fixtures(HERE.parent / "fixtures" / "kinds")

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from sqz_formatters_generic.kinds.json_doc import EACH, MIN_ITEMS, compress_json, compress_jsonl, hoist_shared, prune, same_as_sibling
 from sqz_core.request import FormatRequest
-from sqz_core.testing import grows_linearly, work_done
+from sqz_testing import grows_linearly, work_done
 
 
 def _items(n, **shared):

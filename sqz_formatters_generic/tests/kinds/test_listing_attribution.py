@@ -22,7 +22,7 @@ from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds.dep_tree import compress_deptree
 from sqz_formatters_generic.kinds.grep_matches import compress_grep
 from sqz_formatters_generic.kinds.listings import _octal, compress_du, compress_ls, compress_tree
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
 from sqz_formatters_generic.kinds.log_lines import template
 from sqz_core.request import FormatRequest
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 from pathlib import Path
-from sqz_core.testing import grows_linearly, work_done
+from sqz_testing import grows_linearly, work_done
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds" / "log"
 
@@ -103,7 +103,7 @@ def test_failure_and_exception_lines_are_kept_even_when_their_template_repeats()
 
 def test_a_log_holding_a_line_that_reads_as_our_note_is_left_as_it_is():
     from sqz_formatters_generic.kinds.log_lines import compress_log
-    from sqz_core.testing import load_fixture
+    from sqz_testing import load_fixture
 
     fx = load_fixture(Path(__file__).parent.parent / "fixtures" / "kinds" / "log" / "app_worker_log.txt")
     assert compress_log(fx.request()) is not None

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from sqz_formatters_generic.kinds.markdown_doc import FOLD_DETAILS, compress_markdown
 from sqz_core.request import FormatRequest
-from sqz_core.testing import grows_linearly, nested_repeats, regex_patterns, work_done
+from sqz_testing import grows_linearly, nested_repeats, regex_patterns, work_done
 
 
 def md(text: str) -> str | None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
-from sqz_core.testing import load_fixture
+from sqz_testing import load_fixture
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
 

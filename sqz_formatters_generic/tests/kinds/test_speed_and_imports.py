@@ -11,8 +11,8 @@ import pytest
 
 from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
-from sqz_core.testing import load_fixture
-from sqz_core.testing import grows_linearly, work_done
+from sqz_testing import load_fixture
+from sqz_testing import grows_linearly, work_done
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
 MB = 1_000_000

@@ -15,7 +15,7 @@ from sqz_formatters_generic.kinds.aligned_table import _fixed_layout
 from sqz_formatters_generic.kinds.dep_tree import compress_pip_list
 from sqz_formatters_generic.kinds.json_doc import compress_json
 from sqz_core.request import FormatRequest
-from sqz_core.testing import grows_linearly, load_fixture, missing_facts, work_done
+from sqz_testing import grows_linearly, load_fixture, missing_facts, work_done
 
 KINDS = Path(__file__).resolve().parents[1] / "fixtures" / "kinds"
 WAL = KINDS / "table" / "h2_psql_expanded_wal.txt"

@@ -12,7 +12,7 @@ from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
 from sqz_formatters_generic.kinds.html_page import looks_like_html
 from sqz_formatters_generic.kinds.json_doc import Stream, compress_json, parse_document, prune
-from sqz_core.testing import load_fixture, missing_facts
+from sqz_testing import load_fixture, missing_facts
 
 ROOT = Path(__file__).parent.parent / "fixtures" / "kinds"
 CLOUD = Path(__file__).parents[3] / "sqz_formatters_cloud" / "tests" / "fixtures"

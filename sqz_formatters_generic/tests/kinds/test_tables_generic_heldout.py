@@ -14,7 +14,7 @@ import pytest
 from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
 from sqz_formatters_generic.kinds.aligned_table import _fixed_layout, looks_like_table
-from sqz_core.testing import grows_linearly, load_fixture, missing_facts, work_done
+from sqz_testing import grows_linearly, load_fixture, missing_facts, work_done
 
 FIX = Path(__file__).parent.parent / "fixtures" / "generic"
 IMPORTTIME = "python_importtime_requests"

@@ -11,7 +11,7 @@ import pytest
 from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds import compress_kind, detect_kind
 from sqz_formatters_generic.kinds.aligned_table import compact_ruled_text, compress_table, parse_table, split_rendered
-from sqz_core.testing import load_fixture, missing_facts
+from sqz_testing import load_fixture, missing_facts
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds" / "table"
 _RULE = re.compile(r"^[-=+─━═┼┬┴├┤┌┐└┘]+$")

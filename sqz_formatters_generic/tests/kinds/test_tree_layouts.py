@@ -17,8 +17,8 @@ from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds.dep_tree import compress_deptree
 from sqz_formatters_generic.kinds.grep_matches import compress_grep
 from sqz_formatters_generic.kinds.listings import compress_du, compress_tree
-from sqz_core.testing import fact_kept, load_fixture
-from sqz_core.testing import nested_repeats, regex_patterns
+from sqz_testing import fact_kept, load_fixture
+from sqz_testing import nested_repeats, regex_patterns
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sqz_core.testing import fact_kept
+from sqz_testing import fact_kept
 from sqz_core.runnable import RECOVERY_LINE
 from sqz_agents.testing import SQZ, run_sqz
 from sqz_integration_claude_code import integration

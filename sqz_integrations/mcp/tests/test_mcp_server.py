@@ -17,7 +17,7 @@ from sqz_mcp import jsonrpc
 from sqz_mcp.compression import Compressor
 from sqz_mcp.roots import Roots
 from sqz_mcp.server import McpServer
-from sqz_core.testing import grows_linearly, work_done
+from sqz_testing import grows_linearly, work_done
 
 
 @pytest.fixture()

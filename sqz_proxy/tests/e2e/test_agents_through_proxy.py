@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core.api import count_tokens
-from sqz_core.testing import fact_kept
+from sqz_testing import fact_kept
 from sqz_proxy import wire
 from sqz_proxy.testing import running_proxy
 

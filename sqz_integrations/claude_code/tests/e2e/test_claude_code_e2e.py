@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from claude_scripted_model import ScriptedModel, result_text, tool_results
-from sqz_core.testing import fact_kept
+from sqz_testing import fact_kept
 
 ROOT = Path(__file__).resolve().parents[4]
 CLAUDE = os.environ.get("SQZ_CLAUDE_CODE_BIN") or str(ROOT / ".cache/agents/claude/node_modules/.bin/claude")

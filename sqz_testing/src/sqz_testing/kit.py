@@ -23,7 +23,7 @@ import os
 import re
 from pathlib import Path
 
-from .request import FormatRequest
+from sqz_core.api import FormatRequest
 
 
 class Fixture:
@@ -58,7 +58,7 @@ class Fixture:
 
     def request(self, **overrides) -> FormatRequest:
         """A ``FormatRequest`` for this fixture, as the pipeline would build it (ANSI already cleaned)."""
-        from .cleanup import clean_terminal
+        from sqz_core.api import clean_terminal
 
         kw = {"exit_code": self.meta.get("exit_code")}
         kw.update(overrides)

@@ -1,0 +1,1 @@
+"""sqz-formatters-yamllint: an example third-party formatter pack for sqz (see docs/plugin-authoring.md)."""
