@@ -81,3 +81,13 @@ def test_completion_install_writes_the_script_and_the_rc_line(tmp_path):
     assert "_SQZ_COMPLETE=complete_bash" in installed.read_text()
     assert f"source '{installed}'" in (tmp_path / ".bashrc").read_text()
     assert str(installed).encode() in r.stderr
+
+
+def test_zsh_and_fish_completion_requests_answer_from_the_real_sqz():
+    """What the zsh and fish scripts ask at a Tab press (the env they set), answered by `sqz`."""
+    zsh = _sqz(env={"_SQZ_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "sqz comp"})
+    assert zsh.returncode == 0 and b'"compress"' in zsh.stdout and b'"completion"' in zsh.stdout, zsh
+    fish = _sqz(env={"_SQZ_COMPLETE": "complete_fish", "_TYPER_COMPLETE_ARGS": "sqz compress --no-",
+                     "_TYPER_COMPLETE_FISH_ACTION": "get-args"})
+    words = [line.split("\t")[0] for line in fish.stdout.decode().splitlines()]
+    assert fish.returncode == 0 and {"--no-cache", "--no-abbrev"} <= set(words), fish

@@ -30,7 +30,7 @@ _PEM = lazy(r"^-----BEGIN ([A-Z0-9 ]+)-----[^\S\n]*$", re.M)
 _PEM_END = "-----END "
 _CRED_LINE = lazy(
     r"""^[^\S\n]*(?:export[^\S\n]+|set[^\S\n]+)?["']?[\w.-]*?"""
-    r"""(?:^|[_.-]|\b)(?:password|passwd|passphrase|secret|secret[_-]?key|token|api[_-]?key|apikey|"""
+    r"""(?:^|[_.-]|\b|(?-i:(?<=[a-z0-9])(?=[A-Z])))(?:password|passwd|passphrase|secret|secret[_-]?key|token|api[_-]?key|apikey|"""
     r"""access[_-]?key(?:[_-]?id)?|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)["']?"""
     r"""[^\S\n]*[:=][^\S\n]*["']?[^\s"'#]{6,}""",
     re.M | re.I,
@@ -46,6 +46,20 @@ _SECRET_TOKENS = lazy(
     r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"           # OpenAI / Anthropic keys
     r"|glpat-[A-Za-z0-9_-]{20,}"                       # GitLab PAT
     r"|npm_[A-Za-z0-9]{36}"                            # npm token
+    r"|gl(?:ptt|dt|rt|soat|ft)-[A-Za-z0-9_-]{20,}"     # GitLab trigger, deploy, runner, SCIM, feed tokens
+    r"|xapp-[A-Za-z0-9-]{20,}"                         # Slack app-level token
+    r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"       # SendGrid API key
+    r"|hf_[A-Za-z0-9]{34,}"                            # Hugging Face token
+    r"|pypi-AgE[A-Za-z0-9_-]{40,}"                     # PyPI API token (a macaroon for pypi.org)
+    r"|SK[0-9a-fA-F]{32}(?![A-Za-z0-9])"               # Twilio API key
+    r"|(?<![_-])key-[0-9a-f]{32}(?![A-Za-z0-9])"       # Mailgun API key
+    r"|do[por]_v1_[0-9a-f]{64}"                        # DigitalOcean personal, OAuth and refresh tokens
+    r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}"  # Doppler tokens
+    r"|shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}"             # Shopify access tokens and shared secret
+    r"|GOCSPX-[A-Za-z0-9_-]{28}"                       # Google OAuth client secret
+    r"|ya29\.[A-Za-z0-9_-]{30,}"                       # Google OAuth access token
+    r"|whsec_[A-Za-z0-9+/=]{24,}"                      # Stripe / Svix webhook signing secret
+    r"|AGE-SECRET-KEY-1[0-9A-Z]{58}"                   # age private key
     r")"
 )
 # JWT, matched apart: in the alternation every "eyJ" of a run like "-eyJ-eyJ…" rescanned the run (quadratic)
@@ -74,7 +88,9 @@ def _first_jwt(text: str) -> int:
 
 # substrings every match of _SECRET_TOKENS / _CRED_LINE contains (the latter lower-cased)
 _TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
-                "sk-", "glpat-", "npm_", "eyJ")
+                "sk-", "glpat-", "npm_", "glptt-", "gldt-", "glrt-", "glsoat-", "glft-", "xapp-", "SG.", "hf_",
+                "pypi-AgE", "SK", "key-", "_v1_", "dp.", "shpat_", "shpca_", "shppa_", "shpss_", "GOCSPX-", "ya29.",
+                "whsec_", "AGE-SECRET-KEY-1", "eyJ")
 _DDL_VERBS = ("create", "alter", "drop")
 _DDL_OBJECTS = ("table", "index", "view", "schema", "database", "sequence", "trigger", "function", "procedure",
                 "type", "extension")
@@ -211,15 +227,62 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
     return spans
 
 
+def _names_a_secret(matched: str) -> bool:
+    """True for a key whose value is no credential: Helm's ``existingSecret: name`` (and ``existing_secret``)
+    names the Kubernetes Secret that holds it; the cloud APIs' paging and deduplication tokens
+    (``"ClientToken":``, ``"nextPageToken":``, see ``secrets._PUBLIC_TOKEN_KEY``) grant nothing."""
+    from .secrets import _PUBLIC_TOKEN_KEY
+
+    key = matched.split(":", 1)[0].split("=", 1)[0].strip().strip("\"'").lower().replace("_", "").replace("-", "")
+    return key.endswith("existingsecret") or _PUBLIC_TOKEN_KEY.fullmatch(f'"{key}"') is not None
+
+
 def _token_starts(text: str) -> list[int]:
     """Where ``_SECRET_TOKENS`` can start: at each of its literal prefixes (``sk_``/``rk_`` before ``_live_``)."""
     starts: set[int] = set()
     for hint in _TOKEN_HINTS:
         if hint == "eyJ":
             continue  # JWTs: ``_first_jwt``
-        back = 2 if hint == "_live_" else 0
+        back = 2 if hint == "_live_" else 3 if hint == "_v1_" else 0
         starts.update(p - back for p in find_all(text, hint) if p >= back)
     return sorted(starts)
+
+
+_WRAP_PIECE = lazy(r"[A-Za-z0-9_.+/=-]{1,120}")  # a token's characters up to a line break (bounded)
+_WRAP_LINES = 4  # a token wrapped over at most this many lines (a 93-character fine-grained PAT at 30 columns)
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def _wrapped_token(text: str, starts: list[int]) -> int:
+    """Offset of the first token of ``_SECRET_TOKENS`` that a line wrap split (a terminal, ``fold`` or a
+    pager broke ``ghp_…`` across lines), or -1.
+
+    At each literal start whose token run ends at a line break, the runs that begin the next lines
+    are joined to it (at most ``_WRAP_LINES`` pieces of 120 characters: bounded work per start) and the
+    pattern is tried on the join; it counts only when the match reaches past the break.
+    """
+    for start in starts:
+        if start and text[start - 1] in _ALNUM:
+            continue
+        pieces = []
+        at = start
+        while len(pieces) < _WRAP_LINES:
+            m = _WRAP_PIECE.match(text, at)
+            if m is None:
+                break
+            pieces.append(m.group())
+            end = m.end()
+            if text.startswith("\r\n", end):
+                end += 1
+            if not text.startswith("\n", end):
+                break
+            at = end + 1
+        if len(pieces) < 2:
+            continue
+        m = _SECRET_TOKENS.match("".join(pieces))
+        if m is not None and m.end() > len(pieces[0]):
+            return start
+    return -1
 
 
 def _at_line_starts(text: str) -> list[int]:
@@ -260,9 +323,11 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
     if any(hint in text for hint in _TOKEN_HINTS):
-        m = first(_SECRET_TOKENS, text, _token_starts(text))
+        starts = _token_starts(text)
+        m = first(_SECRET_TOKENS, text, starts)
         jwt = _first_jwt(text)
-        found = [pos for pos in (m.start() if m else -1, jwt) if pos >= 0]
+        wrapped = _wrapped_token(text, starts) if m is None and jwt < 0 and "\n" in text else -1
+        found = [pos for pos in (m.start() if m else -1, jwt, wrapped) if pos >= 0]
         if found:
             i = _line_of(text, min(found))
             secret_spans.append((i, i))
@@ -275,7 +340,8 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
 
         creds = _CRED_LINE.finditer(text) if low is None else matches(_CRED_LINE, text, line_starts(low, _CRED_HINTS))
         m = next((c for c in creds
-                  if not is_masked(c.group(0)) and not benign_value(text, c.start())), None)
+                  if not is_masked(c.group(0)) and not _names_a_secret(c.group(0))
+                  and not benign_value(text, c.start())), None)
     if m:
         i = _line_of(text, m.start())
         secret_spans.append((i, i))

@@ -243,6 +243,44 @@ _KEY_CHARS = WORD | frozenset(".-")
 _PRIVATE_FIELDS = ("priv", "prime1", "prime2", "exponent1", "exponent2", "coefficient")
 
 
+# A private key stored base64-encoded (a Kubernetes Secret's ``tls.key:``, a CI variable, a Helm value):
+# a base64 PEM file starts with the encoding of "-----BEGIN " whatever follows; it is a secret when
+# its decoded first line names a private key (a certificate's ``tls.crt`` is none)
+_B64_PEM = "LS0tLS1CRUdJTi"
+_B64_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+_B64_HEAD = lazy(r"[A-Za-z0-9+/]{0,96}")
+# DER private keys in base64 (no PEM armour), by the fixed bytes they open with: PKCS#8
+# (``30 82 LL LL 02 01 00 30 0D`` RSA, ``30 81 LL 02 01 00 30 1x`` EC), PKCS#1 RSA (``… 02 01 00 02 82``),
+# SEC1 EC (P-256, P-384, P-521), PKCS#8 Ed25519/X25519 and an OpenSSH private key ("openssh-key-v1\0")
+_DER_KEY = lazy(r"(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:DAN|AK)|MIG[A-Za-z0-9+/]AgEAMB|MHcCAQEE|MIGkAgEBBD|MIHcAgEBBE"
+                r"|MC4CAQAwBQYDK2V[wu]|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{16}")
+# (literal, how far before it a match starts)
+_DER_HINTS = (("IBADAN", 6), ("IBAAK", 6), ("AgEAMB", 4), ("MHcCAQEE", 0), ("MIGkAgEBBD", 0), ("MIHcAgEBBE", 0),
+              ("MC4CAQAwBQYDK2V", 0), ("b3BlbnNzaC1rZXktdjE", 0))
+
+
+def _base64_private_key(text: str) -> int:
+    """Offset of a base64-encoded private key (PEM or DER) starting a base64 run, or -1 (bounded work per hint)."""
+    if _B64_PEM in text:
+        import binascii
+
+        for pos in find_all(text, _B64_PEM):
+            if pos and text[pos - 1] in _B64_CHARS:
+                continue
+            head = _B64_HEAD.match(text, pos).group()
+            try:
+                line = binascii.a2b_base64(head[:len(head) // 4 * 4]).split(b"\n", 1)[0]
+            except (binascii.Error, ValueError):
+                continue
+            if b"PRIVATE KEY" in line:
+                return pos
+    starts = sorted({p - back for hint, back in _DER_HINTS if hint in text for p in find_all(text, hint) if p >= back})
+    for pos in starts:
+        if (not pos or text[pos - 1] not in _B64_CHARS) and _DER_KEY.match(text, pos):
+            return pos
+    return -1
+
+
 def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None:
     """``(offset, reason)`` of the first secret found in ``text``, or None.
 
@@ -278,6 +316,9 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
             m = next(where(pattern, starts_of), None)
         if m:
             return m.start(), reason
+    pos = _base64_private_key(text)
+    if pos >= 0:
+        return pos, "private-key-base64"
     hinted = any(h in lowered for h in _ASSIGN_HINTS)
     if hinted and "=" in text:
         m = next((m for m in where(_ASSIGN, lambda t: run_starts(t, _ASSIGN_HINTS))
