@@ -13,7 +13,10 @@ and ``FAMILY/NAME.json`` (command, tool and version, date, exit status, facts).
 Facts are picked by this script from the RAW capture, before any compressor sees it, by rules per
 shape (a test id with its outcome, a log line's request with its status, every distinct severe
 line, a path with its size, a package with its version…); a fact must hold in the raw capture and
-be longer than five characters, or it is not written. Timestamps, pids and durations differ on
+be longer than five characters, or it is not written; a passing test's id is no fact (terse on green);
+a listing's path is stated under its directory (the ``under`` form); outputs under 100 characters are
+left out. ``--refacts`` picks the facts again from the committed captures, running nothing for them.
+Timestamps, pids and durations differ on
 every run, so a re-capture writes other bytes and other facts: the committed files are the set.
 """
 
