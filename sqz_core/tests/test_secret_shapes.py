@@ -12,7 +12,7 @@ import pytest
 
 from sqz_core.safety import classify
 from sqz_core.secrets import scrub_command
-from sqz_core.testing import grows_linearly, nested_repeats, regex_patterns, work_done
+from sqz_testing import grows_linearly, nested_repeats, regex_patterns, work_done
 
 
 def _b64(text: str) -> str:

@@ -79,8 +79,3 @@ def make_repo(root: Path) -> Path:
     git("add", ".")
     git("commit", "-q", "-m", "notes: release checklist")
     return repo
-
-
-def numbered(text: str) -> str:
-    """A file's lines as Claude Code's Read tool returns them (``cat -n`` style: number, tab, line)."""
-    return "".join(f"{i:>6}\t{line}\n" for i, line in enumerate(text.splitlines(), 1))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
-from conftest import numbered
+from proxy_testlib import numbered
 from sqz_core.api import count_tokens
 from sqz_testing import fact_kept
 from sqz_proxy import wire

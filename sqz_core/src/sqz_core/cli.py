@@ -177,7 +177,7 @@ def _store_or_exit():
         return open_store()
     except StoreError as exc:
         sys.stderr.write(f"sqz: cannot read the store ({exc})\n")
-        raise typer.Exit(1)
+        raise typer.Exit(1) from None
 
 
 @app.command()
@@ -223,7 +223,7 @@ def pin_add(
                 data = fh.read()
         except OSError as exc:
             typer.echo(f"sqz pin add: cannot read {source}: {exc.strerror or exc}", err=True)
-            raise typer.Exit(1)
+            raise typer.Exit(1) from None
     if not data:
         typer.echo("sqz pin add: nothing to pin (empty input)", err=True)
         raise typer.Exit(1)
@@ -272,7 +272,7 @@ def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or ha
             digest = resolve_prefix(store, ref)
         except ExpandError as exc:
             typer.echo(f"sqz pin remove: {exc}", err=True)
-            raise typer.Exit(1)
+            raise typer.Exit(1) from None
         ref_id = short_id(store, digest)
         if not store.unpin(digest):
             typer.echo(f"sqz pin remove: {ref_id} is not pinned", err=True)

@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from collections.abc import Iterable
+    from typing import Any
+
 # Levels from least to most restrictive. The most restrictive answer wins.
 LEVELS = ("aggressive", "default", "safe")
 
@@ -24,7 +30,8 @@ class Safety:
 
     __slots__ = ("level", "reason", "spans", "secret")
 
-    def __init__(self, level: str, reason: str = "", spans: tuple = (), secret: bool = False) -> None:
+    def __init__(self, level: str, reason: str = "", spans: tuple[tuple[Any, ...], ...] = (),
+                 secret: bool = False) -> None:
         if level not in LEVELS:
             raise ValueError(f"unknown safety level {level!r}; expected one of {LEVELS}")
         self.level = level
@@ -36,7 +43,7 @@ class Safety:
         return f"Safety({self.level!r}, {self.reason!r}, spans={self.spans!r}, secret={self.secret})"
 
 
-def most_restrictive(verdicts) -> Safety | None:
+def most_restrictive(verdicts: Iterable[Safety | None]) -> Safety | None:
     """Merge classifier answers: the highest level wins; spans and reasons of that level are joined."""
     best: Safety | None = None
     for v in verdicts:

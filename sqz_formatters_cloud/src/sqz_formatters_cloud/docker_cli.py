@@ -8,7 +8,7 @@ table we know, so it passes through too.
 
 from __future__ import annotations
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 commands = ("docker", "docker-compose")
 

@@ -8,7 +8,7 @@ unrecognised return None: the generic JSON and log-folding stages handle those.
 
 from __future__ import annotations
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 commands = ("kubectl",)
 

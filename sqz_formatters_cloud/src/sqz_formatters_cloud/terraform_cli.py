@@ -8,7 +8,7 @@ Dispatches on the subcommand: plan/apply/destroy â†’ ``terraform_plan``; init â†
 
 from __future__ import annotations
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 commands = ("terraform", "tofu")
 

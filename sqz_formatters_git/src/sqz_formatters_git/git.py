@@ -6,7 +6,7 @@ Each concern lives in its own module (``git_status``, ``git_diff``, ``git_log``,
 
 from __future__ import annotations
 
-from sqz_core.markers import hookimpl
+from sqz_core.api import hookimpl
 
 commands = ("git",)
 

@@ -53,7 +53,7 @@ def format_grep(request) -> str | None:
     if argv is None or any(x.startswith('"') for x in request.text.splitlines()):
         return None  # (a path git quoted would not read back from the grouped form)
     from sqz_formatters_generic.api import compress_kind
-    from sqz_core.request import FormatRequest
+    from sqz_core.api import FormatRequest
 
     return compress_kind("grep", FormatRequest(request.text, argv=argv, exit_code=request.exit_code))
 

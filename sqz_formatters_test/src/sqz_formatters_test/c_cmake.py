@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import count_phrase, has_option, join_output
 from .c_diagnostics import compress_compiler_output, relative_to_root

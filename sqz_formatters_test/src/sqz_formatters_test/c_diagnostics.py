@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import has_option, join_output
 from ._diag import Diagnostic, group_lines, merge_repeats, split_path

@@ -6,7 +6,7 @@ Other verbs (``go run``, ``go mod``, ``go env`` …) are not ours: None.
 
 from __future__ import annotations
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 commands = ("go",)
 # a panic inside `go test` is part of the failure report: rendered by go_test (the program's frames

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import DropCounter, has_option, join_output, words_after_options
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import join_output, plural, shorter_or_none
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import count_phrase, join_output
 from .rust_diag import EXPLAIN_HINT, RepeatedNotes, compress_error

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from sqz_core import FormatRequest, hookimpl
+from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import has_option, join_output, shorter_or_none
 from .rust_diag import EXPLAIN_HINT, RepeatedNotes, compress_error

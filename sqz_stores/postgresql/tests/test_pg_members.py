@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from conftest import REPO, PgServer, host_env, with_schema
+from pg_testlib import REPO, PgServer, host_env, with_schema
 from sqz_core.pipeline import compress
 from sqz_store_postgresql import pool
 from sqz_store_postgresql.pgstore import open_direct

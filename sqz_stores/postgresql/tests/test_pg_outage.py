@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import PgServer, host_env, sqz, with_schema
+from pg_testlib import PgServer, host_env, sqz, with_schema
 from sqz_store_postgresql.pgstore import open_direct, spooled_batches
 from sqz_store_postgresql.store import Config
 

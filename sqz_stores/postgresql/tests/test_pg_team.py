@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import psycopg
 
-from conftest import REPO, host_env, sqz
+from pg_testlib import REPO, host_env, sqz
 from sqz_store_postgresql.pgstore import open_direct
 from sqz_store_postgresql.store import Config
 
