@@ -25,8 +25,9 @@ ISSUE_SHAPES = ("k8s_tls_key", "ghp_wrapped", "sendgrid", "helm_camel_password",
 
 
 def words(secret: str) -> list[str]:
-    """The FTS words of ``secret`` an index would hold (runs of letters and digits, 6 or more)."""
-    return [w for w in re.findall(r"[A-Za-z0-9]+", secret) if len(w) >= 6]
+    """The FTS words of ``secret`` an index would hold and no other text has: runs of letters and digits,
+    8 or more with a digit in them ("github" of ``github_pat_`` is a word of ordinary text too)."""
+    return [w for w in re.findall(r"[A-Za-z0-9]+", secret) if len(w) >= 8 and re.search(r"\d", w)]
 
 
 def env_for(home: Path) -> dict:
