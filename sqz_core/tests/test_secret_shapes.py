@@ -47,7 +47,7 @@ SHAPES = [
      "ghp_FakeFake0123456789abFAKE"),
     ("github_pat_wrapped_crlf", "token github_pat_11FAKEFAKE0123456789_FakeFakeFake\r\nFakeFakeFakeFake0123456789abcdef"
                                 "FAKEFAKE01\r\n", "github_pat_11FAKEFAKE0123456789_FakeFakeFake"),
-    ("npm_wrapped_3_lines", "npm_FakeFakeFake\nFake0123456789ab\ncdefFAKE\n", "npm_FakeFakeFake"),
+    ("npm_wrapped_3_lines", "npm_Fake0123Fake\nFake0123456789ab\ncdefFAKE\n", "npm_Fake0123Fake"),
     ("sendgrid", "SENDGRID key in use: SG.FakeFakeFake0123456789.FakeFakeFake0123456789FakeFakeFake012345678\n",
      "SG.FakeFakeFake0123456789.FakeFakeFake0123456789FakeFakeFake012345678"),
     # helm get values: camelCase keys ending in Password / Secret / Token
@@ -61,7 +61,7 @@ SHAPES = [
     ("json_camel_token_line", '    "accessToken": "fakeCamel0016xyz",\n', "fakeCamel0016xyz"),
     ("ini_snake_password", "[db]\nhost = db\npostgres_password = fakeSnake0017x\n", "fakeSnake0017x"),
     ("ini_camel_password", "[db]\npostgresPassword=fakeCamel0018x\n", "fakeCamel0018x"),
-    ("huggingface", "using hf_FakeFakeFakeFakeFakeFakeFakeFakeFa\n", "hf_FakeFakeFakeFakeFakeFakeFakeFakeFa"),
+    ("huggingface", "using hf_FakeFake0123456789FakeFakeFake0123\n", "hf_FakeFake0123456789FakeFakeFake0123"),
     ("github_gho", "using gho_FakeFakeFakeFakeFakeFakeFake01234567\n", "gho_FakeFakeFakeFakeFakeFakeFake01234567"),
     ("github_ghu", "using ghu_FakeFakeFakeFakeFakeFakeFake01234567\n", "ghu_FakeFakeFakeFakeFakeFakeFake01234567"),
     ("github_ghs", "using ghs_FakeFakeFakeFakeFakeFakeFake01234567\n", "ghs_FakeFakeFakeFakeFakeFakeFake01234567"),
