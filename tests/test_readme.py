@@ -25,7 +25,8 @@ def test_every_documented_variable_is_read_by_the_code():
     names = set(re.findall(r"\b(SQZ_[A-Z_]+)\b", README))
     code = "\n".join(p.read_text() for p in ROOT.glob("sqz_*/src/**/*.py"))
     code += "\n".join(p.read_text() for p in ROOT.glob("sqz_*/*/src/**/*.py"))
-    code += "\n".join(p.read_text() for p in ROOT.glob("sqz_*/**/tests/conftest.py"))  # test settings
+    code += "\n".join(p.read_text() for p in [*ROOT.glob("sqz_*/**/tests/conftest.py"),
+                                               *ROOT.glob("sqz_*/**/tests/*_testlib.py")])  # test settings
     missing = sorted(n for n in names if n not in code)
     assert missing == []
 
