@@ -44,9 +44,9 @@ TODAY = datetime.date.today().isoformat()
 ONLY: set[str] = set()
 REFACTS = False
 
-sys.path.insert(0, str(ROOT / "sqz_core" / "src"))
+sys.path[:0] = [str(ROOT / "sqz_core" / "src"), str(ROOT / "sqz_testing" / "src")]
 from sqz_core.cleanup import clean_terminal  # noqa: E402
-from sqz_core.testing import missing_facts, redact_registries  # noqa: E402
+from sqz_testing import missing_facts, redact_registries  # noqa: E402
 
 # a small environment of its own: the servers' debug pages print it, and nothing of this machine's should show
 BASE_ENV = {k: os.environ[k] for k in ("HOME", "USER", "RUSTUP_HOME", "CARGO_HOME") if k in os.environ}

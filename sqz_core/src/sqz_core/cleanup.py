@@ -10,7 +10,8 @@ _ANSI = lazy(
     r"\x1b\[[0-?]*[ -/]*[@-~]"        # CSI … final byte
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC … BEL or ST
     r"|\x1b[PX^_][^\x1b]*(?:\x1b\\)?"  # DCS/SOS/PM/APC … ST
-    r"|\x1b[@-Z\\-_]"                  # other Fe escapes
+    r"|\x1b[ -/]{0,4}[0-~]"            # every other escape, whole: Fe (ESC M), Fp (ESC 7/8 cursor save and
+    # restore, ESC =), Fs (ESC c), nF with its intermediates (ESC ( B); bounded, so linear
     r"|\x9b[0-?]*[ -/]*[@-~]"          # 8-bit CSI
 )
 # C0 controls other than tab, newline, carriage return, backspace; DEL; C1 controls.
