@@ -89,7 +89,7 @@ def _first_jwt(text: str) -> int:
 # substrings every match of _SECRET_TOKENS / _CRED_LINE contains (the latter lower-cased)
 _TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
                 "sk-", "glpat-", "npm_", "glptt-", "gldt-", "glrt-", "glsoat-", "glft-", "xapp-", "SG.", "hf_",
-                "pypi-AgE", "SK", "key-", "_v1_", "dp.", "shpat_", "shpca_", "shppa_", "shpss_", "GOCSPX-", "ya29.",
+                "pypi-AgE", "SK", "key-", "_v1_", "dp.", "shp", "GOCSPX-", "ya29.",
                 "whsec_", "AGE-SECRET-KEY-1", "eyJ")
 _DDL_VERBS = ("create", "alter", "drop")
 _DDL_OBJECTS = ("table", "index", "view", "schema", "database", "sequence", "trigger", "function", "procedure",
