@@ -17,7 +17,7 @@ def test_sqz_all_installs_every_distribution():
     deps = {d.split(">", 1)[0]: d for d in meta["dependencies"]}
     extras = {d.split(">", 1)[0]: d for ds in meta["optional-dependencies"].values() for d in ds}
     assert set(deps) | set(extras) == _names()
-    assert set(extras) == {"sqz-store-postgresql"}  # needs a PostgreSQL driver: opt-in
+    assert set(extras) == {"sqz-store-postgresql", "sqz-testing"}  # a PostgreSQL driver, pytest: opt-in
     assert all(d.endswith(">=0.2,<0.3") for d in [*deps.values(), *extras.values()])
 
 
@@ -28,4 +28,4 @@ def test_sqz_all_is_installed_here_and_brings_the_sqz_command():
     dist = distribution("sqz-all")
     assert dist.version == "0.2.0"
     required = {re.split(r"[<>=!~;\[ ]", r, maxsplit=1)[0] for r in dist.requires or [] if "extra ==" not in r}
-    assert required == _names() - {"sqz-store-postgresql"}
+    assert required == _names() - {"sqz-store-postgresql", "sqz-testing"}

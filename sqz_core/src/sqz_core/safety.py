@@ -50,7 +50,7 @@ _SECRET_TOKENS = lazy(
     r"|xapp-[A-Za-z0-9-]{20,}"                         # Slack app-level token
     r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"       # SendGrid API key
     r"|hf_[A-Za-z0-9]{34,}"                            # Hugging Face token
-    r"|pypi-AgE[A-Za-z0-9_-]{40,}"                     # PyPI API token (a macaroon for pypi.org)
+    r"|pypi-AgE[A-Za-z0-9_-]{40,}"                     # PyPI API token (a macaroon; its base64 opens "AgE")
     r"|SK[0-9a-fA-F]{32}(?![A-Za-z0-9])"               # Twilio API key
     r"|(?<![_-])key-[0-9a-f]{32}(?![A-Za-z0-9])"       # Mailgun API key
     r"|do[por]_v1_[0-9a-f]{64}"                        # DigitalOcean personal, OAuth and refresh tokens
