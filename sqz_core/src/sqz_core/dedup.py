@@ -18,7 +18,6 @@ long session (the version must still be fresh to be used).
 from __future__ import annotations
 
 import heapq
-import os
 import time
 import zlib
 
@@ -32,7 +31,9 @@ SHORTENED_NOTE = "shown shortened"  # in a ref to content the model got shortene
 
 def ref_ttl() -> float:
     """Freshness window for refs, from ``SQZ_REF_TTL_SECS`` (default 30 min; 0 disables refs)."""
-    raw = os.environ.get("SQZ_REF_TTL_SECS")
+    from .config import env
+
+    raw = env("SQZ_REF_TTL_SECS")
     if raw is None:
         return 1800.0
     try:

@@ -21,7 +21,9 @@ def _base(kind: str) -> str:
 
 def db_path() -> str:
     """``SQZ_DB_PATH``, or ``sqz.db`` in the user's data directory (platform convention)."""
-    return os.environ.get("SQZ_DB_PATH") or os.path.join(_base("data"), "sqz.db")
+    from .config import env
+
+    return env("SQZ_DB_PATH") or os.path.join(_base("data"), "sqz.db")
 
 
 def cache_dir() -> str:
