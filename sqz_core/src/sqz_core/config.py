@@ -119,6 +119,25 @@ class Config:
 EMPTY = Config()
 
 
+def _base(kind: str) -> str:
+    home = os.path.expanduser("~")
+    if sys.platform == "win32":
+        root = os.environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+        return os.path.join(root, "sqz", "cache" if kind == "cache" else "")
+    if sys.platform == "darwin":
+        sub = "Caches" if kind == "cache" else "Application Support"
+        return os.path.join(home, "Library", sub, "sqz")
+    var, default = ("XDG_CACHE_HOME", ".cache") if kind == "cache" else ("XDG_DATA_HOME", os.path.join(".local", "share"))
+    root = os.environ.get(var) or os.path.join(home, default)
+    return os.path.join(root, "sqz")
+
+
+def cache_dir() -> str:
+    """``SQZ_CACHE_DIR``, or the user's cache directory (platform convention); never from a config file,
+    since the config's compiled snapshot is kept there."""
+    return os.environ.get("SQZ_CACHE_DIR") or _base("cache")
+
+
 def user_path() -> str:
     """``$XDG_CONFIG_HOME/sqz/config.yaml`` (default ``~/.config/sqz/config.yaml``)."""
     root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
@@ -182,8 +201,6 @@ def forget() -> None:
 
 
 def _snapshot_path(signature: list[list]) -> str:
-    from .paths import cache_dir
-
     key = "\0".join(entry[0] for entry in signature).encode("utf-8", "surrogateescape")
     try:
         from _sha256 import sha256
@@ -246,7 +263,7 @@ def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
             if cfg is None:
                 from .configfile import build
 
-                cfg = build(signature)
+                cfg = Config.from_json(build(signature))
                 _write_snapshot(path, signature, cfg)
         except Exception as exc:  # a missing dependency, a bug: defaults, said once
             cfg = Config(errors=[f"sqz: config not read ({type(exc).__name__}: {exc}); using defaults"])

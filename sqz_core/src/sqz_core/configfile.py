@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
-from .config import _BY_KEY, LISTS, SETTINGS, Config
+LISTS = ("rules", "formatters")  # lists of objects, concatenated across files (the project's first)
 
 
 class ConfigError(Exception):
@@ -26,6 +26,19 @@ class ConfigError(Exception):
 def schema() -> dict:
     """The published JSON Schema (``config.schema.json`` in this package)."""
     return json.loads(resources.files(__package__).joinpath("config.schema.json").read_text("utf-8"))
+
+
+def leaves(node: dict | None = None, prefix: str = "") -> dict[str, dict]:
+    """Dotted key -> schema of each setting (the properties carrying ``x-env``)."""
+    node = schema() if node is None else node
+    out: dict[str, dict] = {}
+    for name, sub in node.get("properties", {}).items():
+        dotted = f"{prefix}.{name}" if prefix else name
+        if "x-env" in sub:
+            out[dotted] = sub
+        elif sub.get("type") == "object":
+            out.update(leaves(sub, dotted))
+    return out
 
 
 # -- reading ----------------------------------------------------------------------------------------
@@ -218,8 +231,8 @@ def errors_of(data, path: str, lines: dict, scope: str) -> list[ConfigError]:
                     message = f"unknown key (known here: {', '.join(sorted(best.schema.get('properties', {})))})"
         found.append(ConfigError(path, _line_of(lines, where), _key_text(where) or None, message))
     if scope != "user" and isinstance(data, dict):
-        for key, setting in _BY_KEY.items():
-            if setting[4] == "user" and _has(data, key):
+        for key, setting in leaves().items():
+            if setting.get("x-user-only") and _has(data, key):
                 found.append(ConfigError(path, _line_of(lines, key.split(".")), key,
                                          "may be set only in the user's config (a repository must not redirect "
                                          "your store, upstreams or prices)"))
@@ -253,24 +266,27 @@ def read_file(path: str, kind: str) -> tuple[dict, dict] | None:
 
 
 # -- merging ----------------------------------------------------------------------------------------
-def _merge(into: dict, data: dict, origins: dict, lines: dict, path: str, prefix: str = "") -> None:
+def _merge(into: dict, data: dict, origins: dict, lines: dict, path: str, prefix: str = "",
+           known: dict | None = None) -> None:
+    known = leaves() if known is None else known
     for key, value in data.items():
         dotted = f"{prefix}.{key}" if prefix else key
         if not prefix and key in LISTS:
             continue
-        if isinstance(value, dict) and dotted not in _BY_KEY:
+        if isinstance(value, dict) and dotted not in known:
             sub = into.setdefault(key, {})
             if not isinstance(sub, dict):
                 sub = into[key] = {}
-            _merge(sub, value, origins, lines, path, dotted)
+            _merge(sub, value, origins, lines, path, dotted, known)
             continue
         into[key] = value
         line = lines.get(dotted)
         origins[dotted] = f"{path}:{line}" if line else path
 
 
-def build(signature: list[list]) -> Config:
-    """The merged ``Config`` of the files ``config.candidates`` found (``[path, mtime, size, kind]``)."""
+def build(signature: list[list]) -> dict:
+    """The merged configuration of the files ``config.candidates`` found (``[path, mtime, size, kind]``),
+    as the fields of ``config.Config``."""
     user_entry = next((e for e in signature if e[3] == "user"), None)
     project_entries = [e for e in signature if e[3] != "user"]
     layers: list[tuple[str, str, dict, dict]] = []  # (scope, path, data, lines), user first
@@ -306,13 +322,13 @@ def build(signature: list[list]) -> Config:
             values[name] = [entry["spec"] for entry in lists[name]]
             for i, entry in enumerate(lists[name]):
                 origins[f"{name}.{i}"] = f"{entry['file']}:{entry['line']}" if entry["line"] else entry["file"]
-    return Config(values=values, origins=origins, files=[path for _, path, _, _ in layers], errors=errors,
-                  rules=lists["rules"], formatters=lists["formatters"],
-                  project_file=next((p for s, p, _, _ in layers if s == "project"), None),
-                  user_file=next((p for s, p, _, _ in layers if s == "user"), None))
+    return {"values": values, "origins": origins, "files": [path for _, path, _, _ in layers], "errors": errors,
+            "rules": lists["rules"], "formatters": lists["formatters"],
+            "project_file": next((p for s, p, _, _ in layers if s == "project"), None),
+            "user_file": next((p for s, p, _, _ in layers if s == "user"), None)}
 
 
 # -- the defaults, for ``sqz config show`` ----------------------------------------------------------
 def defaults() -> dict:
     """Every setting's default (None where it is computed at run time, e.g. the platform's data dir)."""
-    return {key: default for key, _env, _kind, default, _scope, _doc in SETTINGS}
+    return {key: node.get("default") for key, node in leaves().items()}
