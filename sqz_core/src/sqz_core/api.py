@@ -59,6 +59,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "sketch": ("dedup", "sketch"),
     "ref_ttl": ("dedup", "ref_ttl"),
     "exact_ref": ("dedup", "exact"),
+    "render_delta": ("dedup", "render_delta"),
+    "MAX_DELTA_LINES": ("dedup", "MAX_DELTA_LINES"),
+    "MAX_DELTA_RATIO": ("dedup", "MAX_DELTA_RATIO"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
     # safety
@@ -153,7 +156,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
-    from .dedup import ref_ttl, sketch
+    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, ref_ttl, render_delta, sketch
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
