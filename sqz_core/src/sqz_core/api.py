@@ -59,6 +59,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "sketch": ("dedup", "sketch"),
     "ref_ttl": ("dedup", "ref_ttl"),
     "exact_ref": ("dedup", "exact"),
+    "render_delta": ("dedup", "render_delta"),
+    "MAX_DELTA_LINES": ("dedup", "MAX_DELTA_LINES"),
+    "MAX_DELTA_RATIO": ("dedup", "MAX_DELTA_RATIO"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
     # safety
@@ -164,7 +167,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
-    from .dedup import ref_ttl, sketch
+    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, ref_ttl, render_delta, sketch
     from .config import SETTINGS as CONFIG_SETTINGS
     from .config import Config
     from .config import env as config_env
