@@ -27,18 +27,12 @@ import time
 
 from .config import env
 from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escapes
+from .dedup import digest_of  # noqa: F401 (public here too)
 from .exitmarker import split_trailer
 from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
 from .request import FormatRequest
+from .sessions import default_session  # noqa: F401 (public here too)
 from .tokens import estimate, surely_more_than
-
-try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
-    from _sha256 import sha256
-except ImportError:  # pragma: no cover - other Pythons
-    try:
-        from _sha2 import sha256
-    except ImportError:
-        from hashlib import sha256
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_TIME_BUDGET_MS = 2000
@@ -70,24 +64,6 @@ class Result:
 
     def __repr__(self) -> str:
         return f"Result({self.outcome!r}, plugin={self.plugin!r}, {self.est_in}->{self.est_out} est tokens)"
-
-
-def digest_of(data: bytes) -> str:
-    return sha256(data).hexdigest()
-
-
-def default_session() -> str:
-    """``SQZ_SESSION``, else one session per user, machine and working directory."""
-    sid = os.environ.get("SQZ_SESSION")
-    if sid:
-        return sid
-    from .sessions import default_session_for
-
-    try:
-        cwd = os.getcwd()
-    except OSError:
-        cwd = "?"
-    return default_session_for(cwd)
 
 
 def _max_bytes() -> int:
