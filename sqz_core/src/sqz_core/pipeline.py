@@ -481,7 +481,7 @@ def _rendered_around(c: _Call) -> list[tuple[str, str | None, bool]]:
     folded_any = False
     seen: dict[str, int] = {}
     total: dict[str, int] = {}
-    for a, b, foldable in blocks:
+    for a, b, _ in blocks:
         block = "\n".join(lines[a:b + 1])
         total[block] = total.get(block, 0) + 1
     for a, b, foldable in blocks:
