@@ -18,9 +18,16 @@ long session (the version must still be fresh to be used).
 from __future__ import annotations
 
 import heapq
-import os
 import time
 import zlib
+
+try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - other Pythons
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
 
 MIN_BYTES = 160       # shorter content is always sent in full
 SKETCH_K = 32         # values kept per sketch
@@ -32,7 +39,9 @@ SHORTENED_NOTE = "shown shortened"  # in a ref to content the model got shortene
 
 def ref_ttl() -> float:
     """Freshness window for refs, from ``SQZ_REF_TTL_SECS`` (default 30 min; 0 disables refs)."""
-    raw = os.environ.get("SQZ_REF_TTL_SECS")
+    from .config import env
+
+    raw = env("SQZ_REF_TTL_SECS")
     if raw is None:
         return 1800.0
     try:
@@ -56,6 +65,11 @@ def sketch(data: bytes) -> list[int]:
     return heapq.nsmallest(SKETCH_K, hashes)
 
 
+def digest_of(data: bytes) -> str:
+    """The content's id: the SHA-256 of its bytes, in hex (what the store keys blobs and refs by)."""
+    return sha256(data).hexdigest()
+
+
 def shortened_key(digest: str, command: str | None) -> str:
     """The served-mark key of content the model got *shortened* (a lossy or folded rendering) by ``command``.
 
@@ -63,8 +77,6 @@ def shortened_key(digest: str, command: str | None) -> str:
     with a ref; any other read of the same bytes (``cat`` of the log, an ``expand``) gets
     the content again. Not a blob hash, so it never matches a full-content lookup.
     """
-    from .pipeline import digest_of  # the C sha256 without hashlib's OpenSSL set-up
-
     return digest_of(f"shortened\0{command or ''}\0{digest}".encode("utf-8", "surrogatepass"))
 
 
