@@ -201,6 +201,10 @@ def compact(
     typer.echo(f"session {session}: {n} served entr{'y' if n == 1 else 'ies'} forgotten; content is re-sent in full")
 
 
+from .config_cli import config_app  # noqa: E402 (the verbs of `sqz config`)
+
+app.add_typer(config_app, name="config")
+
 pin_app = typer.Typer(help="Pinned content: refs to it skip the freshness window (project docs, conventions).",
                       no_args_is_help=True)
 app.add_typer(pin_app, name="pin")

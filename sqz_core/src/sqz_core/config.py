@@ -63,6 +63,9 @@ SETTINGS: tuple[tuple[str, str, str, object, str, str], ...] = (
     ("proxy.max_body", "SQZ_PROXY_MAX_BODY", "int", 64 * 1024 * 1024, "user", "larger request bodies pass through unchanged"),
     ("proxy.read_timeout", "SQZ_PROXY_READ_TIMEOUT", "int", 600, "user", "seconds to wait for upstream data (0: none)"),
     ("proxy.trust_env", "SQZ_PROXY_TRUST_ENV", "bool", False, "user", "use HTTP(S)_PROXY for upstream connections"),
+    ("proxy.fold", "SQZ_PROXY_FOLD", "bool", False, "user", "fold long earlier model answers (as sqz proxy --fold)"),
+    ("proxy.fold_min_tokens", "SQZ_PROXY_FOLD_MIN_TOKENS", "int", 300, "user", "answers shorter than this are never folded"),
+    ("proxy.fold_every", "SQZ_PROXY_FOLD_EVERY", "int", 8, "user", "the fold point moves every this many turns"),
     ("mcp.proxy_timeout", "SQZ_MCP_PROXY_TIMEOUT", "number", 120, "user",
      "seconds sqz-mcp proxy waits for an upstream answer"),
 )

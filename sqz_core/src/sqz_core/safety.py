@@ -326,8 +326,22 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
         return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(secret_spans), secret=True)
     if secrets_only:
         return None
+    spans = protected_spans(text, lines, lowered, low, reasons)
+    if spans:
+        return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(sorted(set(spans))))
+    return None
 
-    spans: list[tuple[int, int]] = []
+
+def protected_spans(text: str, lines: list[str] | None = None, lowered: str | None = None, low: str | None = None,
+                    reasons: list[str] | None = None) -> list[tuple]:
+    """The spans ``classify`` protects that hold no secret: stack traces (``(a, b, TRACE)``) and DDL lines;
+    their reasons are appended to ``reasons``."""
+    if reasons is None:
+        reasons = []
+    if lowered is None:
+        lowered = lower(text)
+        low = folded(text, lowered)
+    spans: list[tuple] = []
     needs_stack = ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text
                    or "\tat " in text or "    at " in text)
     if needs_stack:
@@ -344,9 +358,7 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
         i = line_of(m.start())
         spans.append((i, i))
         reasons.append("sql-ddl")
-    if spans:
-        return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(sorted(set(spans))))
-    return None
+    return spans
 
 
 # A line that ends a paragraph: blank, or only a log-level tag (Maven prints "[INFO] " for a blank line).

@@ -321,6 +321,12 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
     Each pattern is tried only where its keyword is (``scan``); with no offset-true folded
     text (an ``İ`` in it) the ignore-case patterns scan the whole text.
     """
+    return next(secret_hits(text, lowered), None)
+
+
+def secret_hits(text: str, lowered: str | None = None):
+    """Every ``(offset, reason)`` ``find_secret`` would look at, detector by detector (a generator:
+    ``find_secret`` takes the first and stops; the per-span safety stage walks them all)."""
     if lowered is None:
         lowered = lower(text)
     low = folded(text, lowered)
@@ -341,44 +347,40 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
         if not present:
             continue
         if pattern is _USERINFO:
-            m = first(pattern, text, _url_starts(text))
+            found = matches(pattern, text, _url_starts(text))
         elif pattern is _PRIVATE_FIELD:
-            m = first(pattern, text, line_starts(text, _PRIVATE_FIELDS))
+            found = matches(pattern, text, line_starts(text, _PRIVATE_FIELDS))
         elif starts_of is None:
-            m = pattern.search(text)  # a literal first character: ``re`` skips to it by itself
+            found = pattern.finditer(text)  # a literal first character: ``re`` skips to it by itself
         else:
-            m = next(where(pattern, starts_of), None)
-        if m:
-            return m.start(), reason
+            found = where(pattern, starts_of)
+        for m in found:
+            yield m.start(), reason
     pos = _base64_private_key(text)
     if pos >= 0:
-        return pos, "private-key-base64"
+        yield pos, "private-key-base64"
     hinted = any(h in lowered for h in _ASSIGN_HINTS)
     if hinted and "=" in text:
-        m = next((m for m in where(_ASSIGN, lambda t: run_starts(t, _ASSIGN_HINTS))
-                  if not benign_value(text, m.start())), None)
-        if m:
-            return m.start(), "secret-assignment"
+        for m in where(_ASSIGN, lambda t: run_starts(t, _ASSIGN_HINTS)):
+            if not benign_value(text, m.start()):
+                yield m.start(), "secret-assignment"
     if ("pass" in lowered or "_pwd" in lowered) and "=" in text:
-        m = next((m for m in where(_PASS_ASSIGN, lambda t: run_starts(t, ("pass", "_pwd")))
-                  if not benign_value(text, m.start())), None)
-        if m:
-            return m.start(), "secret-assignment"
+        for m in where(_PASS_ASSIGN, lambda t: run_starts(t, ("pass", "_pwd"))):
+            if not benign_value(text, m.start()):
+                yield m.start(), "secret-assignment"
     if hinted and ":" in text:
-        m = next(where(_KEY_HEADER, lambda t: line_starts(t, _ASSIGN_HINTS)), None)
-        if m and not is_masked(m.group(0)):
-            return m.start(), "secret-header"
+        for m in where(_KEY_HEADER, lambda t: line_starts(t, _ASSIGN_HINTS)):
+            if not is_masked(m.group(0)):
+                yield m.start(), "secret-header"
     if (hinted or '"auth"' in lowered) and '"' in text:
-        m = next((m for m in where(_JSON_KEY, _json_key_starts)
-                  if not _PUBLIC_TOKEN_KEY.match(text, m.start()) and not benign_value(text, m.start())), None)
-        if m:
-            return m.start(), "secret-json-key"
+        for m in where(_JSON_KEY, _json_key_starts):
+            if not _PUBLIC_TOKEN_KEY.match(text, m.start()) and not benign_value(text, m.start()):
+                yield m.start(), "secret-json-key"
     if ("machine" in lowered and "password" in lowered and "login" in lowered
             and first(_NETRC_MACHINE, text, line_starts(text, ("machine", "default")))):
         m = first(_NETRC_PASSWORD, text, _netrc_password_starts(text))
         if m:
-            return m.start(), "netrc"
-    return None
+            yield m.start(), "netrc"
 
 
 # --- command lines -------------------------------------------------------------------
