@@ -1,0 +1,31 @@
+"""Shared set-up of the declarative pack's tests: an isolated config folder (trust store, user specs)
+and a project folder to put ``.sqz/formatters`` in."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "examples" / "declarative-formatters"
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+@pytest.fixture
+def config_home(tmp_path, monkeypatch):
+    """``$XDG_CONFIG_HOME`` in tmp_path (the user's formatters and trust store live under ``sqz/``)."""
+    home = tmp_path / "config"
+    home.mkdir()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "cache"))
+    return home
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch, config_home):
+    """A project folder (the working directory) with an empty ``.sqz/formatters``."""
+    root = tmp_path / "project"
+    (root / ".sqz" / "formatters").mkdir(parents=True)
+    monkeypatch.chdir(root)
+    return root
