@@ -8,6 +8,8 @@ recovery (``sqz expand``) apply to it exactly as to any Python formatter's.
 
 from __future__ import annotations
 
+import os
+
 from sqz_core.api import hookimpl
 
 commands = ("*",)
@@ -16,9 +18,8 @@ commands = ("*",)
 @hookimpl
 def sqz_format(request):
     """The first trusted spec matching the command renders the output; None when none matches."""
-    if request.program is None or request.tool is not None:
+    if request.program is None or request.tool is not None or not _any_source():
         return None
-    from .engine import apply, matches
     from .sources import active, notes_for
 
     state = active()
@@ -27,7 +28,20 @@ def sqz_format(request):
 
         for note in notes_for(state, request.program):
             sys.stderr.write(f"sqz: {note}\n")
-    for spec in state.get("specs", ()):
+    specs = state.get("specs", ())
+    if not any(request.program in spec["programs"] for spec in specs):
+        return None
+    from .engine import apply, matches
+
+    for spec in specs:
         if matches(spec, request):
             return apply(spec, request.text, request.exit_code)
     return None
+
+
+def _any_source() -> bool:
+    """Whether any spec could exist here (a project or user formatters folder):
+    the common call, with none, imports nothing more."""
+    from . import project_dir, user_dir
+
+    return os.path.isdir(user_dir()) or project_dir() is not None

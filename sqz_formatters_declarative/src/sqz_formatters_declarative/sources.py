@@ -30,40 +30,15 @@ except ImportError:  # pragma: no cover - other Pythons
     except ImportError:
         from hashlib import sha256
 
+from . import config_dir, project_dir, user_dir
+
 CACHE_FORMAT = 1
 SUFFIXES = (".yaml", ".yml")
 TRUST_FILE = "trusted-formatters.json"
 
 
-def config_dir() -> str:
-    """The user's sqz config folder (``$XDG_CONFIG_HOME/sqz``, default ``~/.config/sqz``)."""
-    root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    return os.path.join(root, "sqz")
-
-
-def user_dir() -> str:
-    return os.path.join(config_dir(), "formatters")
-
-
 def trust_path() -> str:
     return os.path.join(config_dir(), TRUST_FILE)
-
-
-def project_dir(cwd: str | None = None) -> str | None:
-    """The nearest ``.sqz/formatters`` folder at or above ``cwd`` (None when there is none)."""
-    try:
-        here = os.path.realpath(cwd or os.getcwd())
-    except OSError:
-        return None
-    user = os.path.realpath(user_dir())
-    while True:
-        candidate = os.path.join(here, ".sqz", "formatters")
-        if os.path.isdir(candidate) and os.path.realpath(candidate) != user:
-            return candidate
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
 
 
 def digest(data: bytes) -> str:
