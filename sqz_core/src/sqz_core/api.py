@@ -59,6 +59,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "sketch": ("dedup", "sketch"),
     "ref_ttl": ("dedup", "ref_ttl"),
     "exact_ref": ("dedup", "exact"),
+    "render_delta": ("dedup", "render_delta"),
+    "MAX_DELTA_LINES": ("dedup", "MAX_DELTA_LINES"),
+    "MAX_DELTA_RATIO": ("dedup", "MAX_DELTA_RATIO"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
     # safety
@@ -116,6 +119,17 @@ _NAMES: dict[str, tuple[str, str]] = {
     "load_plugin": ("plugins", "load_plugin"),
     "begin_plugin_call": ("plugins", "begin_call"),
     "sqlite_path_of": ("stores", "_sqlite_path"),
+    # configuration files (``docs/configuration.md``): merged user/project config, where each value came from
+    "load_config": ("config", "load"),
+    "Config": ("config", "Config"),
+    "config_env": ("config", "env"),
+    "config_value": ("config", "value"),
+    "config_rule_for": ("config", "rule_for"),
+    "user_config_path": ("config", "user_path"),
+    "CONFIG_SETTINGS": ("config", "SETTINGS"),
+    "config_schema": ("configfile", "schema"),
+    "ConfigError": ("configfile", "ConfigError"),
+    "read_config_yaml": ("configfile", "read_yaml"),
     # per-agent token budgets (the core warns; ``sqz budget`` manages them)
     "budgets_path": ("budget", "budgets_path"),
     "budget_warned_dir": ("budget", "warned_dir"),
@@ -153,7 +167,17 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
-    from .dedup import ref_ttl, sketch
+    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, ref_ttl, render_delta, sketch
+    from .config import SETTINGS as CONFIG_SETTINGS
+    from .config import Config
+    from .config import env as config_env
+    from .config import load as load_config
+    from .config import rule_for as config_rule_for
+    from .config import user_path as user_config_path
+    from .config import value as config_value
+    from .configfile import ConfigError
+    from .configfile import read_yaml as read_config_yaml
+    from .configfile import schema as config_schema
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket

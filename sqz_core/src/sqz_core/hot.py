@@ -50,7 +50,9 @@ def _parse(args: list[str], allow_rest: bool):
 
 
 def _quiet() -> bool:
-    return os.environ.get("SQZ_QUIET", "") not in ("", "0")
+    from .config import env
+
+    return env("SQZ_QUIET", "") not in ("", "0")
 
 
 def _open_store():
@@ -90,6 +92,8 @@ def _note(result) -> None:
         msg = f"sqz: ~{result.est_in}→{result.est_out} tokens (-{pct}%, estimate){via}"
     elif result.outcome == "safe" and result.reason:
         msg = f"sqz: sent unchanged ({result.reason}; never cached)"
+    elif result.outcome == "passthrough" and result.reason.startswith("rule at "):
+        msg = f"sqz: sent unchanged ({result.reason})"
     elif result.outcome == "timeout":
         msg = f"sqz: sent unchanged ({result.reason}; SQZ_TIME_BUDGET_MS sets it)"
     else:
@@ -138,7 +142,9 @@ class Answer:
 def _budget_seconds() -> float | None:
     """``SQZ_TIME_BUDGET_MS`` in seconds (as ``pipeline.time_budget``); None when unlimited."""
     try:
-        ms = int(os.environ.get("SQZ_TIME_BUDGET_MS", 2000))
+        from .config import env
+
+        ms = int(env("SQZ_TIME_BUDGET_MS", "2000"))
     except ValueError:
         ms = 2000
     return ms / 1000 if ms > 0 else None

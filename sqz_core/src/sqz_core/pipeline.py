@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import time
 
+from .config import env
 from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escapes
 from .exitmarker import split_trailer
 from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
@@ -91,7 +92,7 @@ def default_session() -> str:
 
 def _max_bytes() -> int:
     try:
-        return int(os.environ.get("SQZ_MAX_BYTES", DEFAULT_MAX_BYTES))
+        return int(env("SQZ_MAX_BYTES") or DEFAULT_MAX_BYTES)
     except ValueError:
         return DEFAULT_MAX_BYTES
 
@@ -99,7 +100,7 @@ def _max_bytes() -> int:
 def time_budget() -> float:
     """Seconds a call may spend before the original is sent instead (``SQZ_TIME_BUDGET_MS``; 0: no limit)."""
     try:
-        ms = int(os.environ.get("SQZ_TIME_BUDGET_MS", DEFAULT_TIME_BUDGET_MS))
+        ms = int(env("SQZ_TIME_BUDGET_MS") or DEFAULT_TIME_BUDGET_MS)
     except ValueError:
         ms = DEFAULT_TIME_BUDGET_MS
     return ms / 1000 if ms > 0 else float("inf")
@@ -162,8 +163,21 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     tail, the middle recoverable with ``sqz expand``. File content, diffs and safe
     content are never cut.
 
+    A per-command rule of the config files (``config.rule_for``) applies first: ``passthrough`` sends
+    the output unchanged (never stored), ``cache: false`` is ``no_cache``, ``level`` is the mode when
+    the caller left it ``auto``.
+
     The stages run in order; each either answers (a ``Result``) or leaves the call to the next.
     """
+    rule = _rule(command, tool)
+    if rule is not None:
+        spec = rule["spec"]
+        if spec.get("passthrough"):
+            return _by_rule(data, exit_nonce, command, tool, rule)
+        if spec.get("cache") is False:
+            no_cache = True
+        if spec.get("level") and mode == "auto":
+            mode = spec["level"]
     call = _Call(deadline=time.monotonic() + time_budget(), data=data, exit_nonce=exit_nonce, mode=mode, command=command, tool=tool, store=store,
                  session=session, no_cache=no_cache, index=index, formatters=formatters, abbreviate=abbreviate)
     for stage in (_take_input, _seen_before, _clean_up, _classify, _find_ref, _format, _around_safe_spans,
@@ -172,6 +186,40 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         if result is not None:
             return result
     return _store(call, _gate(call))
+
+
+def _rule(command: str | None, tool: str | None) -> dict | None:
+    """The config's first rule matching this call, or None (a broken rule never breaks a call)."""
+    try:
+        from .config import rule_for
+
+        return rule_for(command, tool)
+    except Exception:
+        return None
+
+
+def rule_where(rule: dict) -> str:
+    """``file:line`` of a rule, the file relative to the working directory when that is shorter."""
+    path = rule.get("file") or "config"
+    try:
+        rel = os.path.relpath(path)
+        if len(rel) < len(path):
+            path = rel
+    except (OSError, ValueError):
+        pass
+    return f"{path}:{rule['line']}" if rule.get("line") else path
+
+
+def _by_rule(data: bytes, exit_nonce, command, tool, rule: dict) -> Result:
+    """A ``passthrough`` rule's answer: the output as the command printed it (trailer stripped), not stored."""
+    raw, exit_code = split_trailer(data, exit_nonce)
+    family = FormatRequest("", command, tool=tool).program or (tool.lower() if tool else None)
+    r = Result(raw, "passthrough", exit_code=exit_code, reason=f"rule at {rule_where(rule)}", family=family)
+    try:
+        r.est_in = r.est_out = estimate(raw.decode("utf-8", "replace"))
+    except Exception:
+        pass
+    return r
 
 
 def _take_input(c: _Call) -> Result | None:
@@ -205,7 +253,7 @@ def _seen_before(c: _Call) -> Result | None:
     """
     store = c.store
     if (store is None or c.no_cache or c.mode == "safe" or len(c.raw) < MIN_REF_BYTES
-            or os.environ.get("SQZ_NO_DEDUP") == "1"):
+            or env("SQZ_NO_DEDUP") == "1"):
         return None
     from . import dedup
     from .plugins import builtin_record, for_program, implementations, load_index
@@ -303,7 +351,7 @@ def _find_ref(c: _Call) -> Result | None:
     # a test runner's failure report: its formatter renders the traces in it (stored, recoverable)
     c.reporter = _trace_reporter(c.records, c.verdict) if c.is_safe else None
     dedup_ok = (store is not None and (not c.is_safe or c.reporter) and not c.no_cache
-                and len(raw) >= MIN_REF_BYTES and os.environ.get("SQZ_NO_DEDUP") != "1")
+                and len(raw) >= MIN_REF_BYTES and env("SQZ_NO_DEDUP") != "1")
     if not dedup_ok:
         return None
     plugin, ref = call_first(implementations("sqz_dedup", c.records), request=req, digest=c.digest,
@@ -406,7 +454,7 @@ def _generic(c: _Call) -> Result | None:
                 candidate, lossy = cut, True
         abbreviate = c.abbreviate
         if abbreviate is None:
-            abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
+            abbreviate = env("SQZ_NO_ABBREV", "") in ("", "0")
         # a formatter's lines are what agents search for: abbreviate them only under pressure
         consider = abbreviate and recoverable and (formatted is None or level != "default") and not c.cheap
         if consider and not c.kind_asked:  # a claiming formatter answered: the kind was not needed until here

@@ -344,7 +344,9 @@ def load_index(refresh: bool = False) -> dict:
 
 # -- selection ------------------------------------------------------------------------------
 def _names_from_env(var: str) -> set[str] | None:
-    raw = os.environ.get(var)
+    from .config import env
+
+    raw = env(var)
     if raw is None:
         return None
     return {n.strip() for n in raw.split(",") if n.strip()}
@@ -384,8 +386,11 @@ def load_plugin(rec: dict):
 
 def begin_call() -> None:
     """For a long-lived host (the warm daemon): each call starts as in a new process, its load
-    failures reported once again and plugins that failed to load tried again."""
+    failures reported once again and plugins that failed to load tried again (a config file's too)."""
     _reported.clear()
+    config = sys.modules.get("sqz_core.config")
+    if config is not None:
+        config.forget()
     for name in [n for n, m in _modules.items() if m is None]:
         del _modules[name]
 

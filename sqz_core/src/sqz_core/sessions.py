@@ -30,7 +30,9 @@ def user_name() -> str:
 
 def host_name() -> str:
     """This machine: ``SQZ_HOST`` (for hosts that share a name, e.g. containers), else the node name."""
-    host = os.environ.get("SQZ_HOST")
+    from .config import env
+
+    host = env("SQZ_HOST")
     if host:
         return host
     try:
@@ -142,7 +144,9 @@ LEVELS = ("default", "high", "critical")
 
 def _env_number(name: str, default: float) -> float:
     try:
-        return float(os.environ.get(name, default))
+        from .config import env
+
+        return float(env(name) or default)
     except ValueError:
         return default
 

@@ -35,7 +35,9 @@ def store_url() -> str | None:
     The config file is read only when it exists (one ``stat`` per call otherwise);
     an unreadable or invalid file counts as unset.
     """
-    url = os.environ.get("SQZ_STORE_URL")
+    from .config import env
+
+    url = env("SQZ_STORE_URL")
     if url:
         return url
     path = config_path()

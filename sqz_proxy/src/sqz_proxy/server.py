@@ -155,7 +155,7 @@ class Proxy:
             data = await asyncio.get_running_loop().run_in_executor(
                 self._pool, self._rewrite, route.fmt, body, agent_of(request.headers, route.provider), stats)
             note = (f" · {stats.results} results, {stats.new} new, {stats.changed} shortened, "
-                    f"{len(body)}→{len(data)} bytes in {1000 * (time.monotonic() - started):.0f} ms")
+                    + (f"{stats.folded} answers folded, " if stats.folded else "") + f"{len(body)}→{len(data)} bytes in {1000 * (time.monotonic() - started):.0f} ms")
         elif rest is not None:
             data = self._stream_body(body, rest)
             note = " · body over the size limit, forwarded unchanged"
@@ -287,11 +287,14 @@ def _no_userinfo(url: str) -> str:
 
 
 async def serve(host: str, port: int, upstreams: routes.Upstreams, *, quiet: bool = False,
-                ready=None) -> None:
-    """Run the proxy until cancelled (SIGINT/SIGTERM end it cleanly)."""
+                ready=None, fold_answers: bool | None = None) -> None:
+    """Run the proxy until cancelled (SIGINT/SIGTERM end it cleanly); ``fold_answers``: model-output
+    folding on (None: ``SQZ_PROXY_FOLD``)."""
     import signal
 
-    proxy = Proxy(upstreams, quiet=quiet)
+    from .rewrite import Rewriter
+
+    proxy = Proxy(upstreams, quiet=quiet, rewriter=Rewriter(fold_answers=fold_answers))
     bound = await proxy.start(host, port)
     proxy.log(f"listening on http://{host}:{bound} (anthropic → {_no_userinfo(upstreams.urls['anthropic'])}, "
               f"openai → {_no_userinfo(upstreams.urls['openai'])}, gemini → {_no_userinfo(upstreams.urls['gemini'])})")
