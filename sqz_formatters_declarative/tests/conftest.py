@@ -14,11 +14,12 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 @pytest.fixture
 def config_home(tmp_path, monkeypatch):
-    """``$XDG_CONFIG_HOME`` in tmp_path (the user's formatters and trust store live under ``sqz/``)."""
-    home = tmp_path / "config"
-    home.mkdir()
+    """``$XDG_CONFIG_HOME`` in tmp_path (the user's formatters and trust store live under ``sqz/``): the
+    folder the workspace's own isolation (the root conftest) names, whichever fixture runs first."""
+    home = tmp_path / "sqz-home" / "xdg-config"
+    home.mkdir(parents=True, exist_ok=True)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
-    monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "sqz-home" / "cache"))
     return home
 
 

@@ -67,4 +67,4 @@ def test_the_cache_is_reused_until_a_source_changes(project, monkeypatch):
 def test_no_source_no_cache_file(tmp_path, monkeypatch, config_home):
     monkeypatch.chdir(tmp_path)
     assert sources.active() == {"key": sources.fingerprint()[0], "specs": [], "untrusted": [], "problems": []}
-    assert not (tmp_path / "cache" / "declarative").exists()
+    assert not (tmp_path / "sqz-home" / "cache" / "declarative").exists()

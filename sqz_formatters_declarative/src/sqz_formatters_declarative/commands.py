@@ -76,13 +76,17 @@ def check_cmd(
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
 ):
     """Validate spec files against the schema and the linear-time pattern rules; exit 1 on any error."""
-    from .compile import compile_file
-    from .sources import _sources, compile_config
+    from .compile import compile_config, compile_file
+    from .sources import _sources, config_entries
 
     targets = [(f, "file") for f in files] if files else _sources(None)
+    configs = config_entries() if not files else {}
     report, bad = [], 0
     for path, origin in targets:
-        specs, errors = compile_config(path, origin) if origin.endswith("-config") else compile_file(path, origin)
+        if origin.endswith("-config"):
+            specs, errors = compile_config(path, origin, configs[path]["specs"], configs[path]["lines"])
+        else:
+            specs, errors = compile_file(path, origin)
         bad += len(errors)
         report.append({"source": path, "formatters": [s["name"] for s in specs], "errors": errors})
     lines = []

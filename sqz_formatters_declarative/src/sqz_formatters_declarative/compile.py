@@ -67,11 +67,12 @@ def _plain(node):
     return node
 
 
-def compile_items(items, source: str, origin: str, root=None, base=()) -> tuple[list[dict], list[str]]:
+def compile_items(items, source: str, origin: str, root=None, base=(), lines=None) -> tuple[list[dict], list[str]]:
     """Compile a list of spec mappings found at ``base`` in ``root``; ``(specs, errors)``.
 
     A spec with any error is left out whole (a half-applied filter could hide what its author
-    meant to keep); the others are compiled.
+    meant to keep); the others are compiled. ``lines``: each item's line, for plain data without
+    positions (a ``[tool.sqz]`` table).
     """
     from jsonschema import Draft202012Validator
 
@@ -87,13 +88,20 @@ def compile_items(items, source: str, origin: str, root=None, base=()) -> tuple[
     for i, item in enumerate(items):
         at = (*base, i)
         problems = []
+        fallback = lines[i] if lines is not None and i < len(lines) else None
+
+        def where(path, fallback=fallback) -> str:
+            if fallback and getattr(root, "lc", None) is None:  # plain data: the item's own line
+                return f"{source}:{fallback}"
+            return _where(source, root, path)
+
         plain = _plain(item)
         for err in sorted(validator.iter_errors(plain), key=lambda e: list(map(str, e.absolute_path))):
             path = (*at, *err.absolute_path)
             if err.validator == "additionalProperties" and isinstance(err.instance, dict):
                 unknown = sorted(k for k in err.instance if k not in err.schema.get("properties", {}))
                 path = (*path, unknown[0]) if unknown else path
-            problems.append(f"{_where(source, root, path)}: {key_path(path)}: {_message(err)}")
+            problems.append(f"{where(path)}: {key_path(path)}: {_message(err)}")
         match = plain.get("match") if isinstance(plain, dict) else None
         failure = plain.get("on_failure") if isinstance(plain, dict) else None
         failure = failure if isinstance(failure, dict) else {}
@@ -108,7 +116,7 @@ def compile_items(items, source: str, origin: str, root=None, base=()) -> tuple[
                         checked[name] = [patterns, check(patterns)]
                     except PatternError as exc:
                         path = (*at, *keys)
-                        problems.append(f"{_where(source, root, path)}: {key_path(path)}: {patterns!r}: {exc}")
+                        problems.append(f"{where(path)}: {key_path(path)}: {patterns!r}: {exc}")
                 continue
             out = []
             for j, pattern in enumerate(patterns if isinstance(patterns, list) else []):
@@ -118,11 +126,11 @@ def compile_items(items, source: str, origin: str, root=None, base=()) -> tuple[
                     out.append([pattern, check(pattern)])
                 except PatternError as exc:
                     path = (*at, *keys, j)
-                    problems.append(f"{_where(source, root, path)}: {key_path(path)}: {pattern!r}: {exc}")
+                    problems.append(f"{where(path)}: {key_path(path)}: {pattern!r}: {exc}")
             checked[name] = out
         if not problems:
             if plain["name"] in seen:
-                problems.append(f"{_where(source, root, (*at, 'name'))}: {key_path((*at, 'name'))}: "
+                problems.append(f"{where((*at, 'name'))}: {key_path((*at, 'name'))}: "
                                 f"the name {plain['name']!r} is already used at {seen[plain['name']]}")
             compiled = {"name": plain["name"], "source": source, "origin": origin,
                         "programs": _names(match["program"]),
@@ -137,7 +145,7 @@ def compile_items(items, source: str, origin: str, root=None, base=()) -> tuple[
         if problems:
             errors.extend(problems)
             continue
-        seen[plain["name"]] = _where(source, root, at)
+        seen[plain["name"]] = where(at)
         specs.append(compiled)
     return specs, errors
 
@@ -214,3 +222,18 @@ def programs_of(path: str) -> list[str]:
         elif isinstance(program, list):
             found.extend(str(p) for p in program if isinstance(p, str))
     return found
+
+
+def compile_config(path: str, origin: str, specs: list, lines: list) -> tuple[list[dict], list[str]]:
+    """A config file's ``formatters:`` list (``specs`` as the config loader read them): from the YAML
+    tree itself when the file is YAML, so each error names its key's own line; else (``[tool.sqz]``)
+    each spec's line."""
+    if path.endswith((".yaml", ".yml")):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                tree, error = parse(fh.read(), path)
+        except (OSError, UnicodeDecodeError):
+            tree, error = None, "unreadable"
+        if error is None and isinstance(tree, dict) and _plain(tree.get("formatters")) == specs:
+            return compile_items(tree["formatters"], path, origin, tree, ("formatters",))
+    return compile_items(specs, path, origin, None, ("formatters",), lines)

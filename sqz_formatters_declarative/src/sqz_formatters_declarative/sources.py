@@ -30,11 +30,40 @@ except ImportError:  # pragma: no cover - other Pythons
     except ImportError:
         from hashlib import sha256
 
-from . import config_dir, project_dir, user_dir
-
 CACHE_FORMAT = 1
+BASE_KEY = 6  # the fingerprint's fields before one entry per source
 SUFFIXES = (".yaml", ".yml")
 TRUST_FILE = "trusted-formatters.json"
+
+
+def config_dir() -> str:
+    """The user's sqz config folder (``$XDG_CONFIG_HOME/sqz``, default ``~/.config/sqz``)."""
+    root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(root, "sqz")
+
+
+def user_dir() -> str:
+    """The user's own spec folder (trusted: the user wrote it)."""
+    return os.path.join(config_dir(), "formatters")
+
+
+def project_dir(cwd: str | None = None) -> str | None:
+    """The nearest ``.sqz/formatters`` folder at or above ``cwd`` (None when there is none)."""
+    try:
+        here = os.path.realpath(cwd or os.getcwd())
+    except OSError:
+        return None
+    user = None
+    while True:
+        candidate = os.path.join(here, ".sqz", "formatters")
+        if os.path.isdir(candidate):
+            user = user if user is not None else os.path.realpath(user_dir())
+            if os.path.realpath(candidate) != user:
+                return candidate
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
 
 
 def trust_path() -> str:
@@ -63,9 +92,33 @@ def _stat(path: str) -> list | None:
     return [st.st_mtime_ns, st.st_size]
 
 
+def config_entries(cwd: str | None = None) -> dict[str, dict]:
+    """The config files' ``formatters:`` lists (the core's config loader, warm from its snapshot):
+    ``{path: {"origin", "specs", "lines"}}``, the project's file first."""
+    from sqz_core.api import load_config
+
+    out: dict[str, dict] = {}
+    for entry in load_config(cwd, quiet=True).formatters:
+        rec = out.setdefault(entry["file"], {"origin": f"{'project' if entry['scope'] == 'project' else 'user'}-config",
+                                             "specs": [], "lines": []})
+        rec["specs"].append(entry["spec"])
+        rec["lines"].append(entry.get("line"))
+    return out
+
+
 def config_sources(cwd: str | None = None) -> list[tuple[str, str]]:
     """``(path, origin)`` of the config files whose ``formatters:`` lists count (project, then user)."""
-    return []
+    return [(path, rec["origin"]) for path, rec in config_entries(cwd).items()]
+
+
+def config_digest(specs: list) -> str:
+    """What a config file's formatters are pinned by: their content, not the file's (an unrelated
+    setting changed in ``pyproject.toml`` keeps them trusted; a changed formatter does not)."""
+    return digest(json.dumps(specs, sort_keys=True, ensure_ascii=False).encode("utf-8"))
+
+
+def config_trust_key(path: str) -> str:
+    return os.path.realpath(path) + "#formatters"
 
 
 def _sources(cwd: str | None) -> list[tuple[str, str]]:
@@ -89,9 +142,12 @@ def fingerprint(cwd: str | None = None) -> tuple[list, dict[str, bytes]]:
     key: list = [CACHE_FORMAT, sys.version_info[:2], project, _stat(project) if project else None,
                  _stat(user_dir()), _stat(trust_path())]
     contents: dict[str, bytes] = {}
+    configs = config_entries(cwd)
     for path, origin in _sources(cwd):
         entry = [path, origin, _stat(path)]
-        if is_project(origin):
+        if origin.endswith("-config"):
+            entry.append(config_digest(configs[path]["specs"]))
+        elif is_project(origin):
             try:
                 with open(path, "rb") as fh:
                     contents[path] = data = fh.read()
@@ -134,32 +190,52 @@ def trust_state(path: str, data: bytes | None, trusted: dict[str, dict]) -> str:
 
 def build(cwd: str | None, key: list, contents: dict[str, bytes]) -> dict:
     """Compile every source (the cold path: ruamel.yaml and jsonschema) into the cache's shape."""
-    from .compile import compile_file, compile_text, programs_of
+    from .compile import compile_config, compile_file, compile_text, programs_of
 
     trusted = read_trust()
     specs, untrusted, problems = [], [], []
+    configs = config_entries(cwd)
     for path, origin in _sources(cwd):
         if origin.endswith("-config"):
-            found, errors = compile_config(path, origin)
+            rec = configs[path]
+            found, errors = compile_config(path, origin, rec["specs"], rec["lines"])
         elif path in contents:
             text = contents[path].decode("utf-8", "replace")
             found, errors = compile_text(text, path, origin)
         else:
             found, errors = compile_file(path, origin)
         if is_project(origin):
-            state = trust_state(path, contents.get(path) if path in contents else _read(path), trusted)
+            if origin.endswith("-config"):
+                state = config_trust_state(path, configs[path]["specs"], trusted)
+                named = _programs_in(configs[path]["specs"])
+            else:
+                state = trust_state(path, contents.get(path) if path in contents else _read(path), trusted)
+                named = programs_of(path)
             if state != "trusted":
-                progs = sorted({p for s in found for p in s["programs"]} | set(programs_of(path)))
+                progs = sorted({p for s in found for p in s["programs"]} | set(named))
                 untrusted.append({"source": path, "state": state, "programs": progs})
                 continue
         if errors:
-            problems.append({"source": path, "errors": errors, "programs": sorted(programs_of(path))})
+            named = _programs_in(configs[path]["specs"]) if origin.endswith("-config") else programs_of(path)
+            problems.append({"source": path, "errors": errors, "programs": sorted(set(named))})
         specs.extend(found)
     return {"key": key, "specs": specs, "untrusted": untrusted, "problems": problems}
 
 
-def compile_config(path: str, origin: str) -> tuple[list[dict], list[str]]:
-    return [], []
+def config_trust_state(path: str, specs: list, trusted: dict[str, dict]) -> str:
+    pin = trusted.get(config_trust_key(path))
+    if not isinstance(pin, dict):
+        return "untrusted"
+    return "trusted" if pin.get("sha256") == config_digest(specs) else "changed"
+
+
+def _programs_in(specs: list) -> list[str]:
+    found = []
+    for spec in specs:
+        match = spec.get("match") if isinstance(spec, dict) else None
+        program = match.get("program") if isinstance(match, dict) else None
+        found += [program] if isinstance(program, str) else [p for p in program or [] if isinstance(p, str)]
+    return found
 
 
 def _read(path: str) -> bytes | None:
@@ -193,7 +269,7 @@ def active(cwd: str | None = None) -> dict:
             return state
     except (OSError, ValueError):
         pass
-    if len(key) == 6:  # no source at all: nothing to compile, nothing to cache
+    if len(key) == BASE_KEY:  # no source at all: nothing to compile, nothing to cache
         state = {"key": key, "specs": [], "untrusted": [], "problems": []}
     else:
         state = build(cwd, key, contents)

@@ -10,16 +10,28 @@ from __future__ import annotations
 import json
 import os
 
-from .sources import _files, digest, project_dir, read_trust, trust_path
+from .sources import (_files, config_digest, config_entries, config_trust_key, digest, project_dir, read_trust,
+                      trust_path)
 
 
 def _targets(path: str | None) -> list[str]:
+    """Spec files to trust: PATH (a file or folder), or the project's folder and its config's list."""
     if path is None:
         folder = project_dir()
-        return _files(folder) if folder else []
+        files = _files(folder) if folder else []
+        return files + [p for p, rec in config_entries().items() if rec["origin"] == "project-config"]
     if os.path.isdir(path):
         return _files(path)
     return [path]
+
+
+def _config_of(target: str) -> dict | None:
+    """The config loader's record of ``target`` when it is a config file holding formatters."""
+    real = os.path.realpath(target)
+    for path, rec in config_entries().items():
+        if os.path.realpath(path) == real:
+            return rec
+    return None
 
 
 def _save(trusted: dict) -> None:
@@ -41,9 +53,22 @@ def trust_paths(path: str | None) -> tuple[list[dict], list[dict]]:
 
     from .compile import compile_text
 
+    from .compile import compile_config
+
     trusted = read_trust()
     done, refused = [], []
     for target in _targets(path):
+        config = _config_of(target) if os.path.basename(target) in (".sqz.yaml", "pyproject.toml") else None
+        if config is not None:  # a config file: its formatters list is what is pinned
+            specs, errors = compile_config(target, config["origin"], config["specs"], config["lines"])
+            if errors:
+                refused.append({"path": target, "reason": errors[0]})
+                continue
+            pin = {"sha256": config_digest(config["specs"]), "formatters": [s["name"] for s in specs],
+                   "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+            trusted[config_trust_key(target)] = pin
+            done.append({"path": config_trust_key(target), **pin})
+            continue
         try:
             with open(target, "rb") as fh:
                 data = fh.read()
@@ -73,7 +98,7 @@ def revoke_paths(path: str | None) -> list[str]:
             return []
         path = folder
     real = os.path.realpath(path)
-    gone = [p for p in trusted if p == real or p.startswith(real.rstrip(os.sep) + os.sep)]
+    gone = [p for p in trusted if p in (real, real + "#formatters") or p.startswith(real.rstrip(os.sep) + os.sep)]
     for p in gone:
         del trusted[p]
     if gone:
@@ -85,11 +110,16 @@ def list_pins() -> list[dict]:
     """Every pin with its state now: ``trusted`` (same content), ``changed`` or ``missing``."""
     rows = []
     for path, pin in sorted(read_trust().items()):
-        try:
-            with open(path, "rb") as fh:
-                state = "trusted" if digest(fh.read()) == pin.get("sha256") else "changed"
-        except OSError:
-            state = "missing"
+        if path.endswith("#formatters"):
+            rec = _config_of(path[: -len("#formatters")])
+            state = "missing" if rec is None else (
+                "trusted" if config_digest(rec["specs"]) == pin.get("sha256") else "changed")
+        else:
+            try:
+                with open(path, "rb") as fh:
+                    state = "trusted" if digest(fh.read()) == pin.get("sha256") else "changed"
+            except OSError:
+                state = "missing"
         rows.append({"path": path, "state": state, "sha256": str(pin.get("sha256", "")), "at": str(pin.get("at", "")),
                      "formatters": list(pin.get("formatters", []))})
     return rows
