@@ -21,6 +21,14 @@ import heapq
 import time
 import zlib
 
+try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - other Pythons
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
+
 MIN_BYTES = 160       # shorter content is always sent in full
 SKETCH_K = 32         # values kept per sketch
 MIN_SHARED = 12       # sketch values a candidate must share (≈ Jaccard ≥ 0.2) to be diffed
@@ -57,6 +65,11 @@ def sketch(data: bytes) -> list[int]:
     return heapq.nsmallest(SKETCH_K, hashes)
 
 
+def digest_of(data: bytes) -> str:
+    """The content's id: the SHA-256 of its bytes, in hex (what the store keys blobs and refs by)."""
+    return sha256(data).hexdigest()
+
+
 def shortened_key(digest: str, command: str | None) -> str:
     """The served-mark key of content the model got *shortened* (a lossy or folded rendering) by ``command``.
 
@@ -64,8 +77,6 @@ def shortened_key(digest: str, command: str | None) -> str:
     with a ref; any other read of the same bytes (``cat`` of the log, an ``expand``) gets
     the content again. Not a blob hash, so it never matches a full-content lookup.
     """
-    from .pipeline import digest_of  # the C sha256 without hashlib's OpenSSL set-up
-
     return digest_of(f"shortened\0{command or ''}\0{digest}".encode("utf-8", "surrogatepass"))
 
 
@@ -77,7 +88,7 @@ def _expand_words() -> str:
 
 def _ref_id(store, digest: str) -> str:
     """The id a ref prints: the shortest unique prefix of ``digest`` (12+ hex, as the recovery line's)."""
-    from .expand import short_id
+    from .gate import short_id
 
     return short_id(store, digest)
 

@@ -41,6 +41,18 @@ def host_name() -> str:
         return os.environ.get("COMPUTERNAME", "?")
 
 
+def default_session() -> str:
+    """``SQZ_SESSION``, else one session per user, machine and working directory."""
+    sid = os.environ.get("SQZ_SESSION")
+    if sid:
+        return sid
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = "?"
+    return default_session_for(cwd)
+
+
 def default_session_for(cwd: str) -> str:
     """The session id of calls made in ``cwd`` without a session of their own.
 
@@ -85,8 +97,7 @@ def hook_precompact(payload: bytes, args: list[str]) -> bytes | None:
     Prints nothing (the agent goes on unchanged); a payload without a session id
     falls back to ``SQZ_SESSION`` / the per-directory default.
     """
-    from .hot import _open_store
-    from .pipeline import default_session
+    from .stores import open_store_or_say as _open_store
 
     session = session_from_hook(payload, args) or default_session()
     store = _open_store()
@@ -104,7 +115,7 @@ def hook_precompact(payload: bytes, args: list[str]) -> bytes | None:
 
 def pin_bytes(store, data: bytes, label: str | None) -> str:
     """Store ``data`` and pin it: refs to it skip the freshness check. Returns its hash."""
-    from .pipeline import digest_of
+    from .dedup import digest_of
 
     digest = digest_of(data)
     store.put_blob(digest, data, label)
@@ -125,7 +136,7 @@ def resolve_prefix(store, prefix: str) -> str:
 def recall(store, query: str, limit: int = 10) -> list[dict]:
     """Full-text matches over everything compressed: ``ref`` (with the id refs print), ``command``,
     ``age_seconds``, ``snippet``."""
-    from .expand import short_id
+    from .gate import short_id
 
     now = time.time()
     out = []
