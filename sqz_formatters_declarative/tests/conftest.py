@@ -30,3 +30,16 @@ def project(tmp_path, monkeypatch, config_home):
     (root / ".sqz" / "formatters").mkdir(parents=True)
     monkeypatch.chdir(root)
     return root
+
+
+@pytest.fixture(autouse=True)
+def _a_new_call():
+    """Each test starts as a new sqz call: the core's config looked at again, no compiled state kept."""
+    from sqz_core.config import forget
+
+    from sqz_formatters_declarative import sources
+
+    forget()
+    sources._memo.clear()
+    yield
+    forget()

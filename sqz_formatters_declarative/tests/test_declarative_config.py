@@ -9,10 +9,19 @@ from pathlib import Path
 
 from conftest import FIXTURES
 
-from sqz_formatters_declarative.sources import active
+from sqz_core.config import refresh
+from sqz_formatters_declarative.sources import active as _active
 from sqz_formatters_declarative.trust import list_pins, trust_paths
 
 RAW = (FIXTURES / "pnpm" / "run_test_failed.txt").read_bytes()
+
+
+def active():
+    """The declarative state as a new call sees it (the core's config is looked at once per call)."""
+    refresh()
+    return _active()
+
+
 SPEC = """formatters:
   - name: pnpm-run-test
     match: {program: pnpm, subcommand: run}

@@ -79,8 +79,8 @@ def check_cmd(
     from .compile import compile_config, compile_file
     from .sources import _sources, config_entries
 
-    targets = [(f, "file") for f in files] if files else _sources(None)
-    configs = config_entries() if not files else {}
+    targets = [(f, "file") for f in files] if files else _sources(os.getcwd())
+    configs = config_entries(os.getcwd()) if not files else {}
     report, bad = [], 0
     for path, origin in targets:
         if origin.endswith("-config"):

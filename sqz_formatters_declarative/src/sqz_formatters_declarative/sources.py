@@ -94,7 +94,8 @@ def _stat(path: str) -> list | None:
 
 def config_entries(cwd: str | None = None) -> dict[str, dict]:
     """The config files' ``formatters:`` lists (the core's config loader, warm from its snapshot):
-    ``{path: {"origin", "specs", "lines"}}``, the project's file first."""
+    ``{path: {"origin", "specs", "lines"}}``, the project's file first. ``cwd`` None: the working
+    directory's, as the loader looked at it for this call (a command-line verb passes its cwd)."""
     from sqz_core.api import load_config
 
     out: dict[str, dict] = {}

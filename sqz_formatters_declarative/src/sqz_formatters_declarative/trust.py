@@ -19,7 +19,7 @@ def _targets(path: str | None) -> list[str]:
     if path is None:
         folder = project_dir()
         files = _files(folder) if folder else []
-        return files + [p for p, rec in config_entries().items() if rec["origin"] == "project-config"]
+        return files + [p for p, rec in config_entries(os.getcwd()).items() if rec["origin"] == "project-config"]
     if os.path.isdir(path):
         return _files(path)
     return [path]
@@ -28,7 +28,7 @@ def _targets(path: str | None) -> list[str]:
 def _config_of(target: str) -> dict | None:
     """The config loader's record of ``target`` when it is a config file holding formatters."""
     real = os.path.realpath(target)
-    for path, rec in config_entries().items():
+    for path, rec in config_entries(os.getcwd()).items():
         if os.path.realpath(path) == real:
             return rec
     return None
