@@ -156,6 +156,8 @@ def uninstall(
     dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be removed; change nothing."),
     global_: bool = typer.Option(False, "--global", help="Only what init added to user-wide configuration."),
     project: bool = typer.Option(False, "--project", help="Only what init added inside this project."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output: one entry per file or agent "
+                                                       "(what was or would be done); the lines go to stderr."),
 ):
     """Remove exactly what `sqz init` added (and nothing else); by default everywhere it added something."""
     from .setup_cmds import make_ctx, run_uninstall
@@ -163,8 +165,14 @@ def uninstall(
     if global_ and project:
         raise typer.BadParameter("choose one of --global and --project")
     scope = "project" if project else ("global" if global_ else None)
-    raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo,
-                                   scope=scope))
+    if not as_json:
+        raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo,
+                                       scope=scope))
+    changes: list = []
+    status = run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run,
+                           echo=lambda line: typer.echo(line, err=True), scope=scope, changes=changes)
+    typer.echo(json.dumps({"dry_run": dry_run, "status": status, "changes": changes}, indent=2))
+    raise typer.Exit(status)
 
 
 def doctor(
