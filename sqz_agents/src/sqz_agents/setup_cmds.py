@@ -804,10 +804,11 @@ def run_doctor(names: dict, ctx: dict, echo=print, results: dict | None = None) 
              "until it is reachable; fix the server or SQZ_STORE_URL)")
         report["database"].update(status="unavailable", problems=[str(health)])
         status = 2
-    from sqz_core.api import load_index, plugin_manager
+    from sqz_core.api import Progress, load_index, plugin_manager
 
     try:
-        index = load_index(refresh=True)
+        with Progress("sqz doctor: rebuilding the plugin index") as progress:  # a bar on a terminal, past 1 s
+            index = load_index(refresh=True, progress=progress)
         plugin_manager(index)
         bad = [r["name"] for r in index.get("plugins", []) if r.get("error")]
         report["plugins"] = {"status": "failed" if bad else "ok", "formatters": len(index.get("plugins", [])),

@@ -98,8 +98,11 @@ def plugins(
     SQZ_LOAD_PLUGINS=a,b allows only those plugins; SQZ_DISABLE_PLUGINS=a,b blocks them.
     """
     from .plugins import enabled, index_path, load_index, plugin_manager
+    from .progress import Progress
 
-    index = load_index(refresh=refresh)
+    # a rebuild imports every formatter pack: a bar on a terminal when it takes over a second
+    with Progress("sqz plugins: rebuilding the plugin index") as progress:
+        index = load_index(refresh=refresh, progress=progress)
     active = {r["name"] for r in enabled(index["plugins"])}
     problems = []
     try:
