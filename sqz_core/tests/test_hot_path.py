@@ -85,8 +85,9 @@ def test_daemon_client_imports_no_pipeline_store_regex_or_json():
 
 # what a compress call may import at most (counted on the three shapes below: 26 of the core, 31-40 of
 # sqz with the packs, 107-116 in all; plus a margin of a few): a new import on the hot path is a
-# decision, made here, not an accident
-MAX_CORE_MODULES = 28
+# decision, made here, not an accident (sqz_core.config, +1: the config files' settings and rules, read
+# from their compiled snapshot with a few stats)
+MAX_CORE_MODULES = 29
 MAX_SQZ_MODULES = 44
 MAX_MODULES = 125
 
@@ -109,3 +110,37 @@ def test_compress_imports_only_what_it_uses():
         sqz = [m for m in mods if m.startswith("sqz")]
         assert len(sqz) <= MAX_SQZ_MODULES, (command, sqz)
         assert len(mods) <= MAX_MODULES, (command, len(mods))
+
+
+# issue 23: a `git status` the git pack renders imports fewer sqz modules than the 33 of before the redesign
+MAX_SQZ_MODULES_GIT_STATUS = 32
+GIT_STATUS = os.path.join(os.path.dirname(__file__), "..", "..", "sqz_formatters_git", "tests", "fixtures",
+                          "status", "conflict_en.txt")
+STATUS_PROBE = textwrap.dedent('''
+    import io, json, sys
+    sys.stdin = io.TextIOWrapper(io.BytesIO(open(sys.argv[1], "rb").read()))
+    sys.argv = ["sqz", "compress", "--cmd", "git status"]
+    out = sys.stdout
+    sys.stdout = io.TextIOWrapper(io.BytesIO())
+    from sqz_core.__main__ import main
+    status = main()
+    out.write(json.dumps({"status": status, "out": sys.stdout.buffer.getvalue().decode(), "modules": sorted(sys.modules)}))
+''')
+
+
+def test_git_status_imports_the_git_pack_and_not_the_catch_alls(tmp_path):
+    """The git pack answers first, so the generic pack (the catch-alls after it) is never imported, nor
+    the budget module without a budget; the expand verb's module neither (the recovery id is the gate's)."""
+    for i in range(2):  # the first call may build the plugin index
+        env = dict(os.environ, SQZ_QUIET="1", SQZ_DAEMON="0", SQZ_DB_PATH=str(tmp_path / f"db{i}.sqlite"),
+                   SQZ_CACHE_DIR=str(tmp_path / "cache"))
+        r = subprocess.run([sys.executable, "-c", STATUS_PROBE, GIT_STATUS], capture_output=True, check=True,
+                           env=env)
+        got = json.loads(r.stdout)
+    mods = got["modules"]
+    assert got["status"] == 0 and "sqz expand" in got["out"]  # compressed by the git pack, recoverable
+    assert "sqz_formatters_git.git_status" in mods
+    assert not [m for m in mods if m.startswith("sqz_formatters_generic")], mods
+    assert "sqz_core.budget" not in mods and "sqz_core.expand" not in mods, mods
+    sqz = [m for m in mods if m.startswith("sqz")]
+    assert len(sqz) <= MAX_SQZ_MODULES_GIT_STATUS, (len(sqz), sqz)

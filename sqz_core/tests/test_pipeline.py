@@ -226,9 +226,9 @@ def test_a_delta_must_pass_the_net_win_gate(store):
     r = compress(new, command="cat pipeline.py", store=store, session="A")
     assert r.outcome != "delta" and r.output == new  # nothing smaller is possible: sent in full
     # the gate did run: such a delta would be longer in bytes and fail the token margin
-    from sqz_core.dedup import _render_delta
+    from sqz_core.dedup import render_delta
 
-    body = "\n".join(_render_delta(old.decode().split("\n"), new.decode().split("\n")))
+    body = "\n".join(render_delta(old.decode().split("\n"), new.decode().split("\n")))
     assert len(body.encode()) > len(new) and not net_win(estimate(new.decode()), estimate(body), "default")
     assert resolve(store, digest_of(new)[:16]) == new
 

@@ -1,4 +1,4 @@
-"""Safety routing on real outputs: what is sensitive passes through unchanged and is never cached."""
+"""Safety routing on real outputs: what is sensitive reaches the model verbatim and is never served from cache."""
 
 from pathlib import Path
 
@@ -73,7 +73,13 @@ def test_sensitive_fixture_passes_through_and_is_never_stored(name, tmp_path):
     # whatever was folded around it, every paragraph holding the sensitive lines is intact
     assert keeps_paragraphs(clean_terminal(fx.text), clean_terminal(out), classify(clean_terminal(fx.text)).spans)
     assert missing_facts(out, fx.facts) == []
-    assert store.find_hashes("", limit=10) == []  # nothing cached
+    stored = store.find_hashes("", limit=10)
+    if name in SECRETS:
+        assert stored == []  # a secret with no exact extent (a PEM file, .env lines): nothing kept
+    else:
+        # issue 25.3: the rest around a trace may be compressed; then only the original is kept, for expand
+        assert out == fx.text or stored == [result.digest]
+        assert all(store.get_blob(h) == fx.raw for h in stored)
     again = compress(fx.raw, command=fx.command, store=store, session="s1")
     assert again.outcome == "safe" and "§ref:" not in again.output.decode()
 

@@ -110,3 +110,18 @@ def test_timeout_dump_names_every_goroutine_and_shows_each_stack_once():
     assert "/usr/lib/go-1.19/src/" not in out
     assert "FAIL\texample.com/pool\t" in out and "panic: test timed out after 5s" in out
     assert len(out) < len(text) * 0.4
+
+
+def test_parent_fail_line_stays_when_it_took_longer_than_its_subtest():
+    """issue 25: ``--- FAIL: TestSlugEmpty (0.03s)`` says a duration its ``/tab`` subtest's line does not."""
+    lines = run(fixture("fam_v_parent_slower")).splitlines()
+    at = lines.index("--- FAIL: TestSlugEmpty (0.03s)")
+    assert lines[at + 1] == "    --- FAIL: TestSlugEmpty/tab (0.00s)"
+    assert "--- PASS: TestSlugEmpty/blank (0.03s)" not in lines and "=== RUN   TestSlugEmpty" not in lines
+
+
+def test_parent_fail_line_with_its_subtests_duration_still_goes():
+    text = ("=== RUN   TestX\n=== RUN   TestX/a\n    x_test.go:9: bad\n--- FAIL: TestX (0.00s)\n"
+            "    --- FAIL: TestX/a (0.00s)\nFAIL\nFAIL\texample.org/x\t0.002s\nFAIL\n")
+    lines = ask(text, "go test -v ./...", 1).splitlines()
+    assert "--- FAIL: TestX (0.00s)" not in lines and "    --- FAIL: TestX/a (0.00s)" in lines

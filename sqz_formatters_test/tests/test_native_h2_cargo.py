@@ -39,7 +39,7 @@ def test_a_failing_tests_panic_stays_under_nocapture():
             "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
             "error: test failed, to rerun pass `--lib`\n")
     out = rust_cargo.sqz_format(request=FormatRequest(text, "cargo test -- --nocapture", exit_code=101))
-    assert "thread 'a::bad' panicked at src/lib.rs:9:5:" in out and "boom" in out   # its OS thread id goes
+    assert "thread 'a::bad' (7) panicked at src/lib.rs:9:5:" in out and "boom" in out   # its OS thread id stays (issue 25)
     assert "panics of tests that passed" not in out
 
 
@@ -73,8 +73,9 @@ def test_running_lines_lose_only_a_real_binary_hash():
                  "     Running `rustc --crate-name api (target/debug/deps/api-efb9235b861d9729)`",  # a command
                  "     Running " + "x (target/" * 5000 + ")"):                     # long, unmatched
         assert rust_cargo.shorten_line(line) == line
+    # issue 25: the panic line is the one users search for; its thread id stays
     assert rust_cargo.shorten_line("thread 'a::b' (99) panicked at src/x.rs:1:2:") == \
-        "thread 'a::b' panicked at src/x.rs:1:2:"
+        "thread 'a::b' (99) panicked at src/x.rs:1:2:"
     assert rust_cargo.shorten_line("thread 'a::b' (99) is not a panic") == "thread 'a::b' (99) is not a panic"
 
 

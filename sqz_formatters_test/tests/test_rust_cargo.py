@@ -135,3 +135,13 @@ def test_build_failed_waiting_note_dropped_after_an_error():
     # alone (no error line before it) it stays: it is then what explains the failure
     alone = "   Compiling x v0.1.0\nwarning: build failed, waiting for other jobs to finish...\n"
     assert "waiting for other jobs" in ask(alone, "cargo build", 101)
+
+
+def test_panic_lines_keep_their_thread_ids():
+    """issue 25: ``thread 'x' (12978) panicked at`` is the line users search for, id included."""
+    fx = suite.fixture("fam_test_panic_thread_ids")
+    out = suite.run(fx)
+    for line in fx.text.splitlines():
+        if " panicked at " in line:
+            assert line in out.splitlines()
+    assert "test tests::adds ... ok" not in out and "running 3 tests" not in out

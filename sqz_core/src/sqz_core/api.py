@@ -29,8 +29,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     # one pass of the pipeline
     "compress": ("pipeline", "compress"),
     "Result": ("pipeline", "Result"),
-    "digest_of": ("pipeline", "digest_of"),
-    "default_session": ("pipeline", "default_session"),
+    "digest_of": ("dedup", "digest_of"),
+    "default_session": ("sessions", "default_session"),
     "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
     "compress_bytes": ("hot", "compress_bytes"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
@@ -40,7 +40,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "parse_ref": ("expand", "parse_ref"),
     "resolve": ("expand", "resolve"),
     "unique_hash": ("expand", "unique_hash"),
-    "short_id": ("expand", "short_id"),
+    "short_id": ("gate", "short_id"),
     # stores
     "Store": ("store", "Store"),
     "StoreProtocol": ("storeproto", "StoreProtocol"),
@@ -59,6 +59,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "sketch": ("dedup", "sketch"),
     "ref_ttl": ("dedup", "ref_ttl"),
     "exact_ref": ("dedup", "exact"),
+    "render_delta": ("dedup", "render_delta"),
+    "MAX_DELTA_LINES": ("dedup", "MAX_DELTA_LINES"),
+    "MAX_DELTA_RATIO": ("dedup", "MAX_DELTA_RATIO"),
     "db_path": ("paths", "db_path"),
     "cache_dir": ("paths", "cache_dir"),
     # safety
@@ -111,12 +114,23 @@ _NAMES: dict[str, tuple[str, str]] = {
     "pack_frame": ("hot", "pack"),
     "unpack_frame": ("hot", "unpack"),
     "recv_frame": ("hot", "recv_message"),
-    "open_store_or_say": ("hot", "_open_store"),
+    "open_store_or_say": ("stores", "open_store_or_say"),
     "print_stats_line": ("hot", "_note"),
     "plugin_index_is_fresh": ("plugins", "_fresh"),
     "load_plugin": ("plugins", "load_plugin"),
     "begin_plugin_call": ("plugins", "begin_call"),
     "sqlite_path_of": ("stores", "_sqlite_path"),
+    # configuration files (``docs/configuration.md``): merged user/project config, where each value came from
+    "load_config": ("config", "load"),
+    "Config": ("config", "Config"),
+    "config_env": ("config", "env"),
+    "config_value": ("config", "value"),
+    "config_rule_for": ("config", "rule_for"),
+    "user_config_path": ("config", "user_path"),
+    "CONFIG_SETTINGS": ("config", "SETTINGS"),
+    "config_schema": ("configfile", "schema"),
+    "ConfigError": ("configfile", "ConfigError"),
+    "read_config_yaml": ("configfile", "read_yaml"),
     # per-agent token budgets (the core warns; ``sqz budget`` manages them)
     "budgets_path": ("budget", "budgets_path"),
     "budget_warned_dir": ("budget", "warned_dir"),
@@ -154,13 +168,23 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
-    from .dedup import ref_ttl, sketch
+    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, sketch
+    from .config import SETTINGS as CONFIG_SETTINGS
+    from .config import Config
+    from .config import env as config_env
+    from .config import load as load_config
+    from .config import rule_for as config_rule_for
+    from .config import user_path as user_config_path
+    from .config import value as config_value
+    from .configfile import ConfigError
+    from .configfile import read_yaml as read_config_yaml
+    from .configfile import schema as config_schema
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
-    from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
+    from .expand import ExpandError, parse_ref, resolve, unique_hash
+    from .gate import short_id
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
     from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
     from .hot import _note as print_stats_line
-    from .hot import _open_store as open_store_or_say
     from .hot import daemon_stamp
     from .hot import pack as pack_frame
     from .hot import recv_message as recv_frame
@@ -171,7 +195,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .plugins import enabled as enabled_plugins
     from .progress import Progress
     from .plugins import index_path as plugin_index_path
-    from .pipeline import MIN_REF_BYTES, Result, compress, default_session, digest_of
+    from .pipeline import MIN_REF_BYTES, Result, compress
     from .request import FILE_PROGRAMS, FILE_TOOLS, FormatRequest, normalize_argv, split_words
     from .exitmarker import MARKER as EXIT_MARKER
     from .plugins import _fresh as plugin_index_is_fresh
@@ -183,7 +207,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
-    from .sessions import default_session_for, recall
+    from .sessions import default_session, default_session_for, recall
     from .spool import Spool
     from .store import Store, StoreBusy, StoreError, StoreReadOnly
     from .storeproto import StoreProtocol
@@ -192,7 +216,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .storesql import merged as merged_counts
     from .stores import describe as describe_store
     from .stores import _sqlite_path as sqlite_path_of
-    from .stores import open_store, store_url
+    from .stores import open_store, open_store_or_say, store_url
     from .tokens import count as count_tokens
     from .tokens import counter_name, estimate
     from .verdicts import Safety, most_restrictive

@@ -18,18 +18,10 @@ from __future__ import annotations
 
 import os
 
+from .paths import budgets_path, data_dir as _data_dir  # noqa: F401 (budgets_path: public here)
+
 UNKNOWN = "(unknown)"
 ANY = "*"
-
-
-def _data_dir() -> str:
-    from .paths import db_path
-
-    return os.path.dirname(os.path.abspath(db_path()))
-
-
-def budgets_path() -> str:
-    return os.path.join(_data_dir(), "budgets.json")
 
 
 def warned_dir() -> str:

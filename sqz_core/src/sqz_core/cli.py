@@ -208,6 +208,10 @@ def compact(
     typer.echo(f"session {session}: {n} served entr{'y' if n == 1 else 'ies'} forgotten; content is re-sent in full")
 
 
+from .config_cli import config_app  # noqa: E402 (the verbs of `sqz config`)
+
+app.add_typer(config_app, name="config")
+
 pin_app = typer.Typer(help="Pinned content: refs to it skip the freshness window (project docs, conventions).",
                       no_args_is_help=True)
 app.add_typer(pin_app, name="pin")
@@ -220,7 +224,7 @@ def pin_add(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ):
     """Store content and pin it; prints its ref."""
-    from .expand import short_id
+    from .gate import short_id
     from .sessions import pin_bytes
 
     if source == "-":
@@ -254,7 +258,7 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
     """List pinned entries: ref, size, label, when pinned."""
     import time
 
-    from .expand import short_id
+    from .gate import short_id
 
     store = _store_or_exit()
     try:
@@ -277,7 +281,8 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
 def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix."),
                as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Unpin an entry (its content stays stored, subject to the normal freshness rules)."""
-    from .expand import ExpandError, short_id
+    from .expand import ExpandError
+    from .gate import short_id
     from .sessions import resolve_prefix
 
     store = _store_or_exit()

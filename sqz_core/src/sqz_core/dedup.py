@@ -18,9 +18,16 @@ long session (the version must still be fresh to be used).
 from __future__ import annotations
 
 import heapq
-import os
 import time
 import zlib
+
+try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - other Pythons
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
 
 MIN_BYTES = 160       # shorter content is always sent in full
 SKETCH_K = 32         # values kept per sketch
@@ -32,7 +39,9 @@ SHORTENED_NOTE = "shown shortened"  # in a ref to content the model got shortene
 
 def ref_ttl() -> float:
     """Freshness window for refs, from ``SQZ_REF_TTL_SECS`` (default 30 min; 0 disables refs)."""
-    raw = os.environ.get("SQZ_REF_TTL_SECS")
+    from .config import env
+
+    raw = env("SQZ_REF_TTL_SECS")
     if raw is None:
         return 1800.0
     try:
@@ -56,6 +65,11 @@ def sketch(data: bytes) -> list[int]:
     return heapq.nsmallest(SKETCH_K, hashes)
 
 
+def digest_of(data: bytes) -> str:
+    """The content's id: the SHA-256 of its bytes, in hex (what the store keys blobs and refs by)."""
+    return sha256(data).hexdigest()
+
+
 def shortened_key(digest: str, command: str | None) -> str:
     """The served-mark key of content the model got *shortened* (a lossy or folded rendering) by ``command``.
 
@@ -63,8 +77,6 @@ def shortened_key(digest: str, command: str | None) -> str:
     with a ref; any other read of the same bytes (``cat`` of the log, an ``expand``) gets
     the content again. Not a blob hash, so it never matches a full-content lookup.
     """
-    from .pipeline import digest_of  # the C sha256 without hashlib's OpenSSL set-up
-
     return digest_of(f"shortened\0{command or ''}\0{digest}".encode("utf-8", "surrogatepass"))
 
 
@@ -76,7 +88,7 @@ def _expand_words() -> str:
 
 def _ref_id(store, digest: str) -> str:
     """The id a ref prints: the shortest unique prefix of ``digest`` (12+ hex, as the recovery line's)."""
-    from .expand import short_id
+    from .gate import short_id
 
     return short_id(store, digest)
 
@@ -142,24 +154,32 @@ def slice_of_fresh_read(store, session: str, data: bytes, ttl: float) -> str | N
     return None
 
 
-def _render_delta(base_lines: list[str], new_lines: list[str]) -> list[str]:
+def render_delta(base_lines: list[str], new_lines: list[str],
+                 keys: tuple[list[str], list[str]] | None = None) -> list[str]:
+    """Hunks ``@@ -a,n +b,m @@`` turning ``base_lines`` into ``new_lines``, one unchanged line around each.
+
+    ``keys`` (one comparison key per line of each side) decide which lines are equal when the
+    lines themselves differ in a part that must not count (a host's line-number prefix, which an
+    inserted line shifts); the unchanged lines shown are the new side's.
+    """
     from difflib import SequenceMatcher
 
+    ka, kb = keys if keys is not None else (base_lines, new_lines)
     out: list[str] = []
-    ops = SequenceMatcher(None, base_lines, new_lines, autojunk=False).get_opcodes()
+    ops = SequenceMatcher(None, ka, kb, autojunk=False).get_opcodes()
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
             continue
         # one unchanged line on each side
-        a0, b0 = max(0, i1 - 1), max(0, j1 - 1)
-        a1, b1 = min(len(base_lines), i2 + 1), min(len(new_lines), j2 + 1)
+        b0, b1 = max(0, j1 - 1), min(len(new_lines), j2 + 1)
+        a0, a1 = max(0, i1 - 1), min(len(base_lines), i2 + 1)
         out.append(f"@@ -{a0 + 1},{a1 - a0} +{b0 + 1},{b1 - b0} @@")
-        if i1 > a0:
-            out.append(" " + base_lines[a0])
+        if j1 > b0:
+            out.append(" " + new_lines[b0])
         out.extend("-" + line for line in base_lines[i1:i2])
         out.extend("+" + line for line in new_lines[j1:j2])
-        if i2 < a1:
-            out.append(" " + base_lines[i2])
+        if j2 < b1:
+            out.append(" " + new_lines[j2])
     return out
 
 
@@ -191,7 +211,7 @@ def delta(store, session: str, digest: str, data: bytes, ttl: float, values: lis
         base_lines = base_text.split("\n")
         if len(base_lines) > MAX_DELTA_LINES:
             continue
-        body = _render_delta(base_lines, new_lines)
+        body = render_delta(base_lines, new_lines)
         if not body:
             continue
         changed = sum(1 for line in body if line[:1] in "+-" and not line.startswith("@@"))

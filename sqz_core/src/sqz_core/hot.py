@@ -50,28 +50,22 @@ def _parse(args: list[str], allow_rest: bool):
 
 
 def _quiet() -> bool:
-    return os.environ.get("SQZ_QUIET", "") not in ("", "0")
+    from .config import env
+
+    return env("SQZ_QUIET", "") not in ("", "0")
 
 
 def _open_store():
-    """The configured store, or None after one clear line on stderr (compression goes on without dedup)."""
-    from .store import StoreBusy, StoreError
-    from .stores import open_store
+    """The configured store, or None after one clear line on stderr (``stores.open_store_or_say``)."""
+    from .stores import open_store_or_say
 
-    try:
-        return open_store(hot=True)
-    except StoreBusy:
-        _busy_note()
-        return None
-    except StoreError as exc:
-        sys.stderr.write(f"sqz: store unavailable ({exc}); compressing without dedup or expand\n")
-        return None
+    return open_store_or_say()
 
 
 def _busy_note() -> None:
-    """A held write lock is a passing state, not a failure: one quiet line (none with SQZ_QUIET)."""
-    if not _quiet():
-        sys.stderr.write("sqz: store busy (another process holds its write lock); sent without caching\n")
+    from .stores import busy_note
+
+    busy_note()
 
 
 def _note(result) -> None:
@@ -90,6 +84,8 @@ def _note(result) -> None:
         msg = f"sqz: ~{result.est_in}→{result.est_out} tokens (-{pct}%, estimate){via}"
     elif result.outcome == "safe" and result.reason:
         msg = f"sqz: sent unchanged ({result.reason}; never cached)"
+    elif result.outcome == "passthrough" and result.reason.startswith("rule at "):
+        msg = f"sqz: sent unchanged ({result.reason})"
     elif result.outcome == "timeout":
         msg = f"sqz: sent unchanged ({result.reason}; SQZ_TIME_BUDGET_MS sets it)"
     else:
@@ -138,7 +134,9 @@ class Answer:
 def _budget_seconds() -> float | None:
     """``SQZ_TIME_BUDGET_MS`` in seconds (as ``pipeline.time_budget``); None when unlimited."""
     try:
-        ms = int(os.environ.get("SQZ_TIME_BUDGET_MS", 2000))
+        from .config import env
+
+        ms = int(env("SQZ_TIME_BUDGET_MS", "2000"))
     except ValueError:
         ms = 2000
     return ms / 1000 if ms > 0 else None
@@ -326,11 +324,14 @@ def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | No
                     bytes_out=len(result.output), est_in=result.est_in, est_out=result.est_out,
                     input_hash=result.digest if result.stored else None, output_hash=result.output_digest,
                     agent=opts.get("agent"), cwd=_cwd())
-                from .budget import check as budget_check  # stdlib only; no file read without a budget
+                from .paths import budgets_path
 
-                warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
-                if warning:
-                    sys.stderr.write(warning + "\n")
+                if os.path.exists(budgets_path()):  # no budget set: nothing read, ``budget`` not imported
+                    from .budget import check as budget_check
+
+                    warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
+                    if warning:
+                        sys.stderr.write(warning + "\n")
             except StoreError:
                 opts["store_failed"] = True
         return result
@@ -359,7 +360,7 @@ def _cwd() -> str | None:
 
 
 def _default_session() -> str:
-    from .pipeline import default_session
+    from .sessions import default_session
 
     return default_session()
 

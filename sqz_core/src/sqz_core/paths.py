@@ -3,27 +3,21 @@
 from __future__ import annotations
 
 import os
-import sys
 
-
-def _base(kind: str) -> str:
-    home = os.path.expanduser("~")
-    if sys.platform == "win32":
-        root = os.environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
-        return os.path.join(root, "sqz", "cache" if kind == "cache" else "")
-    if sys.platform == "darwin":
-        sub = "Caches" if kind == "cache" else "Application Support"
-        return os.path.join(home, "Library", sub, "sqz")
-    var, default = ("XDG_CACHE_HOME", ".cache") if kind == "cache" else ("XDG_DATA_HOME", os.path.join(".local", "share"))
-    root = os.environ.get(var) or os.path.join(home, default)
-    return os.path.join(root, "sqz")
+from .config import _base, env
+from .config import cache_dir as cache_dir  # public here: where sqz keeps its files
 
 
 def db_path() -> str:
     """``SQZ_DB_PATH``, or ``sqz.db`` in the user's data directory (platform convention)."""
-    return os.environ.get("SQZ_DB_PATH") or os.path.join(_base("data"), "sqz.db")
+    return env("SQZ_DB_PATH") or os.path.join(_base("data"), "sqz.db")
 
 
-def cache_dir() -> str:
-    """``SQZ_CACHE_DIR``, or the user's cache directory (platform convention)."""
-    return os.environ.get("SQZ_CACHE_DIR") or _base("cache")
+def data_dir() -> str:
+    """The folder of the database: where the per-agent budgets and their warning marks are kept."""
+    return os.path.dirname(os.path.abspath(db_path()))
+
+
+def budgets_path() -> str:
+    """``budgets.json`` (``sqz budget``): a call reads it, and imports ``budget``, only when it exists."""
+    return os.path.join(data_dir(), "budgets.json")

@@ -25,19 +25,14 @@ from __future__ import annotations
 import os
 import time
 
+from .config import env
 from .cleanup import clean_terminal, fold_blank_runs, fold_repeats, looks_like_diff, strip_escapes
+from .dedup import digest_of  # noqa: F401 (public here too)
 from .exitmarker import split_trailer
 from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
 from .request import FormatRequest
+from .sessions import default_session  # noqa: F401 (public here too)
 from .tokens import estimate, surely_more_than
-
-try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
-    from _sha256 import sha256
-except ImportError:  # pragma: no cover - other Pythons
-    try:
-        from _sha2 import sha256
-    except ImportError:
-        from hashlib import sha256
 
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_TIME_BUDGET_MS = 2000
@@ -71,27 +66,9 @@ class Result:
         return f"Result({self.outcome!r}, plugin={self.plugin!r}, {self.est_in}->{self.est_out} est tokens)"
 
 
-def digest_of(data: bytes) -> str:
-    return sha256(data).hexdigest()
-
-
-def default_session() -> str:
-    """``SQZ_SESSION``, else one session per user, machine and working directory."""
-    sid = os.environ.get("SQZ_SESSION")
-    if sid:
-        return sid
-    from .sessions import default_session_for
-
-    try:
-        cwd = os.getcwd()
-    except OSError:
-        cwd = "?"
-    return default_session_for(cwd)
-
-
 def _max_bytes() -> int:
     try:
-        return int(os.environ.get("SQZ_MAX_BYTES", DEFAULT_MAX_BYTES))
+        return int(env("SQZ_MAX_BYTES") or DEFAULT_MAX_BYTES)
     except ValueError:
         return DEFAULT_MAX_BYTES
 
@@ -99,7 +76,7 @@ def _max_bytes() -> int:
 def time_budget() -> float:
     """Seconds a call may spend before the original is sent instead (``SQZ_TIME_BUDGET_MS``; 0: no limit)."""
     try:
-        ms = int(os.environ.get("SQZ_TIME_BUDGET_MS", DEFAULT_TIME_BUDGET_MS))
+        ms = int(env("SQZ_TIME_BUDGET_MS") or DEFAULT_TIME_BUDGET_MS)
     except ValueError:
         ms = DEFAULT_TIME_BUDGET_MS
     return ms / 1000 if ms > 0 else float("inf")
@@ -140,7 +117,7 @@ class _Call:
     __slots__ = ("data", "exit_nonce", "raw", "exit_code", "text", "cleaned", "req", "family", "deadline", "mode", "command", "tool",
                  "store", "session", "no_cache", "index", "formatters", "abbreviate", "records", "verdict",
                  "est_in", "is_safe", "is_file", "digest", "level", "reporter", "plugin", "formatted",
-                 "candidate", "est_out", "lossy", "kind_asked", "cheap")
+                 "candidate", "est_out", "lossy", "kind_asked", "cheap", "masked", "secret_blocks")
 
     def __init__(self, **fields) -> None:
         for name in self.__slots__:
@@ -170,8 +147,21 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
     tail, the middle recoverable with ``sqz expand``. File content, diffs and safe
     content are never cut.
 
+    A per-command rule of the config files (``config.rule_for``) applies first: ``passthrough`` sends
+    the output unchanged (never stored), ``cache: false`` is ``no_cache``, ``level`` is the mode when
+    the caller left it ``auto``.
+
     The stages run in order; each either answers (a ``Result``) or leaves the call to the next.
     """
+    rule = _rule(command, tool)
+    if rule is not None:
+        spec = rule["spec"]
+        if spec.get("passthrough"):
+            return _by_rule(data, exit_nonce, command, tool, rule)
+        if spec.get("cache") is False:
+            no_cache = True
+        if spec.get("level") and mode == "auto":
+            mode = spec["level"]
     call = _Call(deadline=time.monotonic() + time_budget(), data=data, exit_nonce=exit_nonce, mode=mode, command=command, tool=tool, store=store,
                  session=session, no_cache=no_cache, index=index, formatters=formatters, abbreviate=abbreviate)
     for stage in (_take_input, _seen_before, _clean_up, _classify, _find_ref, _format, _around_safe_spans,
@@ -180,6 +170,40 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         if result is not None:
             return result
     return _store(call, _gate(call))
+
+
+def _rule(command: str | None, tool: str | None) -> dict | None:
+    """The config's first rule matching this call, or None (a broken rule never breaks a call)."""
+    try:
+        from .config import rule_for
+
+        return rule_for(command, tool)
+    except Exception:
+        return None
+
+
+def rule_where(rule: dict) -> str:
+    """``file:line`` of a rule, the file relative to the working directory when that is shorter."""
+    path = rule.get("file") or "config"
+    try:
+        rel = os.path.relpath(path)
+        if len(rel) < len(path):
+            path = rel
+    except (OSError, ValueError):
+        pass
+    return f"{path}:{rule['line']}" if rule.get("line") else path
+
+
+def _by_rule(data: bytes, exit_nonce, command, tool, rule: dict) -> Result:
+    """A ``passthrough`` rule's answer: the output as the command printed it (trailer stripped), not stored."""
+    raw, exit_code = split_trailer(data, exit_nonce)
+    family = FormatRequest("", command, tool=tool).program or (tool.lower() if tool else None)
+    r = Result(raw, "passthrough", exit_code=exit_code, reason=f"rule at {rule_where(rule)}", family=family)
+    try:
+        r.est_in = r.est_out = estimate(raw.decode("utf-8", "replace"))
+    except Exception:
+        pass
+    return r
 
 
 def _take_input(c: _Call) -> Result | None:
@@ -213,7 +237,7 @@ def _seen_before(c: _Call) -> Result | None:
     """
     store = c.store
     if (store is None or c.no_cache or c.mode == "safe" or len(c.raw) < MIN_REF_BYTES
-            or os.environ.get("SQZ_NO_DEDUP") == "1"):
+            or env("SQZ_NO_DEDUP") == "1"):
         return None
     from . import dedup
     from .plugins import builtin_record, for_program, implementations, load_index
@@ -283,7 +307,7 @@ def _classify(c: _Call) -> Result | None:
             verdict = raw_verdict
     c.verdict = verdict
     c.est_in = est_in = estimate(text)
-    if verdict is not None and verdict.level == "safe" and verdict.secret:
+    if verdict is not None and verdict.level == "safe" and verdict.secret and not _secret_spans_planned(c):
         return _safe_passthrough(c.raw, text, c.exit_code, verdict.reason, c.family, est_in)
     if (late := c.late(est_in)) is not None:
         return late
@@ -291,7 +315,7 @@ def _classify(c: _Call) -> Result | None:
         req.mode = "aggressive"
     c.is_safe = verdict is not None and verdict.level == "safe"
     c.is_file = req.is_file_content()
-    c.digest = digest_of(c.raw)
+    c.digest = digest_of(c.raw if c.masked is None else c.masked.encode("utf-8"))
     c.session = c.session or default_session()
     c.level = "default"
     if c.store is not None and not c.is_safe:
@@ -311,7 +335,7 @@ def _find_ref(c: _Call) -> Result | None:
     # a test runner's failure report: its formatter renders the traces in it (stored, recoverable)
     c.reporter = _trace_reporter(c.records, c.verdict) if c.is_safe else None
     dedup_ok = (store is not None and (not c.is_safe or c.reporter) and not c.no_cache
-                and len(raw) >= MIN_REF_BYTES and os.environ.get("SQZ_NO_DEDUP") != "1")
+                and len(raw) >= MIN_REF_BYTES and env("SQZ_NO_DEDUP") != "1")
     if not dedup_ok:
         return None
     plugin, ref = call_first(implementations("sqz_dedup", c.records), request=req, digest=c.digest,
@@ -352,7 +376,7 @@ def _format(c: _Call) -> Result | None:
 
         req.text = fold_repeated_traces(c.cleaned, c.verdict.spans)  # the first copy of each stays verbatim
     c.kind_asked = c.cheap  # too big for the budget: no kind, no formatter
-    if not c.is_file and not c.cheap:
+    if not c.is_file and not c.cheap and c.masked is None:
         c.plugin, c.formatted, c.kind_asked = _first_format(records, req)
         if (late := c.late(c.est_in)) is not None:
             return late
@@ -372,34 +396,163 @@ def _format(c: _Call) -> Result | None:
 
 
 def _around_safe_spans(c: _Call) -> Result | None:
-    """Safe content: compressed around its sensitive paragraphs only when they survive verbatim
-    (first the formatter's summary, then the generic folding of repeats), else unchanged."""
+    """Safe content: each sensitive span (a secret's lines, a stack trace, DDL's paragraph) kept verbatim
+    and the rest compressed; else unchanged.
+
+    The candidates: the formatter's summary of the whole text and the generic folding of repeats
+    when they keep every span verbatim (outputs without a secret), and ``_rendered_around`` (each
+    span a placeholder while the rest is rendered; library frames of long traces folded). The
+    shortest that passes the gate goes out. A secret output's store keeps ``spans.masked``.
+    """
     if not c.is_safe:
         return None
     text, cleaned, verdict, store = c.text, c.cleaned, c.verdict, c.store
-    for first in (True, False):  # the generic folding only when the formatter's summary is not used
-        candidate, by = (c.formatted, c.plugin) if first else (fold_repeats(c.req.text), None)
-        if candidate is None or candidate == text or not _keeps(cleaned, candidate, verdict.spans):
-            continue
+    found: list[tuple[str, str | None, bool]] = []  # (candidate, plugin, lossy)
+    if c.masked is None:
+        for first in (True, False):
+            candidate, by = (c.formatted, c.plugin) if first else (fold_repeats(c.req.text), None)
+            if candidate is None or candidate == cleaned or not _keeps(cleaned, candidate, verdict.spans):
+                continue
+            if by is not None and store is None:
+                continue  # a formatter's summary is lossy: recoverable like any other, or not used
+            found.append((candidate, by, by is not None))
+    if not c.is_file and (verdict.spans or c.secret_blocks):
+        found.extend(_rendered_around(c))
+    best = None
+    for candidate, by, lossy in found:
         if text.endswith("\n") and not candidate.endswith("\n"):
             candidate += "\n"
-        if by is not None:  # a formatter's summary is lossy: recoverable like any other, or not used
-            if store is None:
-                continue
+        if lossy:
             candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(c.digest, store)
         elif not rebuilt_from_output(text, cleaned):
             # the generic folding of safe content is never stored: made only when the output itself
             # gives every byte back (counted folds), never when colour codes or blank runs would go
             continue
         est_out = estimate(candidate)
-        if net_win(c.est_in, est_out, c.req.mode) and len(candidate) < len(text):
-            r = Result(candidate.encode("utf-8"), "safe", exit_code=c.exit_code, plugin=by, digest=c.digest,
-                       est_in=c.est_in, est_out=est_out, reason=verdict.reason, family=c.family)
-            if by is not None:
-                store.put_blob(c.digest, c.raw, c.command)
-                r.stored = True
-            return r
-    return _safe_passthrough(c.raw, text, c.exit_code, verdict.reason, c.family, c.est_in)
+        if net_win(c.est_in, est_out, c.req.mode) and len(candidate) < len(text) and (best is None or est_out < best[1]):
+            best = (candidate, est_out, by, lossy)
+    if best is None:
+        return _safe_passthrough(c.raw, text, c.exit_code, verdict.reason, c.family, c.est_in)
+    candidate, est_out, by, lossy = best
+    r = Result(candidate.encode("utf-8"), "safe", exit_code=c.exit_code, plugin=by, digest=c.digest,
+               est_in=c.est_in, est_out=est_out, reason=verdict.reason, family=c.family)
+    if lossy:
+        store.put_blob(c.digest, c.raw if c.masked is None else c.masked.encode("utf-8"), c.command)
+        r.stored = True
+    return r
+
+
+def _secret_spans_planned(c: _Call) -> bool:
+    """For an output holding a secret: True when every secret line is known (on the page and in the raw
+    bytes) and the raw bytes with those lines withheld hold no secret any more; sets ``c.masked``
+    (what a store may keep) and ``c.secret_blocks`` (the page's secret line ranges). False: the whole
+    output goes out unchanged, as before (file content, a secret without an exact extent)."""
+    from .safety import TRACE, classify
+    from .spans import merge, masked, secret_spans
+
+    verdict = c.verdict
+    if not verdict.spans or c.req.is_file_content() or c.mode == "safe":
+        return False
+    page = secret_spans(c.cleaned)
+    if not page:
+        return False  # a classifier flagged what the core's detectors cannot place
+    page = merge(page + [s for s in verdict.spans if len(s) < 3 or s[2] != TRACE])
+    raw_spans = page if c.cleaned == c.text else secret_spans(c.text)
+    if not raw_spans:
+        return False
+    stored = masked(c.text, raw_spans)
+    if classify(stored, secrets_only=True) is not None:
+        return False  # a secret the spans missed: nothing of it may be stored
+    if c.cleaned != c.text:  # every raw secret line must be on the page (a redraw may have hidden one)
+        lines, raw_lines = c.cleaned.split("\n"), c.text.split("\n")
+        shown = "\n".join("\n".join(lines[a:b + 1]) for a, b in page)
+        for a, b in raw_spans:
+            for line in raw_lines[a:b + 1]:
+                if clean_terminal(line).strip() not in shown:
+                    return False
+    from .safety import protected_spans
+    from .verdicts import Safety
+
+    traces = protected_spans(c.cleaned)  # the stack traces and DDL around the secrets stay protected too
+    c.verdict = Safety("safe", verdict.reason, tuple(traces), secret=True)
+    c.masked, c.secret_blocks = stored, page
+    return True
+
+
+_CHAIN_LINES = ("During handling of the above exception, another exception occurred:",
+                "The above exception was the direct cause of the following exception:")
+
+
+def _protected_blocks(c: _Call, lines: list[str]) -> list[tuple[int, int, bool]]:
+    """``(first, last, foldable)``: the line ranges kept verbatim, sorted and disjoint; foldable when the
+    block is stack traces only (no secret, no DDL): its library frames may fold (it is stored)."""
+    from .safety import TRACE, paragraphs_holding
+    from .spans import merge
+
+    traces = merge([s for s in c.verdict.spans if len(s) > 2 and s[2] == TRACE])
+    others = merge(list(c.secret_blocks or ()) + paragraphs_holding(lines, [s for s in c.verdict.spans
+                                                                             if len(s) < 3 or s[2] != TRACE]))
+    chained: list[list[int]] = []
+    for a, b in traces:  # a chained traceback is one block: the lines between its parts are blank or say so
+        if chained and all(not x.strip() or x.strip() in _CHAIN_LINES for x in lines[chained[-1][1] + 1:a]):
+            chained[-1][1] = b
+        else:
+            chained.append([a, b])
+    blocks = merge([tuple(t) for t in chained] + others)
+    return [(a, b, not any(x <= b and a <= y for x, y in others)) for a, b in blocks]
+
+
+def _rendered_around(c: _Call) -> list[tuple[str, str | None, bool]]:
+    """Candidates with each protected block kept verbatim where it stood (a placeholder line stood for
+    it while the formatter, or the generic folding, rendered the rest), or, when a formatter dropped
+    or changed a placeholder, appended verbatim below its rendering of the rest."""
+    from .spans import appended, fold_library_frames, put_back, with_placeholders, without_blocks
+
+    lines = c.cleaned.split("\n")
+    blocks = _protected_blocks(c, lines)
+    if not blocks:
+        return []
+    recoverable = c.store is not None
+    texts: list[str] = []
+    folded_any = False
+    seen: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for a, b, _ in blocks:
+        block = "\n".join(lines[a:b + 1])
+        total[block] = total.get(block, 0) + 1
+    for a, b, foldable in blocks:
+        block = "\n".join(lines[a:b + 1])
+        if foldable and total[block] > 1:
+            seen[block] = seen.get(block, 0) + 1
+            if seen[block] > 1:  # the same trace again: one counted line (the first copy is verbatim)
+                texts.append(f"[sqz: the same {b - a + 1}-line stack trace as above, copy {seen[block]} "
+                             f"of {total[block]}]")
+                continue
+        if foldable and recoverable:
+            kept, n = fold_library_frames(lines[a:b + 1])
+            if n:
+                folded_any = True
+                block = "\n".join(kept)
+        texts.append(block)
+    spans = [(a, b) for a, b, _ in blocks]
+    held = with_placeholders(lines, spans)
+    out: list[tuple[str, str | None, bool]] = []
+    if recoverable and not c.cheap:
+        req = FormatRequest(held, c.command, tool=c.tool, exit_code=c.exit_code, mode=c.req.mode)
+        plugin, formatted, _ = _first_format(c.records, req)
+        if formatted is not None:
+            done = put_back(formatted, texts)
+            if done is None:
+                req = FormatRequest(without_blocks(lines, spans), c.command, tool=c.tool, exit_code=c.exit_code,
+                                    mode=c.req.mode)
+                plugin, formatted, _ = _first_format(c.records, req)
+                done = None if formatted is None else appended(formatted, texts)
+            if done is not None:
+                out.append((done, plugin, True))
+    done = put_back(fold_repeats(held), texts)
+    if done is not None and (done != c.cleaned or folded_any):
+        out.append((done, None, folded_any))
+    return out
 
 
 def _generic(c: _Call) -> Result | None:
@@ -418,7 +571,7 @@ def _generic(c: _Call) -> Result | None:
                 candidate, lossy = cut, True
         abbreviate = c.abbreviate
         if abbreviate is None:
-            abbreviate = os.environ.get("SQZ_NO_ABBREV", "") in ("", "0")
+            abbreviate = env("SQZ_NO_ABBREV", "") in ("", "0")
         # a formatter's lines are what agents search for: abbreviate them only under pressure
         consider = abbreviate and recoverable and (formatted is None or level != "default") and not c.cheap
         if consider and not c.kind_asked:  # a claiming formatter answered: the kind was not needed until here

@@ -352,7 +352,9 @@ def load_index(refresh: bool = False, progress=None) -> dict:
 
 # -- selection ------------------------------------------------------------------------------
 def _names_from_env(var: str) -> set[str] | None:
-    raw = os.environ.get(var)
+    from .config import env
+
+    raw = env(var)
     if raw is None:
         return None
     return {n.strip() for n in raw.split(",") if n.strip()}
@@ -392,8 +394,11 @@ def load_plugin(rec: dict):
 
 def begin_call() -> None:
     """For a long-lived host (the warm daemon): each call starts as in a new process, its load
-    failures reported once again and plugins that failed to load tried again."""
+    failures reported once again and plugins that failed to load tried again (a config file's too)."""
     _reported.clear()
+    config = sys.modules.get("sqz_core.config")
+    if config is not None:
+        config.forget()
     for name in [n for n, m in _modules.items() if m is None]:
         del _modules[name]
 
@@ -457,11 +462,15 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
         specs = _impl_specs(rec, hook)
         if not specs:
             continue
-        obj = load_plugin(rec) if rec["module"] != BUILTIN else sys.modules.get(BUILTIN) or load_plugin(rec)
-        if obj is None:
+        lazy = rec["name"] not in _modules and not any(sp.get("wrapper") or sp.get("hookwrapper") for sp in specs)
+        obj = None if lazy else load_plugin(rec) if rec["module"] != BUILTIN else (
+            sys.modules.get(BUILTIN) or load_plugin(rec))
+        if obj is None and not lazy:
             continue
         for spec in specs:
-            func = getattr(obj, spec["attr"], None)
+            # a plugin not imported yet is imported when the chain reaches it (a formatter that answers
+            # first spares the import of the catch-alls after it); one that fails to load answers None
+            func = _Deferred(rec, spec["attr"]) if lazy else getattr(obj, spec["attr"], None)
             if func is None:
                 continue
             impl = Impl(rec["name"], func, spec["args"], spec["tryfirst"], spec["trylast"], spec.get("kwargs", ()),
@@ -479,6 +488,21 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
                 chain.insert(i + 1, impl)
     chain.reverse()
     return _Chain(hook, chain)
+
+
+class _Deferred:
+    """A plugin's hook function, imported on its first call (None when the plugin fails to load: as
+    pluggy leaves out a plugin that is not registered, a None answer is no answer)."""
+
+    __slots__ = ("rec", "attr", "__name__")
+
+    def __init__(self, rec: dict, attr: str) -> None:
+        self.rec, self.attr, self.__name__ = rec, attr, attr
+
+    def __call__(self, *args, **kwargs):
+        obj = load_plugin(self.rec)
+        func = None if obj is None else getattr(obj, self.attr, None)
+        return None if func is None else func(*args, **kwargs)
 
 
 class _Chain(list):

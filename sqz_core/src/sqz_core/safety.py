@@ -14,6 +14,7 @@ import re
 from .verdicts import Safety
 from .lazyre import lazy
 from .scan import lower, find_all, first, folded, line_starts, matches
+from .secrets import _SECRET_TOKENS, _TOKEN_HINTS  # noqa: F401 (the token formats are named here too)
 
 # --- stack traces: a header and at least one frame ---------------------------------
 _PY_HEAD = lazy(r"^[^\S\n]*Traceback \(most recent call last\):[^\S\n]*$", re.M)
@@ -34,33 +35,6 @@ _CRED_LINE = lazy(
     r"""access[_-]?key(?:[_-]?id)?|private[_-]?key|client[_-]?secret|auth[_-]?token|credentials?)["']?"""
     r"""[^\S\n]*[:=][^\S\n]*["']?[^\s"'#]{6,}""",
     re.M | re.I,
-)
-_SECRET_TOKENS = lazy(
-    r"(?<![A-Za-z0-9])(?:"
-    r"(?:AKIA|ASIA)[0-9A-Z]{16}"                       # AWS access key id
-    r"|gh[pousr]_[A-Za-z0-9]{36,}"                     # GitHub tokens
-    r"|github_pat_[A-Za-z0-9_]{40,}"                   # GitHub fine-grained PAT
-    r"|xox[abposr]-[A-Za-z0-9-]{10,}"                  # Slack tokens
-    r"|AIza[0-9A-Za-z_-]{35}"                          # Google API key
-    r"|(?:sk|rk)_live_[0-9A-Za-z]{20,}"                # Stripe live keys
-    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"           # OpenAI / Anthropic keys
-    r"|glpat-[A-Za-z0-9_-]{20,}"                       # GitLab PAT
-    r"|npm_[A-Za-z0-9]{36}"                            # npm token
-    r"|gl(?:ptt|dt|rt|soat|ft)-[A-Za-z0-9_-]{20,}"     # GitLab trigger, deploy, runner, SCIM, feed tokens
-    r"|xapp-[A-Za-z0-9-]{20,}"                         # Slack app-level token
-    r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"       # SendGrid API key
-    r"|hf_[A-Za-z0-9]{34,}"                            # Hugging Face token
-    r"|pypi-AgE[A-Za-z0-9_-]{40,}"                     # PyPI API token (a macaroon; its base64 opens "AgE")
-    r"|SK[0-9a-fA-F]{32}(?![A-Za-z0-9])"               # Twilio API key
-    r"|(?<![_-])key-[0-9a-f]{32}(?![A-Za-z0-9])"       # Mailgun API key
-    r"|do[por]_v1_[0-9a-f]{64}"                        # DigitalOcean personal, OAuth and refresh tokens
-    r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}"  # Doppler tokens
-    r"|shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}"             # Shopify access tokens and shared secret
-    r"|GOCSPX-[A-Za-z0-9_-]{28}"                       # Google OAuth client secret
-    r"|ya29\.[A-Za-z0-9_-]{30,}"                       # Google OAuth access token
-    r"|whsec_[A-Za-z0-9+/=]{24,}"                      # Stripe / Svix webhook signing secret
-    r"|AGE-SECRET-KEY-1[0-9A-Z]{58}"                   # age private key
-    r")"
 )
 # JWT, matched apart: in the alternation every "eyJ" of a run like "-eyJ-eyJ…" rescanned the run (quadratic)
 _JWT_START = lazy(r"(?<![A-Za-z0-9])eyJ")
@@ -86,11 +60,6 @@ def _first_jwt(text: str) -> int:
         scanned = _B64_RUN.match(text, start).end()
     return -1
 
-# substrings every match of _SECRET_TOKENS / _CRED_LINE contains (the latter lower-cased)
-_TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
-                "sk-", "glpat-", "npm_", "glptt-", "gldt-", "glrt-", "glsoat-", "glft-", "xapp-", "SG.", "hf_",
-                "pypi-AgE", "SK", "key-", "_v1_", "dp.", "shp", "GOCSPX-", "ya29.",
-                "whsec_", "AGE-SECRET-KEY-1", "eyJ")
 _DDL_VERBS = ("create", "alter", "drop")
 _DDL_OBJECTS = ("table", "index", "view", "schema", "database", "sequence", "trigger", "function", "procedure",
                 "type", "extension")
@@ -322,8 +291,8 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
             secret_spans.append((i, ends[k] if k < len(ends) else len(lines) - 1))
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
-    if any(hint in text for hint in _TOKEN_HINTS):
-        starts = _token_starts(text)
+    starts = _token_starts(text)  # the literal prefixes' offsets: none found, no token pattern runs
+    if starts or "eyJ" in text:
         m = first(_SECRET_TOKENS, text, starts)
         jwt = _first_jwt(text)
         wrapped = _wrapped_token(text, starts) if m is None and jwt < 0 and "\n" in text else -1
@@ -357,8 +326,22 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
         return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(secret_spans), secret=True)
     if secrets_only:
         return None
+    spans = protected_spans(text, lines, lowered, low, reasons)
+    if spans:
+        return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(sorted(set(spans))))
+    return None
 
-    spans: list[tuple[int, int]] = []
+
+def protected_spans(text: str, lines: list[str] | None = None, lowered: str | None = None, low: str | None = None,
+                    reasons: list[str] | None = None) -> list[tuple]:
+    """The spans ``classify`` protects that hold no secret: stack traces (``(a, b, TRACE)``) and DDL lines;
+    their reasons are appended to ``reasons``."""
+    if reasons is None:
+        reasons = []
+    if lowered is None:
+        lowered = lower(text)
+        low = folded(text, lowered)
+    spans: list[tuple] = []
     needs_stack = ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text
                    or "\tat " in text or "    at " in text)
     if needs_stack:
@@ -375,9 +358,7 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
         i = line_of(m.start())
         spans.append((i, i))
         reasons.append("sql-ddl")
-    if spans:
-        return Safety("safe", ",".join(dict.fromkeys(reasons)), tuple(sorted(set(spans))))
-    return None
+    return spans
 
 
 # A line that ends a paragraph: blank, or only a log-level tag (Maven prints "[INFO] " for a blank line).

@@ -18,6 +18,40 @@ import re
 from .lazyre import lazy
 from .scan import lower, WORD, find_all, first, folded, line_starts, matches, run_starts
 
+# well-known token formats (safety.py reports them; ``scrub_command`` masks them)
+_SECRET_TOKENS = lazy(
+    r"(?<![A-Za-z0-9])(?:"
+    r"(?:AKIA|ASIA)[0-9A-Z]{16}"                       # AWS access key id
+    r"|gh[pousr]_[A-Za-z0-9]{36,}"                     # GitHub tokens
+    r"|github_pat_[A-Za-z0-9_]{40,}"                   # GitHub fine-grained PAT
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}"                  # Slack tokens
+    r"|AIza[0-9A-Za-z_-]{35}"                          # Google API key
+    r"|(?:sk|rk)_live_[0-9A-Za-z]{20,}"                # Stripe live keys
+    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"           # OpenAI / Anthropic keys
+    r"|glpat-[A-Za-z0-9_-]{20,}"                       # GitLab PAT
+    r"|npm_[A-Za-z0-9]{36}"                            # npm token
+    r"|gl(?:ptt|dt|rt|soat|ft)-[A-Za-z0-9_-]{20,}"     # GitLab trigger, deploy, runner, SCIM, feed tokens
+    r"|xapp-[A-Za-z0-9-]{20,}"                         # Slack app-level token
+    r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"       # SendGrid API key
+    r"|hf_[A-Za-z0-9]{34,}"                            # Hugging Face token
+    r"|pypi-AgE[A-Za-z0-9_-]{40,}"                     # PyPI API token (a macaroon; its base64 opens "AgE")
+    r"|SK[0-9a-fA-F]{32}(?![A-Za-z0-9])"               # Twilio API key
+    r"|(?<![_-])key-[0-9a-f]{32}(?![A-Za-z0-9])"       # Mailgun API key
+    r"|do[por]_v1_[0-9a-f]{64}"                        # DigitalOcean personal, OAuth and refresh tokens
+    r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}"  # Doppler tokens
+    r"|shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}"             # Shopify access tokens and shared secret
+    r"|GOCSPX-[A-Za-z0-9_-]{28}"                       # Google OAuth client secret
+    r"|ya29\.[A-Za-z0-9_-]{30,}"                       # Google OAuth access token
+    r"|whsec_[A-Za-z0-9+/=]{24,}"                      # Stripe / Svix webhook signing secret
+    r"|AGE-SECRET-KEY-1[0-9A-Z]{58}"                   # age private key
+    r")"
+)
+# substrings every match of _SECRET_TOKENS contains, and a JWT's start
+_TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
+                "sk-", "glpat-", "npm_", "glptt-", "gldt-", "glrt-", "glsoat-", "glft-", "xapp-", "SG.", "hf_",
+                "pypi-AgE", "SK", "key-", "_v1_", "dp.", "shp", "GOCSPX-", "ya29.",
+                "whsec_", "AGE-SECRET-KEY-1", "eyJ")
+
 _KEY_NAMES = (r"(?:password|passwd|passphrase|secret|token|api_?key|apikey|private_?key|secret_?key(?:_base)?"
               r"|access_?key|account_?key|shared_?access_?key|client_?secret|auth_?token)")
 # NAME=value where NAME ends in a secret word (PGPASSWORD=, DB_PASSWORD=, SECRET_KEY_BASE=, :_authToken=,
@@ -287,6 +321,12 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
     Each pattern is tried only where its keyword is (``scan``); with no offset-true folded
     text (an ``İ`` in it) the ignore-case patterns scan the whole text.
     """
+    return next(secret_hits(text, lowered), None)
+
+
+def secret_hits(text: str, lowered: str | None = None):
+    """Every ``(offset, reason)`` ``find_secret`` would look at, detector by detector (a generator:
+    ``find_secret`` takes the first and stops; the per-span safety stage walks them all)."""
     if lowered is None:
         lowered = lower(text)
     low = folded(text, lowered)
@@ -307,44 +347,40 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
         if not present:
             continue
         if pattern is _USERINFO:
-            m = first(pattern, text, _url_starts(text))
+            found = matches(pattern, text, _url_starts(text))
         elif pattern is _PRIVATE_FIELD:
-            m = first(pattern, text, line_starts(text, _PRIVATE_FIELDS))
+            found = matches(pattern, text, line_starts(text, _PRIVATE_FIELDS))
         elif starts_of is None:
-            m = pattern.search(text)  # a literal first character: ``re`` skips to it by itself
+            found = pattern.finditer(text)  # a literal first character: ``re`` skips to it by itself
         else:
-            m = next(where(pattern, starts_of), None)
-        if m:
-            return m.start(), reason
+            found = where(pattern, starts_of)
+        for m in found:
+            yield m.start(), reason
     pos = _base64_private_key(text)
     if pos >= 0:
-        return pos, "private-key-base64"
+        yield pos, "private-key-base64"
     hinted = any(h in lowered for h in _ASSIGN_HINTS)
     if hinted and "=" in text:
-        m = next((m for m in where(_ASSIGN, lambda t: run_starts(t, _ASSIGN_HINTS))
-                  if not benign_value(text, m.start())), None)
-        if m:
-            return m.start(), "secret-assignment"
+        for m in where(_ASSIGN, lambda t: run_starts(t, _ASSIGN_HINTS)):
+            if not benign_value(text, m.start()):
+                yield m.start(), "secret-assignment"
     if ("pass" in lowered or "_pwd" in lowered) and "=" in text:
-        m = next((m for m in where(_PASS_ASSIGN, lambda t: run_starts(t, ("pass", "_pwd")))
-                  if not benign_value(text, m.start())), None)
-        if m:
-            return m.start(), "secret-assignment"
+        for m in where(_PASS_ASSIGN, lambda t: run_starts(t, ("pass", "_pwd"))):
+            if not benign_value(text, m.start()):
+                yield m.start(), "secret-assignment"
     if hinted and ":" in text:
-        m = next(where(_KEY_HEADER, lambda t: line_starts(t, _ASSIGN_HINTS)), None)
-        if m and not is_masked(m.group(0)):
-            return m.start(), "secret-header"
+        for m in where(_KEY_HEADER, lambda t: line_starts(t, _ASSIGN_HINTS)):
+            if not is_masked(m.group(0)):
+                yield m.start(), "secret-header"
     if (hinted or '"auth"' in lowered) and '"' in text:
-        m = next((m for m in where(_JSON_KEY, _json_key_starts)
-                  if not _PUBLIC_TOKEN_KEY.match(text, m.start()) and not benign_value(text, m.start())), None)
-        if m:
-            return m.start(), "secret-json-key"
+        for m in where(_JSON_KEY, _json_key_starts):
+            if not _PUBLIC_TOKEN_KEY.match(text, m.start()) and not benign_value(text, m.start()):
+                yield m.start(), "secret-json-key"
     if ("machine" in lowered and "password" in lowered and "login" in lowered
             and first(_NETRC_MACHINE, text, line_starts(text, ("machine", "default")))):
         m = first(_NETRC_PASSWORD, text, _netrc_password_starts(text))
         if m:
-            return m.start(), "netrc"
-    return None
+            yield m.start(), "netrc"
 
 
 # --- command lines -------------------------------------------------------------------
@@ -400,8 +436,6 @@ def scrub_command(command: str | None) -> str | None:
             command = pattern.sub(repl, command)
     if ("mysql" in lowered or "mariadb" in lowered) and " -p" in command and _MYSQL.search(command):
         command = _MYSQL_PASSWORD.sub(r"\1***", command)  # mysql -pSECRET (a bare -p prompts: kept)
-    from .safety import _SECRET_TOKENS, _TOKEN_HINTS
-
     if any(h in command for h in _TOKEN_HINTS):
         command = _SECRET_TOKENS.sub("***", command)
     return command

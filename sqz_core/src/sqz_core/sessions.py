@@ -30,13 +30,27 @@ def user_name() -> str:
 
 def host_name() -> str:
     """This machine: ``SQZ_HOST`` (for hosts that share a name, e.g. containers), else the node name."""
-    host = os.environ.get("SQZ_HOST")
+    from .config import env
+
+    host = env("SQZ_HOST")
     if host:
         return host
     try:
         return os.uname().nodename or "?"
     except AttributeError:  # pragma: no cover - Windows
         return os.environ.get("COMPUTERNAME", "?")
+
+
+def default_session() -> str:
+    """``SQZ_SESSION``, else one session per user, machine and working directory."""
+    sid = os.environ.get("SQZ_SESSION")
+    if sid:
+        return sid
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = "?"
+    return default_session_for(cwd)
 
 
 def default_session_for(cwd: str) -> str:
@@ -83,8 +97,7 @@ def hook_precompact(payload: bytes, args: list[str]) -> bytes | None:
     Prints nothing (the agent goes on unchanged); a payload without a session id
     falls back to ``SQZ_SESSION`` / the per-directory default.
     """
-    from .hot import _open_store
-    from .pipeline import default_session
+    from .stores import open_store_or_say as _open_store
 
     session = session_from_hook(payload, args) or default_session()
     store = _open_store()
@@ -102,7 +115,7 @@ def hook_precompact(payload: bytes, args: list[str]) -> bytes | None:
 
 def pin_bytes(store, data: bytes, label: str | None) -> str:
     """Store ``data`` and pin it: refs to it skip the freshness check. Returns its hash."""
-    from .pipeline import digest_of
+    from .dedup import digest_of
 
     digest = digest_of(data)
     store.put_blob(digest, data, label)
@@ -123,7 +136,7 @@ def resolve_prefix(store, prefix: str) -> str:
 def recall(store, query: str, limit: int = 10) -> list[dict]:
     """Full-text matches over everything compressed: ``ref`` (with the id refs print), ``command``,
     ``age_seconds``, ``snippet``."""
-    from .expand import short_id
+    from .gate import short_id
 
     now = time.time()
     out = []
@@ -142,7 +155,9 @@ LEVELS = ("default", "high", "critical")
 
 def _env_number(name: str, default: float) -> float:
     try:
-        return float(os.environ.get(name, default))
+        from .config import env
+
+        return float(env(name) or default)
     except ValueError:
         return default
 

@@ -128,8 +128,10 @@ HOT_BUSY_MS = 60
 
 
 def hot_busy_ms() -> int:
+    from .config import env
+
     try:
-        return max(0, min(int(os.environ.get("SQZ_BUSY_TIMEOUT_MS", HOT_BUSY_MS)), 60_000))
+        return max(0, min(int(env("SQZ_BUSY_TIMEOUT_MS") or HOT_BUSY_MS), 60_000))
     except ValueError:
         return HOT_BUSY_MS
 

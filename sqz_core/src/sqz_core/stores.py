@@ -19,6 +19,7 @@ index (never an entry-point scan per call).
 from __future__ import annotations
 
 import os
+import sys
 
 GROUP = "sqz.stores"
 
@@ -35,7 +36,9 @@ def store_url() -> str | None:
     The config file is read only when it exists (one ``stat`` per call otherwise);
     an unreadable or invalid file counts as unset.
     """
-    url = os.environ.get("SQZ_STORE_URL")
+    from .config import env
+
+    url = env("SQZ_STORE_URL")
     if url:
         return url
     path = config_path()
@@ -105,3 +108,28 @@ def open_store(hot: bool = False):
         raise
     except Exception as exc:
         raise StoreError(f"{scheme} store: {type(exc).__name__}: {exc}") from exc
+
+
+def _quiet() -> bool:
+    return os.environ.get("SQZ_QUIET", "") not in ("", "0")
+
+
+def open_store_or_say():
+    """The configured store for a hot call, or None after one clear line on stderr (compression goes on
+    without dedup)."""
+    from .store import StoreBusy, StoreError
+
+    try:
+        return open_store(hot=True)
+    except StoreBusy:
+        busy_note()
+        return None
+    except StoreError as exc:
+        sys.stderr.write(f"sqz: store unavailable ({exc}); compressing without dedup or expand\n")
+        return None
+
+
+def busy_note() -> None:
+    """A held write lock is a passing state, not a failure: one quiet line (none with SQZ_QUIET)."""
+    if not _quiet():
+        sys.stderr.write("sqz: store busy (another process holds its write lock); sent without caching\n")

@@ -10,7 +10,7 @@ failed and skipped tests and of the packages themselves, nothing of tests that p
 Dropped: ``=== RUN/PAUSE/CONT/NAME`` lines and ``--- PASS``/``--- SKIP`` result
 lines are counted (a skip's line and its reason stay); ``-v``'s log lines, printed as they are made,
 move under their test's result line (as the plain layout has them); a parent's ``--- FAIL`` line directly
-followed by its subtest's, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
+followed by its subtest's with the same duration, go 1.19's repeated ``panic:`` line of a recovered panic and the bare
 ``FAIL`` after a package's ``FAIL`` line go; a run of only the test harness's frames is
 counted, and a one-goroutine panic loses its ``goroutine N [running]:`` header; the race detector's
 reports get the same frame folding. A run of more than five log entries from one call site keeps
@@ -231,19 +231,20 @@ def fold_identical_goroutines(lines: list[str]) -> list[str]:
     return out
 
 
-_FAIL_NAME = re.compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) \([\d.]+s\)$")
+_FAIL_NAME = re.compile(r"^(?P<indent>\s*)--- FAIL: (?P<name>\S+) (?P<took>\([\d.]+s\))$")
 
 
 def drop_implied_parents(out: list[str]) -> list[str]:
-    """Drop a ``--- FAIL: TestX`` line directly followed by its subtest's ``--- FAIL: TestX/case``:
-    the subtest's line names it, and a parent fails when a subtest does."""
+    """Drop a ``--- FAIL: TestX`` line directly followed by its subtest's ``--- FAIL: TestX/case``
+    with the same duration: the subtest's line names it, and a parent fails when a subtest does. A
+    parent that took longer (other subtests ran) keeps its line: its duration is said nowhere else."""
     kept: list[str] = []
     for i, line in enumerate(out):
         m = _FAIL_NAME.match(line)
         if m and i + 1 < len(out):
             sub = _FAIL_NAME.match(out[i + 1])
             if (sub and len(sub.group("indent")) > len(m.group("indent"))
-                    and sub.group("name").startswith(m.group("name") + "/")):
+                    and sub.group("name").startswith(m.group("name") + "/") and sub.group("took") == m.group("took")):
                 continue
         kept.append(line)
     return kept

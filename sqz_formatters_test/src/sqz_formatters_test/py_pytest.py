@@ -11,8 +11,8 @@ frames (counted), xdist's per-failure worker platform line, an argument value th
 report already shows or that is just the test case instance the banner names, a
 ``--tb=native`` report's ``Traceback`` header and the section rules the banners make
 redundant. A ``--tb=line`` report identical to an earlier one is kept once with its count.
-The short test summary is kept whole (without its rule); ``collected N items`` goes when the
-final line's outcomes add up to N; xdist ``-v``'s "started" lines go once an outcome line
+The short test summary is kept whole (without its rule); ``collected N items`` stays (its words are
+facts the final line does not state, issue 25); xdist ``-v``'s "started" lines go once an outcome line
 names the test. The long warnings summary keeps every non-deprecation entry and the first
 entry of each deprecation message (quoted values and numbers aside), and counts the repeats;
 pytest-cov's table keeps its rows, not its rules.
@@ -73,8 +73,6 @@ _FIXTURES_HINT = ">       use 'pytest --fixtures [testpath]' for help on them." 
 _EMPTY_E = re.compile(r"^E\s*$")
 # pytest's advice lines under an assertion's explanation: they name a flag, not a fact of the run
 _E_ADVICE = re.compile(r"^E\s+(?:Use -v+ to get (?:more|the full) diff|Omitting \d+ identical items?, use -vv to show)$")
-_COUNT = re.compile(r"(?<!\d)(\d+) (\w+)")  # (?<!\d): a digit run is scanned once
-_COLLECTED_N = re.compile(r"^(?:collected (\d+) items?|\d+ workers? \[(\d+) items?\])$")
 
 
 def _find_final(lines: list[str]) -> int | None:
@@ -580,24 +578,6 @@ def compact_failures(body: list[str]) -> list[str]:
     return out
 
 
-_ITEM_OUTCOMES = frozenset({"failed", "passed", "skipped", "deselected", "xfailed", "xpassed", "error", "errors"})
-
-
-def _collected_all(line: str, final: str) -> bool:
-    """True for ``collected N items`` when the final line's outcomes add up to N (it says nothing more)."""
-    m = _COLLECTED_N.match(line)
-    if not m:
-        return False
-    total = 0
-    for n, word in _COUNT.findall(final):
-        if word in ("warning", "warnings"):
-            continue
-        if word not in _ITEM_OUTCOMES:
-            return False
-        total += int(n)
-    return total == int(m.group(1) or m.group(2))
-
-
 _SKIP_LINE = re.compile(r"^SKIPPED \[(?P<n>\d+)\] (?P<path>\S+?):(?P<line>\d+): (?P<reason>.*)$")
 _SKIP_FOLD_MIN = 3
 
@@ -652,7 +632,7 @@ def sqz_format(request: FormatRequest) -> str | None:
     if request.exit_code not in (None, 0) and not (red or interrupted or request.exit_code == 5):
         return None  # non-zero status the summary does not explain
     head, sections = _split_sections(lines[:final])
-    out = [x for x in compact_header(head) if not _collected_all(x, body)]
+    out = list(compact_header(head))
     summary_at = summary_end = -1
     for title, rule, sbody in sections:
         if title == "warnings summary":

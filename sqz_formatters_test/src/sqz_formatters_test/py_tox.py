@@ -1,9 +1,11 @@
-"""tox and nox: drop environment set-up chatter; compact each embedded pytest or unittest run.
+"""tox and nox: compact each embedded pytest or unittest run; keep every step line.
 
 A command's output is compacted with the pytest (or unittest) formatter when it is such a
-run, otherwise kept verbatim; the packaging env's build-backend hook lines (``.pkg: …>``) go; every environment result and the final verdict stay. An inline
-result the closing report repeats goes, and so does a command echo whose ``exit N`` line
-names the command again.
+run, otherwise kept verbatim. Every step line stays (tox's ``install_deps>``/``commands[0]>``,
+nox's ``Creating virtual environment``/``python -m pip install``: which deps went in and which
+command ran are facts, issue 25), but the packaging env's build-backend hook lines (``.pkg: …>``)
+go; every environment result and the final verdict stay. An inline result the closing report
+repeats goes.
 """
 
 from __future__ import annotations
@@ -22,18 +24,13 @@ reports_traces = True
 _TOX_STEP = re.compile(r"^(?P<env>[\w.-]+): (?P<kind>install_deps|install_package|install_package_deps|"
                        r"packaging backend|\.pkg|commands_pre\[\d+\]|commands\[\d+\]|commands_post\[\d+\]|"
                        r"exit -?\d+|OK|FAIL|SKIP|skipped)\b")
-_TOX_SETUP = re.compile(r"^(?:[\w.-]+: (?:install_deps|install_package|install_package_deps|packaging backend)|"
-                        r"\.pkg: \w+)> ")  # ``.pkg: build_sdist> …``: the packaging env's build-backend hooks
+_TOX_SETUP = re.compile(r"^\.pkg: \w+> ")  # ``.pkg: build_sdist> …``: the packaging env's build-backend hooks
 _TOX_ENV_RESULT = re.compile(r"^  (?P<env>[\w.-]+): (?:OK|FAIL code -?\d+|SKIP)\b")
 _TOX_INLINE_OK = re.compile(r"^(?P<env>[\w.-]+): OK \S* ?in \d+(?:\.\d+)? seconds$")
-_TOX_EXIT = re.compile(r"^(?P<env>[\w.-]+): exit -?\d+ \(\d+(?:\.\d+)? seconds\) \S*> (?P<cmd>.+?) pid=\d+$")
-_TOX_COMMAND = re.compile(r"^(?P<env>[\w.-]+): commands\[\d+\]> (?P<cmd>.+)$")
 _NOX_ENV_RESULT = re.compile(r"^nox > \* (?P<env>[\w.()=, -]+?): (?:success|failed|skipped|aborted)\b")
 _NOX_INLINE_OK = re.compile(r"^nox > Session (?P<env>\S+) was successful in \d+(?:\.\d+)? (?:seconds?|minutes?)\.$")
 _TOX_VERDICT = re.compile(r"^  (?:congratulations :\)|evaluation failed :\() \(\d+(?:\.\d+)? seconds\)$")
 _NOX_LINE = re.compile(r"^nox > ")
-_NOX_SETUP = re.compile(r"^nox > (?:Creating virtual environment |Re-using existing virtual environment |"
-                        r"python -m pip install |uv pip install |pip install )")
 _NOX_VERDICT = re.compile(r"^nox > (?:Ran \d+ sessions? in |\* [\w.()=, -]+: |Session \S+ (?:was successful|"
                           r"failed|skipped|aborted))")
 
@@ -73,22 +70,15 @@ def _drop_repeated_results(out: list[str]) -> list[str]:
     """Drop an environment's inline result (``green: OK ✔ in 2.69 seconds``, ``nox > Session green was
     successful in 2 seconds.``) when the closing report lists that environment again."""
     reported = set()
-    exits = set()  # (env, command) of ``red: exit 1 (0.23 seconds) /cwd> pytest -q red pid=913``
     for line in out:
         m = _TOX_ENV_RESULT.match(line) or _NOX_ENV_RESULT.match(line)
         if m:
             reported.add(m.group("env"))
-        m = _TOX_EXIT.match(line)
-        if m:
-            exits.add((m.group("env"), m.group("cmd")))
     kept = []
     for line in out:
         m = _TOX_INLINE_OK.match(line) or _NOX_INLINE_OK.match(line)
         if m and m.group("env") in reported:
             continue
-        m = _TOX_COMMAND.match(line)
-        if m and (m.group("env"), m.group("cmd")) in exits:
-            continue  # the command's exit line names it again, with its status
         kept.append(line)
     return kept
 
@@ -110,5 +100,5 @@ def sqz_format(request: FormatRequest) -> str | None:
     else:
         if not _NOX_VERDICT.match(lines[-1]):
             return None
-        out = compact_runner(lines, lambda x: bool(_NOX_LINE.match(x)), lambda x: bool(_NOX_SETUP.match(x)))
+        out = compact_runner(lines, lambda x: bool(_NOX_LINE.match(x)), lambda x: False)
     return shorter_or_none(join_output(out), request.text)

@@ -11,8 +11,8 @@ nextest ``PASS``/``SKIP`` lines (counted), nextest's libtest boiler-plate around
 failure, ``test NAME ... FAILED`` lines of tests that have their own failure section and are
 listed under ``failures:``, with ``--nocapture`` the panic paragraph (``thread 'NAME' panicked at …``
 up to the next blank line) of a test whose line says ``ok`` (counted: an expected or caught panic),
-the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``) and a panicking
-thread's OS id (``thread 'x' (11312) panicked at`` → ``thread 'x' panicked at``), with ``-v`` the
+the hash in a test binary's name (``Running tests/api.rs (target/debug/deps/api-…)``; a panicking
+thread's OS id, ``thread 'x' (11312) panicked at``, stays: it is on the line users search for), with ``-v`` the
 second copy of a failed step's command (``Caused by: process didn't exit successfully: `rustc …```),
 the column padding of libtest's ``test NAME ... bench: N ns/iter (+/- M)`` lines (every figure stays), repeated libtest hints, in a backtrace the standard library's frame
 locations (runs of its frames are named on one line) and program frames shown by an earlier
@@ -367,14 +367,11 @@ _NO_EXIT = "process didn't exit successfully: `"
 
 
 def shorten_line(line: str) -> str:
-    """A test binary's hash (``Running tests/api.rs (target/debug/deps/api-…)``: no one types it) and a
-    panicking thread's OS id (``thread 'tests::x' (11312) panicked at``) go; everything else stays."""
+    """A test binary's hash (``Running tests/api.rs (target/debug/deps/api-…)``: no one types it) goes;
+    everything else stays (a panicking thread's OS id too: ``thread 'tests::x' (11312) panicked at``)."""
     if line.startswith("test ") and line.endswith(")") and " ... bench: " in line:
         m = _BENCH_LINE.match(line)
         return f"test {m.group(1)} ... bench: {m.group(2)}" if m else line   # the columns' padding goes
-    if line.startswith("thread '"):
-        m = _THREAD_ID.match(line)
-        return m.group("head") + m.group("tail") if m else line
     if not line.endswith(")") or not line.lstrip().startswith("Running "):
         return line
     k = line.rfind(" (target/")    # the binary's path closes the line: no pattern scans the name before it
@@ -400,7 +397,6 @@ def drop_duplicate_failure_lines(out: list[str]) -> list[str]:
 
 
 _FAILURE_NAME = re.compile(r"^---- (.+) std(?:out|err) ----$")
-_THREAD_ID = re.compile(r"^(?P<head>thread '[^']+') \(\d+\)(?P<tail> panicked at .*)$")
 _BENCH_LINE = re.compile(r"^test (\S+) +\.\.\. bench: +([\d,.]+ \S+/iter \(\+/- [\d,.]+\))$")
 _BINARY_PATH = re.compile(r" \(target/[\w./-]+/deps/[\w.-]+-[0-9a-f]{16}\)$")
 _TEST_OK_NAME = re.compile(r"^test (?P<name>\S+) (?:- should panic )?\.\.\. ok$")

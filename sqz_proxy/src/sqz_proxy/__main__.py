@@ -18,6 +18,9 @@ def parser() -> argparse.ArgumentParser:
     for name in ("anthropic", "openai", "gemini"):
         p.add_argument(f"--{name}-upstream", default=None, help=f"upstream base URL for {name} requests")
     p.add_argument("--quiet", action="store_true", help="no line per request on stderr")
+    p.add_argument("--fold", action="store_true", default=None,
+                   help="fold long earlier assistant answers to their opening and headings (off by default; "
+                        "SQZ_PROXY_FOLD=1 too)")
     return p
 
 
@@ -27,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
 
     port = default_port() if args.port is None else args.port
     per = {n: getattr(args, f"{n}_upstream") for n in ("anthropic", "openai", "gemini")}
-    return run_foreground(args.host, port, args.upstream, per, quiet=args.quiet)
+    return run_foreground(args.host, port, args.upstream, per, quiet=args.quiet, fold_answers=args.fold)
 
 
 if __name__ == "__main__":

@@ -24,10 +24,12 @@ def foreground(ctx: typer.Context,
                anthropic_upstream: Optional[str] = typer.Option(None, help="Upstream for Anthropic requests."),
                openai_upstream: Optional[str] = typer.Option(None, help="Upstream for OpenAI requests."),
                gemini_upstream: Optional[str] = typer.Option(None, help="Upstream for Gemini requests."),
-               quiet: bool = typer.Option(False, help="No line per request on stderr.")):
+               quiet: bool = typer.Option(False, help="No line per request on stderr."),
+               fold: bool = typer.Option(False, "--fold", help="Fold long earlier assistant answers to their opening "
+                                                               "and headings (off by default; SQZ_PROXY_FOLD=1 too).")):
     """Run the proxy in the foreground (Ctrl-C stops it); `start`, `stop`, `status` manage a background one."""
     ctx.obj = {"host": host, "port": port, "upstream": upstream,
-               "per": _per(anthropic_upstream, openai_upstream, gemini_upstream)}
+               "per": _per(anthropic_upstream, openai_upstream, gemini_upstream), "fold": fold}
     if ctx.invoked_subcommand is not None:
         return
     from .control import default_port, run_foreground
@@ -36,7 +38,7 @@ def foreground(ctx: typer.Context,
         typer.echo(f"sqz proxy: listening on {host}: anyone who can reach it can use your agents' API keys "
                    "through it", err=True)
     raise typer.Exit(run_foreground(host, default_port() if port is None else port, upstream, ctx.obj["per"],
-                                    quiet=quiet))
+                                    quiet=quiet, fold_answers=True if fold else None))
 
 
 @app.command()
@@ -44,6 +46,7 @@ def start(ctx: typer.Context,
           port: Optional[int] = typer.Option(None, help="Port (default SQZ_PROXY_PORT or 8787, else a free one)."),
           upstream: Optional[str] = typer.Option(None, help="One upstream base URL for every provider."),
           as_json: bool = typer.Option(False, "--json", help="Print the state as JSON."),
+          fold: bool = typer.Option(False, "--fold", help="Fold long earlier assistant answers (off by default)."),
           quiet: bool = typer.Option(False, "--quiet", help="Print nothing (an agent's start hook); errors still go to "
                                                             "stderr.")):
     """Start the proxy in the background on loopback (a free port if the default is taken)."""
@@ -55,7 +58,8 @@ def start(ctx: typer.Context,
     if upstream is not None:
         o["upstream"] = upstream
     try:
-        st = do_start(o.get("host", "127.0.0.1"), o.get("port"), o.get("upstream"), o.get("per"))
+        st = do_start(o.get("host", "127.0.0.1"), o.get("port"), o.get("upstream"), o.get("per"),
+                      fold_answers=fold or bool(o.get("fold")))
     except (RuntimeError, OSError) as exc:
         typer.echo(f"sqz proxy: {exc}", err=True)
         raise typer.Exit(1)

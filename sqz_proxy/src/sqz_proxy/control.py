@@ -22,7 +22,9 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 def default_port() -> int:
     try:
-        return int(os.environ.get("SQZ_PROXY_PORT", DEFAULT_PORT))
+        from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
+        return int(config_env("SQZ_PROXY_PORT") or DEFAULT_PORT)
     except ValueError:
         return DEFAULT_PORT
 
@@ -38,14 +40,14 @@ def state_file() -> Path:
 
 
 def run_foreground(host: str, port: int, upstream: str | None, per_provider: dict | None = None, *,
-                   quiet: bool = False) -> int:
+                   quiet: bool = False, fold_answers: bool | None = None) -> int:
     import asyncio
 
     from .routes import Upstreams
     from .server import serve
 
     try:
-        asyncio.run(serve(host, port, Upstreams(upstream, per_provider), quiet=quiet))
+        asyncio.run(serve(host, port, Upstreams(upstream, per_provider), quiet=quiet, fold_answers=fold_answers))
     except OSError as exc:
         sys.stderr.write(f"sqz proxy: cannot listen on {host}:{port}: {exc.strerror or exc}\n")
         return 1
@@ -115,7 +117,7 @@ def status() -> dict:
 
 
 def start(host: str = "127.0.0.1", port: int | None = None, upstream: str | None = None,
-          per_provider: dict | None = None, wait: float = 20.0) -> dict:
+          per_provider: dict | None = None, wait: float = 20.0, fold_answers: bool = False) -> dict:
     """Start the background proxy (or report the one running); raises ``RuntimeError`` with a reason."""
     if host not in LOOPBACK:
         raise RuntimeError(f"the background proxy listens on loopback only, not {host!r}")
@@ -137,6 +139,8 @@ def start(host: str = "127.0.0.1", port: int | None = None, upstream: str | None
     for name, url in (per_provider or {}).items():
         if url:
             cmd += [f"--{name}-upstream", url]
+    if fold_answers:
+        cmd.append("--fold")
     with open(log, "ab") as out:
         proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=out, start_new_session=True,
                                 close_fds=True)

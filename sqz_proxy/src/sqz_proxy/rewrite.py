@@ -22,7 +22,7 @@ import sys
 import time
 from collections import OrderedDict
 
-from . import delta, envelope, tools, wire
+from . import delta, envelope, fold, tools, wire
 
 # the session compress() sees: no call is recorded under it, so the core's pressure levels (which
 # read the tokens served to a session) never change how the proxy compresses a result
@@ -52,24 +52,31 @@ class Decision:
 
 
 class Stats:
-    __slots__ = ("results", "new", "changed", "tokens_in", "tokens_out")
+    __slots__ = ("results", "new", "changed", "tokens_in", "tokens_out", "folded")
 
     def __init__(self):
-        self.results = self.new = self.changed = self.tokens_in = self.tokens_out = 0
+        self.results = self.new = self.changed = self.tokens_in = self.tokens_out = self.folded = 0
 
 
 class Rewriter:
     """Holds the memo and the store; call ``rewrite_body`` from one thread at a time."""
 
-    def __init__(self, *, use_store: bool = True, budget_ms: int | None = None):
+    def __init__(self, *, use_store: bool = True, budget_ms: int | None = None, fold_answers: bool | None = None,
+                 fold_settings: fold.Settings | None = None):
         self.memo: OrderedDict = OrderedDict()
+        self.folds: OrderedDict = OrderedDict()  # answer digest -> its folded text (None: stays whole)
+        if fold_answers is None:
+            fold_answers = fold.enabled_from_env()
+        self.fold = (fold_settings or fold.Settings()) if fold_answers else None
         self._counts: OrderedDict = OrderedDict()
         self._use_store = use_store
         self._store = None
         self._store_failed = False
         if budget_ms is None:
+            from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
             try:
-                budget_ms = int(os.environ.get("SQZ_PROXY_BUDGET_MS", "5000"))
+                budget_ms = int(config_env("SQZ_PROXY_BUDGET_MS") or "5000")
             except ValueError:
                 budget_ms = 5000
         self.budget = budget_ms / 1000 if budget_ms > 0 else float("inf")
@@ -116,11 +123,61 @@ class Rewriter:
         """
         body = json.loads(raw)
         found = wire.slots(fmt, body)
-        if not found:
-            return raw
-        if not self.rewrite_slots(found, agent, stats):
+        changed = bool(found) and self.rewrite_slots(found, agent, stats)
+        if self.fold is not None:
+            changed = self.fold_answers(fmt, body, agent, stats) or changed
+        if not changed:
             return raw
         return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    # -- model-output folding (off by default) ----------------------------------------------------------
+    def fold_answers(self, fmt: str, body: dict, agent: str | None = None, stats: Stats | None = None) -> bool:
+        """Fold the long assistant answers before the stable fold point; True when any text changed."""
+        settings = self.fold
+        if settings is None:
+            return False
+        found, turns = wire.answers(fmt, body)
+        limit = fold.boundary(turns, settings.every)
+        changed = False
+        for answer in found:
+            if answer.turn >= limit:
+                continue
+            try:
+                folded = self._fold_one(answer.text, agent)
+            except Exception as exc:  # never worse: the answer stays as sent
+                _log(f"an answer left whole: {type(exc).__name__}: {exc}")
+                folded = None
+            if folded is not None and folded != answer.text:
+                answer.set(folded)
+                changed = True
+                if stats is not None:
+                    stats.folded += 1
+        return changed
+
+    def _fold_one(self, text: str, agent: str | None) -> str | None:
+        from sqz_core.api import digest_of
+
+        raw = text.encode("utf-8", "surrogatepass")
+        key = digest_of(raw)
+        if key in self.folds:
+            self.folds.move_to_end(key)
+            return self.folds[key]
+        folded = None
+        tokens_in = self.tokens(text) if len(text) >= self.fold.min_tokens else 0
+        shape = fold.outline(text) if tokens_in >= self.fold.min_tokens else None
+        if shape is not None:
+            sid = self._keep(key, raw, None)  # recoverable, or not folded at all
+            if sid is not None:
+                candidate = fold.render(shape[0], shape[1], sid)
+                tokens_out = self.tokens(candidate)
+                if tokens_out < tokens_in:
+                    folded = candidate
+                    self._record(agent, "assistant answer", "fold", None, "fold", text, candidate, tokens_in,
+                                 tokens_out)
+        self.folds[key] = folded
+        if len(self.folds) > MEMO_ENTRIES:
+            self.folds.popitem(last=False)
+        return folded
 
     def rewrite_slots(self, slots: list, agent: str | None = None, stats: Stats | None = None) -> bool:
         from sqz_core.api import digest_of
@@ -269,7 +326,7 @@ class Rewriter:
                 head = (f"[sqz: changed since {what} above; {n_changed} changed line(s), one unchanged line "
                         f"around each]")
             out = head + "\n" + "\n".join(hunks) + "\n"
-            if len(out) <= delta.MAX_RATIO * len(body):
+            if len(out) <= delta.max_ratio() * len(body):
                 return out, (base_digest, (label, name))
             return None
         return None

@@ -40,7 +40,9 @@ def agent_of(headers, provider: str) -> str:
 
 def _env_int(name: str, default: int) -> int:
     try:
-        return int(os.environ.get(name, default))
+        from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
+        return int(config_env(name) or default)
     except ValueError:
         return default
 
@@ -82,13 +84,15 @@ class Proxy:
         import aiohttp
         from aiohttp import web
 
+        from sqz_core.api import config_env
+
         connector = aiohttp.TCPConnector(ssl=ssl_context(), limit=256)
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.connect_timeout,
                                         sock_read=self.read_timeout or None)
         self._session = aiohttp.ClientSession(
             connector=connector, timeout=timeout, auto_decompress=False, cookie_jar=aiohttp.DummyCookieJar(),
             skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding", "Content-Type"),
-            trust_env=os.environ.get("SQZ_PROXY_TRUST_ENV") == "1")
+            trust_env=config_env("SQZ_PROXY_TRUST_ENV") == "1")
         server = web.Server(self.handle, auto_decompress=False, access_log=None)
         self._runner = web.ServerRunner(server, handle_signals=False)
         await self._runner.setup()
@@ -155,7 +159,7 @@ class Proxy:
             data = await asyncio.get_running_loop().run_in_executor(
                 self._pool, self._rewrite, route.fmt, body, agent_of(request.headers, route.provider), stats)
             note = (f" · {stats.results} results, {stats.new} new, {stats.changed} shortened, "
-                    f"{len(body)}→{len(data)} bytes in {1000 * (time.monotonic() - started):.0f} ms")
+                    + (f"{stats.folded} answers folded, " if stats.folded else "") + f"{len(body)}→{len(data)} bytes in {1000 * (time.monotonic() - started):.0f} ms")
         elif rest is not None:
             data = self._stream_body(body, rest)
             note = " · body over the size limit, forwarded unchanged"
@@ -287,11 +291,14 @@ def _no_userinfo(url: str) -> str:
 
 
 async def serve(host: str, port: int, upstreams: routes.Upstreams, *, quiet: bool = False,
-                ready=None) -> None:
-    """Run the proxy until cancelled (SIGINT/SIGTERM end it cleanly)."""
+                ready=None, fold_answers: bool | None = None) -> None:
+    """Run the proxy until cancelled (SIGINT/SIGTERM end it cleanly); ``fold_answers``: model-output
+    folding on (None: ``SQZ_PROXY_FOLD``)."""
     import signal
 
-    proxy = Proxy(upstreams, quiet=quiet)
+    from .rewrite import Rewriter
+
+    proxy = Proxy(upstreams, quiet=quiet, rewriter=Rewriter(fold_answers=fold_answers))
     bound = await proxy.start(host, port)
     proxy.log(f"listening on http://{host}:{bound} (anthropic → {_no_userinfo(upstreams.urls['anthropic'])}, "
               f"openai → {_no_userinfo(upstreams.urls['openai'])}, gemini → {_no_userinfo(upstreams.urls['gemini'])})")

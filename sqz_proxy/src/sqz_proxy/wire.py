@@ -187,3 +187,61 @@ def slots(fmt: str, body) -> list[Slot]:
     if not isinstance(body, dict):
         return []
     return EXTRACTORS[fmt](body)
+
+
+# -- assistant answers (model-output folding) ------------------------------------------------------
+
+class Answer:
+    """One text part of an earlier assistant answer: ``turn`` is its assistant turn's ordinal (0-based)."""
+
+    __slots__ = ("turn", "text", "_owner", "_field")
+
+    def __init__(self, turn: int, text: str, owner: dict, field: str):
+        self.turn, self.text, self._owner, self._field = turn, text, owner, field
+
+    def set(self, text: str) -> None:
+        self._owner[self._field] = text
+
+
+def _text_parts(content, kinds: tuple) -> list[tuple[dict, str]]:
+    return [(p, "text") for p in _dicts(content) if p.get("type") in kinds and isinstance(p.get("text"), str)]
+
+
+def answers(fmt: str, body) -> tuple[list[Answer], int]:
+    """(the text parts of every assistant turn of ``body``, the number of assistant turns)."""
+    if not isinstance(body, dict):
+        return [], 0
+    out: list[Answer] = []
+    turns = 0
+    if fmt in (ANTHROPIC, OPENAI_CHAT):
+        for msg in _dicts(body.get("messages")):
+            if msg.get("role") != "assistant":
+                continue
+            if isinstance(msg.get("content"), str):
+                out.append(Answer(turns, msg["content"], msg, "content"))
+            else:
+                out.extend(Answer(turns, p["text"], p, f) for p, f in _text_parts(msg.get("content"), ("text",)))
+            turns += 1
+    elif fmt == OPENAI_RESPONSES:
+        inside = False  # consecutive output items (message, reasoning, calls) are one turn
+        for item in _dicts(body.get("input")):
+            kind = item.get("type")
+            mine = (kind == "message" and item.get("role") == "assistant") or kind == "reasoning" or (
+                isinstance(kind, str) and kind.endswith("_call"))
+            if mine and not inside:
+                turns += 1
+            inside = mine
+            if kind == "message" and item.get("role") == "assistant":
+                if isinstance(item.get("content"), str):
+                    out.append(Answer(turns - 1, item["content"], item, "content"))
+                else:
+                    out.extend(Answer(turns - 1, p["text"], p, f)
+                               for p, f in _text_parts(item.get("content"), ("output_text", "text")))
+    elif fmt == GEMINI:
+        for content in _dicts(body.get("contents")):
+            if content.get("role") != "model":
+                continue
+            out.extend(Answer(turns, p["text"], p, "text") for p in _dicts(content.get("parts"))
+                       if isinstance(p.get("text"), str) and set(p) <= {"text"})
+            turns += 1
+    return out, turns

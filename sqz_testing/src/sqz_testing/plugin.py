@@ -1,6 +1,6 @@
 """The pytest plugin of sqz-testing (entry point ``pytest11``, name ``sqz``): fixtures for pack tests.
 
-* ``sqz_home``: an isolated sqz home for the test (``SQZ_DB_PATH``, ``SQZ_CACHE_DIR`` in ``tmp_path``,
+* ``sqz_home``: an isolated sqz home for the test (``SQZ_DB_PATH``, ``SQZ_CACHE_DIR``, ``XDG_CONFIG_HOME`` in ``tmp_path``,
   no session or plugin filters inherited from the environment); returns its folder.
 * ``sqz_store``: an open SQLite store in that home (closed after the test).
 * ``sqz_compress``: ``sqz_compress(data, command=…, tool=…)`` runs the whole pipeline (installed plugins
@@ -21,6 +21,7 @@ def sqz_home(tmp_path, monkeypatch):
     home.mkdir(exist_ok=True)
     monkeypatch.setenv("SQZ_DB_PATH", str(home / "sqz.db"))
     monkeypatch.setenv("SQZ_CACHE_DIR", str(home / "cache"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "xdg-config"))  # no user config file of yours
     for var in _ENV:
         monkeypatch.delenv(var, raising=False)
     return home

@@ -61,6 +61,7 @@ _LOG_START = lazy(
     r"|(?:ts|time|t|level|lvl)=\S"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
+    r"|\[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}\]"  # Django runserver, http.server without a client address
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
     r"|[IWEF]\d{4} \d{2}:\d{2}:\d{2}"
     r"|\d+:[XCSM] \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}"  # Redis: pid:role

@@ -1,0 +1,388 @@
+"""sqz's settings: environment variables over the project's config over the user's over defaults.
+
+Files (``docs/configuration.md`` lists every key):
+
+* user: ``$XDG_CONFIG_HOME/sqz/config.yaml`` (default ``~/.config/sqz/config.yaml``);
+* project: the nearest ``.sqz.yaml``, or ``pyproject.toml`` with a ``[tool.sqz]`` table, found walking up
+  from the working directory to the repository root (the first directory holding ``.git``); in one
+  directory ``.sqz.yaml`` wins over ``pyproject.toml``.
+
+Mappings merge key by key (project over user over the defaults); ``rules`` and ``formatters`` are
+concatenated, the project's first (the first matching rule wins). A set ``SQZ_*`` variable wins over
+every file, even when empty, exactly as before config files existed.
+
+This module is on the hot path and stays stdlib-only: a call stats the candidate files and reads a
+compiled JSON snapshot of the merged result from the cache directory, keyed by each file's path,
+``mtime_ns`` and size. Only when that is stale does ``configfile`` parse YAML (ruamel.yaml) and validate
+it (jsonschema). A broken file never breaks a call: one line on stderr names ``file:line: key`` and the
+file is ignored.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+SNAPSHOT_VERSION = 2
+
+# key, environment variable, type, default (None: computed elsewhere), who may set it, what it does
+#   type: bool, int, number, string, list (comma-separated in the variable), or "not:bool" (the variable
+#   says the opposite: ``dedup: false`` is ``SQZ_NO_DEDUP=1``)
+#   scope "user": only the user's file may set it (a repository must not redirect your store,
+#   your API traffic or your credentials' destination)
+SETTINGS: tuple[tuple[str, str, str, object, str, str], ...] = (
+    ("quiet", "SQZ_QUIET", "bool", False, "any", "no stats line on stderr"),
+    ("time_budget_ms", "SQZ_TIME_BUDGET_MS", "int", 2000, "any",
+     "per-call time budget in ms (0: none); past it the output is sent unchanged"),
+    ("dedup", "SQZ_NO_DEDUP", "not:bool", True, "any", "answer a repeat with a §ref (false: always in full)"),
+    ("abbreviate", "SQZ_NO_ABBREV", "not:bool", True, "any", "phrase abbreviation (§1…§9 with a legend)"),
+    ("ref_ttl_secs", "SQZ_REF_TTL_SECS", "number", 1800, "any", "freshness window for refs in seconds (0: no refs)"),
+    ("max_bytes", "SQZ_MAX_BYTES", "int", 32 * 1024 * 1024, "any", "larger inputs pass through untouched"),
+    ("pressure.budget", "SQZ_PRESSURE_BUDGET", "number", 200000, "any",
+     "tokens a session may be served per window before pressure levels apply (0: off)"),
+    ("pressure.window_secs", "SQZ_PRESSURE_WINDOW_SECS", "number", 1800, "any", "the pressure window in seconds"),
+    ("plugins.load", "SQZ_LOAD_PLUGINS", "list", None, "any", "allow only these formatter plugins (entry names)"),
+    ("plugins.disable", "SQZ_DISABLE_PLUGINS", "list", [], "any", "block these formatter plugins (entry names)"),
+    ("db_path", "SQZ_DB_PATH", "string", None, "user", "the SQLite store (default: the platform's data dir)"),
+    ("store_url", "SQZ_STORE_URL", "string", None, "user", "another store backend by URL (postgresql://…)"),
+    ("busy_timeout_ms", "SQZ_BUSY_TIMEOUT_MS", "int", 60, "user",
+     "how long a call waits for another process's write lock on the store"),
+    ("host", "SQZ_HOST", "string", None, "user", "the machine name in default session ids"),
+    ("prices", "SQZ_PRICES", "prices", None, "user",
+     "the price table: a path to a price file, or the table itself (models, default_model, currency)"),
+    ("postgresql.timeout_ms", "SQZ_PG_TIMEOUT_MS", "int", 400, "user", "how long a hot call waits for the team store"),
+    ("postgresql.pool", "SQZ_PG_POOL", "bool", True, "user", "the local pooling process for the team store"),
+    ("postgresql.pool_idle_secs", "SQZ_PG_POOL_IDLE_SECS", "number", 600, "user", "the pool process exits when idle this long"),
+    ("postgresql.store_originals", "SQZ_STORE_ORIGINALS", "bool", True, "user",
+     "send originals to the team store (false: hashes and stats only)"),
+    ("proxy.port", "SQZ_PROXY_PORT", "int", 8787, "user", "the API proxy's port on 127.0.0.1"),
+    ("proxy.anthropic_url", "SQZ_PROXY_ANTHROPIC_URL", "string", None, "user", "upstream for Anthropic requests"),
+    ("proxy.openai_url", "SQZ_PROXY_OPENAI_URL", "string", None, "user", "upstream for OpenAI requests"),
+    ("proxy.gemini_url", "SQZ_PROXY_GEMINI_URL", "string", None, "user", "upstream for Gemini requests"),
+    ("proxy.budget_ms", "SQZ_PROXY_BUDGET_MS", "int", 5000, "user", "time budget for rewriting one request"),
+    ("proxy.max_body", "SQZ_PROXY_MAX_BODY", "int", 64 * 1024 * 1024, "user", "larger request bodies pass through unchanged"),
+    ("proxy.read_timeout", "SQZ_PROXY_READ_TIMEOUT", "int", 600, "user", "seconds to wait for upstream data (0: none)"),
+    ("proxy.trust_env", "SQZ_PROXY_TRUST_ENV", "bool", False, "user", "use HTTP(S)_PROXY for upstream connections"),
+    ("proxy.fold", "SQZ_PROXY_FOLD", "bool", False, "user", "fold long earlier model answers (as sqz proxy --fold)"),
+    ("proxy.fold_min_tokens", "SQZ_PROXY_FOLD_MIN_TOKENS", "int", 300, "user", "answers shorter than this are never folded"),
+    ("proxy.fold_every", "SQZ_PROXY_FOLD_EVERY", "int", 8, "user", "the fold point moves every this many turns"),
+    ("mcp.proxy_timeout", "SQZ_MCP_PROXY_TIMEOUT", "number", 120, "user",
+     "seconds sqz-mcp proxy waits for an upstream answer"),
+)
+_BY_ENV = {s[1]: s for s in SETTINGS}
+_BY_KEY = {s[0]: s for s in SETTINGS}
+# keys that are lists of objects, concatenated across files (the project's first)
+LISTS = ("rules", "formatters")
+
+_OFF = ("", "0", "false", "no", "off")
+
+
+class Config:
+    """The merged configuration and where each value came from.
+
+    ``values``: plain data (the files' mappings merged; no defaults filled in);
+    ``origins``: dotted key (``rules.0.program``) -> ``"path:line"``;
+    ``files``: the files that were read and used, user first; ``errors``: one line per ignored file;
+    ``rules`` / ``formatters``: lists of ``{"spec": …, "file": path, "line": n, "scope": "user"|"project"}``.
+    """
+
+    __slots__ = ("values", "origins", "files", "errors", "rules", "formatters", "project_file", "user_file")
+
+    def __init__(self, values=None, origins=None, files=None, errors=None, rules=None, formatters=None,
+                 project_file=None, user_file=None) -> None:
+        self.values = values or {}
+        self.origins = origins or {}
+        self.files = files or []
+        self.errors = errors or []
+        self.rules = rules or []
+        self.formatters = formatters or []
+        self.project_file = project_file
+        self.user_file = user_file
+
+    def get(self, key: str, default=None):
+        """The value at dotted ``key`` in the files (no environment, no default), or ``default``."""
+        node = self.values
+        for part in key.split("."):
+            if not isinstance(node, dict) or part not in node:
+                return default
+            node = node[part]
+        return node
+
+    def origin(self, key: str) -> str | None:
+        return self.origins.get(key)
+
+    def to_json(self) -> dict:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Config:
+        return cls(**{name: data.get(name) for name in cls.__slots__})
+
+
+EMPTY = Config()
+
+
+def _base(kind: str) -> str:
+    home = os.path.expanduser("~")
+    if sys.platform == "win32":
+        root = os.environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+        return os.path.join(root, "sqz", "cache" if kind == "cache" else "")
+    if sys.platform == "darwin":
+        sub = "Caches" if kind == "cache" else "Application Support"
+        return os.path.join(home, "Library", sub, "sqz")
+    var, default = ("XDG_CACHE_HOME", ".cache") if kind == "cache" else ("XDG_DATA_HOME", os.path.join(".local", "share"))
+    root = os.environ.get(var) or os.path.join(home, default)
+    return os.path.join(root, "sqz")
+
+
+def cache_dir() -> str:
+    """``SQZ_CACHE_DIR``, or the user's cache directory (platform convention); never from a config file,
+    since the config's compiled snapshot is kept there."""
+    return os.environ.get("SQZ_CACHE_DIR") or _base("cache")
+
+
+def user_path() -> str:
+    """``$XDG_CONFIG_HOME/sqz/config.yaml`` (default ``~/.config/sqz/config.yaml``)."""
+    root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(root, "sqz", "config.yaml")
+
+
+def _stat(path: str):
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    return [path, st.st_mtime_ns, st.st_size] if (st.st_mode & 0o170000) == 0o100000 else None
+
+
+def candidates(cwd: str | None = None) -> list[list]:
+    """``[path, mtime_ns, size]`` of every existing file that may hold configuration, user's first.
+
+    The walk stops at the first ``.sqz.yaml`` (the nearest project file) or at the repository root.
+    A ``pyproject.toml`` is a candidate; whether it holds ``[tool.sqz]`` is settled when parsing.
+    """
+    found = []
+    user = _stat(user_path())
+    if user is not None:
+        user.append("user")
+        found.append(user)
+    if cwd is None:
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            return found
+    d = cwd
+    while True:
+        own = _stat(os.path.join(d, ".sqz.yaml"))
+        if own is not None:
+            own.append("project")
+            found.append(own)
+            break
+        py = _stat(os.path.join(d, "pyproject.toml"))
+        if py is not None:
+            py.append("pyproject")
+            found.append(py)
+        if os.path.lexists(os.path.join(d, ".git")):
+            break
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return found
+
+
+# -- the snapshot ------------------------------------------------------------------------------------
+_memo: list = [None, EMPTY]  # [signature, Config] of the last call in this process
+_said: set[str] = set()  # error lines already written by this process
+
+
+def forget() -> None:
+    """Drop what this process remembers (a long-running process serving another call: the daemon)."""
+    _memo[0] = None
+    _memo[1] = EMPTY
+    _said.clear()
+
+
+def _snapshot_path(signature: list[list]) -> str:
+    key = "\0".join(entry[0] for entry in signature).encode("utf-8", "surrogateescape")
+    try:
+        from _sha256 import sha256
+    except ImportError:  # pragma: no cover - other Pythons
+        try:
+            from _sha2 import sha256
+        except ImportError:
+            from hashlib import sha256
+    return os.path.join(cache_dir(), "config", sha256(key).hexdigest()[:20] + ".json")
+
+
+def _read_snapshot(path: str, signature: list[list]) -> Config | None:
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("version") != SNAPSHOT_VERSION or data.get("sources") != signature:
+        return None
+    try:
+        return Config.from_json(data["config"])
+    except (KeyError, TypeError):
+        return None
+
+
+def _write_snapshot(path: str, signature: list[list], cfg: Config) -> None:
+    import json
+
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump({"version": SNAPSHOT_VERSION, "sources": signature, "config": cfg.to_json()}, fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only cache: the next call parses again
+
+
+def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
+    """The merged configuration for ``cwd`` (default: the working directory); never raises.
+
+    Warm: a few ``stat`` calls and one small JSON read. An ignored file's error is written to stderr
+    once per process unless ``quiet`` (it stays in ``Config.errors`` either way).
+    """
+    try:
+        signature = candidates(cwd)
+    except Exception:  # pragma: no cover - defensive: configuration never breaks a call
+        return EMPTY
+    if not signature:
+        return EMPTY
+    if _memo[0] == signature:
+        cfg = _memo[1]
+    else:
+        cfg = None
+        try:
+            path = _snapshot_path(signature)
+            cfg = _read_snapshot(path, signature)
+            if cfg is None:
+                from .configfile import build
+
+                cfg = Config.from_json(build(signature))
+                _write_snapshot(path, signature, cfg)
+        except Exception as exc:  # a missing dependency, a bug: defaults, said once
+            cfg = Config(errors=[f"sqz: config not read ({type(exc).__name__}: {exc}); using defaults"])
+        _memo[0], _memo[1] = signature, cfg
+    if cfg.errors and not quiet:
+        for line in cfg.errors:
+            if line not in _said:
+                _said.add(line)
+                try:
+                    sys.stderr.write(line + "\n")
+                except Exception:
+                    pass
+    return cfg
+
+
+def current() -> Config:
+    """``load()`` for the working directory."""
+    return load()
+
+
+def as_env(setting: tuple, value) -> str | None:
+    """``value`` (from a file) written as the setting's environment variable would carry it."""
+    kind = setting[2]
+    if value is None:
+        return None
+    if kind == "not:bool":
+        return "0" if value else "1"
+    if kind == "bool":
+        return "1" if value else "0"
+    if kind == "list":
+        return ",".join(str(v) for v in value) if isinstance(value, list) else str(value)
+    if kind == "prices":
+        return value if isinstance(value, str) else None  # an inline table is read by ``prices_table``
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def env(name: str, default: str | None = None) -> str | None:
+    """What ``os.environ.get(name, default)`` gave before config files, with the files in between:
+    the variable when set (even empty), else the files' value written as the variable would be, else
+    ``default``. ``name`` is an ``SQZ_*`` variable of ``SETTINGS``; any other is read from the
+    environment only."""
+    value = os.environ.get(name)
+    if value is not None:
+        return value
+    setting = _BY_ENV.get(name)
+    if setting is None:
+        return default
+    cfg = current()
+    if not cfg.values:
+        return default
+    got = as_env(setting, cfg.get(setting[0]))
+    return default if got is None else got
+
+
+def value(key: str):
+    """The effective value of setting ``key``: from its variable (parsed), the files, or the default.
+
+    ``(value, source)`` where source is ``"env VAR"``, ``"path:line"`` or ``"default"``."""
+    setting = _BY_KEY[key]
+    raw = os.environ.get(setting[1])
+    if raw is not None:
+        return parse_env(setting, raw), f"env {setting[1]}"
+    cfg = current()
+    got = cfg.get(key)
+    if got is not None:
+        return got, cfg.origin(key) or "config"
+    return setting[3], "default"
+
+
+def parse_env(setting: tuple, raw: str):
+    """A variable's text as the setting's value (what the code reading the variable understands)."""
+    kind = setting[2]
+    if kind == "not:bool":  # as the readers do: SQZ_NO_DEDUP counts only as "1"; SQZ_NO_ABBREV as not "" or "0"
+        return raw in ("", "0") if setting[1] == "SQZ_NO_ABBREV" else raw != "1"
+    if kind == "bool":
+        return raw.lower() not in _OFF
+    if kind == "list":
+        return [n.strip() for n in raw.split(",") if n.strip()]
+    if kind in ("int", "number"):
+        try:
+            return int(raw) if kind == "int" else float(raw)
+        except ValueError:
+            return raw
+    return raw
+
+
+# -- per-command rules -------------------------------------------------------------------------------
+RULE_MATCHERS = ("program", "subcommand", "argv", "tool")
+
+
+def rule_for(command: str | None, tool: str | None = None, cfg: Config | None = None) -> dict | None:
+    """The first rule whose matchers all match this call: ``{"spec": …, "file": …, "line": …}``, or None.
+
+    ``program``/``subcommand``/``tool`` are shell-style globs (``fnmatch``, case-sensitive) over the
+    program (wrappers such as ``sudo`` and ``uv run`` stripped), its first non-option word and the
+    agent's tool name; ``argv`` is a glob over the command's words joined by single spaces
+    (``make deploy*``).
+    """
+    cfg = current() if cfg is None else cfg
+    if not cfg.rules:
+        return None
+    from fnmatch import fnmatchcase
+
+    from .request import FormatRequest
+
+    req = FormatRequest("", command, tool=tool)
+    words = " ".join(req.argv)
+    for rule in cfg.rules:
+        spec = rule.get("spec") or {}
+        checks = [(spec.get("program"), req.program), (spec.get("tool"), tool), (spec.get("argv"), words)]
+        if spec.get("subcommand") is not None:
+            checks.append((spec["subcommand"], req.subcommand()))
+        if any(pattern is not None for pattern, _ in checks) and all(
+                pattern is None or (subject is not None and fnmatchcase(subject, pattern))
+                for pattern, subject in checks):
+            return rule
+    return None
