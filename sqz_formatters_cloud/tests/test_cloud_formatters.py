@@ -23,6 +23,8 @@ EXPECTED_NONE = {
     "docker/build_no_daemon", "docker/logs_no_daemon", "docker/ps_no_daemon",
     "kubectl/apply_no_cluster", "kubectl/create_dry_run_yaml", "kubectl/set_image_local_json",
     "terraform/validate_error", "terraform/validate_ok",
+    # a failed init with only its banners and the error box: nothing left to drop since issue 25 keeps the banners
+    "terraform/init_provider_error",
     "helm/install_notes_upstream",
     # held-out captures left to the generic JSON/YAML stages (tests/test_structured_heldout_cloud.py)
     "docker/version_no_daemon", "kubectl/configmap_from_files_yaml", "kubectl/kustomize_shop",
@@ -298,3 +300,22 @@ def test_klog_repeats_are_folded_and_the_error_kept():
 def test_helm_errors_pass_through():
     err = "Error: INSTALLATION FAILED: cannot re-use a name that is still in use\n"
     assert helm.sqz_format(request=FormatRequest(err, "helm install web ./chart")) is None
+
+
+def _fixture(tool, name):
+    return next(f for t, f in ALL if t == tool and f.name == name)
+
+
+def test_terraform_notes_and_init_banners_survive():
+    """issue 25's real drops: plan's ``Note:`` paragraph and init's step banners stay; init's advice goes."""
+    fx = _fixture("terraform", "plan_create")
+    out = run("terraform", fx)
+    note = [x for x in fx.request().text.split("\n\n") if x.startswith("Note: ")]
+    assert note and all(n.strip("\n") in out for n in note)
+    fx = _fixture("terraform", "init_ok")
+    out = run("terraform", fx)
+    lines = out.splitlines()
+    for banner in ("Initializing the backend...", "Initializing modules...", "Initializing provider plugins..."):
+        assert banner in fx.request().text.splitlines() and banner in lines
+    assert "Initializing the backend..." in lines
+    assert "You may now begin working with Terraform" not in out and "If you ever set or change modules" not in out

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import os
 
-from .paths import budgets_path, data_dir as _data_dir  # noqa: F401 (budgets_path: public here)
+from .paths import budgets_path as budgets_path  # public here
+from .paths import data_dir as _data_dir
 
 UNKNOWN = "(unknown)"
 ANY = "*"

@@ -191,15 +191,36 @@ def candidates(cwd: str | None = None) -> list[list]:
     return found
 
 
+def _may_hold_settings(entry: list) -> bool:
+    """A YAML file always; a ``pyproject.toml`` only when its bytes name ``tool.sqz`` (reading a few KB
+    costs less than the snapshot, and writes nothing)."""
+    if entry[3] != "pyproject":
+        return True
+    try:
+        with open(entry[0], "rb") as fh:
+            return b"tool.sqz" in fh.read()
+    except OSError:
+        return False
+
+
 # -- the snapshot ------------------------------------------------------------------------------------
-_memo: list = [None, EMPTY]  # [signature, Config] of the last call in this process
+# [signature, Config, checked]: the working directory's configuration; while ``checked``, ``load()`` answers
+# it without a look at the files (``refresh()``, at the start of every pipeline call, clears it)
+_memo: list = [None, EMPTY, False]
 _said: set[str] = set()  # error lines already written by this process
 
 
+def refresh() -> None:
+    """The next ``load()`` looks at the files again (one ``stat`` walk; a new snapshot only if one changed)."""
+    _memo[2] = False
+
+
 def forget() -> None:
-    """Drop what this process remembers (a long-running process serving another call: the daemon)."""
+    """Drop what this process remembers, errors already said included (a long-running process serving
+    another call as if it were a new process: the daemon)."""
     _memo[0] = None
     _memo[1] = EMPTY
+    _memo[2] = False
     _said.clear()
 
 
@@ -247,16 +268,23 @@ def _write_snapshot(path: str, signature: list[list], cfg: Config) -> None:
 def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
     """The merged configuration for ``cwd`` (default: the working directory); never raises.
 
-    Warm: a few ``stat`` calls and one small JSON read. An ignored file's error is written to stderr
-    once per process unless ``quiet`` (it stays in ``Config.errors`` either way).
+    Warm: a few ``stat`` calls and one small JSON read; for the working directory, once per call
+    (``refresh``). An ignored file's error is written to stderr once per process unless ``quiet`` (it
+    stays in ``Config.errors`` either way).
     """
+    if cwd is None and _memo[2]:
+        return _say(_memo[1], quiet)
     try:
         signature = candidates(cwd)
     except Exception:  # pragma: no cover - defensive: configuration never breaks a call
         return EMPTY
-    if not signature:
+    if cwd is None:
+        _memo[2] = True
+    if not signature or not any(_may_hold_settings(entry) for entry in signature):
+        if cwd is None:  # nothing to compile (most Python projects: a pyproject.toml without [tool.sqz])
+            _memo[0], _memo[1] = signature, EMPTY
         return EMPTY
-    if _memo[0] == signature:
+    if cwd is None and _memo[0] == signature:
         cfg = _memo[1]
     else:
         cfg = None
@@ -270,7 +298,13 @@ def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
                 _write_snapshot(path, signature, cfg)
         except Exception as exc:  # a missing dependency, a bug: defaults, said once
             cfg = Config(errors=[f"sqz: config not read ({type(exc).__name__}: {exc}); using defaults"])
-        _memo[0], _memo[1] = signature, cfg
+        if cwd is None:
+            _memo[0], _memo[1] = signature, cfg
+    return _say(cfg, quiet)
+
+
+def _say(cfg: Config, quiet: bool) -> Config:
+    """Each ignored file's line on stderr, once per process (``forget`` starts again)."""
     if cfg.errors and not quiet:
         for line in cfg.errors:
             if line not in _said:
@@ -328,6 +362,7 @@ def value(key: str):
 
     ``(value, source)`` where source is ``"env VAR"``, ``"path:line"`` or ``"default"``."""
     setting = _BY_KEY[key]
+    refresh()  # asked by a person or a report: the files as they are now
     raw = os.environ.get(setting[1])
     if raw is not None:
         return parse_env(setting, raw), f"env {setting[1]}"
