@@ -180,7 +180,7 @@ def test_the_schema_describes_every_setting():
         assert entry.get("default") == default, key
         assert bool(entry.get("x-user-only")) == (scope == "user"), key
         assert entry.get("x-env-inverted", False) == (kind == "not:bool"), key
-    assert props["formatters"]["items"]["type"] == "object"
+    assert props["formatters"]["type"] == "array"  # its items: the declarative formatter specs
 
 
 def test_docs_name_every_key_and_variable():

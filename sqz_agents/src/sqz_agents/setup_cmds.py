@@ -806,5 +806,15 @@ def run_doctor(names: dict, ctx: dict, echo=print, results: dict | None = None) 
         echo(f"plugins: invalid ({type(exc).__name__}: {exc}) (fix: `sqz plugins --refresh`)")
         report["plugins"] = {"status": "invalid", "problems": [f"{type(exc).__name__}: {exc}"]}
         status = max(status, 1)
+    from sqz_core.api import load_config
+
+    cfg = load_config(quiet=True)  # the config files (docs/configuration.md): an ignored one is a problem
+    report["config"] = {"status": "invalid" if cfg.errors else "ok", "files": cfg.files, "problems": cfg.errors}
+    for line in cfg.errors:
+        echo(f"config: {line.removeprefix('sqz: config ')} (fix: `sqz config edit`, then `sqz config validate`)")
+    if cfg.errors:
+        status = max(status, 1)
+    else:
+        echo(f"config: ok ({', '.join(cfg.files) or 'no config file: defaults and SQZ_* variables'})")
     report["status"] = status
     return status
