@@ -180,6 +180,7 @@ def test_the_schema_describes_every_setting():
         assert entry.get("default") == default, key
         assert bool(entry.get("x-user-only")) == (scope == "user"), key
         assert entry.get("x-env-inverted", False) == (kind == "not:bool"), key
+    assert props["formatters"]["type"] == "array"  # its items: the declarative formatter specs
     # each formatter is an object: the declarative pack's spec schema, held in $defs/formatter
     item = props["formatters"]["items"]
     assert item == {"$ref": "#/$defs/formatter"}
