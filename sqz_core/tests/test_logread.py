@@ -16,10 +16,15 @@ def argv(command: str) -> tuple[str, ...]:
     return normalize_argv(split_words(command))
 
 
-def test_a_log_by_name_is_a_log_whatever_it_holds():
+def test_a_log_by_name_is_a_log_at_a_lower_bar():
+    few = "".join(LOG.splitlines(keepends=True)[:3]) + "a line of its own\nanother one\n"
+    jsonl = "".join(f'{{"ts": {s}, "level": "info"}}\n' for s in range(3))
     for cmd in ("cat app.log", "tail -n 200 logs/server.txt", "less /var/log/syslog", "head -50 app.log.1",
                 "tail -f nohup.out", "sed -n 1,80p build/worker.err"):
-        assert reads_log(argv(cmd), "plain words\n"), cmd
+        assert reads_log(argv(cmd), few), cmd
+        assert reads_log(argv(cmd), jsonl), cmd
+        assert not reads_log(argv(cmd), "token refreshed\n" + "\n" * 400 + "end\n"), cmd
+    assert not reads_log(argv("cat notes.txt"), few)                 # no name: the strict bar
 
 
 def test_source_configuration_and_data_stay_file_content_whatever_they_hold():

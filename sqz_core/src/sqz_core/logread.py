@@ -3,9 +3,10 @@
 ``cat``, ``tail``, ``less``, ``sed -n`` … print file content, which the pipeline keeps byte for
 byte: source code, configuration and data are never summarised. A log is read the same way
 (``tail -n 200 app.log``) but for its events, not its bytes, so a read whose file is a log by
-name (``*.log``, ``*.log.1``, ``nohup.out``, a file under ``log/``, ``logs/`` or ``/var/log/``)
-or, when the name says nothing, whose text is log-shaped (most records start with a timestamp
-or a level) is not file content: it reaches the content kinds as ``journalctl`` or
+name (``*.log``, ``*.log.1``, ``nohup.out``, a file under ``log/``, ``logs/`` or ``/var/log/``) and
+whose text has log records (a looser bar: three, half the records; or JSON lines) or, when the
+name says nothing, whose text is log-shaped (most records start with a timestamp or a level) is
+not file content: it reaches the content kinds as ``journalctl`` or
 ``docker logs`` output does. The name decides first: a source, configuration or data file
 (``.py``, ``.rs``, ``.ts``, ``.json``, ``.yaml``, ``.csv``, ``Makefile`` …) stays file content
 whatever it holds, and so does a read naming one. Cheap: a few string checks per word and one
@@ -59,8 +60,10 @@ def reads_log(argv, text: str) -> bool:
     """True when the file read ``argv`` (its program prints file content) printed a log:
     its file is a log by name, or its name says nothing and ``text`` is log-shaped."""
     by_name = _named(argv)
-    if by_name is not None:
-        return by_name
+    if by_name is False:
+        return False
+    if by_name:  # a log by name: a looser bar, and JSON lines count (structured logs)
+        return text.lstrip()[:1] == "{" or log_shaped(text, loose=True)
     return log_shaped(text)
 
 
@@ -84,10 +87,11 @@ def _named(argv) -> bool | None:
     return verdict
 
 
-def log_shaped(text: str) -> bool:
+def log_shaped(text: str, loose: bool = False) -> bool:
     """Most records of the text's first lines start like log records (a timestamp or a level):
     MIN_RECORDS or more, seven in ten of the lines that are not a record's continuation, and
-    half of all non-blank lines."""
+    half of all non-blank lines; ``loose`` (a file that is a log by name): three records, half of
+    the lines that are not a continuation."""
     hits = total = lines = 0
     for line in text[:32768].split("\n", SCAN_LINES)[:SCAN_LINES]:
         if not line.strip():
@@ -98,4 +102,6 @@ def log_shaped(text: str) -> bool:
             total += 1
         elif not _CONTINUATION.match(line):
             total += 1
+    if loose:
+        return hits >= 3 and hits * 2 >= total
     return hits >= MIN_RECORDS and hits * 10 >= total * 7 and hits * 2 >= lines

@@ -57,3 +57,17 @@ def test_value_listing_and_template_detection_are_linear():
     _, w_small = work_done(compress_kind, "log", wide(200))
     _, w_large = work_done(compress_kind, "log", wide(800))
     assert grows_linearly(w_small, w_large, 4), (w_small, w_large)
+
+
+def test_a_repeated_error_keeps_the_time_of_every_repeat():
+    times = ["10:00:01,120", "10:00:04,388", "10:00:09,002", "10:01:15,700"]
+    lines = [f"2026-12-01 {t} ERROR db: connection to 10.0.0.7:5432 refused" for t in times]
+    lines = [x for pair in zip(lines, [f"2026-12-01 {t} INFO web: GET /health 200" for t in times]) for x in pair]
+    out = compress_kind("log", FormatRequest("\n".join(lines * 2) + "\n", "journalctl -u web"))
+    assert out is not None
+    assert lines[0] in out.split("\n")
+    note = next(line for line in out.split("\n") if line.startswith("[×8 lines like the one above") and "ERROR" not in line
+                and "the others at:" in line)
+    assert note.endswith("; the others at: 04,388 | 09,002 | 01:15,700 | 00:01,120 | 04,388 | 09,002 | 01:15,700]")
+    # the healthy lines' fold says no times: only a severe line's repeats are listed by time
+    assert sum("the others at:" in line for line in out.split("\n")) == 1

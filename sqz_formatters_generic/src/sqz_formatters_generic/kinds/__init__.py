@@ -104,12 +104,23 @@ def detect_kind(text: str, request) -> str | None:
     if request.program in FILE_PROGRAMS:
         # a file read the core let through because it printed a log (``sqz_core.logread``): the log
         # kind (or JSON lines) reads it; no other kind's summary is applied to a file's content
-        kind = _sniff(text)
-        return kind if kind in ("log", "jsonl", "json") else None
+        return _sniff_log_read(text)
     kind = _kind_by_program(request)
     if kind is not None:
         return kind
     return _sniff(text)
+
+
+def _sniff_log_read(text: str) -> str | None:
+    """A file read the core let through as a log: JSON lines, JSON or the log kind, else None."""
+    head = text.lstrip()[:1]
+    if head in ("{", "["):
+        json_doc = _module("json_doc")
+        if json_doc.looks_like_json(text):
+            return "json"
+        if json_doc.looks_like_jsonl(text):
+            return "jsonl"
+    return "log" if _module("log_lines").looks_like_log(text) else None
 
 
 def _sniff(text: str) -> str | None:

@@ -216,8 +216,11 @@ def compress_log(request) -> str | None:
         if i in notes:
             out.append(notes[i])
         elif members:
-            out.append(_fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
-                                  later=_later(members)))
+            note = _fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
+                              later=_later(members))
+            if masked[i][2] & 2 and not masked[i][2] & 4:  # a severe line's repeats: when each happened
+                note = _with_times(note, [lines[k] for k in members])
+            out.append(note)
     result = "\n".join(out) + ("\n" if trailing else "")
     return result if len(result) < len(request.text) else None
 
@@ -302,6 +305,45 @@ def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), late
     if varied:
         parts.append(varied)
     return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
+
+
+MAX_TIMES = 60      # a severe line's repeats listed by time up to this many
+
+
+def _with_times(note: str, group: list[str]) -> str:
+    """``note`` for the repeats of a severe line with the time of each repeat after the first
+    (``at 22.834 | 23:41:30,101 | …``: the end of its timestamp that changed from the one before,
+    from a word's start), so an error line keeps every time it happened; ``note`` as it is when a
+    line has no timestamp or there are more than MAX_TIMES."""
+    if len(group) < 2 or len(group) > MAX_TIMES + 1:
+        return note
+    prev = _TIMESTAMP.findall(group[0])
+    if not prev:
+        return note
+    times: list[str] = []
+    for line in group[1:]:
+        stamps = _TIMESTAMP.findall(line)
+        if len(stamps) != len(prev):
+            return note
+        times.append(" ".join(_changed(t, p) or "same" for t, p in zip(stamps, prev)))
+        prev = stamps
+    if all(t == "same" for t in times):
+        return note
+    return f"{note[:-1]}; the others at: {' | '.join(times)}]"
+
+
+def _changed(stamp: str, before: str) -> str:
+    """The end of ``stamp`` that differs from ``before``, from a word's start (``22.834`` of
+    ``23:40:22.834`` after ``23:40:21.382``); empty when they are equal."""
+    if stamp == before:
+        return ""
+    i = 0
+    n = min(len(stamp), len(before))
+    while i < n and stamp[i] == before[i]:
+        i += 1
+    while i > 0 and (stamp[i - 1].isalnum() or stamp[i - 1] in "_.-/@+~%"):  # back to a whole word
+        i -= 1
+    return stamp[i:]
 
 
 _NUMBER = lazy(r"(-?\d+(?:\.\d+)?)(\D*)")
