@@ -17,6 +17,12 @@ import os
 
 from .lazyre import lazy
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from collections.abc import Iterator
+    from typing import Any
+
 ESTIMATE = "estimate"
 # Roughly cl100k's pre-tokenizer: words with a leading space, 1–3 digit groups,
 # punctuation runs, newline runs and other whitespace runs.
@@ -29,7 +35,7 @@ _CHUNK = 1 << 18
 _encoders: dict[str, object] = {}
 
 
-def _chunks(text: str):
+def _chunks(text: str) -> Iterator[str]:
     """``text`` in parts of about ``_CHUNK`` characters, cut where no estimate piece spans the cut."""
     pos, n = 0, len(text)
     while n - pos > _CHUNK:
@@ -87,7 +93,7 @@ def _o200k_file_available() -> bool:
     return os.path.exists(os.path.join(cache, hashlib.sha1(url.encode()).hexdigest()))
 
 
-def encoder(name: str = "cl100k"):
+def encoder(name: str = "cl100k") -> Any:
     """The tiktoken encoding for ``name`` (``cl100k`` or ``o200k``), or None if it cannot load offline."""
     if name in _encoders:
         return _encoders[name]
