@@ -97,6 +97,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "on_path": ("runnable", "on_path"),
     # the plugin index (``sqz doctor``, ``sqz plugins``)
     "load_index": ("plugins", "load_index"),
+    "Progress": ("progress", "Progress"),
     "plugin_manager": ("plugins", "plugin_manager"),
     "plugin_index_path": ("plugins", "index_path"),
     "enabled_plugins": ("plugins", "enabled"),
@@ -193,6 +194,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .markers import hookimpl
     from .paths import cache_dir, db_path
     from .plugins import enabled as enabled_plugins
+    from .progress import Progress
     from .plugins import index_path as plugin_index_path
     from .pipeline import MIN_REF_BYTES, Result, compress
     from .request import FILE_PROGRAMS, FILE_TOOLS, FormatRequest, normalize_argv, split_words

@@ -608,17 +608,35 @@ def stop(echo=print, timeout: float = 5.0, kill_wait: float = 3.0) -> int:
     return 0
 
 
-def status(echo=print) -> int:
+def status(echo=print, results: dict | None = None) -> int:
+    """Say whether a daemon serves this user; ``results`` (``sqz daemon status --json``) gets ``running``,
+    ``state`` (running, not-running, other-install), ``used`` (False under ``SQZ_DAEMON=0``), ``stale_socket``
+    and, from a running daemon, ``pid``, ``socket``, ``version``, ``served``, ``uptime_seconds``,
+    ``idle_exit_minutes``."""
+    out = {} if results is None else results
     answer = request(b"ping")
     if answer == "mismatch":
+        out.update(running=True, state="other-install", pid=_pid(), used=False)
         echo(f"sqz daemon: running (pid {_pid()}) for another sqz version or install; calls are compressed "
              "in-process")
         return 1
     if answer is None:
         stale = os.path.exists(core.daemon_socket()) and not _locked()
+        out.update(running=False, state="not-running", stale_socket=stale, used=False)
         echo("sqz daemon: not running" + (" (a stale socket is left; `sqz daemon stop` removes it)" if stale else ""))
         return 1
     enabled = os.environ.get("SQZ_DAEMON") != "0"
+    out.update(running=True, state="running", used=enabled, stale_socket=False)
+    for line in answer.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "pid" or key == "served":
+            out[key] = int(value) if value.isdigit() else value
+        elif key == "uptime":
+            out["uptime_seconds"] = int(value.rstrip("s")) if value.rstrip("s").isdigit() else value
+        elif key == "idle-exit":
+            out["idle_exit_minutes"] = float(value.split()[0]) if value else None
+        elif key in ("socket", "version"):
+            out[key] = value
     echo("sqz daemon: running" + ("" if enabled else " (SQZ_DAEMON=0: not used by this shell)"))
     for line in answer.splitlines():
         echo(f"  {line}")
