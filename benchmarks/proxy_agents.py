@@ -4,7 +4,8 @@ Runs ``sqz_proxy/tests/e2e/test_agents_through_proxy.py`` (the five real CLIs, a
 127.0.0.1, no sqz hooks: a failing pytest run, a file read, the same file read again; Claude Code also
 runs git log) with ``SQZ_PROXY_E2E_REPORT`` set, and prints, per agent, the cl100k tokens of the tool
 results as the agent sent them ("without sqz") and as the model received them ("with proxy").
-The hooks-only and hooks+proxy columns the issue asks for are not measured here.
+These are the e2e tests' short sessions; ``benchmarks/agent_sessions.py`` runs the issues' 12-step session
+in each agent without sqz, with hooks only, through the proxy only and with both.
 
     .venv/bin/python benchmarks/proxy_agents.py [--json]
 """

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -239,28 +238,14 @@ def test_a_broken_config_never_breaks_the_wrapped_command(where):
     assert again.returncode == 0 and again.stdout == b"hello\n" and again.stderr.decode().splitlines() == [line]
 
 
-HOT = textwrap.dedent('''
-    import io, json, sys
-    sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode() * 40))
-    sys.argv = ["sqz", "compress", "--cmd", sys.argv[2]]
-    out = sys.stdout
-    sys.stdout = io.TextIOWrapper(io.BytesIO())
-    from sqz_core.__main__ import main
-    status = main()
-    out.write(json.dumps({"status": status, "modules": sorted(sys.modules)}))
-''')
-
-
-def test_a_warm_call_reads_the_config_snapshot_without_parsing(where):
-    write(where["user"], "quiet: true\nrules:\n  - program: kubectl\n    cache: false\n")
-    write(where["pyproject"], '[tool.sqz]\ntime_budget_ms = 1500\n')
-    mods = []
-    for _ in range(2):
-        r = subprocess.run([sys.executable, "-c", HOT, "a line of output that repeats\n", "kubectl get pods"],
-                           capture_output=True, check=True, cwd=where["cwd"], env=_env(where), timeout=60)
-        mods.append(json.loads(r.stdout)["modules"])
-        assert r.stderr == b""  # quiet: true took effect
-    assert "ruamel" in " ".join(mods[0]) or "sqz_core.configfile" in mods[0]  # the first call parsed
-    heavy = [m for m in mods[1] if m.split(".")[0] in ("ruamel", "jsonschema", "tomllib", "typer", "rich", "pluggy")
-             or m == "sqz_core.configfile"]
-    assert heavy == [] and "sqz_core.config" in mods[1]
+def test_a_level_rule_is_the_mode_unless_one_is_given(where):
+    # --no-cache: each call shows its own rendering, never a ref to the one before
+    # a real `ps aux` (its sidecar names the version): the default gate keeps it whole, aggressive shortens it
+    raw = (ROOT / "sqz_formatters_generic/tests/fixtures/kinds/table/ps_aux.txt").read_bytes()
+    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps aux", data=raw).stdout == raw
+    aggressive = _sqz(where, "compress", "--no-cache", "--mode", "aggressive", "--cmd", "ps aux", data=raw).stdout
+    assert len(aggressive) < len(raw)
+    write(where["project"], "rules:\n  - program: ps\n    subcommand: aux\n    level: aggressive\n")
+    assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", data=raw).stdout == aggressive
+    assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", "--mode", "default", data=raw).stdout == raw  # --mode wins
+    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps ax", data=raw).stdout == raw  # not the rule's subcommand

@@ -110,3 +110,61 @@ def test_compress_imports_only_what_it_uses():
         sqz = [m for m in mods if m.startswith("sqz")]
         assert len(sqz) <= MAX_SQZ_MODULES, (command, sqz)
         assert len(mods) <= MAX_MODULES, (command, len(mods))
+
+
+# issue 23: a `git status` the git pack renders imports fewer sqz modules than the 33 of before the redesign
+MAX_SQZ_MODULES_GIT_STATUS = 32
+GIT_STATUS = os.path.join(os.path.dirname(__file__), "..", "..", "sqz_formatters_git", "tests", "fixtures",
+                          "status", "conflict_en.txt")
+STATUS_PROBE = textwrap.dedent('''
+    import io, json, sys
+    sys.stdin = io.TextIOWrapper(io.BytesIO(open(sys.argv[1], "rb").read()))
+    sys.argv = ["sqz", "compress", "--cmd", "git status"]
+    out = sys.stdout
+    sys.stdout = io.TextIOWrapper(io.BytesIO())
+    from sqz_core.__main__ import main
+    status = main()
+    out.write(json.dumps({"status": status, "out": sys.stdout.buffer.getvalue().decode(), "modules": sorted(sys.modules)}))
+''')
+
+
+def test_git_status_imports_the_git_pack_and_not_the_catch_alls(tmp_path):
+    """The git pack answers first, so the generic pack (the catch-alls after it) is never imported, nor
+    the budget module without a budget; the expand verb's module neither (the recovery id is the gate's)."""
+    for i in range(2):  # the first call may build the plugin index
+        env = dict(os.environ, SQZ_QUIET="1", SQZ_DAEMON="0", SQZ_DB_PATH=str(tmp_path / f"db{i}.sqlite"),
+                   SQZ_CACHE_DIR=str(tmp_path / "cache"))
+        r = subprocess.run([sys.executable, "-c", STATUS_PROBE, GIT_STATUS], capture_output=True, check=True,
+                           env=env)
+        got = json.loads(r.stdout)
+    mods = got["modules"]
+    assert got["status"] == 0 and "sqz expand" in got["out"]  # compressed by the git pack, recoverable
+    assert "sqz_formatters_git.git_status" in mods
+    assert not [m for m in mods if m.startswith("sqz_formatters_generic")], mods
+    assert "sqz_core.budget" not in mods and "sqz_core.expand" not in mods, mods
+    sqz = [m for m in mods if m.startswith("sqz")]
+    assert len(sqz) <= MAX_SQZ_MODULES_GIT_STATUS, (len(sqz), sqz)
+
+
+def test_a_warm_call_with_config_files_reads_their_snapshot_only(tmp_path):
+    """With a user file and a project's pyproject [tool.sqz], the first call parses them (ruamel, tomllib,
+    jsonschema) and compiles a snapshot; a warm call only stats the files and reads that JSON, and the
+    settings still take effect (quiet: no stats line)."""
+    (tmp_path / "xdg" / "sqz").mkdir(parents=True)
+    (tmp_path / "xdg" / "sqz" / "config.yaml").write_text("quiet: true\nrules:\n  - program: kubectl\n    cache: false\n")
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    (project / "pyproject.toml").write_text('[tool.sqz]\ntime_budget_ms = 1500\n')
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SQZ_")}
+    env.update(XDG_CONFIG_HOME=str(tmp_path / "xdg"), SQZ_CACHE_DIR=str(tmp_path / "cache"),
+               SQZ_DB_PATH=str(tmp_path / "db"), SQZ_DAEMON="0")
+    calls = []
+    for _ in range(3):
+        r = subprocess.run([sys.executable, "-c", PROBE, "a line of output that repeats\n", "kubectl get pods"],
+                           capture_output=True, check=True, cwd=project, env=env)
+        calls.append(json.loads(r.stdout)["modules"])
+        assert r.stderr == b""  # quiet: true, from the user's file
+    assert "sqz_core.configfile" in calls[0] and "tomllib" in calls[0]  # the first call parsed the files
+    for mods in calls[1:]:
+        heavy = [m for m in mods if any(m == b or m.startswith(b + ".") for b in BANNED + ("tomllib",))]
+        assert heavy == [] and "sqz_core.configfile" not in mods and "sqz_core.config" in mods

@@ -482,3 +482,24 @@ def test_stop_of_a_daemon_that_does_not_exit_kills_it_and_says_so(env):
               + signature(daemon.stop).parameters["kill_wait"].default + 5.0)
     assert took < budget, (took, budget)
     assert env.sqz("daemon", "status").returncode == 1
+
+
+def test_config_files_apply_through_the_daemon(env):
+    """The daemon reads each caller's config files (its cwd, its XDG_CONFIG_HOME) as they are at that call."""
+    env.start()
+    before = env.served()
+    proj = env.work / "proj"
+    (proj / ".git").mkdir(parents=True)
+    git_log = (ROOT / "sqz_formatters_git/tests/fixtures/log/sqz_repo_stat.txt").read_bytes()
+    plain = env.sqz("compress", "--cmd", "git log --stat", data=git_log, cwd=proj)
+    assert plain.returncode == 0 and len(plain.stdout) < len(git_log)
+    (proj / ".sqz.yaml").write_text("rules:\n  - program: git\n    passthrough: true\n")
+    kept = env.sqz("compress", "--cmd", "git log --stat", data=git_log, cwd=proj)
+    assert kept.stdout == git_log and kept.stderr == b"sqz: sent unchanged (rule at .sqz.yaml:2)\n"
+    (proj / ".sqz.yaml").write_text("rules:\n  - program: [git\n")
+    line = f"sqz: config {proj}/.sqz.yaml:2: invalid YAML".encode()
+    for _ in range(2):  # said on every call, not once per daemon
+        broken = env.sqz("run", "--", "sh", "-c", "echo hi; exit 5", cwd=proj)
+        assert broken.returncode == 5 and broken.stdout == b"hi\n"
+        assert broken.stderr.startswith(line) and broken.stderr.count(b"\n") == 1, broken.stderr
+    assert env.served() == before + 4  # every call went through the daemon

@@ -9,8 +9,8 @@ and writes ``tests/fixtures/<family>/NAME.txt`` (stdout and stderr as printed, m
 Facts are computed from git plumbing (``rev-parse``) and from the names this script chose,
 never from a formatter. Needs the locales de_DE, fr_FR, es_ES, it_IT, pt_PT
 (``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py`` (everything)
-or ``python scripts/capture_fixtures.py advice`` / ``depth`` (only ``capture_advice_shapes`` /
-``capture_depth_shapes``).
+or ``python scripts/capture_fixtures.py advice`` / ``depth`` / ``families`` (only ``capture_advice_shapes`` /
+``capture_depth_shapes`` / ``capture_families_shapes``).
 """
 
 from __future__ import annotations
@@ -1242,9 +1242,27 @@ def capture_h2_shapes() -> None:
             raw_facts=lambda t: name_only_facts(t)[::2] + name_only_facts(t)[-1:], notes=note)
 
 
+def patch_header_facts(text: str) -> list:
+    """Every ``diff --git`` line and every ``Author:`` line's e-mail, as printed (issue 25's drops)."""
+    out: list = [x for x in text.splitlines() if x.startswith("diff --git ")]
+    out += list(dict.fromkeys(m.group(1) for m in re.finditer(r"^Author: .*?(<[^<>]+>)$", text, re.M)))
+    return out
+
+
+def capture_families_shapes() -> None:
+    """Issue 25's families: ``git log -p`` and ``git show`` of fixed commits of the sqz repository's own
+    history (none of them touches benchmarks/), facts picked from git's own lines (``diff --git``
+    headers, author e-mails, hunk headers and their first/last changed lines)."""
+    facts = lambda text: patch_header_facts(text) + hunk_facts(text)  # noqa: E731
+    capture("log", "fam_sqz_log_p_3", MAIN_REPO, "git log -p -n 3 --no-merges 6b23c68", raw_facts=facts,
+            notes="three commits of the sqz repository (6b23c68, ed40448, 05c7ee0), read only")
+    capture("diff", "fam_sqz_show_8893473", MAIN_REPO, "git show 8893473", raw_facts=facts,
+            notes="one commit of the sqz repository (cleanup.py and a test), read only")
+
+
 def main() -> None:
     only = {"advice": capture_advice_shapes, "depth": capture_depth_shapes, "heldout": capture_heldout_shapes,
-            "h2": capture_h2_shapes}
+            "h2": capture_h2_shapes, "families": capture_families_shapes}
     if sys.argv[1:2] and sys.argv[1] in only and len(sys.argv) == 2:
         (ROOT / "home").mkdir(parents=True, exist_ok=True)
         (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
@@ -1276,6 +1294,7 @@ def main() -> None:
     capture_depth_shapes()
     capture_heldout_shapes()
     capture_h2_shapes()
+    capture_families_shapes()
     if _problems:
         raise SystemExit("\n".join(_problems))
 

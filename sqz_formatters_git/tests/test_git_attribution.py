@@ -309,7 +309,7 @@ _LOGS = ["log/default", "log/color", "log/stat", "log/patch", "log/real_stat", "
 
 
 def _raw_commits(text: str) -> list[tuple[str, str, str, str]]:
-    """(sha12, author name, ISO day, subject) of every commit, from git's own header lines."""
+    """(sha12, author name, ISO day, subject, <e-mail>) of every commit, from git's own header lines."""
     commits, cur, width = [], None, 0
     for line in text.splitlines():
         m = re.match(r"^([*|\\/ ]*)commit ([0-9a-f]{40})", line)
@@ -321,15 +321,15 @@ def _raw_commits(text: str) -> list[tuple[str, str, str, str]]:
         if cur is None:
             continue
         body = line[width:]
-        a = re.match(r"^Author:\s+(.*?) <", body)
+        a = re.match(r"^Author:\s+(.*?) (<[^<>]*>)$", body)
         d = re.match(r"^(?:Author)?Date:\s+(.*)$", body)
         if a:
-            cur["author"] = a.group(1)
+            cur["author"], cur["email"] = a.group(1), a.group(2)
         elif d and "day" not in cur:
             cur["day"] = datetime.strptime(d.group(1), "%a %b %d %H:%M:%S %Y %z").strftime("%Y-%m-%d")
         elif "subject" not in cur and "day" in cur and re.match(r"^    \S", body):
             cur["subject"] = body.strip()
-    return [(c["sha"], c["author"], c["day"], c.get("subject", "")) for c in commits]
+    return [(c["sha"], c["author"], c["day"], c.get("subject", ""), c["email"]) for c in commits]
 
 
 @pytest.mark.parametrize("name", _LOGS)
@@ -339,11 +339,17 @@ def test_every_commit_keeps_its_day_and_author(name):
     out = git.sqz_format(request=fx.request()).splitlines()
     commits = _raw_commits(raw)
     assert commits
-    for sha, author, day, subject in commits:
+    emails: dict = {}
+    for sha, author, day, subject, email in commits:
         rows = [i for i, x in enumerate(out) if sha in x]
         assert len(rows) == 1, (sha, out)
         line = out[rows[0]]
-        assert f" {author}: " in line, line
+        # issue 25: the e-mail comes with the name where that name was last written with another (or none)
+        if emails.get(author) == email:
+            assert f" {author}: " in line, line
+        else:
+            assert f" {author} {email}: " in line, line
+            emails[author] = email
         assert subject in line, (subject, line)
         if f" {day} " in line:
             continue
@@ -360,7 +366,7 @@ def test_a_subject_looking_like_a_day_line_stays_on_its_commit():
         "    Main: use XDG home", "    2024-03-01:").replace("    Add argv0 helper", "    2024-03-02: x")
     out = _run(raw, "git log").splitlines()
     assert "b876d415e538 Dev Example: 2024-03-01:" in out
-    assert "99d72f3387f9 Alice Example: 2024-03-02: x" in out
+    assert "99d72f3387f9 Alice Example <alice@example.org>: 2024-03-02: x" in out  # her first commit: with her e-mail
     assert [x for x in out if re.fullmatch(r"\d{4}-\d\d-\d\d:", x)] == ["2024-03-02:", "2024-03-01:"]
 
 
@@ -427,16 +433,18 @@ def test_stat_name_with_a_comma_is_not_grouped():
 def test_an_author_name_with_a_colon_is_quoted():
     raw = _fixture("log/default").request().text.replace("Author: Bob Example <", "Author: Bob: Smith <")
     out = _run(raw, "git log").splitlines()
-    assert '6177b031ac05 "Bob: Smith": Feature: rename home variable' in out
+    assert '6177b031ac05 "Bob: Smith" <bob@example.org>: Feature: rename home variable' in out
 
 
 def test_a_rename_whose_name_holds_a_semicolon_keeps_its_lines_apart():
     text = ("diff --git a/x b b/p; rename to q\nsimilarity index 100%\nrename from x b\nrename to p; rename to q\n"
             "diff --git a/y b/z\nsimilarity index 100%\nrename from y\nrename to z\n")
-    out = _run(text, "git diff HEAD").splitlines()
-    assert out[:4] == ["diff --git a/x b b/p; rename to q", "similarity index 100%", "rename from x b",
-                       "rename to p; rename to q"]
-    assert out[4:] == ["similarity index 100%; rename from y; rename to z"]
+    from sqz_formatters_git.git_diff import format_patch_lines
+
+    # every file's `diff --git` line stays (issue 25), so no header is joined with "; " any more:
+    # each line stays as git wrote it, in order (the entry point then drops a result not shorter)
+    assert format_patch_lines(text.splitlines()) == text.splitlines()
+    assert _run(text, "git diff HEAD") is None
 
 
 _BARE = st.text(alphabet="ab,->?M._", min_size=1, max_size=10)  # git quotes a name with a space in this format
@@ -475,4 +483,4 @@ def test_content_lines_that_look_like_headers_stay_content():
     assert out is not None
     hunk = text.split("@@ -1,6 +1,8 @@\n", 1)[1]
     assert out.endswith("@@ -1,6 +1,8 @@\n" + hunk)
-    assert out.startswith("--- a/tricky.txt\n+++ b/tricky.txt\n")
+    assert out.startswith("diff --git a/tricky.txt b/tricky.txt\n--- a/tricky.txt\n+++ b/tricky.txt\n")

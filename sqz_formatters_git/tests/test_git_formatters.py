@@ -199,21 +199,24 @@ def test_fold_counts_add_up_to_the_hunk_header():
 def test_diff_headers_shortened_but_special_headers_kept():
     out = run(fixture("diff/cached"))
     assert not re.search(r"^index ", out, re.M)
-    assert "diff --git a/src/app.py b/src/app.py" not in out  # plain modification: ---/+++ suffice
-    # a rename's from/to lines and a binary file's `Binary files … differ` line name the files
-    assert "diff --git a/docs/usage.md b/docs/USAGE.md" not in out
-    assert "diff --git a/logo.png b/logo.png" not in out
     lines = out.splitlines()
-    # mode-only change: nothing else names the file, its lines stay as git printed them
+    # issue 25: every file's `diff --git` line stays (a plain modification's, a rename's, a binary file's)
+    assert "diff --git a/src/app.py b/src/app.py" in lines
+    assert "diff --git a/docs/usage.md b/docs/USAGE.md" in lines
+    assert "diff --git a/logo.png b/logo.png" in lines
+    # mode-only change: its lines stay as git printed them
     assert lines[:3] == ["diff --git a/README.md b/README.md", "old mode 100644", "new mode 100755"]
-    # no `diff --git` line to start a file: its header lines share one line
-    assert "similarity index 100%; rename from docs/usage.md; rename to docs/USAGE.md" in lines
-    assert "new file mode 100644; Binary files /dev/null and b/logo.png differ" in lines
+    # a rename's and a binary file's header lines stay under their `diff --git` line, one a line
+    at = lines.index("diff --git a/docs/usage.md b/docs/USAGE.md")
+    assert lines[at + 1:at + 4] == ["similarity index 100%", "rename from docs/usage.md", "rename to docs/USAGE.md"]
+    at = lines.index("diff --git a/logo.png b/logo.png")
+    assert lines[at + 1:at + 3] == ["new file mode 100644", "Binary files /dev/null and b/logo.png differ"]
     assert "deleted file mode 100644" in lines
     # the mode line says which side is /dev/null: the new file's `--- /dev/null`, the deleted one's `+++ /dev/null` go
     k = lines.index("deleted file mode 100644")
     assert lines[k + 1:k + 3] == ["--- a/tests/test_app.py", "@@ -1,5 +0,0 @@"]
-    k = lines.index("new file mode 100644")
+    k = lines.index("diff --git a/src/extra.py b/src/extra.py") + 1
+    assert lines[k] == "new file mode 100644"
     assert lines[k + 1:k + 3] == ["+++ b/src/extra.py", "@@ -0,0 +1 @@"]
     assert "--- /dev/null" not in lines and "+++ /dev/null" not in lines
 
@@ -348,18 +351,18 @@ def test_custom_log_format_refused_even_if_it_looks_default():
 
 def test_log_writes_a_shared_day_once_before_its_commits():
     out = run(fixture("log/default")).splitlines()
-    assert out[:2] == ["2024-03-02:", "8f5a7297ad2e Dev Example: Merge branch 'feature'"]
+    assert out[:2] == ["2024-03-02:", "8f5a7297ad2e Dev Example <dev@example.org>: Merge branch 'feature'"]
     assert "2024-03-01:" in out and out.index("2024-03-01:") == out.index("5bb0186c4078 Dev Example: Document usage") - 1
     assert sum(bool(re.match(r"^\d{4}-\d{2}-\d{2}:$", x)) for x in out) == 2
     assert "Date:" not in "\n".join(out) and not any(re.match(r"^[0-9a-f]{12} \d{4}-", x) for x in out)
     # every commit on a day of its own: the date stays in each header, no day lines
     patch = run(fixture("log/patch")).splitlines()
-    assert "b876d415e538 2024-03-02 Dev Example: Main: use XDG home" in patch
+    assert "b876d415e538 2024-03-02 Dev Example <dev@example.org>: Main: use XDG home" in patch  # first: with the e-mail
     assert "5bb0186c4078 2024-03-01 Dev Example: Document usage" in patch
     assert not any(re.match(r"^\d{4}-\d{2}-\d{2}:$", x) for x in patch)
     # a graph keeps the date in each header (a day line would cut the topology)
     graph = run(fixture("log/graph")).splitlines()
-    assert "| * 6177b031ac05 (feature) 2024-03-02 Bob Example: Feature: rename home variable" in graph
+    assert "| * 6177b031ac05 (feature) 2024-03-02 Bob Example <bob@example.org>: Feature: rename home variable" in graph
     # a date in another form (--date=relative etc.) stays where it is
     text = fixture("log/default").request().text.replace("Date:   Sat Mar 2 06:30:00 2024 +0000", "Date:   3 days ago")
     out = git.sqz_format(request=_req(text, "git log")).splitlines()
@@ -643,7 +646,7 @@ def test_show_of_an_annotated_tag_keeps_the_tag_block_and_compacts_its_commit():
     out = run(fx).splitlines()
     start = next(k for k, x in enumerate(text) if x.startswith("commit "))
     assert out[:start] == text[:start]  # tag, Tagger (with its email), Date, message: verbatim
-    assert out[start] == "0ca26f201605 2024-03-14 Dev Example: Release Click 8.1.7"
+    assert out[start] == "0ca26f201605 2024-03-14 Dev Example <dev@example.org>: Release Click 8.1.7"
     # a tag whose header is not git's, or that points at no commit: refused
     no_tagger = "\n".join(text[:1] + text[2:]) + "\n"
     assert git.sqz_format(request=_req(no_tagger, fx.command)) is None
@@ -659,7 +662,7 @@ def test_bisect_keeps_its_own_lines_and_compacts_the_first_bad_commit():
     out = run(fx).splitlines()
     k = next(i for i, x in enumerate(text) if x.endswith(" is the first bad commit"))
     assert out[:k + 1] == text[:k + 1]  # running …, Bisecting: …, [sha] subject, <sha> is the first bad commit
-    assert out[k + 1] == "9dffd9144dd3 2024-03-13 Alice Example: Release Click 8.0.0"
+    assert out[k + 1] == "9dffd9144dd3 2024-03-13 Alice Example <alice@example.org>: Release Click 8.0.0"
     assert out[-1] == "bisect found first bad commit"
     assert not any(x.startswith(("Author:", "Date:")) for x in out)
 

@@ -107,8 +107,10 @@ def test_git_h2_stat_then_patch():
     summary = next(x for x in raw.splitlines() if "files changed" in x)
     head, _, patch = out.partition("\n\n")
     assert summary in head.splitlines()
-    assert patch.startswith("--- a/")  # the first file's diff --git and index lines went
-    assert "\nindex " not in out and "diff --git" not in out
+    assert patch.startswith("diff --git a/")  # the first file's diff --git line stays (issue 25), its index line goes
+    assert "\nindex " not in out
+    assert [x for x in out.splitlines() if x.startswith("diff --git ")] == [
+        x for x in raw.splitlines() if x.startswith("diff --git ")]
     # the stat alone, the patch alone, and a stat not followed by a patch
     assert run(fx, text=raw.split("\n\n", 1)[0] + "\n") is not None
     assert run(fx, text=raw.replace("\n\ndiff --git", "\n\nnot a diff", 1)) is None
@@ -126,10 +128,9 @@ def test_git_h2_patch_headers_dropped_informative_lines_kept():
     assert len(informative) >= 8
     for x in informative:
         assert x in out
-    # a file with its own ---/+++ pair (or rename/Binary lines) needs no `diff --git` line; a mode-only change keeps it
+    # issue 25: every file's `diff --git` line stays, in git's order
     kept = [x for x in out.splitlines() if x.startswith("diff --git")]
-    assert kept == ["diff --git a/sqz_formatters_git/scripts/extract_status_l10n.py "
-                    "b/sqz_formatters_git/scripts/extract_status_l10n.py"]
+    assert kept == [x for x in raw.splitlines() if x.startswith("diff --git")] and len(kept) >= 7
 
 
 @pytest.mark.parametrize("name", ["diff/h2_function_context", "diff/h2_u10_core", "diff/h2_multi_default",

@@ -82,3 +82,29 @@ def test_unknown_model_lists_the_known_ones():
     block = pricing.cost_block(pricing.default_table(), "claude-opus-4-6", 500_000, 4)
     assert block["label"] == "Claude Opus 4.6" and block["cached_usd"] == pytest.approx(0.5 * (6.25 + 3 * 0.5))
     json.dumps(block)
+
+
+def test_the_price_table_in_the_user_config_file(tmp_path, monkeypatch):
+    """``prices`` in ~/.config/sqz/config.yaml: the table itself, or a path relative to that file."""
+    from sqz_core.api import load_config
+
+    (tmp_path / "sqz").mkdir()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv("SQZ_PRICES", raising=False)
+    monkeypatch.chdir(tmp_path)
+    cfg = tmp_path / "sqz" / "config.yaml"
+    cfg.write_text("quiet: true\nprices:\n  default_model: mine\n  models:\n    mine: {input: 2, cache_read: 0.2}\n")
+    table = pricing.load()
+    assert table["default_model"] == "mine" and table["models"]["mine"]["input"] == 2
+    assert table["sources"] == ["built in", f"{cfg}:2"] and "claude-sonnet-4-6" in table["models"]
+    (tmp_path / "sqz" / "team-prices.yaml").write_text("models:\n  team: {input: 5, cache_read: 0.5}\n")
+    cfg.write_text("prices: team-prices.yaml\n")
+    table = pricing.load()
+    assert table["models"]["team"]["input"] == 5 and table["sources"][-1] == str(tmp_path / "sqz" / "team-prices.yaml")
+    cfg.write_text("prices:\n  models:\n    bad: {input: -1, cache_read: 0.1}\n")
+    load_config(quiet=True)
+    with pytest.raises(pricing.PriceError) as err:
+        pricing.load()
+    assert str(err.value) == f"{cfg}:1: models.bad.input: -1 is less than the minimum of 0"
+    monkeypatch.setenv("SQZ_PRICES", str(tmp_path / "sqz" / "team-prices.yaml"))  # the variable wins
+    assert "team" in pricing.load()["models"]

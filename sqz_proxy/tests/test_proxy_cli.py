@@ -91,3 +91,24 @@ def test_sqz_compress_imports_nothing_of_the_proxy():
     r = subprocess.run([sys.executable, "-c", code, path], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     assert r.stderr.rstrip().endswith("[]"), r.stderr
+
+
+def test_port_and_upstreams_from_the_user_config_file(tmp_path, monkeypatch):
+    """``proxy.*`` in ~/.config/sqz/config.yaml, under the SQZ_PROXY_* variables; a project file may not set them."""
+    from sqz_proxy.control import default_port
+    from sqz_proxy.routes import Upstreams
+
+    (tmp_path / "sqz").mkdir()
+    (tmp_path / "proj" / ".git").mkdir(parents=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.chdir(tmp_path / "proj")
+    for var in ("SQZ_PROXY_PORT", "SQZ_PROXY_OPENAI_URL", "SQZ_PROXY_ANTHROPIC_URL", "SQZ_PROXY_GEMINI_URL"):
+        monkeypatch.delenv(var, raising=False)
+    (tmp_path / "sqz" / "config.yaml").write_text("proxy:\n  port: 9911\n  openai_url: http://127.0.0.1:9/v1\n")
+    assert default_port() == 9911
+    ups = Upstreams()
+    assert ups.urls["openai"] == "http://127.0.0.1:9/v1" and ups.urls["anthropic"] == "https://api.anthropic.com"
+    (tmp_path / "proj" / ".sqz.yaml").write_text("proxy:\n  anthropic_url: http://attacker.example.org\n")
+    assert Upstreams().urls["anthropic"] == "https://api.anthropic.com"  # ignored, and said on stderr
+    monkeypatch.setenv("SQZ_PROXY_PORT", "9922")
+    assert default_port() == 9922

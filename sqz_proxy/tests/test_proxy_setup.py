@@ -45,7 +45,10 @@ def test_init_proxy_doctor_and_uninstall(tmp_path):
     codex = tomllib.loads((home / ".codex" / "config.toml").read_text())
     assert codex["model"] == "gpt-5-codex" and "model_provider" not in codex
     assert codex["model_providers"]["sqz-proxy"]["base_url"] == f"{url}/openai/v1"
-    assert codex["profiles"]["sqz-proxy"]["model_provider"] == "sqz-proxy"
+    # the profile is its own file (Codex 0.171 refuses a [profiles.sqz-proxy] table in config.toml)
+    assert "profiles" not in codex
+    profile = tomllib.loads((home / ".codex" / "sqz-proxy.config.toml").read_text())
+    assert profile["model_provider"] == "sqz-proxy"
     oc = json.loads((home / ".config" / "opencode" / "opencode.json").read_text())
     assert oc["provider"]["anthropic"]["options"]["baseURL"] == f"{url}/anthropic/v1"
     before = {p: (home / p).read_text() for p in (".claude/settings.json", ".codex/config.toml",
@@ -68,6 +71,7 @@ def test_init_proxy_doctor_and_uninstall(tmp_path):
     assert r.returncode == 0, r.stdout + r.stderr
     assert (home / ".claude" / "settings.json").read_text() == original
     assert (home / ".codex" / "config.toml").read_text() == 'model = "gpt-5-codex"\n'
+    assert not (home / ".codex" / "sqz-proxy.config.toml").exists()
 
 
 def test_init_proxy_installs_each_agents_start_on_demand_and_uninstall_removes_it_exactly(tmp_path):

@@ -40,7 +40,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "parse_ref": ("expand", "parse_ref"),
     "resolve": ("expand", "resolve"),
     "unique_hash": ("expand", "unique_hash"),
-    "short_id": ("expand", "short_id"),
+    "short_id": ("gate", "short_id"),
     # stores
     "Store": ("store", "Store"),
     "StoreProtocol": ("storeproto", "StoreProtocol"),
@@ -179,7 +179,8 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .configfile import read_yaml as read_config_yaml
     from .configfile import schema as config_schema
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
-    from .expand import ExpandError, parse_ref, resolve, short_id, unique_hash
+    from .expand import ExpandError, parse_ref, resolve, unique_hash
+    from .gate import short_id
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
     from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
     from .hot import _note as print_stats_line

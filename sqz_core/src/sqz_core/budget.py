@@ -18,18 +18,11 @@ from __future__ import annotations
 
 import os
 
+from .paths import budgets_path as budgets_path  # public here
+from .paths import data_dir as _data_dir
+
 UNKNOWN = "(unknown)"
 ANY = "*"
-
-
-def _data_dir() -> str:
-    from .paths import db_path
-
-    return os.path.dirname(os.path.abspath(db_path()))
-
-
-def budgets_path() -> str:
-    return os.path.join(_data_dir(), "budgets.json")
 
 
 def warned_dir() -> str:

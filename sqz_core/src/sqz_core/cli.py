@@ -201,6 +201,10 @@ def compact(
     typer.echo(f"session {session}: {n} served entr{'y' if n == 1 else 'ies'} forgotten; content is re-sent in full")
 
 
+from .config_cli import config_app  # noqa: E402 (the verbs of `sqz config`)
+
+app.add_typer(config_app, name="config")
+
 pin_app = typer.Typer(help="Pinned content: refs to it skip the freshness window (project docs, conventions).",
                       no_args_is_help=True)
 app.add_typer(pin_app, name="pin")
@@ -212,7 +216,7 @@ def pin_add(
     label: Optional[str] = typer.Option(None, "--label", help="A name to show in `sqz pin list` (default: the file name)."),
 ):
     """Store content and pin it; prints its ref."""
-    from .expand import short_id
+    from .gate import short_id
     from .sessions import pin_bytes
 
     if source == "-":
@@ -241,7 +245,7 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
     """List pinned entries: ref, size, label, when pinned."""
     import time
 
-    from .expand import short_id
+    from .gate import short_id
 
     store = _store_or_exit()
     try:
@@ -263,7 +267,8 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
 @pin_app.command("remove")
 def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix.")):
     """Unpin an entry (its content stays stored, subject to the normal freshness rules)."""
-    from .expand import ExpandError, short_id
+    from .expand import ExpandError
+    from .gate import short_id
     from .sessions import resolve_prefix
 
     store = _store_or_exit()

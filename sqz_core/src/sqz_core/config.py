@@ -63,6 +63,9 @@ SETTINGS: tuple[tuple[str, str, str, object, str, str], ...] = (
     ("proxy.max_body", "SQZ_PROXY_MAX_BODY", "int", 64 * 1024 * 1024, "user", "larger request bodies pass through unchanged"),
     ("proxy.read_timeout", "SQZ_PROXY_READ_TIMEOUT", "int", 600, "user", "seconds to wait for upstream data (0: none)"),
     ("proxy.trust_env", "SQZ_PROXY_TRUST_ENV", "bool", False, "user", "use HTTP(S)_PROXY for upstream connections"),
+    ("proxy.fold", "SQZ_PROXY_FOLD", "bool", False, "user", "fold long earlier model answers (as sqz proxy --fold)"),
+    ("proxy.fold_min_tokens", "SQZ_PROXY_FOLD_MIN_TOKENS", "int", 300, "user", "answers shorter than this are never folded"),
+    ("proxy.fold_every", "SQZ_PROXY_FOLD_EVERY", "int", 8, "user", "the fold point moves every this many turns"),
     ("mcp.proxy_timeout", "SQZ_MCP_PROXY_TIMEOUT", "number", 120, "user",
      "seconds sqz-mcp proxy waits for an upstream answer"),
 )
@@ -189,14 +192,23 @@ def candidates(cwd: str | None = None) -> list[list]:
 
 
 # -- the snapshot ------------------------------------------------------------------------------------
-_memo: list = [None, EMPTY]  # [signature, Config] of the last call in this process
+# [signature, Config, checked]: the working directory's configuration; while ``checked``, ``load()`` answers
+# it without a look at the files (``refresh()``, at the start of every pipeline call, clears it)
+_memo: list = [None, EMPTY, False]
 _said: set[str] = set()  # error lines already written by this process
 
 
+def refresh() -> None:
+    """The next ``load()`` looks at the files again (one ``stat`` walk; a new snapshot only if one changed)."""
+    _memo[2] = False
+
+
 def forget() -> None:
-    """Drop what this process remembers (a long-running process serving another call: the daemon)."""
+    """Drop what this process remembers, errors already said included (a long-running process serving
+    another call as if it were a new process: the daemon)."""
     _memo[0] = None
     _memo[1] = EMPTY
+    _memo[2] = False
     _said.clear()
 
 
@@ -244,16 +256,23 @@ def _write_snapshot(path: str, signature: list[list], cfg: Config) -> None:
 def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
     """The merged configuration for ``cwd`` (default: the working directory); never raises.
 
-    Warm: a few ``stat`` calls and one small JSON read. An ignored file's error is written to stderr
-    once per process unless ``quiet`` (it stays in ``Config.errors`` either way).
+    Warm: a few ``stat`` calls and one small JSON read; for the working directory, once per call
+    (``refresh``). An ignored file's error is written to stderr once per process unless ``quiet`` (it
+    stays in ``Config.errors`` either way).
     """
+    if cwd is None and _memo[2]:
+        return _say(_memo[1], quiet)
     try:
         signature = candidates(cwd)
     except Exception:  # pragma: no cover - defensive: configuration never breaks a call
         return EMPTY
+    if cwd is None:
+        _memo[2] = True
     if not signature:
+        if cwd is None:
+            _memo[0], _memo[1] = signature, EMPTY
         return EMPTY
-    if _memo[0] == signature:
+    if cwd is None and _memo[0] == signature:
         cfg = _memo[1]
     else:
         cfg = None
@@ -267,7 +286,13 @@ def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
                 _write_snapshot(path, signature, cfg)
         except Exception as exc:  # a missing dependency, a bug: defaults, said once
             cfg = Config(errors=[f"sqz: config not read ({type(exc).__name__}: {exc}); using defaults"])
-        _memo[0], _memo[1] = signature, cfg
+        if cwd is None:
+            _memo[0], _memo[1] = signature, cfg
+    return _say(cfg, quiet)
+
+
+def _say(cfg: Config, quiet: bool) -> Config:
+    """Each ignored file's line on stderr, once per process (``forget`` starts again)."""
     if cfg.errors and not quiet:
         for line in cfg.errors:
             if line not in _said:
@@ -325,6 +350,7 @@ def value(key: str):
 
     ``(value, source)`` where source is ``"env VAR"``, ``"path:line"`` or ``"default"``."""
     setting = _BY_KEY[key]
+    refresh()  # asked by a person or a report: the files as they are now
     raw = os.environ.get(setting[1])
     if raw is not None:
         return parse_env(setting, raw), f"env {setting[1]}"

@@ -125,13 +125,14 @@ def _read(path: str) -> str:
         raise ConfigError(path, None, None, f"cannot read ({exc.strerror or exc})") from None
 
 
-def read_pyproject(path: str):
+def read_pyproject(path: str, raw: bytes | None = None):
     """``(data of [tool.sqz], lines)``, or None when the file has no such table; raises ``ConfigError``."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read()
-    except OSError as exc:
-        raise ConfigError(path, None, None, f"cannot read ({exc.strerror or exc})") from None
+    if raw is None:
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read()
+        except OSError as exc:
+            raise ConfigError(path, None, None, f"cannot read ({exc.strerror or exc})") from None
     if b"[tool.sqz" not in raw and b"tool.sqz" not in raw:
         return None
     try:
@@ -247,6 +248,23 @@ def _has(data: dict, key: str) -> bool:
             return False
         node = node[part]
     return True
+
+
+def problems(path: str, kind: str, text: str | None = None) -> list[ConfigError]:
+    """Every problem of one file (``text``: its would-be content), in file order; [] when it is valid.
+
+    ``kind``: ``user`` or ``project`` (YAML), ``pyproject`` (its ``[tool.sqz]``)."""
+    try:
+        if kind == "pyproject":
+            got = read_pyproject(path, None if text is None else text.encode("utf-8"))
+            if got is None:
+                return []
+            data, lines = got
+        else:
+            _, data, lines = read_yaml(path, text)
+    except ConfigError as exc:
+        return [exc]
+    return errors_of(data, path, lines, "user" if kind == "user" else "project")
 
 
 def read_file(path: str, kind: str) -> tuple[dict, dict] | None:

@@ -88,7 +88,7 @@ def _expand_words() -> str:
 
 def _ref_id(store, digest: str) -> str:
     """The id a ref prints: the shortest unique prefix of ``digest`` (12+ hex, as the recovery line's)."""
-    from .expand import short_id
+    from .gate import short_id
 
     return short_id(store, digest)
 

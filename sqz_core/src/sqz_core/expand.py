@@ -1,10 +1,12 @@
 """``sqz expand``: from a reference (``§ref:ID§``, ``ref:ID``, ``HASH``, a unique hex prefix, a whole ref
 line ``§ref:ID§ unchanged since …`` or recovery line ``[sqz expand ID]``) to the original bytes;
-``short_id``: the id a recovery line and a ref print."""
+``short_id`` (``gate``): the id a recovery line and a ref print."""
 
 from __future__ import annotations
 
 import re
+
+from .gate import ID_DIGITS, short_id  # noqa: F401 (public here too)
 
 # ``§ref:ID§``, ``ref:ID``, ``ID``, each with an optional ``:L41-80``; after a closing ``§`` the rest
 # of a pasted ref line (``§ref:ID§ unchanged since 2m ago (…)``) is ignored.
@@ -43,36 +45,6 @@ def unique_hash(store, prefix: str) -> str:
     if len(matches) > 1:
         raise ExpandError(f"{prefix!r} matches more than one stored output; give more hex digits")
     return matches[0]
-
-
-ID_DIGITS = 12  # hex digits of a recovery line's id: 48 bits, ~5 cl100k tokens
-
-
-def short_id(store, digest: str, digits: int = ID_DIGITS) -> str:
-    """The shortest prefix of ``digest``, at least ``digits`` long, that no other stored hash starts with.
-
-    ``sqz expand`` then never answers "ambiguous" for an id sqz printed (as long as the
-    store holds no newer hash with that prefix). One indexed query; more digits, and one
-    more query, only in the rare case of a shared prefix.
-    """
-    digest = digest.lower()
-    n = min(digits, len(digest))
-    while n < len(digest):
-        others = [h for h in store.find_hashes(digest[:n], limit=4) if h != digest]
-        if not others:
-            break
-        n = max(n + 1, max(_shared(digest, h) for h in others) + 1)
-    return digest[:n]
-
-
-def _shared(a: str, b: str) -> int:
-    """Length of the common prefix of ``a`` and ``b``."""
-    i = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        i += 1
-    return i
 
 
 def resolve(store, ref: str) -> bytes:

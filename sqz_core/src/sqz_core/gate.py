@@ -35,7 +35,6 @@ def recovery_line(digest: str, store) -> str:
     ID is the shortest prefix of ``digest`` (12 hex digits or more) unique in ``store`` now,
     so ``sqz expand ID`` never answers "ambiguous" (``runnable.RECOVERY_LINE`` parses it).
     """
-    from .expand import short_id
     from .runnable import recovery_text
 
     return recovery_text(short_id(store, digest)) + "\n"
@@ -47,3 +46,33 @@ def with_recovery_line(candidate: str, digest: str, store) -> str:
     if candidate and not candidate.endswith("\n"):
         candidate += "\n"
     return candidate + recovery_line(digest, store)
+
+
+ID_DIGITS = 12  # hex digits of a recovery line's id: 48 bits, ~5 cl100k tokens
+
+
+def short_id(store, digest: str, digits: int = ID_DIGITS) -> str:
+    """The shortest prefix of ``digest``, at least ``digits`` long, that no other stored hash starts with.
+
+    ``sqz expand`` then never answers "ambiguous" for an id sqz printed (as long as the
+    store holds no newer hash with that prefix). One indexed query; more digits, and one
+    more query, only in the rare case of a shared prefix.
+    """
+    digest = digest.lower()
+    n = min(digits, len(digest))
+    while n < len(digest):
+        others = [h for h in store.find_hashes(digest[:n], limit=4) if h != digest]
+        if not others:
+            break
+        n = max(n + 1, max(_shared(digest, h) for h in others) + 1)
+    return digest[:n]
+
+
+def _shared(a: str, b: str) -> int:
+    """Length of the common prefix of ``a`` and ``b``."""
+    i = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        i += 1
+    return i

@@ -324,11 +324,14 @@ def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | No
                     bytes_out=len(result.output), est_in=result.est_in, est_out=result.est_out,
                     input_hash=result.digest if result.stored else None, output_hash=result.output_digest,
                     agent=opts.get("agent"), cwd=_cwd())
-                from .budget import check as budget_check  # stdlib only; no file read without a budget
+                from .paths import budgets_path
 
-                warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
-                if warning:
-                    sys.stderr.write(warning + "\n")
+                if os.path.exists(budgets_path()):  # no budget set: nothing read, ``budget`` not imported
+                    from .budget import check as budget_check
+
+                    warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
+                    if warning:
+                        sys.stderr.write(warning + "\n")
             except StoreError:
                 opts["store_failed"] = True
         return result

@@ -145,6 +145,7 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
 
     The stages run in order; each either answers (a ``Result``) or leaves the call to the next.
     """
+    _refresh_config()
     rule = _rule(command, tool)
     if rule is not None:
         spec = rule["spec"]
@@ -162,6 +163,13 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         if result is not None:
             return result
     return _store(call, _gate(call))
+
+
+def _refresh_config() -> None:
+    """Each call reads the config files as they are (a long-lived host: the daemon, the MCP server, the proxy)."""
+    from .config import refresh
+
+    refresh()
 
 
 def _rule(command: str | None, tool: str | None) -> dict | None:

@@ -454,11 +454,15 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
         specs = _impl_specs(rec, hook)
         if not specs:
             continue
-        obj = load_plugin(rec) if rec["module"] != BUILTIN else sys.modules.get(BUILTIN) or load_plugin(rec)
-        if obj is None:
+        lazy = rec["name"] not in _modules and not any(sp.get("wrapper") or sp.get("hookwrapper") for sp in specs)
+        obj = None if lazy else load_plugin(rec) if rec["module"] != BUILTIN else (
+            sys.modules.get(BUILTIN) or load_plugin(rec))
+        if obj is None and not lazy:
             continue
         for spec in specs:
-            func = getattr(obj, spec["attr"], None)
+            # a plugin not imported yet is imported when the chain reaches it (a formatter that answers
+            # first spares the import of the catch-alls after it); one that fails to load answers None
+            func = _Deferred(rec, spec["attr"]) if lazy else getattr(obj, spec["attr"], None)
             if func is None:
                 continue
             impl = Impl(rec["name"], func, spec["args"], spec["tryfirst"], spec["trylast"], spec.get("kwargs", ()),
@@ -476,6 +480,21 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
                 chain.insert(i + 1, impl)
     chain.reverse()
     return _Chain(hook, chain)
+
+
+class _Deferred:
+    """A plugin's hook function, imported on its first call (None when the plugin fails to load: as
+    pluggy leaves out a plugin that is not registered, a None answer is no answer)."""
+
+    __slots__ = ("rec", "attr", "__name__")
+
+    def __init__(self, rec: dict, attr: str) -> None:
+        self.rec, self.attr, self.__name__ = rec, attr, attr
+
+    def __call__(self, *args, **kwargs):
+        obj = load_plugin(self.rec)
+        func = None if obj is None else getattr(obj, self.attr, None)
+        return None if func is None else func(*args, **kwargs)
 
 
 class _Chain(list):

@@ -112,7 +112,7 @@ class FormatRequest:
       kind       the content kind ``sqz_detect`` settled on, or None.
     """
 
-    __slots__ = ("text", "command", "argv", "program", "tool", "exit_code", "mode", "kind")
+    __slots__ = ("text", "command", "argv", "program", "tool", "exit_code", "mode", "kind", "_log_read")
 
     def __init__(self, text: str, command: str | None = None, *, argv: tuple[str, ...] | None = None,
                  tool: str | None = None, exit_code: int | None = None, mode: str = "default",
@@ -127,6 +127,7 @@ class FormatRequest:
         self.exit_code = exit_code
         self.mode = mode
         self.kind = kind
+        self._log_read = None  # (text, verdict) of the last ``logread.reads_log`` call
 
     @property
     def lines(self) -> list[str]:
@@ -150,16 +151,28 @@ class FormatRequest:
         return None
 
     def is_file_content(self) -> bool:
-        """True when the output is file content or a patch: never summarised, only deduplicated."""
+        """True when the output is file content or a patch: never summarised, only deduplicated.
+
+        A file read that printed a log (a log by name, or log-shaped text under a name that says
+        nothing: ``logread``) is not: it gets the log handling ``journalctl`` output gets."""
         if self.tool is not None:
             return self.tool.lower() in FILE_TOOLS
-        return self.program in FILE_PROGRAMS
+        if self.program not in FILE_PROGRAMS:
+            return False
+        cached = self._log_read
+        if cached is None or cached[0] is not self.text:
+            from .logread import reads_log
+
+            cached = self._log_read = (self.text, reads_log(self.argv, self.text))
+        return not cached[1]
 
     def replace(self, **changes) -> FormatRequest:
         """A copy with some attributes changed."""
         new = FormatRequest.__new__(FormatRequest)
         for name in self.__slots__:
             setattr(new, name, changes.get(name, getattr(self, name)))
+        if "argv" in changes or "command" in changes or "tool" in changes:
+            new._log_read = None
         if "argv" in changes:
             new.program = new.argv[0] if new.argv else None
         return new

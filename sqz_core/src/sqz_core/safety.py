@@ -291,8 +291,8 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
             secret_spans.append((i, ends[k] if k < len(ends) else len(lines) - 1))
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
-    if any(hint in text for hint in _TOKEN_HINTS):
-        starts = _token_starts(text)
+    starts = _token_starts(text)  # the literal prefixes' offsets: none found, no token pattern runs
+    if starts or "eyJ" in text:
         m = first(_SECRET_TOKENS, text, starts)
         jwt = _first_jwt(text)
         wrapped = _wrapped_token(text, starts) if m is None and jwt < 0 and "\n" in text else -1

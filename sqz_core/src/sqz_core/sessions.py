@@ -136,7 +136,7 @@ def resolve_prefix(store, prefix: str) -> str:
 def recall(store, query: str, limit: int = 10) -> list[dict]:
     """Full-text matches over everything compressed: ``ref`` (with the id refs print), ``command``,
     ``age_seconds``, ``snippet``."""
-    from .expand import short_id
+    from .gate import short_id
 
     now = time.time()
     out = []

@@ -17,7 +17,10 @@ UNCHANGED = {"npm_install_verbose_404", "kubectl_config_view",  # config view: e
              "h2_du_ah_sort_tail", "h2_du_sh_sort_rh",  # sorted by size: the order is what was asked for
              # held-out pass #2: ss's right-aligned address
              # columns are not read as tables; an OpenAPI schema as YAML has no empty value to drop
-             "h2_ss_tanp", "h2_yq_openapi_v31"}
+             "h2_ss_tanp", "h2_yq_openapi_v31",
+             # logs read as files: 23 nginx error lines, near every one an error with its context; a grep -A4
+             # of two PostgreSQL errors (every line is an error, its detail or its statement)
+             "read_nginx_error_cat", "read_postgres_deadlock_grep"}
 
 
 def _ids(fx):

@@ -21,35 +21,36 @@ from hypothesis import strategies as st
 from sqz_core import FormatRequest
 from sqz_formatters_generic.kinds.dep_tree import compress_deptree
 from sqz_formatters_generic.kinds.grep_matches import compress_grep
-from sqz_formatters_generic.kinds.listings import _octal, compress_du, compress_ls, compress_tree
+from sqz_formatters_generic.kinds.listings import compress_du, compress_ls, compress_tree
 from sqz_testing import load_fixture
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
 
 # ---------------------------------------------------------------- ls -l
 
-_RAW_LS = re.compile(r"^(\S{10}\S?)\s+\d+\s+(\S+)\s+(\S+)\s+(\d+(?:,\s*\d+)?)\s+"
+_RAW_LS = re.compile(r"^(\S{10}\S?)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\d+(?:,\s*\d+)?)\s+"
                      r"(\w{3}\s+\d+\s+(?:\d+:\d+|\d{4})) (.*)$")
 
 
 def _raw_ls(text: str) -> list[tuple]:
-    """(directory header, mode, owner:group, size, date, name) per entry, as ls printed it."""
+    """(directory header, mode and link count, owner:group, size, date, name) per entry, as ls printed it."""
     out, header = [], ""
     for line in text.split("\n"):
         m = _RAW_LS.match(line)
         if m:
-            mode, owner, group, size, date, name = m.groups()
-            out.append((header, mode, f"{owner}:{group}", "".join(size.split()), " ".join(date.split()), name))
+            mode, links, owner, group, size, date, name = m.groups()
+            out.append((header, f"{mode} {links}", f"{owner}:{group}", "".join(size.split()), " ".join(date.split()), name))
         elif line.endswith(":"):
             header = line[:-1]
     return out
 
 
 def _read_ls(rendered: str) -> list[tuple]:
-    """The same tuples read back from the rendering and its legend (mode in octal)."""
+    """The same tuples read back from the rendering and its legend."""
     lines = rendered.rstrip("\n").split("\n")
     legend = lines[0]
     assert legend.startswith("[ls -l as: ") and legend.endswith("]")
+    usual_mode = re.search(r"; mode links (\S+ \d+) where not shown", legend)
     every_owner = re.search(r"; all owned by (\S+?)[;\]]", legend)
     usual = re.search(r"; owner:group (\S+) where not shown", legend)
     every_date = re.search(r"; all dated ([^;\]]+)", legend)
@@ -60,8 +61,14 @@ def _read_ls(rendered: str) -> list[tuple]:
         if line.endswith(":") and " " not in line.rstrip(":").split("/")[-1]:
             header = line[:-1]
             continue
+        if re.fullmatch(r"total \d+", line):
+            continue
         words = line.split(" ")
-        mode = words.pop(0)
+        if re.fullmatch(r"[-bcdlpsD?][-rwxsStTl?]{9}[.+@]?", words[0]):
+            mode = words.pop(0) + " " + words.pop(0)
+        else:
+            assert usual_mode, line
+            mode = usual_mode.group(1)
         if every_owner:
             owner = every_owner.group(1)
         elif ":" in words[0]:
@@ -84,7 +91,7 @@ def _ls_expected(raw):
         name += "/"
     elif mode[0] == "l" and " -> " not in name:
         name += "@"
-    return (header, _octal(mode), owner, size, date, name)
+    return (header, mode, owner, size, date, name)
 
 
 @pytest.mark.parametrize("name", ["ls_la_mixed", "ls_la_color_rich", "ls_la_usr_lib_python"])
@@ -106,13 +113,15 @@ def test_ls_device_files_symlinks_and_odd_names_read_one_way():
             "drwxr-xr-x 2 root root   4096 Dec  1 06:00 a dir\n")
     out = compress_ls(FormatRequest(text, "ls -l /dev/x"))
     lines = out.split("\n")
-    assert "c666 root:tty 5,0 tty" in lines and "b660 root:disk 8,1 sda1" in lines
-    assert "777 4 link -> dest" in lines
+    # issue 25: the permissions and link count as ls printed them (no pair is shared by most entries here)
+    assert "crw-rw-rw- 1 root:tty 5,0 tty" in lines and "brw-rw---- 1 root:disk 8,1 sda1" in lines
+    assert "lrwxrwxrwx 1 4 link -> dest" in lines
     # a plain file whose name holds " -> " or ends in "@" must not read as a link
-    assert "644 3 'file -> not a link'" in lines
-    assert "644 3 'mail@'" in lines
-    assert "644 3 two  spaces" in lines or "644 3 'two  spaces'" in lines
-    assert "755 4096 a dir/" in lines
+    assert "-rw-r--r-- 1 3 'file -> not a link'" in lines
+    assert "-rw-r--r-- 1 3 'mail@'" in lines
+    assert "-rw-r--r-- 1 3 two  spaces" in lines or "-rw-r--r-- 1 3 'two  spaces'" in lines
+    assert "drwxr-xr-x 2 4096 a dir/" in lines
+    assert "total 8" in lines
 
 
 def test_names_ls_quoted_itself_are_left_as_ls_printed_them():
@@ -122,8 +131,10 @@ def test_names_ls_quoted_itself_are_left_as_ls_printed_them():
             "lrwxrwxrwx 1 root root 11 Dec  1 06:42 'link to' -> 'two  spaces'\n"
             "-rw-r--r-- 1 root root 0 Dec  1 06:42 'new'$'\\n''line'\n")
     lines = compress_ls(FormatRequest(text, "ls -l --quoting-style=shell-escape")).split("\n")
-    assert lines[1:5] == ["644 0  mail@", "644 0 'x -> y'", "777 11 'link to' -> 'two  spaces'",
-                          "644 0 'new'$'\\n''line'"]
+    # "-rw-r--r-- 1" is shared by 3 of the 4 entries: said once in the legend
+    assert "; mode links -rw-r--r-- 1 where not shown" in lines[0]
+    assert lines[1:5] == ["0  mail@", "0 'x -> y'", "lrwxrwxrwx 1 11 'link to' -> 'two  spaces'",
+                          "0 'new'$'\\n''line'"]
 
 
 # ---------------------------------------------------------------- du

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqz_core import FormatRequest
-from sqz_formatters_generic.kinds.listings import _octal, compress_find, compress_ls, compress_tree
+from sqz_formatters_generic.kinds.listings import compress_find, compress_ls, compress_tree
 from sqz_testing import load_fixture
 
 FIX = Path(__file__).parent.parent / "fixtures" / "kinds"
@@ -16,54 +16,48 @@ def _ls(name):
     return fx, compress_ls(fx.request())
 
 
-def test_modes_are_octal_with_special_bits_and_types():
-    assert _octal("-rw-r--r--") == "644"
-    assert _octal("-rwsr-xr-x") == "4755"
-    assert _octal("drwxrwxrwt") == "1777"
-    assert _octal("-rwSr--r--") == "4644"
-    assert _octal("prw-r--r--") == "p644"
-    assert _octal("crw-rw-rw-") == "c666"
-    assert _octal("drwxr-xr-x+") == "755+"
-    assert _octal("-rw-r--r?-") == "-rw-r--r?-"  # unknown bits stay as ls printed them
-    assert _octal("-rwxr-xr-s") == "-rwxr-xr-s"  # s cannot sit in the others triplet
-
-
 def test_every_entry_keeps_mode_owner_size_date_and_name():
     fx, out = _ls("ls_la_mixed")
     lines = out.split("\n")
     # root:root owns 9 of the 11 entries: said once, the other owner on its entries' lines
-    assert lines[0] == ("[ls -l as: mode(octal) [owner:group] size date name; "
+    # root:root owns 9 of the 11 entries: said once, the other owner on its entries' lines; no
+    # permissions and link count are shared by more than half, so each entry has its own (issue 25)
+    assert lines[0] == ("[ls -l as: mode links [owner:group] size date name; "
                         "owner:group root:root where not shown]")
-    for expected in ("600 18 Jun 24 2025 NOTES.md",
-                     "4755 35664 Jun 24 2025 helper",
-                     "1777 nobody:nogroup 4096 Nov 30 04:17 shared/",
-                     "p644 0 Nov 30 04:17 events.fifo",
-                     "777 11 Jun 24 2025 main.py -> src/main.py",
-                     "644 nobody:nogroup 123456 Jun 24 2025 data.bin"):
+    for expected in ("-rw------- 1 18 Jun 24 2025 NOTES.md",
+                     "-rwsr-xr-x 1 35664 Jun 24 2025 helper",
+                     "drwxrwxrwt 2 nobody:nogroup 4096 Nov 30 04:17 shared/",
+                     "prw-r--r-- 1 0 Nov 30 04:17 events.fifo",
+                     "lrwxrwxrwx 1 11 Jun 24 2025 main.py -> src/main.py",
+                     "-rw-r--r-- 1 nobody:nogroup 123456 Jun 24 2025 data.bin",
+                     "drwxr-xr-x 5 4096 Nov 30 04:17 ./", "total 188"):
         assert expected in lines
     assert "root:root" not in "\n".join(lines[1:])
-    # one line per entry (., .. included), nothing else but the legend
+    # one line per entry (., .. included) and the total, nothing else but the legend
     entries = [l for l in fx.request().text.split("\n") if l and l[0] in "-dlp"]
-    assert len(lines) - 2 == len(entries)
+    assert len(lines) - 3 == len(entries)
 
 
 def test_an_owner_shared_by_half_the_entries_or_fewer_stays_on_every_line():
     text = ("-rw-r--r-- 1 a a 1 Jun 24  2025 x\n-rw-r--r-- 1 a a 2 Jun 24  2025 y\n"
             "-rw-r--r-- 1 b b 3 Jun 24  2025 z\n-rw-r--r-- 1 b b 4 Jun 24  2025 w\n")
     out = compress_ls(FormatRequest(text, "ls -l"))
-    assert out.split("\n")[0] == "[ls -l as: mode(octal) owner:group size name; all dated Jun 24 2025]"
-    assert "644 a:a 1 x" in out and "644 b:b 4 w" in out
+    assert out.split("\n")[0] == ("[ls -l as: [mode links] owner:group size name; mode links -rw-r--r-- 1 "
+                                  "where not shown; all dated Jun 24 2025]")
+    assert "a:a 1 x" in out.split("\n") and "b:b 4 w" in out.split("\n")
 
 
 def test_owner_and_date_shared_by_every_entry_are_written_once():
     fx, out = _ls("ls_la_color_rich")
     lines = out.rstrip("\n").split("\n")
-    assert lines[0] == "[ls -l as: mode(octal) size name; all owned by root:root; all dated Nov 30 04:37]"
-    assert "644 6066 __init__.py" in lines
+    assert lines[0] == ("[ls -l as: [mode links] size name; mode links -rw-r--r-- 1 where not shown; "
+                        "all owned by root:root; all dated Nov 30 04:37]")
+    assert "6066 __init__.py" in lines and "drwxr-xr-x 2 4096 __pycache__/" in lines
     assert all("root" not in l and "Nov 30" not in l for l in lines[1:])
     fx, out = _ls("ls_la_usr_lib_python")
-    assert out.startswith("[ls -l as: mode(octal) size date name; all owned by root:root]\n")
-    assert "644 645 Apr 28 2025 EXTERNALLY-MANAGED" in out
+    assert out.startswith("[ls -l as: [mode links] size date name; mode links -rw-r--r-- 1 where not shown; "
+                          "all owned by root:root]\n")
+    assert "645 Apr 28 2025 EXTERNALLY-MANAGED" in out.split("\n")
 
 
 def test_find_writes_a_long_shared_prefix_once_and_counts_extensions():

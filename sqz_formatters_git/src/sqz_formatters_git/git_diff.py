@@ -1,14 +1,12 @@
 """``git diff`` / ``git show`` patches: every +/- line and hunk header kept, headers shortened.
 
-The output is still a unified diff (``--- a/x`` / ``+++ b/x`` then hunks), so a reader can
-reason about it line by line. Runs of unchanged context are folded to a count, keeping the
-code line next to each change (a fold must hide more text than its marker costs, see
-``_fold_context``). The ``index`` lines are dropped, and so is the ``diff --git`` line wherever
-other lines name the file (``---``/``+++``, ``rename``/``copy from``/``to``, ``Binary files … differ``),
-and the ``--- /dev/null`` (``+++ /dev/null``) line of a file whose ``new file mode`` (``deleted file
-mode``) line says so.
-Mode, rename, copy, similarity, new/deleted-file and binary lines are kept verbatim; where the
-``diff --git`` line goes, a file's lines of this kind share one line (``; `` between them).
+The output is still a unified diff (``diff --git``, ``--- a/x`` / ``+++ b/x`` then hunks), so a
+reader can reason about it line by line. Runs of unchanged context are folded to a count, keeping
+the code line next to each change (a fold must hide more text than its marker costs, see
+``_fold_context``). The ``index`` lines are dropped, and so is the ``--- /dev/null``
+(``+++ /dev/null``) line of a file whose ``new file mode`` (``deleted file mode``) line says so.
+Every file's ``diff --git`` line stays (the line agents and people search a patch for, issue 25),
+and so do mode, rename, copy, similarity, new/deleted-file and binary lines, verbatim.
 """
 
 from __future__ import annotations
@@ -147,7 +145,6 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
         m = _DIFF_GIT.match(line) or _DIFF_CC.match(line)
         if not m:
             return None
-        combined = line.startswith("diff --cc") or line.startswith("diff --combined")
         header = [line]
         i += 1
         while i < n and _EXTENDED.match(lines[i]):
@@ -158,18 +155,8 @@ def format_patch_lines(lines: list[str]) -> list[str] | None:
             files = [lines[i], lines[i + 1]]
             i += 2
         extended = [h for h in header[1:] if not _INDEX.match(h)]
-        # the `diff --git` line is needed only where no other line names the file: a mode-only
-        # change, an empty new/deleted file, combined diffs
-        named = bool(files) or any(h.startswith("Binary files ") for h in extended) or (
-            sum(h.startswith(("rename from ", "rename to ", "copy from ", "copy to ")) for h in extended) == 2)
-        if combined or not named or any("; " in h for h in extended):
-            # (a name holding "; " would blur the joined line below: the lines stay as git wrote them)
-            out.append(header[0])
-            out.extend(extended)
-        elif extended:
-            # no `diff --git` line to start the file: its mode/rename/binary lines share one line,
-            # so none of them reads as part of the file before
-            out.append("; ".join(extended))
+        out.append(header[0])
+        out.extend(extended)
         # `new file mode` / `deleted file mode` already say that side is /dev/null
         if files[:1] == ["--- /dev/null"] and any(h.startswith("new file mode ") for h in extended):
             files = files[1:]

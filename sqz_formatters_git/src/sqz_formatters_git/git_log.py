@@ -1,6 +1,8 @@
 """``git log`` / ``git show`` commit listings → one line per commit header.
 
-``commit <sha> (refs)`` + ``Author:`` + ``Date:`` become ``<sha12> (refs) <date> <author>: <subject>``;
+``commit <sha> (refs)`` + ``Author:`` + ``Date:`` become ``<sha12> (refs) <date> <author>: <subject>``
+(a person's e-mail is written with their name the first time it appears, ``Dev <dev@example.org>:``,
+and again only where that name comes with another address);
 where two or more commits of a listing share a day (not ``--graph``), each day is written once,
 as a ``2024-03-02:`` line before its first commit, and the headers under it go without it;
 further message lines follow indented by two; ``--stat`` blocks lose their bar graph, ``-p``
@@ -70,8 +72,23 @@ def _format_ok(args: list[str]) -> bool:
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, dated: bool = True) -> str:
-    """The one-line summary of a commit header (without its date when a day line gives it)."""
+def _person(value: str, people: dict | None) -> str:
+    """``Dev Example <dev@example.org>`` as ``Dev Example`` once ``people`` (name → address last
+    written) has that address for the name, else whole (and noted in ``people``)."""
+    name = person_name(value)
+    if people is None:
+        return name
+    address = value.strip()[len(name):].strip()
+    if not address or people.get(name) == address:
+        return name
+    people[name] = address
+    return f"{name} {address}"
+
+
+def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, dated: bool = True,
+                 people: dict | None = None) -> str:
+    """The one-line summary of a commit header (without its date when a day line gives it); ``people``:
+    the addresses already written (see :func:`_person`)."""
     parts = [sha[:HASH_LEN]]
     if refs:
         parts.append(f"({refs})")
@@ -84,13 +101,13 @@ def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, 
         if ":" in name or name.startswith('"'):
             # `Bob: Smith: fix: x` would not say where the name ends and the subject starts
             name = '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        parts.append(name + ":")
+        parts.append(name + _person(author, people)[len(person_name(author)):] + ":")
     line = " ".join(parts)
     if subject is not None:
         line += " " + subject
     committer = fields.get("Commit")
     if committer and author and person_name(committer) != person_name(author):
-        line += f" [committed by {person_name(committer)}]"
+        line += f" [committed by {_person(committer, people)}]"
     return line
 
 
@@ -114,7 +131,8 @@ def _day(block: list[str]) -> str | None:
     return None
 
 
-def _format_commit(block: list[str], dated: bool = True, listing: str | None = None) -> list[str] | None:
+def _format_commit(block: list[str], dated: bool = True, listing: str | None = None,
+                   people: dict | None = None) -> list[str] | None:
     """One commit block (header, message, optional stat or patch) compacted."""
     m = _COMMIT.match(block[0])
     sha, refs = m.group(1), m.group(2)
@@ -136,7 +154,7 @@ def _format_commit(block: list[str], dated: bool = True, listing: str | None = N
     rest = block[i:]
     while rest and rest[-1] == "":
         rest.pop()
-    out = [_header_line(sha, refs, fields, message[0] if message else None, dated)]
+    out = [_header_line(sha, refs, fields, message[0] if message else None, dated, people)]
     if "Merge" in fields:
         out.append(f"  Merge: {fields['Merge']}")
     out.extend("  " + x for x in message[1:])
@@ -187,8 +205,9 @@ def format_commits(text: str, listing: str | None = None) -> str | None:
     by_day = None not in days and len(set(days)) < len(days)
     out: list[str] = []
     previous = None
+    people: dict = {}
     for (s, e), day in zip(spans, days):
-        part = _format_commit(lines[s:e], dated=not by_day, listing=listing)
+        part = _format_commit(lines[s:e], dated=not by_day, listing=listing, people=people)
         if part is None:
             return None
         if by_day and day != previous:
@@ -200,6 +219,7 @@ def format_commits(text: str, listing: str | None = None) -> str | None:
 
 def format_graph(text: str) -> str | None:
     """``--graph`` with a multi-line format: header fields folded, topology lines kept."""
+    people: dict = {}
     lines = text.splitlines()
     out: list[str] = []
     width = None
@@ -244,7 +264,7 @@ def format_graph(text: str) -> str | None:
                 pending["subject"] = body[4:]
                 graph0 = out[header_index][:width]
                 out[header_index] = graph0 + _header_line(pending["sha"], pending["refs"], pending["fields"],
-                                                          pending["subject"])
+                                                          pending["subject"], people=people)
             else:
                 out.append(graph + "  " + body[4:])
             continue

@@ -1,9 +1,9 @@
 """What saved tokens are worth: a per-model price table (YAML, validated by a JSON Schema).
 
 The default table (``prices.yaml`` next to this module) lists published prices with
-their source and the date they were read. A user file (``$SQZ_PRICES``, else
-``prices.yaml`` in the sqz config directory) is validated by the same schema and its
-models replace or extend the defaults.
+their source and the date they were read. A user table (``$SQZ_PRICES``; else ``prices`` in the user's
+config file, a path or the table itself; else ``prices.yaml`` in the sqz config directory) is validated by
+the same schema and its models replace or extend the defaults.
 
 The assumption behind the dollars: a token sqz kept out of the context would have
 stayed there, re-sent with every later request of the session, until the agent
@@ -25,11 +25,25 @@ class PriceError(Exception):
     """A price file that cannot be used; ``str()`` is one line naming the file and the problem."""
 
 
+def _from_config():
+    """``(value, "file:line")`` of ``prices`` in the config files when no ``SQZ_PRICES`` is set, else None."""
+    if os.environ.get("SQZ_PRICES") is not None:
+        return None
+    from sqz_core.api import config_value
+
+    value, source = config_value("prices")
+    return None if value is None else (value, source)
+
+
 def user_prices_path() -> str:
-    """``$SQZ_PRICES``, else ``$XDG_CONFIG_HOME/sqz/prices.yaml`` (``~/.config/sqz/prices.yaml``)."""
+    """``$SQZ_PRICES``, else a path in the config's ``prices`` (relative to its file), else
+    ``$XDG_CONFIG_HOME/sqz/prices.yaml`` (``~/.config/sqz/prices.yaml``)."""
     env = os.environ.get("SQZ_PRICES")
     if env:
         return env
+    got = _from_config()
+    if got is not None and isinstance(got[0], str):
+        return os.path.join(os.path.dirname(got[1].rsplit(":", 1)[0]), os.path.expanduser(got[0]))
     root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(root, "sqz", "prices.yaml")
 
@@ -90,7 +104,10 @@ def load(path: str | None = None) -> dict:
     """
     table = default_table()
     table["sources"] = ["built in"]
-    explicit = path is not None or bool(os.environ.get("SQZ_PRICES"))
+    got = _from_config() if path is None else None
+    if got is not None and isinstance(got[0], dict):  # the table itself, in the config file
+        return _merged(table, _plain(got[0]), got[1])
+    explicit = path is not None or bool(os.environ.get("SQZ_PRICES")) or got is not None
     path = path or user_prices_path()
     try:
         with open(path, encoding="utf-8") as fh:
@@ -101,7 +118,12 @@ def load(path: str | None = None) -> dict:
         return table
     except OSError as exc:
         raise PriceError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    user = parse(text, path)
+    return _merged(table, parse(text, path), path)
+
+
+def _merged(table: dict, user: dict, path: str) -> dict:
+    """The default ``table`` with the user's models, ``default_model`` and ``currency``, validated."""
+    validate(user, path)
     table["models"].update(user["models"])
     for key in ("default_model", "currency"):
         if key in user:

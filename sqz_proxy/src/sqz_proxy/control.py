@@ -22,7 +22,9 @@ LOOPBACK = ("127.0.0.1", "::1", "localhost")
 
 def default_port() -> int:
     try:
-        return int(os.environ.get("SQZ_PROXY_PORT", DEFAULT_PORT))
+        from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
+        return int(config_env("SQZ_PROXY_PORT") or DEFAULT_PORT)
     except ValueError:
         return DEFAULT_PORT
 

@@ -28,14 +28,18 @@ _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 
 def _env_int(name: str, default: int) -> int:
     try:
-        return max(1, int(os.environ.get(name, default)))
+        from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
+        return max(1, int(config_env(name) or default))
     except ValueError:
         return default
 
 
 def enabled_from_env() -> bool:
     """``SQZ_PROXY_FOLD=1`` turns folding on (``sqz proxy --fold`` does too); it is off by default."""
-    return os.environ.get("SQZ_PROXY_FOLD", "").strip().lower() in ("1", "true", "yes", "on")
+    from sqz_core.api import config_env
+
+    return (config_env("SQZ_PROXY_FOLD") or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class Settings:

@@ -73,8 +73,10 @@ class Rewriter:
         self._store = None
         self._store_failed = False
         if budget_ms is None:
+            from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
             try:
-                budget_ms = int(os.environ.get("SQZ_PROXY_BUDGET_MS", "5000"))
+                budget_ms = int(config_env("SQZ_PROXY_BUDGET_MS") or "5000")
             except ValueError:
                 budget_ms = 5000
         self.budget = budget_ms / 1000 if budget_ms > 0 else float("inf")

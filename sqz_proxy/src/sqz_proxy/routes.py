@@ -68,10 +68,15 @@ class Upstreams:
     """Per-provider upstream base URLs: ``--upstream`` for all, else ``SQZ_PROXY_<P>_URL``, else the real API."""
 
     def __init__(self, single: str | None = None, per_provider: dict | None = None, env=None):
-        env = os.environ if env is None else env
+        if env is None:  # the variables, else the config files (sqz config)
+            from sqz_core.api import config_env
+
+            get = config_env
+        else:
+            get = env.get
         self.urls = {}
         for p in PROVIDERS:
-            url = single or (per_provider or {}).get(p) or env.get(ENV[p]) or DEFAULT_UPSTREAMS[p]
+            url = single or (per_provider or {}).get(p) or get(ENV[p]) or DEFAULT_UPSTREAMS[p]
             self.urls[p] = url.rstrip("/")
 
     def url(self, route: Route, query: str) -> str:

@@ -40,7 +40,9 @@ def agent_of(headers, provider: str) -> str:
 
 def _env_int(name: str, default: int) -> int:
     try:
-        return int(os.environ.get(name, default))
+        from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
+        return int(config_env(name) or default)
     except ValueError:
         return default
 
@@ -82,13 +84,15 @@ class Proxy:
         import aiohttp
         from aiohttp import web
 
+        from sqz_core.api import config_env
+
         connector = aiohttp.TCPConnector(ssl=ssl_context(), limit=256)
         timeout = aiohttp.ClientTimeout(total=None, sock_connect=self.connect_timeout,
                                         sock_read=self.read_timeout or None)
         self._session = aiohttp.ClientSession(
             connector=connector, timeout=timeout, auto_decompress=False, cookie_jar=aiohttp.DummyCookieJar(),
             skip_auto_headers=("User-Agent", "Accept", "Accept-Encoding", "Content-Type"),
-            trust_env=os.environ.get("SQZ_PROXY_TRUST_ENV") == "1")
+            trust_env=config_env("SQZ_PROXY_TRUST_ENV") == "1")
         server = web.Server(self.handle, auto_decompress=False, access_log=None)
         self._runner = web.ServerRunner(server, handle_signals=False)
         await self._runner.setup()

@@ -8,9 +8,10 @@ from its manifest):
 - OpenCode: ``provider.anthropic.options.baseURL`` and ``provider.openai.options.baseURL`` in
   ``~/.config/opencode/opencode.json`` (the proxy's ``/anthropic/v1`` and ``/openai/v1``) and a plugin,
   ``plugins/sqz-proxy.js``, that starts the proxy when OpenCode loads its plugins (before any model call);
-- Codex: a ``[model_providers.sqz-proxy]`` table (Responses API through the proxy) and a
-  ``[profiles.sqz-proxy]`` that selects it: ``codex --profile sqz-proxy`` (a top-level ``model_provider``
-  would redirect every run), and a ``SessionStart`` hook in ``hooks.json`` starting the proxy (Codex runs
+- Codex: a ``[model_providers.sqz-proxy]`` table (Responses API through the proxy) and a profile file,
+  ``sqz-proxy.config.toml``, that selects it: ``codex --profile sqz-proxy`` (a top-level ``model_provider``
+  would redirect every run; Codex 0.171 refuses a ``[profiles.…]`` table in config.toml), and a
+  ``SessionStart`` hook in ``hooks.json`` starting the proxy (Codex runs
   it only once the user trusted it in ``/hooks``, as every non-managed hook);
 - Gemini CLI and Copilot CLI take their base URL from the environment only
   (``GOOGLE_GEMINI_BASE_URL``, ``COPILOT_PROVIDER_BASE_URL``; Copilot only with a provider of one's own):
@@ -68,8 +69,10 @@ def init_actions(agent: str, ctx: dict, url: str | None = None) -> list[dict]:
                  "body": {"name": "OpenAI through sqz proxy", "base_url": f"{url}/openai/v1",
                           "env_key": "OPENAI_API_KEY", "wire_api": "responses"},
                  "what": "model provider sqz-proxy (the OpenAI Responses API through the sqz proxy)"},
-                {"type": "toml_table", "file": target, "table": ["profiles", "sqz-proxy"],
-                 "body": {"model_provider": "sqz-proxy"},
+                # Codex 0.171 refuses a [profiles.NAME] table in config.toml ("legacy"): a profile is its own
+                # file, NAME.config.toml beside it
+                {"type": "owned_file", "file": os.path.join(base, "sqz-proxy.config.toml"),
+                 "content": CODEX_PROFILE,
                  "what": "profile sqz-proxy (`codex --profile sqz-proxy` goes through the sqz proxy)"},
                 {"type": "json_array_item", "file": os.path.join(base, "hooks.json"), "path": ["hooks", "SessionStart"],
                  "item": {"hooks": [{"type": "command", "command": start, "timeout": 30}]}, "marker": start,
@@ -88,6 +91,14 @@ def init_actions(agent: str, ctx: dict, url: str | None = None) -> list[dict]:
         return [{"type": "owned_file", "file": target, "content": json.dumps(doc, indent=2) + "\n",
                  "what": "sessionStart hook (starts the sqz proxy for a session with COPILOT_PROVIDER_BASE_URL set)"}]
     return []
+
+
+CODEX_PROFILE = """\
+# Written by `sqz init --proxy` (sqz-proxy); `sqz uninstall` removes this file.
+# `codex --profile sqz-proxy` sends the model calls through the sqz proxy ([model_providers.sqz-proxy]
+# in config.toml).
+model_provider = "sqz-proxy"
+"""
 
 
 OPENCODE_PLUGIN = """\

@@ -155,3 +155,80 @@ def test_opencode_plugin_starts_the_proxy_its_calls_then_go_through(tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     assert running is not None and "stopped (pid" in stopped, stopped
     assert main and "Add the zeta parser module" in harness.tool_results(main[-1]["messages"])[0]
+
+
+def test_claude_code_session_start_hook_starts_the_proxy_its_calls_then_go_through(tmp_path):
+    harness = _load("claude_scripted_model_for_start", ROOT / "sqz_integrations/claude_code/tests/e2e/"
+                                                              "claude_scripted_model.py")
+    claude = ROOT / ".cache/agents/claude/node_modules/.bin/claude"
+    assert os.access(claude, os.X_OK), f"{claude} is not installed: run `bash scripts/install_test_deps.sh` first"
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "work").mkdir()
+    repo = make_repo(tmp_path / "work")
+    shim = sqz_shim(tmp_path)
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE", "SQZ_"))}
+    env.update(HOME=str(home), SQZ_DB_PATH=str(tmp_path / "sqz.db"), SQZ_CACHE_DIR=str(tmp_path / "cache"),
+               SQZ_PROXY_PORT=str(port), ANTHROPIC_API_KEY="sk-ant-test-dummy",
+               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", DISABLE_AUTOUPDATER="1", DISABLE_TELEMETRY="1",
+               DISABLE_ERROR_REPORTING="1")
+    init_proxy(shim, env, "claude-code", repo)
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    assert settings["env"]["ANTHROPIC_BASE_URL"] == f"http://127.0.0.1:{port}"  # what init wrote, nothing else
+
+    def script(messages):
+        if not harness.tool_results(messages):
+            return ("tool", "Read", {"file_path": str(repo / "notes.txt")})
+        return ("text", "done")
+
+    with harness.ScriptedModel(script) as model:
+        assert health("127.0.0.1", port, timeout=1.0) is None
+        try:
+            r = subprocess.run([str(claude), "-p", "Read the notes."], cwd=repo,
+                               env=dict(env, SQZ_PROXY_ANTHROPIC_URL=model.url), capture_output=True, text=True,
+                               timeout=300, stdin=subprocess.DEVNULL)
+            running = health("127.0.0.1", port, timeout=5.0)
+        finally:
+            stopped = stop(shim, env)
+    assert r.returncode == 0 and r.stdout.strip() == "done", (r.stdout[-2000:], r.stderr[-2000:])
+    assert running is not None and "stopped (pid" in stopped, stopped
+    got = [harness.result_text(b) for b in harness.tool_results(model.requests[-1]["messages"])]
+    assert "note 119: the release checklist item number 119 is done" in got[0]
+
+
+def test_codex_session_start_hook_starts_the_proxy_for_the_sqz_proxy_profile(tmp_path):
+    harness = _load("codex_e2e_harness_for_start", ROOT / "sqz_integrations/codex/tests/test_codex_e2e.py")
+    codex = harness.codex_bin()
+    env = harness.make_env(tmp_path)
+    repo = harness.make_repo(tmp_path, env)
+    shim = sqz_shim(tmp_path)
+    port = free_port()
+    env.update(SQZ_PROXY_PORT=str(port), SQZ_DB_PATH=str(tmp_path / "sqz.db"), SQZ_CACHE_DIR=str(tmp_path / "cache"),
+               OPENAI_API_KEY="sk-test-dummy")
+
+    def step(request):
+        if not harness.tool_outputs(request):
+            return harness.shell_call(request, "git log --stat -n 5")
+        return ("text", "Done.")
+
+    with harness.ScriptedModel(step) as model:
+        harness.write_config(env, model.base_url)  # the user's own default provider: not the proxy
+        init_proxy(shim, env, "codex", Path(repo))
+        hooks = json.loads((Path(env["CODEX_HOME"]) / "hooks.json").read_text())
+        assert any("proxy start" in h["command"] for e in hooks["hooks"]["SessionStart"] for h in e["hooks"])
+        assert health("127.0.0.1", port, timeout=1.0) is None
+        try:
+            # --dangerously-bypass-hook-trust stands for the user's one-time trust of the hooks in /hooks
+            r = subprocess.run([codex, "exec", "--profile", "sqz-proxy", "--dangerously-bypass-hook-trust",
+                                "Show me the history."], cwd=repo,
+                               env=dict(env, SQZ_PROXY_OPENAI_URL=model.base_url.rsplit("/v1", 1)[0]),
+                               capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+            running = health("127.0.0.1", port, timeout=5.0)
+        finally:
+            stopped = stop(shim, env)
+        requests = list(model.requests)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert running is not None and "stopped (pid" in stopped, stopped
+    got = harness.tool_outputs(requests[-1])
+    assert got and "Add the zeta parser module" in got[0], got

@@ -68,7 +68,10 @@ def _kind_by_program(request) -> str | None:
     if prog in ("find", "tree", "du"):
         return prog
     if prog in _GREP_PROGRAMS:
-        return "jsonl" if "--json" in argv else "grep"
+        if "--json" in argv:
+            return "jsonl"
+        # ``grep ERROR app.log``: the matching lines of one file, no path in front: a log is still a log
+        return "log" if _module("log_lines").looks_like_log(request.text) else "grep"
     sub = request.subcommand()
     fmt = _output_format(argv)
     if fmt == "json" or any(a.startswith("--message-format=json") for a in argv):

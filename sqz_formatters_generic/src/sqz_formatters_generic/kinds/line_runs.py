@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from sqz_core.api import lazy_pattern as lazy
 
+from .status_fields import protect, reveal
+
 MIN_RUN = 6          # a run folds from this many lines (first + note + last stand for 6 or more)
 SCAN_LINES = 4000    # detection looks at most at this many lines
 MAX_LINE = 400       # longer lines are never folded (masking them is not worth it)
@@ -47,7 +49,7 @@ def _template(line: str) -> tuple[str | None, list[str]]:
     stripped = line.lstrip()
     if len(stripped) >= 11 and stripped[2] == ":" and _HEX_BYTES.fullmatch(line):
         return _HEX + line[:len(line) - len(stripped)], []
-    parts = _NUM.split(line)
+    parts = _NUM.split(protect(line))  # a status value (404 among 200s) is part of the template
     if len(parts) == 1:
         return None, []  # no number: an exact repeat is the generic folding's (fold_repeats)
     tpl = "#".join(parts[0::2])
@@ -173,7 +175,7 @@ def _label(before: str, after: str, span: str) -> str:
 
 def _varied(template: str, rows: list[list[str]]) -> str:
     """Each number that varies across the run's middle lines as its lowest–highest, named (``step 20–360``)."""
-    pieces = template.split("#")
+    pieces = reveal(template).split("#")
     fields = []
     for k in range(len(rows[0])):
         col = [r[k] for r in rows]

@@ -1,8 +1,9 @@
 """File listings: ``ls -l``, ``find``, ``tree``, ``du``.
 
-``ls -l`` keeps every entry's permissions (octal), owner, size, date and name with its type
-(``dir/``, ``link -> target``); an owner or date shared by every entry is written once; only
-link counts and ``total`` go. ``find``, ``tree`` and ``du`` are regrouped by directory so each
+``ls -l`` keeps every entry's permissions and link count as ls prints them, owner, size, date
+and name with its type (``dir/``, ``link -> target``) and the ``total`` line; the permissions and
+link count most entries share, an owner most entries share and a date every entry shares are
+written once (issue 25: ``-rw-r--r--`` and the link count are words a reader searches for). ``find``, ``tree`` and ``du`` are regrouped by directory so each
 directory path is written once; every path (and size) can still be read back: in ``tree`` and
 ``du`` a name with a blank, quote or backslash is quoted as ``ls`` quotes it (``'a b.txt'``), so
 a run of names separated by spaces reads one way (``shlex.split``); ``find`` writes such a
@@ -34,16 +35,25 @@ _DU_LINE = lazy(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
 
 
 def compress_ls(request) -> str | None:
-    """Every entry on one line: octal mode, size, date, name (``dir/``, ``link -> target``).
-    An owner:group or a date that every entry shares is written once in the legend line,
-    else on each line (an owner:group most entries share: only on the others' lines); only
-    the link count and ``total`` go (``sqz expand`` has them)."""
+    """Every entry on one line: permissions and link count, size, date, name (``dir/``, ``link -> target``).
+    The permissions and link count most entries share and an owner:group most entries share are written
+    once in the legend line and only on the other entries' lines; a date every entry shares is
+    written once; ``total`` lines stay as printed."""
     return _compress_long_listing(request.text.split("\n"), "ls -l")
+
+
+def _usual(counts: dict, entries: int) -> str | None:
+    """The value most entries share, when it is more than half of them (and there are 4 or more)."""
+    if entries < 4 or not counts:
+        return None
+    top, n = max(counts.items(), key=lambda kv: kv[1])
+    return top if n * 2 > entries else None
 
 
 def _compress_long_listing(lines, label: str) -> str | None:
     rows: list[object] = []              # an entry's match or a verbatim line
     owners: dict[str, int] = {}          # owner:group -> entries
+    modes: dict[str, int] = {}           # "permissions links" -> entries
     dates: set[str] = set()
     for line in lines:
         if not line.strip():
@@ -51,11 +61,14 @@ def _compress_long_listing(lines, label: str) -> str | None:
                 rows.append("")
             continue
         if _LS_TOTAL.match(line):
+            rows.append(line)
             continue
         m = _LS_ENTRY.match(line)
         if m:
             key = f"{m.group('owner')}:{m.group('group')}"
             owners[key] = owners.get(key, 0) + 1
+            mode = f"{m.group('mode')} {m.group('links')}"
+            modes[mode] = modes.get(mode, 0) + 1
             dates.add(" ".join(m.group("date").split()))
             rows.append(m)
         elif (line.endswith(":") and not line.startswith(" ")) or _TOOL_ERROR.match(line):
@@ -68,46 +81,27 @@ def _compress_long_listing(lines, label: str) -> str | None:
         rows.pop()
     entries = sum(not isinstance(r, str) for r in rows)
     owner = next(iter(owners)) if len(owners) == 1 and entries > 1 else None
-    # an owner:group most entries share is written only on the other entries' lines (the
-    # field has a colon, which a size never has, so a line still reads one way)
-    usual = None
-    if owner is None and entries >= 4:
-        top, n = max(owners.items(), key=lambda kv: kv[1])
-        usual = top if n * 2 > entries else None
+    # an owner:group (a mode and link count) most entries share is written only on the other entries'
+    # lines (an owner has a colon and a mode starts with its type letter, which a size never has, so a
+    # line still reads one way)
+    usual = _usual(owners, entries) if owner is None else None
+    mode = _usual(modes, entries)
     date = dates.pop() if len(dates) == 1 and entries > 1 else None
-    legend = (f"[{label} as: mode(octal)" + ("" if owner else " [owner:group]" if usual else " owner:group")
-              + " size" + ("" if date else " date") + " name" + (f"; all owned by {owner}" if owner else "")
+    legend = (f"[{label} as: " + ("[mode links]" if mode else "mode links")
+              + ("" if owner else " [owner:group]" if usual else " owner:group")
+              + " size" + ("" if date else " date") + " name"
+              + (f"; mode links {mode} where not shown" if mode else "")
+              + (f"; all owned by {owner}" if owner else "")
               + (f"; owner:group {usual} where not shown" if usual else "")
               + (f"; all dated {date}" if date else "") + "]")
     out = [legend]
     for row in rows:
-        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None, usual))
+        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None, usual, mode))
     return "\n".join(out) + "\n"
 
 
-_TYPES = {"-": "", "d": "", "l": ""}
-
-
-def _octal(mode: str) -> str:
-    """``-rwsr-xr-t`` → ``5755``; a type other than file/dir/link stays as a letter (``c666``),
-    an ACL/context mark stays after the digits (``755+``); anything unexpected stays as it is."""
-    perms = mode[1:10]
-    value = special = 0
-    for i, ch in enumerate(perms):
-        bit = 1 << (8 - i)
-        if ch in "rwx":
-            value |= bit
-        elif (ch in "sS" and i in (2, 5)) or (ch in "tT" and i == 8):
-            special |= {2: 4, 5: 2, 8: 1}[i]
-            if ch in "st":
-                value |= bit
-        elif ch != "-":
-            return mode
-    digits = f"{value:03o}" if not special else f"{special}{value:03o}"
-    return _TYPES.get(mode[0], mode[0]) + digits + mode[10:]
-
-
-def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None = None) -> str:
+def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None = None,
+              usual_mode: str | None = None) -> str:
     mode, name = m.group("mode"), m.group("name")
     kind = mode[0]
     if kind == "d":
@@ -118,7 +112,9 @@ def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None 
         # a plain file must not read as a link; a name ls quoted itself (or padded with a
         # space to line up with quoted ones) is left as ls printed it
         name = quote_name(name, force=True)
-    parts = [_octal(mode)]
+    parts = []
+    if f"{mode} {m.group('links')}" != usual_mode:
+        parts.append(f"{mode} {m.group('links')}")
     if with_owner and f"{m.group('owner')}:{m.group('group')}" != usual:
         parts.append(f"{m.group('owner')}:{m.group('group')}")
     parts.append("".join(m.group("size").split()))

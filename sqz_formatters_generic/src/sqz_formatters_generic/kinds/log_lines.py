@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from sqz_core.api import lazy_pattern as lazy
 
+from .status_fields import protect
+
 CONTEXT = 2
 MIN_RUN = 3
 # How a fold note begins. ("[sqz: the same N-line stack trace …" lines are the pipeline's,
@@ -61,6 +63,7 @@ _LOG_START = lazy(
     r"|(?:ts|time|t|level|lvl)=\S"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\S+ - \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
+    r"|\[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}\]"  # Django runserver, http.server without a client address
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
     r"|[IWEF]\d{4} \d{2}:\d{2}:\d{2}"
     r"|\d+:[XCSM] \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2}"  # Redis: pid:role
@@ -126,7 +129,7 @@ def _masked(line: str, seen: dict) -> tuple[str, list[str], int]:
     stamped = _TIMESTAMP.sub("@", line)
     hit = seen.get(stamped)
     if hit is None:
-        parts = _VARIABLE.split(stamped)
+        parts = _VARIABLE.split(protect(stamped))  # a status (404 among 200s) stays in the template
         flags = ((1 if _TRACE.search(line) else 0) | (2 if _SEVERE.search(line) else 0)
                  | (4 if _HTTP_FAILED.search(line) else 0))
         hit = seen[stamped] = ("#".join(parts[0::2]), parts[1::2], flags)

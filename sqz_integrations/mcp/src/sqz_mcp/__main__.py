@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
         if timeout is None:
             import os
 
-            env = os.environ.get(TIMEOUT_ENV, "").strip()
+            from sqz_core.api import config_env  # the variable, else the config files (sqz config)
+
+            env = (config_env(TIMEOUT_ENV) or "").strip()
             try:
                 timeout = _seconds(env) if env else DEFAULT_TIMEOUT
             except argparse.ArgumentTypeError as exc:

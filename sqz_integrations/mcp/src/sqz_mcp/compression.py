@@ -102,13 +102,13 @@ class Compressor:
         from sqz_core.api import estimate
 
         try:
-            from sqz_core.api import exact_ref, ref_ttl
+            from sqz_core.api import config_env, exact_ref, ref_ttl
         except ImportError:  # an sqz-core without exact refs: send in full
             return text
         raw = text.encode("utf-8", "surrogatepass")
         with self.lock:
             store = None if self.no_cache else self.store
-            if store is None or len(raw) < MIN_REF_BYTES or os.environ.get("SQZ_NO_DEDUP") == "1":
+            if store is None or len(raw) < MIN_REF_BYTES or config_env("SQZ_NO_DEDUP") == "1":
                 return text
             verdict = classify(text)
             if verdict is not None and verdict.level == "safe":

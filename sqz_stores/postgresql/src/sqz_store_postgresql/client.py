@@ -21,7 +21,7 @@ import struct
 import sys
 import time
 
-from sqz_core.api import StoreError
+from sqz_core.api import StoreError, config_env
 
 READS = ("get_blob", "find_hashes", "last_served", "recent_files", "invalidate_session", "sessions", "unpin",
          "is_pinned", "pins", "similar", "has_fts", "search", "tokens_served", "calls", "events", "cached_count",
@@ -38,7 +38,7 @@ _HEADER = struct.Struct(">I")
 
 def hot_reply_seconds() -> float:
     try:
-        return max(10, min(int(os.environ.get("SQZ_PG_TIMEOUT_MS", HOT_REPLY_MS)), 60_000)) / 1000
+        return max(10, min(int(config_env("SQZ_PG_TIMEOUT_MS") or HOT_REPLY_MS), 60_000)) / 1000
     except ValueError:
         return HOT_REPLY_MS / 1000
 

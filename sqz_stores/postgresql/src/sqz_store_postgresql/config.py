@@ -40,11 +40,13 @@ class Config:
         self.schema = own.get("schema") or None
         if self.schema is not None and not _SCHEMA_NAME.match(self.schema):
             raise StoreError(f"schema={self.schema!r}: use lower-case letters, digits and _ (at most 63)")
-        env_originals = os.environ.get("SQZ_STORE_ORIGINALS", "")
+        from sqz_core.api import config_env  # the variables, else the config files (sqz config)
+
+        env_originals = config_env("SQZ_STORE_ORIGINALS") or ""
         self.store_originals = (own.get("store_originals", "1").lower() not in _OFF
                                 and env_originals.lower() not in _OFF)
         self.pool = (own.get("pool", "1").lower() not in _OFF
-                     and os.environ.get("SQZ_PG_POOL", "1").lower() not in _OFF)
+                     and (config_env("SQZ_PG_POOL") or "1").lower() not in _OFF)
         if not any(k == "connect_timeout" for k, _ in rest):
             rest.append(("connect_timeout", "1"))  # a dead server costs at most a second
         self.conninfo = base + "?" + "&".join(f"{k}={v}" for k, v in rest)

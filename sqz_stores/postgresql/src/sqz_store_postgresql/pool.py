@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 
-from sqz_core.api import StoreError
+from sqz_core.api import StoreError, config_env
 
 from .client import READS, WRITES, recv_frame, send_frame, socket_path
 from .config import Config
@@ -176,7 +176,7 @@ def serve(url: str, stop: threading.Event | None = None) -> int:
     if lock is None:
         return 0  # another pool serves this URL
     try:
-        idle_limit = float(os.environ.get("SQZ_PG_POOL_IDLE_SECS", "600"))
+        idle_limit = float(config_env("SQZ_PG_POOL_IDLE_SECS") or "600")
     except ValueError:
         idle_limit = 600.0
     pool = Pool(cfg)
