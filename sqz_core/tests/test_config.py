@@ -180,7 +180,12 @@ def test_the_schema_describes_every_setting():
         assert entry.get("default") == default, key
         assert bool(entry.get("x-user-only")) == (scope == "user"), key
         assert entry.get("x-env-inverted", False) == (kind == "not:bool"), key
-    assert props["formatters"]["items"]["type"] == "object"
+    assert props["formatters"]["type"] == "array"  # its items: the declarative formatter specs
+    # each formatter is an object: the declarative pack's spec schema, held in $defs/formatter
+    item = props["formatters"]["items"]
+    assert item == {"$ref": "#/$defs/formatter"}
+    assert schema()["$defs"]["formatter"]["type"] == "object"
+    assert schema()["$defs"]["formatter"]["required"] == ["name", "match"]
 
 
 def test_docs_name_every_key_and_variable():

@@ -23,6 +23,8 @@ EXPECTED_NONE = {
     "docker/build_no_daemon", "docker/logs_no_daemon", "docker/ps_no_daemon",
     "kubectl/apply_no_cluster", "kubectl/create_dry_run_yaml", "kubectl/set_image_local_json",
     "terraform/validate_error", "terraform/validate_ok",
+    # a failed init with only its banners and the error box: nothing left to drop since issue 25 keeps the banners
+    "terraform/init_provider_error",
     "helm/install_notes_upstream",
     # held-out captures left to the generic JSON/YAML stages (tests/test_structured_heldout_cloud.py)
     "docker/version_no_daemon", "kubectl/configmap_from_files_yaml", "kubectl/kustomize_shop",
@@ -144,9 +146,11 @@ def test_a_block_whose_changed_value_differs_is_never_written_against_the_one_ab
 
 
 def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_rendering(tmp_path):
-    """plan_error (captured with colour): the formatter's rendering plus its recovery line is longer
-    than the colour-free text itself, so the pipeline sends that lossless clean-up, every line kept."""
+    """plan_error (captured with colour): the formatter's rendering is no shorter than the colour-free
+    text itself, so the pipeline sends that clean-up, every line kept; the colour codes it drops are
+    recoverable like any change (issue 29.6): the original stored, the last line naming it."""
     from sqz_core.cleanup import clean_terminal
+    from sqz_core.expand import resolve
     from sqz_core.pipeline import compress
     from sqz_core.store import Store
     from sqz_core.tokens import estimate
@@ -155,10 +159,14 @@ def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_r
     assert fx.text != clean_terminal(fx.text)
     rendering = terraform_cli.sqz_format(request=fx.request())
     assert rendering is not None and estimate(rendering) + 10 > estimate(clean_terminal(fx.text))
-    res = compress(fx.raw, command=fx.command, store=Store.open(str(tmp_path / "db.sqlite")))
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    res = compress(fx.raw, command=fx.command, store=store)
     out = res.output.decode()
-    assert res.outcome == "compressed" and res.plugin is None and "sqz expand" not in out
-    assert [l for l in out.split("\n") if l.strip()] == [l for l in clean_terminal(fx.text).split("\n") if l.strip()]
+    assert res.outcome == "compressed" and res.plugin is None
+    body, last = out.rstrip("\n").rsplit("\n", 1)
+    assert last.startswith("[") and last.endswith(f"sqz expand {res.digest[:12]}]")  # sqz by name or path
+    assert resolve(store, res.digest[:12]) == fx.raw
+    assert [l for l in body.split("\n") if l.strip()] == [l for l in clean_terminal(fx.text).split("\n") if l.strip()]
     assert missing_facts(out, fx.facts) == []
 
 
@@ -292,3 +300,22 @@ def test_klog_repeats_are_folded_and_the_error_kept():
 def test_helm_errors_pass_through():
     err = "Error: INSTALLATION FAILED: cannot re-use a name that is still in use\n"
     assert helm.sqz_format(request=FormatRequest(err, "helm install web ./chart")) is None
+
+
+def _fixture(tool, name):
+    return next(f for t, f in ALL if t == tool and f.name == name)
+
+
+def test_terraform_notes_and_init_banners_survive():
+    """issue 25's real drops: plan's ``Note:`` paragraph and init's step banners stay; init's advice goes."""
+    fx = _fixture("terraform", "plan_create")
+    out = run("terraform", fx)
+    note = [x for x in fx.request().text.split("\n\n") if x.startswith("Note: ")]
+    assert note and all(n.strip("\n") in out for n in note)
+    fx = _fixture("terraform", "init_ok")
+    out = run("terraform", fx)
+    lines = out.splitlines()
+    for banner in ("Initializing the backend...", "Initializing modules...", "Initializing provider plugins..."):
+        assert banner in fx.request().text.splitlines() and banner in lines
+    assert "Initializing the backend..." in lines
+    assert "You may now begin working with Terraform" not in out and "If you ever set or change modules" not in out

@@ -105,6 +105,11 @@ def test_port_and_upstreams_from_the_user_config_file(tmp_path, monkeypatch):
     for var in ("SQZ_PROXY_PORT", "SQZ_PROXY_OPENAI_URL", "SQZ_PROXY_ANTHROPIC_URL", "SQZ_PROXY_GEMINI_URL"):
         monkeypatch.delenv(var, raising=False)
     (tmp_path / "sqz" / "config.yaml").write_text("proxy:\n  port: 9911\n  openai_url: http://127.0.0.1:9/v1\n")
+    # a process reads its configuration once per call (a proxy: at start); an earlier test of this process
+    # loaded it already: this one starts as a new call does
+    from sqz_core import config
+
+    config.refresh()
     assert default_port() == 9911
     ups = Upstreams()
     assert ups.urls["openai"] == "http://127.0.0.1:9/v1" and ups.urls["anthropic"] == "https://api.anthropic.com"

@@ -191,6 +191,18 @@ def candidates(cwd: str | None = None) -> list[list]:
     return found
 
 
+def _may_hold_settings(entry: list) -> bool:
+    """A YAML file always; a ``pyproject.toml`` only when its bytes name ``tool.sqz`` (reading a few KB
+    costs less than the snapshot, and writes nothing)."""
+    if entry[3] != "pyproject":
+        return True
+    try:
+        with open(entry[0], "rb") as fh:
+            return b"tool.sqz" in fh.read()
+    except OSError:
+        return False
+
+
 # -- the snapshot ------------------------------------------------------------------------------------
 # [signature, Config, checked]: the working directory's configuration; while ``checked``, ``load()`` answers
 # it without a look at the files (``refresh()``, at the start of every pipeline call, clears it)
@@ -268,8 +280,8 @@ def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
         return EMPTY
     if cwd is None:
         _memo[2] = True
-    if not signature:
-        if cwd is None:
+    if not signature or not any(_may_hold_settings(entry) for entry in signature):
+        if cwd is None:  # nothing to compile (most Python projects: a pyproject.toml without [tool.sqz])
             _memo[0], _memo[1] = signature, EMPTY
         return EMPTY
     if cwd is None and _memo[0] == signature:

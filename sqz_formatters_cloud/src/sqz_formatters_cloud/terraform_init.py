@@ -1,8 +1,9 @@
 """``terraform``/``tofu`` init: keep what was installed and every error, drop the advice.
 
-``init`` prints a fixed encouragement paragraph after success and section banners
-before each step; those go. Module and provider lines (``- network in
-modules/network``, ``- Installed hashicorp/aws v5.1.0``) and every diagnostic stay.
+``init`` prints a fixed encouragement paragraph after success; it goes. The section banners
+(``Initializing provider plugins...``: which steps ran, issue 25), module and provider lines
+(``- network in modules/network``, ``- Installed hashicorp/aws v5.1.0``), the lock-file note and
+every diagnostic stay.
 ``validate`` has no formatter: its output is already only diagnostics (or one success
 line), so the generic stages handle it.
 """
@@ -23,7 +24,7 @@ _KNOWN = re.compile(r"^(- |Initializing |Terraform |OpenTofu |You may now |If yo
 
 
 def format_init(text: str) -> str | None:
-    """Drop banners and the closing advice; None when a line is not one init is known to print."""
+    """Drop the closing advice; None when a line is not one init is known to print."""
     lines = text.split("\n")
     if not any(_BANNERS.match(l) for l in lines):
         return None
@@ -34,10 +35,6 @@ def format_init(text: str) -> str | None:
         line = lines[i]
         if line.strip() and not _KNOWN.match(line) and not line.startswith(" "):
             return None  # an init line we do not know: refuse to guess
-        if _BANNERS.match(line):
-            dropped += 1
-            i += 1
-            continue
         if line.startswith(_ADVICE_FIRST) or line.startswith(_ADVICE_SECOND):
             j = i
             while j < n and lines[j].strip():
@@ -50,6 +47,7 @@ def format_init(text: str) -> str | None:
     body = [l for k, l in enumerate(out) if l.strip() or (k and out[k - 1].strip())]
     result = "\n".join(body).strip("\n")
     if dropped > 3:  # a note for two banner lines would cost more than it saves
-        result += f"\n[{dropped} lines of init banners and advice dropped]"
-    return result + "\n"
+        result += f"\n[{dropped} lines of init advice dropped]"
+    result += "\n"
+    return result if len(result) < len(text) else None  # nothing to drop (a failed init): as printed
 

@@ -5,8 +5,8 @@ change marker (``+ - ~ -/+ +/-``), terraform's own ``# (n unchanged … hidden)`
 notes, the ``Plan:`` / ``Apply complete!`` summaries, outputs and every diagnostic
 box (errors, warnings). A resource block that repeats the one above it but for a few values
 (``server["web-02"]`` after ``server["web-01"]``) is written as its action line and those
-values. Dropped with a count: ``Refreshing state...`` lines, the
-symbol legend, the ``-out`` note, ``Creating...``-style progress whose completion
+values. Every ``Note:`` paragraph stays (the ``-out`` note too: issue 25). Dropped with a count:
+``Refreshing state...`` lines, the symbol legend, ``Creating...``-style progress whose completion
 line follows, and unchanged multi-line values inside a changed block (a short list of plain values is
 written on one line instead, its values kept). A list of plain values that is created whole
 (or an output's, or an unchanged one) is written on one line.
@@ -22,7 +22,6 @@ _PROGRESS = re.compile(r"^(\S.*): (Creating|Modifying|Destroying|Still (?:creati
 _COMPLETE = re.compile(r"^(\S.*): (Creation|Modifications|Destruction) complete after \S+")
 _LEGEND_START = "Terraform used the selected providers to generate the following execution"
 _LEGEND_SYMBOL = re.compile(r"^\s*(\+|-|~|-/\+|\+/-|<=) \S")
-_OUTRO_NOTE = "Note: You didn't use the -out option to save this plan, so Terraform can't"
 _SEPARATOR = re.compile(r"^─{20,}$")
 _RESOURCE_COMMENT = re.compile(r"^  # \S.* (will be|must be|has been|has changed|will be read)")
 _MARKED = re.compile(r"^\s*(\+|-|~|-/\+|\+/-|<=)\s")
@@ -248,12 +247,6 @@ def format_plan(text: str) -> str | None:
                     j += 1
                 i = j
                 continue
-        if line.startswith(_OUTRO_NOTE):
-            j = i + 1
-            while j < n and lines[j].strip():
-                j += 1
-            i = j
-            continue
         if _SEPARATOR.match(line.strip()) or line == "Terraform will perform the following actions:":
             i += 1
             continue

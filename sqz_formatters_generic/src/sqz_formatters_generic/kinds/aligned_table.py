@@ -60,7 +60,7 @@ def parse_lines(lines: list[str], min_rows: int = 2, tabbed: bool = False) -> li
             return None
     if tabbed and lines[0][:1] == " ":
         return None
-    table = _parse_tabbed(lines) if tabbed else _parse_aligned(lines)
+    table = _parse_tabbed(lines) if tabbed else (_parse_aligned(lines) or _parse_command_last(lines))
     if table is None or any(_is_number(c) for c in table[0]):
         return None
     return table
@@ -136,6 +136,32 @@ def _parse_aligned(lines: list[str]) -> list[list[str]] | None:
         table.append(cells)
     if "  " in table[0][-1]:
         return None  # header names past the shortest row: columns this parse could not see
+    return table
+
+
+_COMMAND_HEADS = frozenset({"COMMAND", "CMD", "ARGS"})
+# ps's own column names (ps prints ``?`` or ``-`` for a value it lacks, never a blank cell)
+_PS_COLUMNS = frozenset({"USER", "UID", "PID", "PPID", "PGID", "SID", "C", "%CPU", "%MEM", "VSZ", "RSS", "SZ",
+                         "TTY", "TT", "STAT", "S", "START", "STIME", "TIME", "ELAPSED", "NI", "PRI", "PSR",
+                         "WCHAN", "F", "ADDR", "LWP", "NLWP", "RUSER", "GROUP", "COMMAND", "CMD", "ARGS"})
+
+
+def _parse_command_last(lines: list[str]) -> list[list[str]] | None:
+    """``ps aux``/``ps -ef``: one-word cells, then the command line (spaces and all) last. ps widens a
+    column past its header when a value needs it (``VSZ 74937472``) and shifts the rest of the row, so
+    the columns do not line up; but every cell but the last is one word and none is empty, so each
+    row splits at its first N-1 runs of blanks. None unless every header name is one of ps's (whose
+    cells are never blank), the last is the command's, and every row has all N cells."""
+    head = lines[0].split()
+    if len(head) < 3 or head[-1] not in _COMMAND_HEADS or not _PS_COLUMNS.issuperset(head):
+        return None
+    n = len(head)
+    table = [head]
+    for line in lines[1:]:
+        cells = line.strip(" ").split(None, n - 1)
+        if len(cells) != n:
+            return None
+        table.append(cells)
     return table
 
 
