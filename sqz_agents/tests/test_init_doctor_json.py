@@ -151,3 +151,21 @@ def test_discover_reports_progress_per_transcript(tmp_path):
     found = discover(str(tmp_path), progress=lambda done, total: calls.append((done, total)))
     assert found["transcripts"] == 2 and found["total"]["results"] == 2
     assert calls == [(0, 2), (1, 2), (2, 2)]
+
+
+def test_doctor_names_a_config_file_it_ignores(home, tmp_path):
+    xdg = tmp_path / "xdg"
+    (xdg / "sqz").mkdir(parents=True)
+    cfg = xdg / "sqz" / "config.yaml"
+    cfg.write_text("quiet: true\ntime_budget_ms: soon\n")
+    r = sqz("doctor", "--json", env={"XDG_CONFIG_HOME": str(xdg)})
+    report = json.loads(r.stdout)
+    assert report["config"] == {"status": "invalid", "files": [], "problems": [
+        f"sqz: config {cfg}:2: time_budget_ms: 'soon' is not of type 'integer'; file ignored"]}
+    assert r.returncode >= 1
+    human = sqz("doctor", env={"XDG_CONFIG_HOME": str(xdg)})
+    assert f"config: {cfg}:2: time_budget_ms: 'soon' is not of type 'integer'; file ignored (fix:" in \
+        human.stdout.decode()
+    cfg.write_text("quiet: true\n")
+    report = json.loads(sqz("doctor", "--json", env={"XDG_CONFIG_HOME": str(xdg)}).stdout)
+    assert report["config"] == {"status": "ok", "files": [str(cfg)], "problems": []}

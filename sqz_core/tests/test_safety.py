@@ -86,7 +86,7 @@ def test_sensitive_fixture_passes_through_and_is_never_stored(name, tmp_path):
 
 def test_python_traceback_fixture_folds_only_outside_the_trace(tmp_path):
     fx = FIXTURES["python_traceback"]
-    result = compress(fx.raw, command=fx.command, store=None)
+    result = compress(fx.raw, command=fx.command, store=Store.open(str(tmp_path / "db.sqlite")))
     out = result.output.decode()
     tb_start = fx.text.index("Traceback")
     assert fx.text[tb_start:] in out
@@ -119,18 +119,60 @@ def test_a_tag_only_log_line_ends_a_paragraph():
     assert any("at demo.CalcTest.wrongSum(CalcTest.java:15)" in lines[i] for i in protected)
 
 
-def test_safe_output_loses_only_its_colour_codes():
-    """Maven's coloured test failure (a real run) with stack traces: unchanged but for ANSI escapes."""
-    from sqz_core.cleanup import strip_escapes
+def _maven_colour_fail():
     from sqz_testing import load_fixture
 
     fx = load_fixture(Path(__file__).resolve().parents[2] / "sqz_formatters_test" / "tests" / "fixtures" / "maven"
                       / "test_fail.json")
     assert "\x1b[" in fx.text
+    return fx
+
+
+def test_safe_output_without_a_store_is_unchanged_byte_for_byte():
+    """Maven's coloured test failure (a real run) with stack traces, and no store to keep the original:
+    not even its colour codes go (issue 29.6: a change nothing could recover is not made)."""
+    fx = _maven_colour_fail()
     result = compress(fx.raw, command=fx.command, store=None, formatters=False)
     assert result.outcome == "safe"
-    assert result.output.decode() == strip_escapes(fx.text)
-    assert "\x1b" not in result.output.decode()
+    assert result.output == fx.raw
+
+
+def test_safe_output_the_generic_stages_would_strip_is_unchanged_and_unstored(tmp_path):
+    """The same output with a store but no formatter: the generic folding of safe content is never
+    stored, so its colour codes could not be given back; the output goes unchanged."""
+    fx = _maven_colour_fail()
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store, formatters=False)
+    assert result.outcome == "safe"
+    assert result.output == fx.raw
+    assert store.find_hashes("", limit=10) == []
+
+
+def test_safe_output_a_formatter_renders_is_recoverable(tmp_path):
+    """With its formatter (Maven's reports its own traces): colour codes and all go, the original is
+    stored and the last line names it; every trace paragraph is kept."""
+    from sqz_core.expand import resolve
+
+    fx = _maven_colour_fail()
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store)
+    out = result.output.decode()
+    assert out != fx.text and "\x1b" not in out
+    assert out.endswith(f"expand {result.digest[:12]}]\n")
+    assert resolve(store, result.digest[:12]) == fx.raw
+    assert missing_facts(out, fx.facts) == []
+
+
+def test_a_secret_with_colour_codes_passes_byte_for_byte(tmp_path):
+    """A real ``grep --color=always`` of credential lines: secret content is never changed (its escape
+    sequences stay: nothing of it is stored, so no change could be recovered) and nothing is stored."""
+    fx = FIXTURES["env_credentials_grep_color"]
+    assert "\x1b[" in fx.text
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    result = compress(fx.raw, command=fx.command, store=store, session="s1")
+    assert result.outcome == "safe"
+    assert result.output == fx.raw
+    assert store.find_hashes("", limit=10) == []
 
 
 def _log_fixture(name):

@@ -197,6 +197,38 @@ def test_cli_compress_and_run_match_in_process(env):
     assert env.served() == 2 * len(cases)
 
 
+def _post_payload(text: bytes, command: str, cwd: str, tool: str = "Bash") -> bytes:
+    response = ({"stdout": text.decode(), "stderr": "", "interrupted": False, "isImage": False} if tool == "Bash"
+                else {"type": "text", "file": {"filePath": command, "content": text.decode()}})
+    tool_input = {"command": command} if tool == "Bash" else {"file_path": command}
+    return json.dumps({"session_id": "hook-daemon", "cwd": cwd, "hook_event_name": "PostToolUse", "tool_name": tool,
+                       "tool_input": tool_input, "tool_use_id": "toolu_1", "tool_response": response}).encode()
+
+
+def test_hook_post_is_served_by_the_daemon_with_identical_answers(env):
+    """``sqz hook claude-code --post`` through the daemon (issue 24.6): the same stdout, stderr and status as
+    in-process, call by call (the second call of each a repeat: a ref in both), and the daemon did serve them."""
+    env.start()
+    git_log = (ROOT / "sqz_formatters_git/tests/fixtures/log/sqz_repo_stat.txt").read_bytes()
+    payloads = [_post_payload(git_log, "git log --stat", str(env.work)),
+                _post_payload(REPEATS, "make", str(env.work)),
+                b"not json"]
+    answers = []
+    for payload in payloads:
+        for _ in range(2):
+            a = env.sqz("hook", "claude-code", "--post", data=payload, SQZ_DAEMON="0",
+                        SQZ_DB_PATH=str(env.tmp / "a.sqlite"))
+            b = env.sqz("hook", "claude-code", "--post", data=payload, SQZ_DB_PATH=str(env.tmp / "b.sqlite"))
+            assert (_no_clock(a.stdout), _no_clock(a.stderr), a.returncode) == \
+                (_no_clock(b.stdout), _no_clock(b.stderr), b.returncode), payload[:80]
+            answers.append(b.stdout)
+    assert env.served() == 2 * len(payloads)
+    # the git log: shortened (recoverable), then a ref
+    first, repeat = (json.loads(a)["hookSpecificOutput"]["updatedToolOutput"]["stdout"] for a in answers[:2])
+    assert RECOVERY_LINE.search(first) and repeat.startswith("§ref:")
+    assert answers[4] == answers[5] == b""  # a payload the integration cannot read: no answer (fail open)
+
+
 def test_refs_follow_the_session_of_each_call(env):
     env.start()
     other = env.tmp / "other"

@@ -146,9 +146,11 @@ def test_a_block_whose_changed_value_differs_is_never_written_against_the_one_ab
 
 
 def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_rendering(tmp_path):
-    """plan_error (captured with colour): the formatter's rendering plus its recovery line is longer
-    than the colour-free text itself, so the pipeline sends that lossless clean-up, every line kept."""
+    """plan_error (captured with colour): the formatter's rendering is no shorter than the colour-free
+    text itself, so the pipeline sends that clean-up, every line kept; the colour codes it drops are
+    recoverable like any change (issue 29.6): the original stored, the last line naming it."""
     from sqz_core.cleanup import clean_terminal
+    from sqz_core.expand import resolve
     from sqz_core.pipeline import compress
     from sqz_core.store import Store
     from sqz_core.tokens import estimate
@@ -157,10 +159,14 @@ def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_r
     assert fx.text != clean_terminal(fx.text)
     rendering = terraform_cli.sqz_format(request=fx.request())
     assert rendering is not None and estimate(rendering) + 10 > estimate(clean_terminal(fx.text))
-    res = compress(fx.raw, command=fx.command, store=Store.open(str(tmp_path / "db.sqlite")))
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    res = compress(fx.raw, command=fx.command, store=store)
     out = res.output.decode()
-    assert res.outcome == "compressed" and res.plugin is None and "sqz expand" not in out
-    assert [l for l in out.split("\n") if l.strip()] == [l for l in clean_terminal(fx.text).split("\n") if l.strip()]
+    assert res.outcome == "compressed" and res.plugin is None
+    body, last = out.rstrip("\n").rsplit("\n", 1)
+    assert last.startswith("[") and last.endswith(f"sqz expand {res.digest[:12]}]")  # sqz by name or path
+    assert resolve(store, res.digest[:12]) == fx.raw
+    assert [l for l in body.split("\n") if l.strip()] == [l for l in clean_terminal(fx.text).split("\n") if l.strip()]
     assert missing_facts(out, fx.facts) == []
 
 

@@ -149,3 +149,15 @@ def test_every_wire_format_folds_its_assistant_answers(monkeypatch):
         assert len(got) == 16, fmt
         assert [g != s for g, s in zip(got, sent)] == [True] * 8 + [False] * 8, fmt
         assert all(HINT.search(g) for g in got[:8]), fmt
+
+
+def test_an_answer_written_in_long_one_line_paragraphs_keeps_the_start_of_its_first():
+    # the proxy README from its paragraph on path prefixes on, each paragraph on one line, as models write them
+    paragraphs = [" ".join(p.split("\n")) if not p.startswith(("#", "```", "|")) else p
+                  for p in LONG[0].split("\n\n")]
+    start = next(i for i, p in enumerate(paragraphs) if p.startswith("A path may carry its provider"))
+    text = "\n\n".join(paragraphs[start:])
+    assert len(paragraphs[start]) > fold.OPENING_CHARS
+    kept, left_out = fold.outline(text)
+    assert kept[0].endswith(" …") and paragraphs[start].startswith(kept[0][:-2])
+    assert len(kept[0]) <= fold.OPENING_CHARS + 2 and "## What it changes" in kept and left_out > 10

@@ -12,6 +12,8 @@ from typing import List, Optional
 
 import typer
 
+from sqz_core.api import Progress as _Progress  # the rich bar of long work (moved to the core)
+
 
 def _store_or_exit():
     """The configured store, or one clear line on stderr and exit 1 (unreadable, corrupt…)."""
@@ -22,60 +24,6 @@ def _store_or_exit():
     except StoreError as exc:
         sys.stderr.write(f"sqz: cannot read the store ({exc})\n")
         raise typer.Exit(1)
-
-
-class _Progress:
-    """A rich progress bar on stderr for long work: only when stderr is a terminal, and only once the
-    work has run ``after`` seconds (a quick run prints nothing). Call it with ``(done, total)``; use it
-    as a context manager (the bar disappears at the end, the result lines follow)."""
-
-    def __init__(self, label: str, *, after: float = 1.0, stream=None) -> None:
-        import threading
-
-        self.label, self.after = label, after
-        self.stream = sys.stderr if stream is None else stream
-        self.done, self.total, self.bar, self.task, self.closed = 0, None, None, None, False
-        self.lock = threading.Lock()
-        try:
-            self.tty = self.stream.isatty()
-        except (AttributeError, ValueError, OSError):
-            self.tty = False
-        self.timer = threading.Timer(after, self._show) if self.tty and after > 0 else None
-        if self.timer is not None:
-            self.timer.daemon = True
-
-    def __enter__(self) -> "_Progress":
-        if self.timer is not None:
-            self.timer.start()
-        elif self.tty:
-            self._show()
-        return self
-
-    def _show(self) -> None:
-        with self.lock:
-            if self.closed or self.bar is not None:
-                return
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), console=Console(file=self.stream), transient=True)
-            self.task = self.bar.add_task(self.label, total=self.total, completed=self.done)
-            self.bar.start()
-
-    def __call__(self, done: int, total: int | None = None) -> None:
-        with self.lock:
-            self.done, self.total = done, total
-            if self.bar is not None:
-                self.bar.update(self.task, completed=done, total=total)
-
-    def __exit__(self, *exc) -> None:
-        with self.lock:
-            self.closed = True
-        if self.timer is not None:
-            self.timer.cancel()
-        if self.bar is not None:
-            self.bar.stop()
 
 
 def _counter_line(counter: str) -> str:
@@ -156,6 +104,8 @@ def uninstall(
     dry_run: bool = typer.Option(False, "--dry-run", help="Say what would be removed; change nothing."),
     global_: bool = typer.Option(False, "--global", help="Only what init added to user-wide configuration."),
     project: bool = typer.Option(False, "--project", help="Only what init added inside this project."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output: one entry per file or agent "
+                                                       "(what was or would be done); the lines go to stderr."),
 ):
     """Remove exactly what `sqz init` added (and nothing else); by default everywhere it added something."""
     from .setup_cmds import make_ctx, run_uninstall
@@ -163,8 +113,14 @@ def uninstall(
     if global_ and project:
         raise typer.BadParameter("choose one of --global and --project")
     scope = "project" if project else ("global" if global_ else None)
-    raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo,
-                                   scope=scope))
+    if not as_json:
+        raise typer.Exit(run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run, echo=typer.echo,
+                                       scope=scope))
+    changes: list = []
+    status = run_uninstall(_integrations(only, skip), make_ctx(), dry_run=dry_run,
+                           echo=lambda line: typer.echo(line, err=True), scope=scope, changes=changes)
+    typer.echo(json.dumps({"dry_run": dry_run, "status": status, "changes": changes}, indent=2))
+    raise typer.Exit(status)
 
 
 def doctor(

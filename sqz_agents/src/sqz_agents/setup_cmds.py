@@ -592,13 +592,26 @@ def _safe_detect(mod, home: str) -> dict:
         return {"detected": False, "error": f"{type(exc).__name__}: {exc}"}
 
 
-def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print, scope: str | None = None) -> int:
+def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print, scope: str | None = None,
+                  changes: list | None = None) -> int:
     """Remove what ``init`` added for the agents in ``names``; returns the exit status.
 
     ``scope`` ``"project"`` limits it to files inside ``ctx["project"]``, ``"global"`` to
-    files outside it; None removes everything init recorded.
+    files outside it; None removes everything init recorded. ``changes``, when given, gets one
+    ``{"path", "agents", "action", "detail"}`` per line said (``sqz uninstall --json``): action one of
+    removed, restored, would-remove, would-restore, already-gone, left-alone, not-found, nothing.
     """
     from . import configfiles as cf
+
+    said = echo
+
+    agents: list[str] = []  # the agents whose snippets the file at hand holds
+
+    def echo(line: str, *, path=None, agent=None, action=None, detail=None) -> None:  # noqa: F811
+        said(line)
+        if changes is not None and action is not None:
+            changes.append({"path": path, "agents": [agent] if agent else list(agents), "action": action,
+                            "detail": detail})
 
     manifest = load_manifest()
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -614,26 +627,27 @@ def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print, sco
         if not mine and not owned:
             continue
         touched.update(s["agent"] for s in mine)
+        agents[:] = sorted({s["agent"] for s in mine} | ({entry["owned"]} if owned else set()))
         if owned:
             touched.add(entry["owned"])
         try:
             text = cf.read_text(path)
         except cf.ConfigError as exc:
-            echo(f"{path}: left alone: {exc}")
+            echo(f"{path}: left alone: {exc}", path=path, action="left-alone", detail=str(exc))
             status = 1
             continue
         if text is None:
-            echo(f"{path}: already gone")
+            echo(f"{path}: already gone", path=path, action="already-gone")
             entry["snippets"] = [s for s in entry.get("snippets", []) if s not in mine]
             entry.pop("owned", None) if owned else None
             continue
         if owned:
             if dry_run:
-                echo(f"would remove {path}")
+                echo(f"would remove {path}", path=path, action="would-remove")
             else:
                 os.remove(path)
                 _rmdirs(entry.get("created_dirs", []))
-                echo(f"removed {path}")
+                echo(f"removed {path}", path=path, action="removed")
                 entry.pop("owned", None)
             continue
         new = text
@@ -642,30 +656,32 @@ def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print, sco
             if not ok:
                 new2, ok = _fallback_remove(new, s)
             if not ok:
-                echo(f"{path}: could not find sqz's {s['what']} (edited since?); remove it by hand")
+                echo(f"{path}: could not find sqz's {s['what']} (edited since?); remove it by hand", path=path,
+                     agent=s.get("agent"), action="not-found", detail=s["what"])
                 status = 1
                 continue
             new = new2
         remaining = [s for s in entry.get("snippets", []) if s not in mine]
         delete = entry.get("created") and not remaining and new in FILE_SKELETONS
         if dry_run:
-            echo(f"would {'remove' if delete else 'restore'} {path}")
+            echo(f"would {'remove' if delete else 'restore'} {path}", path=path,
+                 action="would-remove" if delete else "would-restore")
             continue
         if new != text:
             cf.backup(path, backup_dir)
             if delete:
                 os.remove(path)
                 _rmdirs(entry.get("created_dirs", []))
-                echo(f"removed {path} (sqz had created it)")
+                echo(f"removed {path} (sqz had created it)", path=path, action="removed", detail="sqz had created it")
             else:
                 cf.write_text(path, new)
-                echo(f"restored {path}")
+                echo(f"restored {path}", path=path, action="restored")
         entry["snippets"] = remaining
     if not dry_run:
         save_manifest(manifest)
     for agent in names:
         if agent not in touched:
-            echo(f"{agent}: nothing to remove")
+            echo(f"{agent}: nothing to remove", agent=agent, action="nothing")
     return status
 
 
@@ -788,10 +804,11 @@ def run_doctor(names: dict, ctx: dict, echo=print, results: dict | None = None) 
              "until it is reachable; fix the server or SQZ_STORE_URL)")
         report["database"].update(status="unavailable", problems=[str(health)])
         status = 2
-    from sqz_core.api import load_index, plugin_manager
+    from sqz_core.api import Progress, load_index, plugin_manager
 
     try:
-        index = load_index(refresh=True)
+        with Progress("sqz doctor: rebuilding the plugin index") as progress:  # a bar on a terminal, past 1 s
+            index = load_index(refresh=True, progress=progress)
         plugin_manager(index)
         bad = [r["name"] for r in index.get("plugins", []) if r.get("error")]
         report["plugins"] = {"status": "failed" if bad else "ok", "formatters": len(index.get("plugins", [])),
@@ -806,5 +823,15 @@ def run_doctor(names: dict, ctx: dict, echo=print, results: dict | None = None) 
         echo(f"plugins: invalid ({type(exc).__name__}: {exc}) (fix: `sqz plugins --refresh`)")
         report["plugins"] = {"status": "invalid", "problems": [f"{type(exc).__name__}: {exc}"]}
         status = max(status, 1)
+    from sqz_core.api import load_config
+
+    cfg = load_config(quiet=True)  # the config files (docs/configuration.md): an ignored one is a problem
+    report["config"] = {"status": "invalid" if cfg.errors else "ok", "files": cfg.files, "problems": cfg.errors}
+    for line in cfg.errors:
+        echo(f"config: {line.removeprefix('sqz: config ')} (fix: `sqz config edit`, then `sqz config validate`)")
+    if cfg.errors:
+        status = max(status, 1)
+    else:
+        echo(f"config: ok ({', '.join(cfg.files) or 'no config file: defaults and SQZ_* variables'})")
     report["status"] = status
     return status

@@ -14,7 +14,7 @@ from .verdicts import Safety
 __all__ = ["FormatRequest", "Safety", "hookimpl", "__version__"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> str:
     if name == "__version__":
         from ._version import VERSION
 

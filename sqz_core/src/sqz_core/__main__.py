@@ -15,10 +15,12 @@ def main(argv: list[str] | None = None) -> int:
 
     status = hot.main(args)
     if status is not hot.NOT_MINE:
-        return status
+        code: int = status
+        return code
     from .cli import run_app
 
-    return run_app(args)
+    done: int = run_app(args)
+    return done
 
 
 if __name__ == "__main__":

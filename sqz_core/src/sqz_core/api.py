@@ -97,6 +97,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "on_path": ("runnable", "on_path"),
     # the plugin index (``sqz doctor``, ``sqz plugins``)
     "load_index": ("plugins", "load_index"),
+    "Progress": ("progress", "Progress"),
     "plugin_manager": ("plugins", "plugin_manager"),
     "plugin_index_path": ("plugins", "index_path"),
     "enabled_plugins": ("plugins", "enabled"),
@@ -118,6 +119,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "plugin_index_is_fresh": ("plugins", "_fresh"),
     "load_plugin": ("plugins", "load_plugin"),
     "begin_plugin_call": ("plugins", "begin_call"),
+    "run_hook": ("hot", "run_hook"),
     "sqlite_path_of": ("stores", "_sqlite_path"),
     # configuration files (``docs/configuration.md``): merged user/project config, where each value came from
     "load_config": ("config", "load"),
@@ -184,7 +186,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
     from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
     from .hot import _note as print_stats_line
-    from .hot import daemon_stamp
+    from .hot import daemon_stamp, run_hook
     from .hot import pack as pack_frame
     from .hot import recv_message as recv_frame
     from .hot import unpack as unpack_frame
@@ -192,6 +194,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .markers import hookimpl
     from .paths import cache_dir, db_path
     from .plugins import enabled as enabled_plugins
+    from .progress import Progress
     from .plugins import index_path as plugin_index_path
     from .pipeline import MIN_REF_BYTES, Result, compress
     from .request import FILE_PROGRAMS, FILE_TOOLS, FormatRequest, normalize_argv, split_words

@@ -21,6 +21,11 @@ import os
 from .paths import budgets_path as budgets_path  # public here
 from .paths import data_dir as _data_dir
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from .storeproto import StoreProtocol
+
 UNKNOWN = "(unknown)"
 ANY = "*"
 
@@ -29,7 +34,7 @@ def warned_dir() -> str:
     return os.path.join(_data_dir(), "budget-warned")
 
 
-def load() -> dict:
+def load() -> dict[str, int]:
     """``{agent: tokens}``; empty when no budget is set or the file is unreadable."""
     import json
 
@@ -43,7 +48,7 @@ def load() -> dict:
     return {str(k): int(v) for k, v in data.items() if isinstance(v, (int, float)) and v > 0}
 
 
-def limit_for(budgets: dict, agent: str | None) -> int | None:
+def limit_for(budgets: dict[str, int], agent: str | None) -> int | None:
     name = agent or UNKNOWN
     return budgets.get(name, budgets.get(ANY))
 
@@ -55,7 +60,7 @@ def _marker(session: str, agent: str | None, limit: int) -> str:
     return os.path.join(warned_dir(), f"{zlib.crc32(key) & 0xFFFFFFFF:08x}-{len(key)}")
 
 
-def check(store, session: str | None, agent: str | None) -> str | None:
+def check(store: StoreProtocol, session: str | None, agent: str | None) -> str | None:
     """The warning line if ``session`` has just crossed its agent's budget (shown once), else None."""
     if not session:
         return None

@@ -9,18 +9,26 @@ from __future__ import annotations
 
 from .markers import hookimpl
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from .request import FormatRequest
+    from .storeproto import StoreProtocol
+    from .verdicts import Safety
+
 commands = ("*",)
 
 
 @hookimpl
-def sqz_classify_safety(request):
+def sqz_classify_safety(request: FormatRequest) -> Safety | None:
     from .safety import classify
 
     return classify(request.text)
 
 
 @hookimpl
-def sqz_dedup(request, digest, session, store, data):
+def sqz_dedup(request: FormatRequest, digest: str, session: str, store: StoreProtocol | None,
+              data: bytes) -> str | None:
     """Exact repeat or pinned → ``§ref:HASH§``; for file content also line slices and near-duplicate deltas."""
     from . import dedup
 

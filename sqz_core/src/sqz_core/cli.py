@@ -98,8 +98,11 @@ def plugins(
     SQZ_LOAD_PLUGINS=a,b allows only those plugins; SQZ_DISABLE_PLUGINS=a,b blocks them.
     """
     from .plugins import enabled, index_path, load_index, plugin_manager
+    from .progress import Progress
 
-    index = load_index(refresh=refresh)
+    # a rebuild imports every formatter pack: a bar on a terminal when it takes over a second
+    with Progress("sqz plugins: rebuilding the plugin index") as progress:
+        index = load_index(refresh=refresh, progress=progress)
     active = {r["name"] for r in enabled(index["plugins"])}
     problems = []
     try:
@@ -183,6 +186,7 @@ def _store_or_exit():
 @app.command()
 def compact(
     session: Optional[str] = typer.Option(None, "--session", help="The agent session (default: $SQZ_SESSION, else this directory's)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ):
     """Forget what a session was served, so no ref points at text the agent compacted away.
 
@@ -198,6 +202,9 @@ def compact(
         n = forget(store, session)
     finally:
         store.close()
+    if as_json:
+        typer.echo(json.dumps({"session": session, "forgotten": n}, indent=2))
+        return
     typer.echo(f"session {session}: {n} served entr{'y' if n == 1 else 'ies'} forgotten; content is re-sent in full")
 
 
@@ -214,6 +221,7 @@ app.add_typer(pin_app, name="pin")
 def pin_add(
     source: str = typer.Argument(..., help="A file to pin, or - for stdin."),
     label: Optional[str] = typer.Option(None, "--label", help="A name to show in `sqz pin list` (default: the file name)."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ):
     """Store content and pin it; prints its ref."""
     from .gate import short_id
@@ -232,11 +240,16 @@ def pin_add(
         typer.echo("sqz pin add: nothing to pin (empty input)", err=True)
         raise typer.Exit(1)
     store = _store_or_exit()
+    label = label or (None if source == "-" else source)
     try:
-        digest = pin_bytes(store, data, label or (None if source == "-" else source))
+        digest = pin_bytes(store, data, label)
         ref_id = short_id(store, digest)
     finally:
         store.close()
+    if as_json:
+        typer.echo(json.dumps({"ref": f"§ref:{ref_id}§", "id": ref_id, "hash": digest, "bytes": len(data),
+                               "label": label}, indent=2, ensure_ascii=False))
+        return
     typer.echo(f"§ref:{ref_id}§")
 
 
@@ -265,7 +278,8 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
 
 
 @pin_app.command("remove")
-def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix.")):
+def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix."),
+               as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Unpin an entry (its content stays stored, subject to the normal freshness rules)."""
     from .expand import ExpandError
     from .gate import short_id
@@ -284,6 +298,10 @@ def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or ha
             raise typer.Exit(1)
     finally:
         store.close()
+    if as_json:
+        typer.echo(json.dumps({"ref": f"§ref:{ref_id}§", "id": ref_id, "hash": digest, "unpinned": True}, indent=2,
+                              ensure_ascii=False))
+        return
     typer.echo(f"unpinned §ref:{ref_id}§")
 
 
@@ -337,10 +355,18 @@ def sessions(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
 
 
 @app.command()
-def version():
+def version(as_json: bool = typer.Option(False, "--json", help="Machine-readable output: sqz's version and "
+                                                                "every installed sqz distribution's.")):
     """Print sqz's version."""
     from ._version import VERSION
 
+    if as_json:
+        from importlib.metadata import distributions
+
+        dists = {d.metadata["Name"]: d.version for d in distributions()
+                 if (d.metadata["Name"] or "").lower().startswith("sqz-")}
+        typer.echo(json.dumps({"version": VERSION, "distributions": dict(sorted(dists.items()))}, indent=2))
+        return
     typer.echo(f"sqz {VERSION}")
 
 
@@ -396,7 +422,8 @@ COMMANDS_GROUP = "sqz.commands"
 PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-agents", "discover": "sqz-agents",
                "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
                "budget": "sqz-insights", "reset": "sqz-insights", "daemon": "sqz-daemon",
-               "proxy": "sqz-proxy"}
+               "proxy": "sqz-proxy", "trust": "sqz-formatters-declarative",
+               "formatters": "sqz-formatters-declarative"}
 _OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
                         "plugins", "completion"})
 

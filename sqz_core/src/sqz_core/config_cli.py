@@ -279,7 +279,8 @@ def set_(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, prox
          value: str = typer.Argument(..., help="Its value, as YAML: 1500, true, '[git, pytest]', "
                                               "'[{program: make, passthrough: true}]'."),
          user: bool = typer.Option(False, "--user", help=_USER_HELP + " The default."),
-         project: bool = typer.Option(False, "--project", help=_PROJECT_HELP)):
+         project: bool = typer.Option(False, "--project", help=_PROJECT_HELP),
+         as_json: bool = typer.Option(False, "--json", help="Machine-readable output: key, value, path.")):
     """Set a key in the user's file (or the project's), keeping its comments and key order.
 
     The value is checked against the schema first: a value it rejects is never written.
@@ -328,7 +329,12 @@ def set_(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, prox
         out.write(_TEMPLATE)
     _yaml_for(text).dump(tree, out)
     _write_checked(path, kind, out.getvalue(), "set")
-    typer.echo(f"{key} = {_show_value(parsed)} in {path}")
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"key": key, "value": parsed, "path": path}, indent=2, default=str))
+    else:
+        typer.echo(f"{key} = {_show_value(parsed)} in {path}")
     if config._BY_KEY.get(key) and os.environ.get(config._BY_KEY[key][1]) is not None:
         typer.echo(f"note: {config._BY_KEY[key][1]} is set in this environment and wins over the file", err=True)
 
@@ -336,7 +342,8 @@ def set_(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, prox
 @config_app.command("unset")
 def unset(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, proxy.port, rules.1."),
           user: bool = typer.Option(False, "--user", help=_USER_HELP + " The default."),
-          project: bool = typer.Option(False, "--project", help=_PROJECT_HELP)):
+          project: bool = typer.Option(False, "--project", help=_PROJECT_HELP),
+          as_json: bool = typer.Option(False, "--json", help="Machine-readable output: key, path, removed.")):
     """Remove a key from the user's file (or the project's), keeping everything else as it was."""
     _valid_target_key("unset", key)
     path, kind = _target(user, project, "unset")
@@ -365,7 +372,12 @@ def unset(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, pro
     left = out.getvalue() if tree else "".join(  # nothing left: the file's own comment lines stay
         ln for ln in text.splitlines(keepends=True) if ln.lstrip().startswith("#") or not ln.strip())
     _write_checked(path, kind, left, "unset")
-    typer.echo(f"{key} removed from {path}")
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"key": key, "path": path, "removed": True}, indent=2))
+    else:
+        typer.echo(f"{key} removed from {path}")
 
 
 @config_app.command("edit")

@@ -21,6 +21,11 @@ import heapq
 import time
 import zlib
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from .storeproto import StoreProtocol
+
 try:  # the C implementation without hashlib's OpenSSL set-up (saves a few ms per call)
     from _sha256 import sha256
 except ImportError:  # pragma: no cover - other Pythons
@@ -67,7 +72,8 @@ def sketch(data: bytes) -> list[int]:
 
 def digest_of(data: bytes) -> str:
     """The content's id: the SHA-256 of its bytes, in hex (what the store keys blobs and refs by)."""
-    return sha256(data).hexdigest()
+    hexdigest: str = sha256(data).hexdigest()
+    return hexdigest
 
 
 def shortened_key(digest: str, command: str | None) -> str:
@@ -86,14 +92,14 @@ def _expand_words() -> str:
     return sqz_command()
 
 
-def _ref_id(store, digest: str) -> str:
+def _ref_id(store: StoreProtocol, digest: str) -> str:
     """The id a ref prints: the shortest unique prefix of ``digest`` (12+ hex, as the recovery line's)."""
     from .gate import short_id
 
     return short_id(store, digest)
 
 
-def exact(store, session: str, digest: str, ttl: float, command: str | None = None) -> str | None:
+def exact(store: StoreProtocol, session: str, digest: str, ttl: float, command: str | None = None) -> str | None:
     """``§ref:HASH§`` for content this session was served in full within ``ttl``, or that is pinned.
 
     Content served shortened gets a ref only on a rerun of the same ``command``, worded
@@ -132,7 +138,7 @@ def _line_range(base: bytes, data: bytes) -> tuple[int, int] | None:
         start = idx + 1
 
 
-def slice_of_fresh_read(store, session: str, data: bytes, ttl: float) -> str | None:
+def slice_of_fresh_read(store: StoreProtocol, session: str, data: bytes, ttl: float) -> str | None:
     """``§ref:HASH:L41-80§`` when ``data`` is whole lines of a fresh full read served to this session."""
     if len(data) < MIN_BYTES or data.count(b"\n") < 2:
         return None
@@ -183,7 +189,7 @@ def render_delta(base_lines: list[str], new_lines: list[str],
     return out
 
 
-def delta(store, session: str, digest: str, data: bytes, ttl: float, values: list[int]) -> str | None:
+def delta(store: StoreProtocol, session: str, digest: str, data: bytes, ttl: float, values: list[int]) -> str | None:
     """A line delta against a fresh near-duplicate this session holds, when that is much shorter."""
     if len(data) < MIN_BYTES or not values:
         return None

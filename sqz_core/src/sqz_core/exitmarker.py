@@ -25,7 +25,7 @@ def new_nonce() -> str:
     return os.urandom(8).hex()
 
 
-def _valid_nonce(nonce) -> bytes | None:
+def _valid_nonce(nonce: str | bytes | None) -> bytes | None:
     if not nonce:
         return None
     b = nonce.encode("ascii", "replace") if isinstance(nonce, str) else bytes(nonce)
@@ -39,7 +39,7 @@ def trailer(status: int, nonce: str) -> bytes:
     return b"\n" + MARKER + nonce.encode("ascii") + b":%d\n" % status
 
 
-def split_trailer(data: bytes, nonce=None) -> tuple[bytes, int | None]:
+def split_trailer(data: bytes, nonce: str | bytes | None = None) -> tuple[bytes, int | None]:
     """Remove the trailer carrying ``nonce``; return the output and the exit status (or None).
 
     Without a (well-formed) nonce, or when the output does not end in this call's
@@ -67,6 +67,6 @@ def wrap_command(command: str, compress: str, nonce: str | None = None) -> str:
     invocation (already quoted by the caller), a simple command: the nonce goes before it
     as an environment assignment.
     """
-    nonce = nonce if _valid_nonce(nonce) else new_nonce()
+    nonce = nonce if nonce is not None and _valid_nonce(nonce) else new_nonce()
     return ("{ ( " + command + "\n) 2>&1; printf '\\n__SQZ_EXIT__=" + nonce + ":%s\\n' \"$?\"; } | "
             + NONCE_ENV + "=" + nonce + " " + compress)

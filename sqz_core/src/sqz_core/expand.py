@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import re
 
-from .gate import ID_DIGITS, short_id  # noqa: F401 (public here too)
+from .gate import ID_DIGITS as ID_DIGITS  # public here too
+from .gate import short_id as short_id
+
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from .storeproto import StoreProtocol
 
 # ``§ref:ID§``, ``ref:ID``, ``ID``, each with an optional ``:L41-80``; after a closing ``§`` the rest
 # of a pasted ref line (``§ref:ID§ unchanged since 2m ago (…)``) is ignored.
@@ -37,17 +43,18 @@ def parse_ref(ref: str) -> tuple[str, tuple[int, int] | None]:
     return m.group(1).lower(), rng
 
 
-def unique_hash(store, prefix: str) -> str:
+def unique_hash(store: StoreProtocol, prefix: str) -> str:
     """The one stored hash starting with the hex ``prefix``; ``ExpandError`` if none or several."""
     matches = store.find_hashes(prefix, limit=3)
     if not matches:
         raise ExpandError(f"no stored output matches {prefix!r} (it may have been pruned, or was never cached)")
     if len(matches) > 1:
         raise ExpandError(f"{prefix!r} matches more than one stored output; give more hex digits")
-    return matches[0]
+    found: str = matches[0]
+    return found
 
 
-def resolve(store, ref: str) -> bytes:
+def resolve(store: StoreProtocol, ref: str) -> bytes:
     """The stored original bytes for ``ref`` (or the requested lines of it)."""
     prefix, rng = parse_ref(ref)
     data = store.get_blob(unique_hash(store, prefix))

@@ -7,6 +7,11 @@ agent's shell can run to print the original (``sqz expand ID``).
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from .storeproto import StoreProtocol
+
 
 def min_saving(est_in: int, mode: str) -> int:
     """Tokens a result must save to be used: 10% (5% in aggressive mode), at least 8.
@@ -29,7 +34,7 @@ def passes(est_in: int, est_out: int, mode: str, candidate: str, text: str) -> b
     return net_win(est_in, est_out, mode) and len(candidate) < len(text)
 
 
-def recovery_line(digest: str, store) -> str:
+def recovery_line(digest: str, store: StoreProtocol) -> str:
     """``[<sqz> expand ID]``: the last line of a lossy result, a command the agent's shell can run.
 
     ID is the shortest prefix of ``digest`` (12 hex digits or more) unique in ``store`` now,
@@ -40,7 +45,7 @@ def recovery_line(digest: str, store) -> str:
     return recovery_text(short_id(store, digest)) + "\n"
 
 
-def with_recovery_line(candidate: str, digest: str, store) -> str:
+def with_recovery_line(candidate: str, digest: str, store: StoreProtocol) -> str:
     """``candidate`` ending with the recovery line on a line of its own (even after a last line
     without a newline; an empty candidate is the line alone)."""
     if candidate and not candidate.endswith("\n"):
@@ -51,7 +56,7 @@ def with_recovery_line(candidate: str, digest: str, store) -> str:
 ID_DIGITS = 12  # hex digits of a recovery line's id: 48 bits, ~5 cl100k tokens
 
 
-def short_id(store, digest: str, digits: int = ID_DIGITS) -> str:
+def short_id(store: StoreProtocol, digest: str, digits: int = ID_DIGITS) -> str:
     """The shortest prefix of ``digest``, at least ``digits`` long, that no other stored hash starts with.
 
     ``sqz expand`` then never answers "ambiguous" for an id sqz printed (as long as the

@@ -789,7 +789,8 @@ def cmd_hook(args: list[str]) -> int:
     """``sqz hook AGENT [ARGS…]``: the agent's hook JSON on stdin, its answer on stdout.
 
     Fails open: an unknown agent, a broken integration or any error prints nothing and
-    exits 0, so the agent's tool call goes ahead unchanged.
+    exits 0, so the agent's tool call goes ahead unchanged. A running daemon answers when it
+    can (``run_hook`` there, the same function as here, so the same bytes).
     """
     if not args:
         return NOT_MINE  # type: ignore[return-value]
@@ -798,6 +799,29 @@ def cmd_hook(args: list[str]) -> int:
         payload = sys.stdin.buffer.read()
     except (OSError, ValueError):
         payload = b""
+    via = _via_daemon(payload, None, hook=[agent, *rest])
+    if via is _SENT:
+        return 0  # delivered, answer lost: the daemon may have recorded it as served, so no answer (fail open)
+    if via is not None:
+        out, before, after, _status = via
+        for text in (before, after):
+            if text:
+                try:
+                    sys.stderr.write(text)
+                except Exception:
+                    pass
+        if out:
+            _write_out(out)
+        return 0
+    answer = run_hook(agent, rest, payload)
+    if answer:
+        _write_out(answer)
+    return 0
+
+
+def run_hook(agent: str, rest: list[str], payload: bytes) -> bytes | None:
+    """The answer of ``agent``'s integration to a hook ``payload`` (None: print nothing); any error is
+    one line on stderr and no answer (in-process and in the daemon alike)."""
     try:
         if agent == "precompact":
             from .sessions import hook_precompact
@@ -809,17 +833,17 @@ def cmd_hook(args: list[str]) -> int:
             module = integration_module(agent)
             if module is None or not hasattr(module, "hook"):
                 sys.stderr.write(f"sqz hook: no integration named {agent!r} is installed; command left unchanged\n")
-                return 0
+                return None
             answer = module.hook(payload, rest)
     except Exception as exc:  # fail open
         try:
             sys.stderr.write(f"sqz hook {agent}: {type(exc).__name__}: {exc}; command left unchanged\n")
         except Exception:
             pass
-        return 0
-    if answer:
-        _write_out(answer if isinstance(answer, bytes) else answer.encode("utf-8"))
-    return 0
+        return None
+    if not answer:
+        return None
+    return answer if isinstance(answer, bytes) else answer.encode("utf-8")
 
 
 # -- the warm daemon's client (``sqz daemon start``; the server is sqz_daemon) --------------------------
@@ -908,8 +932,9 @@ def _daemon_warn(reason: str) -> None:
             pass
 
 
-def _via_daemon(data: bytes, opts: dict):
-    """Compress through a running daemon: ``(stdout, stderr before, stderr after, status)``.
+def _via_daemon(data: bytes, opts: dict | None, hook: list[str] | None = None):
+    """Compress (or, with ``hook`` = ``[agent, args…]``, answer a hook) through a running daemon:
+    ``(stdout, stderr before, stderr after, status)``.
 
     None: compress in-process (no daemon, ``SQZ_DAEMON=0``, refused, another version…);
     ``_SENT``: the request was delivered but the answer was lost, so the caller compresses
@@ -924,10 +949,13 @@ def _via_daemon(data: bytes, opts: dict):
             return None
         import _socket
 
-        opt = b"\0".join([k.encode() + b"\0" + (b"1" if v is True else os.fsencode(v))
-                          for k, v in opts.items() if v is not None and v is not False])
+        if hook is not None:  # the agent and the hook's arguments
+            verb, opt = b"hook", b"\0".join(os.fsencode(a) for a in hook)
+        else:
+            verb, opt = b"compress", b"\0".join([k.encode() + b"\0" + (b"1" if v is True else os.fsencode(v))
+                                                 for k, v in (opts or {}).items() if v is not None and v is not False])
         env = b"\0".join([k + b"\0" + v for k, v in os.environb.items() if k.startswith(_DAEMON_ENV)])
-        message = pack([DAEMON_MAGIC, *daemon_stamp(), b"compress", os.fsencode(os.getcwd()), opt, env, data])
+        message = pack([DAEMON_MAGIC, *daemon_stamp(), verb, os.fsencode(os.getcwd()), opt, env, data])
         sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     except Exception:
         return None

@@ -10,6 +10,12 @@ than on a compiled pattern.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import re
+    from typing import Any
+
 # ``re`` itself is imported on first compile: ``sqz --version`` and a call answered before any
 # pattern runs import no regex machinery (flags are plain ints: ``re.M`` is 8, ``re.I`` 2)
 
@@ -20,15 +26,16 @@ class LazyPattern:
     def __init__(self, pattern: str, flags: int = 0) -> None:
         self.__dict__["_source"] = (pattern, flags)
 
-    def compiled(self):
+    def compiled(self) -> re.Pattern[str]:
         compiled = self.__dict__.get("_compiled")
         if compiled is None:
             import re
 
             compiled = self.__dict__["_compiled"] = re.compile(*self.__dict__["_source"])
-        return compiled
+        pattern: re.Pattern[str] = compiled
+        return pattern
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         value = getattr(self.compiled(), name)
         self.__dict__[name] = value  # the next lookup finds it without coming here
         return value
@@ -37,6 +44,7 @@ class LazyPattern:
         return f"lazy({self.__dict__['_source'][0]!r})"
 
 
-def lazy(pattern: str, flags: int = 0) -> LazyPattern:
-    """``re.compile(pattern, flags)``, deferred until the pattern is used."""
-    return LazyPattern(pattern, flags)
+def lazy(pattern: str, flags: int = 0) -> re.Pattern[str]:
+    """``re.compile(pattern, flags)``, deferred until the pattern is used (typed as what it stands in for)."""
+    stand_in: Any = LazyPattern(pattern, flags)
+    return stand_in  # type: ignore[no-any-return]

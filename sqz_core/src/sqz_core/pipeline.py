@@ -26,7 +26,7 @@ import os
 import time
 
 from .config import env
-from .cleanup import clean_terminal, fold_repeats, looks_like_diff, strip_escapes
+from .cleanup import clean_terminal, fold_blank_runs, fold_repeats, looks_like_diff, strip_escapes
 from .dedup import digest_of  # noqa: F401 (public here too)
 from .exitmarker import split_trailer
 from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
@@ -95,12 +95,20 @@ def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=N
 
 
 def _safe_passthrough(raw: bytes, text: str, exit_code, reason: str, family, est_in: int) -> Result:
-    """Safe content unchanged but for colour codes (what the user saw); never stored."""
-    shown = strip_escapes(text)
-    out = raw if shown == text else shown.encode("utf-8")
-    r = Result(out, "safe", exit_code=exit_code, reason=reason, family=family, est_in=est_in)
-    r.est_out = estimate(shown) if out is not raw else est_in
+    """Safe content unchanged, byte for byte (its colour codes too: nothing of it is stored, so no
+    change to it could be recovered, issue 29.6); never stored."""
+    r = Result(raw, "safe", exit_code=exit_code, reason=reason, family=family, est_in=est_in)
+    r.est_out = est_in
     return r
+
+
+def rebuilt_from_output(text: str, cleaned: str) -> bool:
+    """True when every change the generic stages make to ``text`` is one their output undoes by
+    itself: counted folds of repeated lines, blocks and traces (``line [×3]``), the abbreviation
+    legend. False when the clean-up drops bytes (escape sequences, redraws, trailing blanks,
+    control characters) or blank runs would be folded: such a change needs the stored original
+    and a recovery line (issue 29.6: any change to the bytes is recoverable, or not made)."""
+    return cleaned == text and (looks_like_diff(text) or fold_blank_runs(text) == text)
 
 
 class _Call:
@@ -424,6 +432,10 @@ def _around_safe_spans(c: _Call) -> Result | None:
             candidate += "\n"
         if lossy:
             candidate += ("" if candidate.endswith("\n") else "\n") + recovery_line(c.digest, store)
+        elif not rebuilt_from_output(text, cleaned):
+            # the generic folding of safe content is never stored: made only when the output itself
+            # gives every byte back (counted folds), never when colour codes or blank runs would go
+            continue
         est_out = estimate(candidate)
         if net_win(c.est_in, est_out, c.req.mode) and len(candidate) < len(text) and (best is None or est_out < best[1]):
             best = (candidate, est_out, by, lossy)
@@ -558,7 +570,7 @@ def _generic(c: _Call) -> Result | None:
     recoverable = store is not None
     lossy = formatted is not None and recoverable
     if c.is_file:
-        candidate = strip_escapes(text)  # file content: every byte kept but ANSI escape sequences
+        candidate = strip_escapes(text)  # file content: every byte kept but ANSI escape sequences (hinted below)
     else:
         candidate = fold_repeats(formatted if lossy else cleaned)
         if level == "critical" and recoverable and formatted is None and not looks_like_diff(candidate):
@@ -584,14 +596,20 @@ def _generic(c: _Call) -> Result | None:
         candidate += "\n"
     if lossy:
         candidate = with_recovery_line(candidate, c.digest, store)
+    elif candidate != text and (c.is_file or not rebuilt_from_output(text, cleaned)):
+        # a change the output cannot undo by itself, cosmetic or not (colour codes, redraws, trailing
+        # blanks, folded blank runs), is recoverable: the original is stored (``_store``) and the line
+        # says how to get it back, within the gate; with no store to keep it, it is not made (issue 29.6)
+        candidate = with_recovery_line(candidate, c.digest, store) if recoverable else text
 
     est_out = estimate(candidate)
     if lossy and not c.is_file and cleaned != text:
-        # colour/progress removed: the lossless clean-up alone wins when the lossy rendering
-        # plus its recovery line is no shorter (a short output a formatter barely touches)
+        # colour/progress removed: the clean-up alone (with its own recovery line) wins when the
+        # formatter's rendering is no shorter (a short output a formatter barely touches)
         plain = fold_repeats(cleaned)
         if text.endswith("\n") and not plain.endswith("\n"):
             plain += "\n"
+        plain = with_recovery_line(plain, c.digest, store)
         if not surely_more_than(plain, est_out):
             est_plain = estimate(plain)
             if est_plain <= est_out:

@@ -167,8 +167,11 @@ def _specs_file() -> str | None:
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "hookspecs.py")
 
 
-def build_index() -> dict:
-    """Scan the ``sqz.formatters`` entry points, describe every plugin and validate it with pluggy."""
+def build_index(progress=None) -> dict:
+    """Scan the ``sqz.formatters`` entry points, describe every plugin and validate it with pluggy.
+
+    ``progress``: called with ``(done, total)`` as each entry point is imported (``sqz plugins``
+    draws a bar with it on a terminal; the hot path passes nothing)."""
     from importlib.metadata import entry_points
 
     plugins = []
@@ -182,7 +185,9 @@ def build_index() -> dict:
         _warn_once("scan", f"could not read entry points: {exc}")
         eps = []
     seen = set()
-    for ep in sorted(eps, key=lambda e: e.name):
+    for n, ep in enumerate(sorted(eps, key=lambda e: e.name)):
+        if progress is not None:
+            progress(n, len(eps))
         if ep.name in seen:
             _warn_once("dup:" + ep.name, f"plugin name {ep.name!r} is registered twice; using the first")
             continue
@@ -206,6 +211,8 @@ def build_index() -> dict:
         except Exception as exc:
             rec["error"] = f"{type(exc).__name__}: {exc}"
         plugins.append(rec)
+    if progress is not None:
+        progress(len(eps), len(eps))
     # '*' plugins first, so that (pluggy being LIFO) plugins claiming a program answer before them
     plugins.sort(key=lambda r: (0 if "*" in r["commands"] else 1, r["name"]))
     _validate(plugins, objects)
@@ -327,8 +334,9 @@ def write_index(index: dict) -> None:
         pass  # an unwritable cache only costs a rescan next time
 
 
-def load_index(refresh: bool = False) -> dict:
-    """The plugin index: read from disk when still valid, otherwise rebuilt and saved."""
+def load_index(refresh: bool = False, progress=None) -> dict:
+    """The plugin index: read from disk when still valid, otherwise rebuilt and saved (``progress``:
+    see ``build_index``)."""
     if not refresh:
         try:
             with open(index_path(), encoding="utf-8") as fh:
@@ -337,7 +345,7 @@ def load_index(refresh: bool = False) -> dict:
                 return index
         except (OSError, ValueError):
             pass
-    index = build_index()
+    index = build_index(progress) if progress is not None else build_index()
     write_index(index)
     return index
 
@@ -391,6 +399,9 @@ def begin_call() -> None:
     config = sys.modules.get("sqz_core.config")
     if config is not None:
         config.forget()
+    tokens = sys.modules.get("sqz_core.tokens")
+    if tokens is not None:
+        tokens._recent.clear()  # the last call's texts are not kept past it
     for name in [n for n, m in _modules.items() if m is None]:
         del _modules[name]
 

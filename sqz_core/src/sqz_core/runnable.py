@@ -24,7 +24,7 @@ from .lazyre import lazy
 
 _NAMES = ("sqz", "sqz.exe") if os.name == "nt" else ("sqz",)
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
-_cache: dict[tuple, str] = {}
+_cache: dict[tuple[str | None, ...], str] = {}
 
 
 def quote(word: str) -> str:

@@ -15,6 +15,12 @@ long ``ſ`` for ``s``, the Kelvin sign for ``k``). Given a lower-cased text that
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    import re
+    from collections.abc import Iterable, Iterator
+
 WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # [A-Za-z0-9_] of a folded text
 
 
@@ -54,7 +60,7 @@ def find_all(text: str, sub: str) -> list[int]:
     return out
 
 
-def line_starts(text: str, hints) -> list[int]:
+def line_starts(text: str, hints: Iterable[str]) -> list[int]:
     """Sorted offsets of the starts of the lines of ``text`` that contain one of ``hints``."""
     starts = set()
     for hint in hints:
@@ -71,13 +77,13 @@ def line_starts(text: str, hints) -> list[int]:
     return sorted(starts)
 
 
-def run_starts(text: str, hints, chars=WORD) -> list[int]:
+def run_starts(text: str, hints: Iterable[str], chars: frozenset[str] = WORD) -> list[int]:
     """Sorted offsets where a run of ``chars`` containing one of ``hints`` begins.
 
     Linear: each back-scan stops at the previous hint of the same run.
     """
     hits = sorted({p for hint in hints for p in find_all(text, hint)})
-    starts = []
+    starts: list[int] = []
     prev_pos = prev_start = -1
     for pos in hits:
         i = pos
@@ -92,7 +98,7 @@ def run_starts(text: str, hints, chars=WORD) -> list[int]:
     return starts
 
 
-def matches(pattern, text: str, starts):
+def matches(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> Iterator[re.Match[str]]:
     """The matches ``pattern.finditer(text)`` yields, given a sorted superset of their start offsets."""
     end = 0
     for start in starts:
@@ -104,6 +110,6 @@ def matches(pattern, text: str, starts):
             yield m
 
 
-def first(pattern, text: str, starts):
+def first(pattern: re.Pattern[str], text: str, starts: Iterable[int]) -> re.Match[str] | None:
     """``pattern.search(text)``, given a sorted superset of the offsets where a match can start."""
     return next(matches(pattern, text, starts), None)

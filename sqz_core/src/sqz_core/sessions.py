@@ -12,6 +12,13 @@ import json
 import os
 import time
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import Any
+
+    from .storeproto import StoreProtocol
+
 # -- identity ---------------------------------------------------------------------------
 
 
@@ -82,11 +89,12 @@ def session_from_hook(payload: bytes, args: list[str]) -> str | None:
     if isinstance(data, dict):
         for key in ("session_id", "sessionId"):
             if isinstance(data.get(key), str) and data[key]:
-                return data[key]
+                sid: str = data[key]
+                return sid
     return None
 
 
-def compact(store, session: str) -> int:
+def compact(store: StoreProtocol, session: str) -> int:
     """Invalidate ``session``'s refs; returns how many served entries were forgotten."""
     return store.invalidate_session(session)
 
@@ -113,7 +121,7 @@ def hook_precompact(payload: bytes, args: list[str]) -> bytes | None:
 # -- pins -------------------------------------------------------------------------------
 
 
-def pin_bytes(store, data: bytes, label: str | None) -> str:
+def pin_bytes(store: StoreProtocol, data: bytes, label: str | None) -> str:
     """Store ``data`` and pin it: refs to it skip the freshness check. Returns its hash."""
     from .dedup import digest_of
 
@@ -123,7 +131,7 @@ def pin_bytes(store, data: bytes, label: str | None) -> str:
     return digest
 
 
-def resolve_prefix(store, prefix: str) -> str:
+def resolve_prefix(store: StoreProtocol, prefix: str) -> str:
     """The full hash for a hex prefix (or a ``§ref:…§`` token); ``ExpandError`` if unknown/ambiguous."""
     from .expand import parse_ref, unique_hash
 
@@ -133,7 +141,7 @@ def resolve_prefix(store, prefix: str) -> str:
 # -- recall -----------------------------------------------------------------------------
 
 
-def recall(store, query: str, limit: int = 10) -> list[dict]:
+def recall(store: StoreProtocol, query: str, limit: int = 10) -> list[dict[str, Any]]:
     """Full-text matches over everything compressed: ``ref`` (with the id refs print), ``command``,
     ``age_seconds``, ``snippet``."""
     from .gate import short_id
@@ -162,7 +170,7 @@ def _env_number(name: str, default: float) -> float:
         return default
 
 
-def pressure(store, session: str) -> tuple[str, float]:
+def pressure(store: StoreProtocol | None, session: str) -> tuple[str, float]:
     """``(level, ratio)``: tokens served to ``session`` in the sliding window against the budget.
 
     ``default`` below 80%, ``high`` from 80%, ``critical`` from 90%

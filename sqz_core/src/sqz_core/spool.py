@@ -14,6 +14,11 @@ import marshal
 import os
 import time
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import Any
+
 STALE_SECS = 60.0
 _SUFFIX = ".batch"
 
@@ -24,7 +29,7 @@ class Spool:
     def __init__(self, path: str) -> None:
         self.path = path
 
-    def append(self, batch: list) -> None:
+    def append(self, batch: list[Any]) -> None:
         """Keep ``batch``; raises ``OSError`` when it cannot be kept (then the writes are lost)."""
         os.makedirs(self.path, mode=0o700, exist_ok=True)
         name = f"{time.time_ns():020d}-{os.getpid()}-{id(batch) & 0xFFFFFF:06x}"
@@ -56,7 +61,7 @@ class Spool:
                     pass
         return sorted(ready)
 
-    def claim(self, limit: int = 256) -> list[tuple[str, list]]:
+    def claim(self, limit: int = 256) -> list[tuple[str, list[Any]]]:
         """Take up to ``limit`` waiting batches: ``[(claimed path, batch)]``, oldest first."""
         out = []
         tag = f".claim-{os.getpid()}"
@@ -84,7 +89,7 @@ class Spool:
         return out
 
     @staticmethod
-    def done(claimed: list[tuple[str, list]]) -> None:
+    def done(claimed: list[tuple[str, list[Any]]]) -> None:
         for path, _ in claimed:
             try:
                 os.unlink(path)
@@ -92,14 +97,14 @@ class Spool:
                 pass
 
     @staticmethod
-    def give_back(claimed: list[tuple[str, list]]) -> None:
+    def give_back(claimed: list[tuple[str, list[Any]]]) -> None:
         for path, _ in claimed:
             try:
                 os.replace(path, path.split(".claim-", 1)[0])
             except OSError:
                 pass
 
-    def batches(self) -> list[list]:
+    def batches(self) -> list[list[Any]]:
         """Every waiting batch, without claiming it (for reads of content not yet in the store)."""
         out = []
         for name in self.waiting():

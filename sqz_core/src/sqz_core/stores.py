@@ -21,6 +21,11 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from .storeproto import StoreProtocol
+
 GROUP = "sqz.stores"
 
 
@@ -75,7 +80,7 @@ def _sqlite_path(url: str | None) -> str | None:
     return path[2:] if path.startswith("//") else path
 
 
-def open_store(hot: bool = False):
+def open_store(hot: bool = False) -> StoreProtocol:
     """Open the configured store; raises ``StoreError`` with a one-line reason when it cannot.
 
     ``hot``: a hook call; SQLite then waits for another process's write lock only briefly
@@ -102,8 +107,10 @@ def open_store(hot: bool = False):
         opener = module.open_store
         code = getattr(opener, "__code__", None)
         if hot and code is not None and "hot" in code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]:
-            return opener(url, hot=True)
-        return opener(url)
+            store: StoreProtocol = opener(url, hot=True)
+        else:
+            store = opener(url)
+        return store
     except StoreError:
         raise
     except Exception as exc:
@@ -114,7 +121,7 @@ def _quiet() -> bool:
     return os.environ.get("SQZ_QUIET", "") not in ("", "0")
 
 
-def open_store_or_say():
+def open_store_or_say() -> StoreProtocol | None:
     """The configured store for a hot call, or None after one clear line on stderr (compression goes on
     without dedup)."""
     from .store import StoreBusy, StoreError

@@ -17,6 +17,12 @@ import os
 
 from .lazyre import lazy
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from collections.abc import Iterator
+    from typing import Any
+
 ESTIMATE = "estimate"
 # Roughly cl100k's pre-tokenizer: words with a leading space, 1–3 digit groups,
 # punctuation runs, newline runs and other whitespace runs.
@@ -29,7 +35,7 @@ _CHUNK = 1 << 18
 _encoders: dict[str, object] = {}
 
 
-def _chunks(text: str):
+def _chunks(text: str) -> Iterator[str]:
     """``text`` in parts of about ``_CHUNK`` characters, cut where no estimate piece spans the cut."""
     pos, n = 0, len(text)
     while n - pos > _CHUNK:
@@ -48,6 +54,9 @@ def estimate(text: str) -> int:
     net-win gate and recorded as an estimate. Linear, in parts (no list of every piece
     of a 10 MB text at once).
     """
+    for seen, tokens in _recent:  # the same text object again (a gate comparing, then recording): counted once
+        if seen is text:
+            return tokens
     from collections import Counter
 
     n = extra = 0
@@ -60,7 +69,16 @@ def estimate(text: str) -> int:
         # non-ASCII characters cost more than their share of a piece
         if not part.isascii():
             extra += len(part.encode("utf-8", "surrogatepass")) - len(part)
-    return n + extra // 3
+    tokens = n + extra // 3
+    if len(text) >= _REMEMBER_FROM:
+        _recent.insert(0, (text, tokens))
+        del _recent[2:]
+    return tokens
+
+
+_REMEMBER_FROM = 4096  # shorter texts cost less to count again than to remember
+# the last two texts estimated (held, so an identity check cannot meet a new object at a freed address)
+_recent: list[tuple[str, int]] = []
 
 
 # the only characters of an ASCII text no estimate piece covers (whitespace but for space, tab, newline)
@@ -87,7 +105,7 @@ def _o200k_file_available() -> bool:
     return os.path.exists(os.path.join(cache, hashlib.sha1(url.encode()).hexdigest()))
 
 
-def encoder(name: str = "cl100k"):
+def encoder(name: str = "cl100k") -> Any:
     """The tiktoken encoding for ``name`` (``cl100k`` or ``o200k``), or None if it cannot load offline."""
     if name in _encoders:
         return _encoders[name]

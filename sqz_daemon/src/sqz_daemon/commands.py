@@ -9,21 +9,38 @@ daemon = typer.Typer(help="An optional warm local daemon: `sqz compress` and `sq
                      no_args_is_help=True)
 
 
+_JSON_HELP = "Machine-readable output: ok, the exit status and what was said."
+
+
+def _as_json(action) -> None:
+    """Run ``action(echo)``; print ``{"ok", "status", "messages"}`` as JSON and exit with its status."""
+    import json
+
+    said: list[str] = []
+    code = action(said.append)
+    typer.echo(json.dumps({"ok": code == 0, "status": code, "messages": said}, indent=2))
+    raise typer.Exit(code)
+
+
 @daemon.command("start")
 def daemon_start(
     idle_minutes: float = typer.Option(15.0, "--idle-minutes", min=0, help="Exit after this many minutes without a request (0: never)."),
     foreground: bool = typer.Option(False, "--foreground", help="Serve in this process instead of the background."),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ):
     """Start the daemon for this user (private Unix socket); refuses if one is already running."""
     from .server import start
 
-    raise typer.Exit(start(idle_minutes, foreground, echo=typer.echo))
+    if not as_json or foreground:
+        raise typer.Exit(start(idle_minutes, foreground, echo=typer.echo))
+    _as_json(lambda echo: start(idle_minutes, False, echo=echo))
 
 
 @daemon.command("stop")
 def daemon_stop(
     wait: float = typer.Option(5.0, "--wait", min=0.0,
                                help="Seconds to wait for the daemon to exit before it is killed (SIGKILL)."),
+    as_json: bool = typer.Option(False, "--json", help=_JSON_HELP),
 ):
     """Stop the daemon, wait until its process is gone (killing it if it does not exit) and say which happened.
 
@@ -31,12 +48,22 @@ def daemon_stop(
     """
     from .server import stop
 
-    raise typer.Exit(stop(echo=typer.echo, timeout=wait))
+    if not as_json:
+        raise typer.Exit(stop(echo=typer.echo, timeout=wait))
+    _as_json(lambda echo: stop(echo=echo, timeout=wait))
 
 
 @daemon.command("status")
-def daemon_status():
+def daemon_status(as_json: bool = typer.Option(False, "--json", help="Machine-readable output: running, "
+                                                                      "and what the daemon says of itself.")):
     """Whether a daemon serves this user's calls: pid, socket, version, requests served. Exit 1 if none."""
     from .server import status
 
-    raise typer.Exit(status(echo=typer.echo))
+    if not as_json:
+        raise typer.Exit(status(echo=typer.echo))
+    report: dict = {}
+    code = status(echo=lambda line: None, results=report)
+    import json
+
+    typer.echo(json.dumps(report, indent=2, sort_keys=True))
+    raise typer.Exit(code)

@@ -1,4 +1,4 @@
-"""The optional warm daemon: ``sqz compress`` and ``sqz run`` without Python's cold start.
+"""The optional warm daemon: ``sqz compress``, ``sqz run`` and ``sqz hook`` without Python's cold start.
 
 ``sqz daemon start`` runs this module in the background. It listens on a private per-user
 Unix socket (``sqz_core.api.daemon_socket()``: ``$XDG_RUNTIME_DIR/sqz/daemon.sock``, else
@@ -209,9 +209,22 @@ class Daemon:
         if verb == b"stop":
             self.stop.set()
             return [b"ok", b"0", b"", b"", b"stopping\n"]
-        if verb != b"compress":
+        if verb not in (b"compress", b"hook"):
             return [b"error: unknown verb"]
         cwd = os.fsdecode(fields[6])
+        if verb == b"hook":  # fields[7]: the agent, then the hook's arguments
+            words = [os.fsdecode(w) for w in fields[7].split(b"\0")] if fields[7] else []
+            kv = fields[8].split(b"\0") if fields[8] else []
+            env = {os.fsdecode(k): os.fsdecode(v) for k, v in zip(kv[::2], kv[1::2])}
+            if not words:
+                return [b"error: protocol"]
+            with self.lock:
+                self.last = time.monotonic()
+                try:
+                    return self.hook(fields[9], words[0], words[1:], env, cwd)
+                finally:
+                    self.served += 1
+                    self.last = time.monotonic()
         opts = {"command": None, "tool": None, "mode": "auto", "session": None, "no_cache": False,
                 "no_abbrev": False, "agent": None, "exit_nonce": None}
         kv = fields[7].split(b"\0") if fields[7] else []
@@ -254,6 +267,30 @@ class Daemon:
             status = result.exit_code if result.exit_code is not None else 0
             return [b"ok", str(status).encode(), before.encode("utf-8", "surrogatepass"),
                     after.encode("utf-8", "surrogatepass"), result.output]
+        finally:
+            sys.stderr = saved_err
+            self._apply_env(self.base_env)
+            try:
+                os.chdir("/")
+            except OSError:
+                pass
+
+    def hook(self, payload: bytes, agent: str, args: list[str], env: dict, cwd: str) -> list[bytes]:
+        """``sqz hook AGENT ARGS…`` as in-process (``run_hook``): its answer and its stderr lines."""
+        try:
+            os.chdir(cwd)
+        except OSError:
+            return [b"fallback"]
+        self._apply_env(env)
+        err = io.StringIO()
+        saved_err = sys.stderr
+        sys.stderr = err
+        try:
+            core.begin_plugin_call()
+            if self._index() is None:
+                return [b"mismatch"]
+            answer = core.run_hook(agent, args, payload) or b""
+            return [b"ok", b"0", err.getvalue().encode("utf-8", "surrogatepass"), b"", answer]
         finally:
             sys.stderr = saved_err
             self._apply_env(self.base_env)
@@ -571,17 +608,35 @@ def stop(echo=print, timeout: float = 5.0, kill_wait: float = 3.0) -> int:
     return 0
 
 
-def status(echo=print) -> int:
+def status(echo=print, results: dict | None = None) -> int:
+    """Say whether a daemon serves this user; ``results`` (``sqz daemon status --json``) gets ``running``,
+    ``state`` (running, not-running, other-install), ``used`` (False under ``SQZ_DAEMON=0``), ``stale_socket``
+    and, from a running daemon, ``pid``, ``socket``, ``version``, ``served``, ``uptime_seconds``,
+    ``idle_exit_minutes``."""
+    out = {} if results is None else results
     answer = request(b"ping")
     if answer == "mismatch":
+        out.update(running=True, state="other-install", pid=_pid(), used=False)
         echo(f"sqz daemon: running (pid {_pid()}) for another sqz version or install; calls are compressed "
              "in-process")
         return 1
     if answer is None:
         stale = os.path.exists(core.daemon_socket()) and not _locked()
+        out.update(running=False, state="not-running", stale_socket=stale, used=False)
         echo("sqz daemon: not running" + (" (a stale socket is left; `sqz daemon stop` removes it)" if stale else ""))
         return 1
     enabled = os.environ.get("SQZ_DAEMON") != "0"
+    out.update(running=True, state="running", used=enabled, stale_socket=False)
+    for line in answer.splitlines():
+        key, _, value = line.partition(" ")
+        if key == "pid" or key == "served":
+            out[key] = int(value) if value.isdigit() else value
+        elif key == "uptime":
+            out["uptime_seconds"] = int(value.rstrip("s")) if value.rstrip("s").isdigit() else value
+        elif key == "idle-exit":
+            out["idle_exit_minutes"] = float(value.split()[0]) if value else None
+        elif key in ("socket", "version"):
+            out[key] = value
     echo("sqz daemon: running" + ("" if enabled else " (SQZ_DAEMON=0: not used by this shell)"))
     for line in answer.splitlines():
         echo(f"  {line}")

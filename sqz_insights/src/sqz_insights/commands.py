@@ -7,6 +7,7 @@ application; none of them is on the hot path.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Optional
 
@@ -192,6 +193,8 @@ def report(
     model: Optional[str] = typer.Option(None, "--model", help="Price savings at this model's prices."),
     turns: int = typer.Option(10, "--turns", min=1, help=_TURNS_HELP),
     prices: Optional[str] = typer.Option(None, "--prices", help="A price table YAML."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output: the file written, its size, "
+                                                       "the calls it covers."),
 ):
     """Write an HTML report: tables and charts inline (SVG), no script and nothing fetched; viewable offline."""
     from .report import html_report, write_private
@@ -205,7 +208,11 @@ def report(
     except OSError as exc:
         typer.echo(f"sqz report: cannot write {html_file}: {exc.strerror or exc}", err=True)
         raise typer.Exit(1)
-    typer.echo(f"wrote {html_file} ({len(page.encode()):,} bytes, {summary['total']['calls']} calls)")
+    if as_json:
+        typer.echo(json.dumps({"path": os.path.abspath(html_file), "bytes": len(page.encode()),
+                               "calls": summary["total"]["calls"], "priced": cost is not None}, indent=2))
+    else:
+        typer.echo(f"wrote {html_file} ({len(page.encode()):,} bytes, {summary['total']['calls']} calls)")
     if cost is None:
         raise typer.Exit(1)
 
@@ -218,6 +225,7 @@ budget = typer.Typer(help="Token budgets per agent: a session that crosses its a
 def budget_set(
     tokens: int = typer.Argument(..., min=1, help="Tokens sqz may serve to one session of this agent."),
     agent: str = typer.Option(..., "--agent", help="Agent name as given by --agent / SQZ_AGENT; * for every agent; (unknown) for calls without one."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ):
     """Set an agent's per-session budget."""
     from .budgets import load, save
@@ -225,11 +233,15 @@ def budget_set(
     budgets = load()
     budgets[agent] = tokens
     path = save(budgets)
+    if as_json:
+        typer.echo(json.dumps({"agent": agent, "tokens": tokens, "path": str(path)}, indent=2))
+        return
     typer.echo(f"budget for {agent}: {tokens:,} tokens per session ({path})")
 
 
 @budget.command("remove")
-def budget_remove(agent: str = typer.Option(..., "--agent", help="The agent whose budget goes.")):
+def budget_remove(agent: str = typer.Option(..., "--agent", help="The agent whose budget goes."),
+                  as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Remove an agent's budget."""
     from .budgets import load, save
 
@@ -239,6 +251,9 @@ def budget_remove(agent: str = typer.Option(..., "--agent", help="The agent whos
         raise typer.Exit(1)
     del budgets[agent]
     save(budgets)
+    if as_json:
+        typer.echo(json.dumps({"agent": agent, "removed": True}, indent=2))
+        return
     typer.echo(f"budget for {agent} removed")
 
 
@@ -272,6 +287,8 @@ def reset(
     cache_only: bool = typer.Option(False, "--cache-only", help="Only stored content, served marks and the recall index (pins kept)."),
     stats_only: bool = typer.Option(False, "--stats-only", help="Only the stats (calls, events, budget warnings)."),
     yes: bool = typer.Option(False, "--yes", "-y", help="Do not ask for confirmation."),
+    as_json: bool = typer.Option(False, "--json", help="Machine-readable output on stdout (the question, if "
+                                                       "asked, goes to stderr)."),
 ):
     """Delete sqz's stored content and/or stats. Asks first unless --yes."""
     from sqz_core.api import describe_store as describe
@@ -282,12 +299,19 @@ def reset(
         raise typer.BadParameter("choose one of --cache-only and --stats-only")
     what = "the cache (stored outputs; pins kept)" if cache_only else (
         "the stats" if stats_only else "everything: cached outputs, pins and stats")
-    if not yes and not typer.confirm(f"Delete {what} in {describe()}?", default=False):
-        typer.echo("nothing deleted")
+    scope = "cache" if cache_only else ("stats" if stats_only else "all")
+    if not yes and not typer.confirm(f"Delete {what} in {describe()}?", default=False, err=as_json):
+        if as_json:
+            typer.echo(json.dumps({"scope": scope, "deleted": None}, indent=2))
+        else:
+            typer.echo("nothing deleted")
         raise typer.Exit(1)
     store = _store_or_exit()
     try:
         done = reset_store(store, cache=not stats_only, stats=not cache_only)
     finally:
         store.close()
+    if as_json:
+        typer.echo(json.dumps({"scope": scope, "deleted": dict(sorted(done.items()))}, indent=2))
+        return
     typer.echo(f"deleted {what}: " + ", ".join(f"{n} {k}" for k, n in sorted(done.items())))

@@ -130,7 +130,8 @@ def test_known_safe_commands_wrapped_only_under_a_users_allow_rule(home):
 @pytest.mark.parametrize("command,rewritten", [
     ("mkdir -p build", False), ("touch notes.txt", False), ("echo done", False), ("cd src && pwd", False),
     ("git add -A", False), ("git commit -m 'Fix the parser'", False), ("git checkout -b topic", False),
-    ("wc -l src/app.py", False), ("mv a.txt b.txt", False),
+    ("wc -l src/app.py", False), ("mv a.txt b.txt", False), ("sed -i 's/ + 1//' calc.py", False),
+    ("sed --in-place=.bak -e 's/a/b/' f.txt", False), ("sed -n '1,80p' src/app.py", True),
     ("pytest -q", True), ("git log --stat -n 5", True), ("git add -A && git status", True),
     ("du -sh *", True), ("python manage.py test", True), ("npm install", True),
 ])

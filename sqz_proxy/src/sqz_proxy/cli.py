@@ -73,11 +73,15 @@ def start(ctx: typer.Context,
 
 
 @app.command()
-def stop():
+def stop(as_json: bool = typer.Option(False, "--json", help="Print the outcome as JSON.")):
     """Stop the background proxy."""
     from .control import stop as do_stop
 
-    typer.echo(f"sqz proxy: {do_stop()}")
+    said = do_stop()
+    if as_json:  # ``was_running``: a proxy was there to stop (stopped or killed)
+        typer.echo(json.dumps({"was_running": not said.startswith("not running"), "message": said}))
+    else:
+        typer.echo(f"sqz proxy: {said}")
 
 
 @app.command()

@@ -68,8 +68,15 @@ def outline(text: str) -> tuple[list[str], int] | None:
             if any(not _HEADING.match(kept) for kept in opening):
                 break  # the first paragraph of prose ends the opening (a title alone does not)
             continue
-        if _FENCE.match(line) or len(opening) >= OPENING_LINES or size + len(line) > OPENING_CHARS:
+        if _FENCE.match(line) or len(opening) >= OPENING_LINES:
             break  # a code block never starts in the opening: it would be cut open
+        if size + len(line) > OPENING_CHARS:
+            if all(_HEADING.match(kept) for kept in opening):  # a paragraph written as one long line
+                room = OPENING_CHARS - size
+                cut = line.rfind(" ", 0, room)
+                opening.append(line[:cut if cut > room // 2 else room].rstrip() + " …")
+                end += 1
+            break
         opening.append(line)
         size += len(line) + 1
     else:

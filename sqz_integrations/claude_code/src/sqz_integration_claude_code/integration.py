@@ -402,7 +402,9 @@ def _version(command: str | None) -> tuple[int, ...] | None:
         out = subprocess.run([command, "--version"], capture_output=True, text=True, timeout=10).stdout
     except (OSError, subprocess.SubprocessError):
         return None
-    m = re.search(r"(\d+)\.(\d+)\.(\d+)", out)
+    # bounded parts starting a digit run: linear on any output (``\d+`` from every offset of a long
+    # digit run is quadratic; tests/test_regex_linearity.py)
+    m = re.search(r"(?<!\d)(\d{1,9})\.(\d{1,9})\.(\d{1,9})", out)
     return tuple(int(x) for x in m.groups()) if m else None
 
 

@@ -32,7 +32,14 @@ def open_store(url: str, hot: bool = False):
             return store
         client.start_pool(cfg)
     reason = recently_down(cfg)
-    if reason is not None:  # checked before importing psycopg (~0.1 s): a down server costs little
+    if reason is None and hot:  # a frozen server found before importing psycopg (issue 29.3)
+        from .config import note_down
+        from .probe import probe
+
+        reason = probe(cfg.conninfo, timeout)
+        if reason is not None:
+            note_down(cfg, reason)
+    if reason is not None:  # checked before importing psycopg (~0.1 s; 1 s at load 10): a down server costs little
         from sqz_core.api import StoreError
 
         raise StoreError(reason)
