@@ -3,13 +3,8 @@ and a project folder to put ``.sqz/formatters`` in."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "declarative-formatters"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture
