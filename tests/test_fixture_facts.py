@@ -17,7 +17,8 @@ from sqz_testing import iter_fixtures, missing_facts, missing_facts_by_words
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_ROOTS = ["sqz_core/tests/fixtures", "sqz_formatters_test/tests/fixtures",
-                 "sqz_formatters_git/tests/fixtures", "sqz_formatters_cloud/tests/fixtures"]
+                 "sqz_formatters_git/tests/fixtures", "sqz_formatters_cloud/tests/fixtures",
+                 "sqz_formatters_declarative/tests/fixtures"]
 FIXTURES = [fx for root in FIXTURE_ROOTS for fx in iter_fixtures(ROOT / root)]
 # the blind set (issue 25): checked here by its facts only; formatter authors do not open it
 BLIND = iter_fixtures(ROOT / "benchmarks" / "blind")

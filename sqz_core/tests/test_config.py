@@ -181,6 +181,11 @@ def test_the_schema_describes_every_setting():
         assert bool(entry.get("x-user-only")) == (scope == "user"), key
         assert entry.get("x-env-inverted", False) == (kind == "not:bool"), key
     assert props["formatters"]["type"] == "array"  # its items: the declarative formatter specs
+    # each formatter is an object: the declarative pack's spec schema, held in $defs/formatter
+    item = props["formatters"]["items"]
+    assert item == {"$ref": "#/$defs/formatter"}
+    assert schema()["$defs"]["formatter"]["type"] == "object"
+    assert schema()["$defs"]["formatter"]["required"] == ["name", "match"]
 
 
 def test_docs_name_every_key_and_variable():
@@ -249,3 +254,20 @@ def test_a_level_rule_is_the_mode_unless_one_is_given(where):
     assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", data=raw).stdout == aggressive
     assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", "--mode", "default", data=raw).stdout == raw  # --mode wins
     assert _sqz(where, "compress", "--no-cache", "--cmd", "ps ax", data=raw).stdout == raw  # not the rule's subcommand
+
+
+def test_a_project_file_of_another_user_is_not_obeyed(where, monkeypatch):
+    """As git's safe.directory: a .sqz.yaml someone else could plant above your work (/tmp) is ignored, said."""
+    write(where["project"], "rules:\n  - program: make\n    passthrough: true\n")
+    assert config.rule_for("make") is not None
+    if os.getuid() == 0:  # root (CI): the file really changes hands
+        me, owner = 0, 4242
+        os.chown(where["project"], owner, owner)
+    else:  # a user cannot give a file away: this process plays another user instead
+        owner = os.getuid()
+        me = owner + 4242
+        monkeypatch.setattr(os, "getuid", lambda: me)
+    config.forget()
+    cfg = config.load(quiet=True)
+    assert cfg.rules == [] and cfg.errors == [
+        f"sqz: config {where['project']}: owned by uid {owner}, not by you (uid {me}); file ignored"]

@@ -182,5 +182,7 @@ def test_fast_dispatch_calls_hooks_in_pluggy_order(site):
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, env=env, check=True)
     fast, slow = json.loads(r.stdout)
     assert fast == slow
-    # the content kinds' trylast catch-all is the generic pack's (the core has no sqz_format of its own)
-    assert fast[0] == "fakefirst" and set(fast) == {"fakefirst", "fake", "fakelast", "generic"}
+    # the content kinds' trylast catch-all is the generic pack's (the core has no sqz_format of its own); the
+    # declarative pack's catch-all (the user's YAML specs) answers before it
+    assert fast[0] == "fakefirst" and set(fast) == {"fakefirst", "fake", "fakelast", "declarative", "generic"}
+    assert fast.index("declarative") < fast.index("generic")

@@ -422,7 +422,8 @@ COMMANDS_GROUP = "sqz.commands"
 PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-agents", "discover": "sqz-agents",
                "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
                "budget": "sqz-insights", "reset": "sqz-insights", "daemon": "sqz-daemon",
-               "proxy": "sqz-proxy"}
+               "proxy": "sqz-proxy", "trust": "sqz-formatters-declarative",
+               "formatters": "sqz-formatters-declarative"}
 _OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
                         "plugins", "completion"})
 

@@ -399,6 +399,9 @@ def begin_call() -> None:
     config = sys.modules.get("sqz_core.config")
     if config is not None:
         config.forget()
+    tokens = sys.modules.get("sqz_core.tokens")
+    if tokens is not None:
+        tokens._recent.clear()  # the last call's texts are not kept past it
     for name in [n for n, m in _modules.items() if m is None]:
         del _modules[name]
 

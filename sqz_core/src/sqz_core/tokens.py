@@ -54,6 +54,9 @@ def estimate(text: str) -> int:
     net-win gate and recorded as an estimate. Linear, in parts (no list of every piece
     of a 10 MB text at once).
     """
+    for seen, tokens in _recent:  # the same text object again (a gate comparing, then recording): counted once
+        if seen is text:
+            return tokens
     from collections import Counter
 
     n = extra = 0
@@ -66,7 +69,16 @@ def estimate(text: str) -> int:
         # non-ASCII characters cost more than their share of a piece
         if not part.isascii():
             extra += len(part.encode("utf-8", "surrogatepass")) - len(part)
-    return n + extra // 3
+    tokens = n + extra // 3
+    if len(text) >= _REMEMBER_FROM:
+        _recent.insert(0, (text, tokens))
+        del _recent[2:]
+    return tokens
+
+
+_REMEMBER_FROM = 4096  # shorter texts cost less to count again than to remember
+# the last two texts estimated (held, so an identity check cannot meet a new object at a freed address)
+_recent: list[tuple[str, int]] = []
 
 
 # the only characters of an ASCII text no estimate piece covers (whitespace but for space, tab, newline)

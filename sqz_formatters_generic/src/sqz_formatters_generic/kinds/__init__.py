@@ -10,7 +10,7 @@ hot path).
 from __future__ import annotations
 
 KINDS = ("json", "jsonl", "yaml", "log", "table", "ls", "find", "tree", "du", "grep",
-         "markdown", "html", "deptree", "runs", "columns")
+         "markdown", "html", "deptree", "runs", "columns", "templates")
 
 # kind -> (module, function)
 _HANDLERS = {
@@ -29,6 +29,7 @@ _HANDLERS = {
     "deptree": ("dep_tree", "compress_deptree"),
     "runs": ("line_runs", "compress_runs"),
     "columns": ("constant_columns", "compress_columns"),
+    "templates": ("templates", "compress_templates"),
 }
 
 _TABLE_PROGRAMS = frozenset({"ps", "df", "free", "lsblk", "netstat", "ss", "psql", "sqlite3", "mysql", "mariadb",
@@ -98,6 +99,13 @@ def detect_kind(text: str, request) -> str | None:
     """The content kind of ``text`` (one of ``KINDS``), or None; always None for file content."""
     if request.is_file_content() or not text.strip():
         return None
+    from sqz_core.api import FILE_PROGRAMS
+
+    if request.program in FILE_PROGRAMS:
+        # a file read the core let through because it printed a log (``sqz_core.logread``): the log
+        # kind (or JSON lines) reads it; no other kind's summary is applied to a file's content
+        kind = _sniff(text)
+        return kind if kind in ("log", "jsonl", "json") else None
     kind = _kind_by_program(request)
     if kind is not None:
         return kind
@@ -121,7 +129,8 @@ def _sniff(text: str) -> str | None:
                                ("table", "aligned_table", "looks_like_table"),
                                ("markdown", "markdown_doc", "looks_like_markdown"),
                                ("runs", "line_runs", "looks_like_runs"),
-                               ("columns", "constant_columns", "looks_like_columns")):
+                               ("columns", "constant_columns", "looks_like_columns"),
+                               ("templates", "templates", "looks_like_templates")):
         if getattr(_module(module), test)(text):
             return kind
     return None

@@ -1,0 +1,59 @@
+"""The template mining reads long line-oriented output that is not a log (issue 25.2): folds with
+every severe line kept and the values said; file reads and short output are left alone; linear."""
+
+from __future__ import annotations
+
+from sqz_core.request import FormatRequest
+from sqz_formatters_generic.kinds import compress_kind, detect_kind
+from sqz_testing import grows_linearly, work_done
+
+
+def test_long_output_that_is_not_a_log_is_template_mined():
+    lines = []
+    for page in range(1, 41):
+        lines.append(f"fetched {page * 7 % 50 + 3} items from page {page} in {page % 4 + 1}.{page % 10}s")
+        if page % 5 == 0:
+            lines.append(f"  stored pages {page - 4}-{page} in shard {page % 3}")
+    lines.insert(17, "  skipped page 15: upstream answered 503, will retry")
+    text = "\n".join(lines) + "\n"
+    req = FormatRequest(text, "python crawl.py")
+    assert detect_kind(text, req) == "templates"
+    out = compress_kind("templates", req)
+    assert out is not None and len(out) * 2 < len(text)
+    assert "  skipped page 15: upstream answered 503, will retry" in out.split("\n")
+    assert "[×40 lines like the one above, 35 of them further down, not shown, 40 of 5–52, " in out
+
+
+def test_records_of_several_lines_are_not_template_mined():
+    # ``stat``-like records: each line's template repeats once per record, none dominates
+    text = "".join(f"  File: pkg/m{s}.py\n  Size: {100 + s * 37}\tBlocks: {8 + s % 3}\n"
+                   f"Access: 2026-12-01 12:58:{s:02d}\nModify: 2026-12-01 12:57:{s:02d}\n" for s in range(30))
+    assert detect_kind(text, FormatRequest(text, "stat pkg/*.py")) != "templates"
+
+
+def test_the_templates_kind_leaves_file_reads_and_short_output_alone():
+    lines = "".join(f"fetched {s} items from page {s}\n" for s in range(60))
+    assert compress_kind("templates", FormatRequest(lines, "cd out && cat pages.txt")) is None
+    short = "".join(f"fetched {s} items from page {s}\n" for s in range(10))
+    assert detect_kind(short, FormatRequest(short, "python crawl.py")) != "templates"
+
+
+def test_value_listing_and_template_detection_are_linear():
+    def crawl(n: int) -> FormatRequest:
+        return FormatRequest("".join(f"fetched {s * 7 % 97} items from page {s} in {s % 9}.{s % 7}s\n"
+                                     for s in range(n)), "python crawl.py")
+
+    small, n_small = work_done(compress_kind, "templates", crawl(2000))
+    large, n_large = work_done(compress_kind, "templates", crawl(8000))
+    assert small is not None and large is not None
+    assert grows_linearly(n_small, n_large, 4), (n_small, n_large)
+    _, d_small = work_done(detect_kind, crawl(500).text, crawl(500))
+    _, d_large = work_done(detect_kind, crawl(2000).text, crawl(2000))
+    assert grows_linearly(d_small, d_large, 4), (d_small, d_large)
+
+    def wide(width: int) -> FormatRequest:   # many values per line, every one differing: the listing gives up
+        return FormatRequest("".join("2026-12-01 10:00:00 INFO ids " + " ".join(str(r * 7 + k) for k in range(width))
+                                     + "\n" for r in range(20)), "app")
+    _, w_small = work_done(compress_kind, "log", wide(200))
+    _, w_large = work_done(compress_kind, "log", wide(800))
+    assert grows_linearly(w_small, w_large, 4), (w_small, w_large)
