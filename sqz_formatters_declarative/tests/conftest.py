@@ -14,6 +14,7 @@ def config_home(tmp_path, monkeypatch):
     home = tmp_path / "sqz-home" / "xdg-config"
     home.mkdir(parents=True, exist_ok=True)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.delenv("SQZ_CONFIG", raising=False)  # the root conftest's: here the user file is found by XDG
     monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "sqz-home" / "cache"))
     return home
 
