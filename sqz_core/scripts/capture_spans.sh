@@ -38,6 +38,11 @@ CMDLINE="python fetch.py"
 cap requests_connection_refused "requests 2.32.3, urllib3 $("$work/venv/bin/python" -c 'import urllib3; print(urllib3.__version__)'), $("$work/venv/bin/python" --version)" \
   "$work/venv/bin/python" fetch.py || true
 
+# 2b. the same through the standard library alone (urllib.request): long runs of stdlib frames
+CMDLINE="python3 -c \"import urllib.request; urllib.request.urlopen('http://127.0.0.1:PORT/health')\""
+cap urllib_connection_refused "$("$PY" --version)" \
+  "$PY" -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:$port/health')" || true
+
 # 3. a Flask dev server's log: access lines with two tracebacks among them
 cat > app.py <<'PYEOF'
 from flask import Flask, abort

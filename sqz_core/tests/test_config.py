@@ -26,6 +26,7 @@ def where(tmp_path, monkeypatch):
     (project / ".git").mkdir(parents=True)
     (project / "src").mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    monkeypatch.delenv("SQZ_CONFIG", raising=False)  # the root conftest's: the user file is found by XDG here
     monkeypatch.chdir(project / "src")
     for setting in config.SETTINGS:
         if setting[1] != "SQZ_DB_PATH":  # the test's own store (the root conftest's)
@@ -137,6 +138,16 @@ def test_a_project_may_not_redirect_the_store_or_upstreams(where):
     write(where["user"], "store_url: sqlite:///tmp/x.db\n")
     config.forget()
     assert config.env("SQZ_STORE_URL") == "sqlite:///tmp/x.db"
+
+
+def test_sqz_config_names_the_user_file(where, monkeypatch, tmp_path):
+    write(where["user"], "time_budget_ms: 900\n")
+    other = tmp_path / "elsewhere.yaml"
+    write(other, "time_budget_ms: 800\n")
+    monkeypatch.setenv("SQZ_CONFIG", str(other))
+    assert config.value("time_budget_ms") == (800, f"{other}:1")
+    monkeypatch.setenv("SQZ_CONFIG", "")  # set but empty: no user file at all
+    assert config.value("time_budget_ms") == (2000, "default")
 
 
 def test_an_edited_file_is_read_again(where):
@@ -254,3 +265,20 @@ def test_a_level_rule_is_the_mode_unless_one_is_given(where):
     assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", data=raw).stdout == aggressive
     assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", "--mode", "default", data=raw).stdout == raw  # --mode wins
     assert _sqz(where, "compress", "--no-cache", "--cmd", "ps ax", data=raw).stdout == raw  # not the rule's subcommand
+
+
+def test_a_project_file_of_another_user_is_not_obeyed(where, monkeypatch):
+    """As git's safe.directory: a .sqz.yaml someone else could plant above your work (/tmp) is ignored, said."""
+    write(where["project"], "rules:\n  - program: make\n    passthrough: true\n")
+    assert config.rule_for("make") is not None
+    if os.getuid() == 0:  # root (CI): the file really changes hands
+        me, owner = 0, 4242
+        os.chown(where["project"], owner, owner)
+    else:  # a user cannot give a file away: this process plays another user instead
+        owner = os.getuid()
+        me = owner + 4242
+        monkeypatch.setattr(os, "getuid", lambda: me)
+    config.forget()
+    cfg = config.load(quiet=True)
+    assert cfg.rules == [] and cfg.errors == [
+        f"sqz: config {where['project']}: owned by uid {owner}, not by you (uid {me}); file ignored"]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import sys
 
-SNAPSHOT_VERSION = 2
+SNAPSHOT_VERSION = 3
 
 # key, environment variable, type, default (None: computed elsewhere), who may set it, what it does
 #   type: bool, int, number, string, list (comma-separated in the variable), or "not:bool" (the variable
@@ -142,29 +142,33 @@ def cache_dir() -> str:
 
 
 def user_path() -> str:
-    """``$XDG_CONFIG_HOME/sqz/config.yaml`` (default ``~/.config/sqz/config.yaml``)."""
+    """``$SQZ_CONFIG``, else ``$XDG_CONFIG_HOME/sqz/config.yaml`` (default ``~/.config/sqz/config.yaml``)."""
+    own = os.environ.get("SQZ_CONFIG")
+    if own is not None:
+        return own or os.devnull  # set but empty: no user file
     root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(root, "sqz", "config.yaml")
 
 
-def _stat(path: str):
+def _stat(path: str, kind: str):
+    """``[path, mtime_ns, size, kind, owner uid]`` of a regular file, else None."""
     try:
         st = os.stat(path)
     except (OSError, ValueError):
         return None
-    return [path, st.st_mtime_ns, st.st_size] if (st.st_mode & 0o170000) == 0o100000 else None
+    return [path, st.st_mtime_ns, st.st_size, kind, st.st_uid] if (st.st_mode & 0o170000) == 0o100000 else None
 
 
 def candidates(cwd: str | None = None) -> list[list]:
-    """``[path, mtime_ns, size]`` of every existing file that may hold configuration, user's first.
+    """``[path, mtime_ns, size, kind, uid]`` of every existing file that may hold configuration, user's
+    first (``kind``: user, project for ``.sqz.yaml``, pyproject).
 
     The walk stops at the first ``.sqz.yaml`` (the nearest project file) or at the repository root.
     A ``pyproject.toml`` is a candidate; whether it holds ``[tool.sqz]`` is settled when parsing.
     """
     found = []
-    user = _stat(user_path())
+    user = _stat(user_path(), "user")
     if user is not None:
-        user.append("user")
         found.append(user)
     if cwd is None:
         try:
@@ -173,14 +177,12 @@ def candidates(cwd: str | None = None) -> list[list]:
             return found
     d = cwd
     while True:
-        own = _stat(os.path.join(d, ".sqz.yaml"))
+        own = _stat(os.path.join(d, ".sqz.yaml"), "project")
         if own is not None:
-            own.append("project")
             found.append(own)
             break
-        py = _stat(os.path.join(d, "pyproject.toml"))
+        py = _stat(os.path.join(d, "pyproject.toml"), "pyproject")
         if py is not None:
-            py.append("pyproject")
             found.append(py)
         if os.path.lexists(os.path.join(d, ".git")):
             break

@@ -9,6 +9,7 @@ and the key; a file with a problem is ignored whole (a half-read file would appl
 from __future__ import annotations
 
 import json
+import os
 from importlib import resources
 
 LISTS = ("rules", "formatters")  # lists of objects, concatenated across files (the project's first)
@@ -316,7 +317,12 @@ def build(signature: list[list]) -> dict:
                 layers.append(("user", user_entry[0], *got))
         except ConfigError as exc:
             errors.append(f"sqz: config {exc}; file ignored")
+    me = os.getuid() if hasattr(os, "getuid") else None
     for entry in project_entries:  # nearest first: the first that holds sqz settings is the project's
+        if me is not None and len(entry) > 4 and entry[4] not in (me, 0):
+            # as git's safe.directory: a file another user could plant (/tmp/.sqz.yaml) is not yours to obey
+            errors.append(f"sqz: config {entry[0]}: owned by uid {entry[4]}, not by you (uid {me}); file ignored")
+            break
         try:
             got = read_file(entry[0], entry[3])
         except ConfigError as exc:

@@ -426,6 +426,8 @@ def _around_safe_spans(c: _Call) -> Result | None:
             found.append((candidate, by, by is not None))
     if not c.is_file and (verdict.spans or c.secret_blocks):
         found.extend(_rendered_around(c))
+        if (late := c.late(c.est_in)) is not None:
+            return late
     best = None
     for candidate, by, lossy in found:
         if text.endswith("\n") and not candidate.endswith("\n"):
@@ -513,7 +515,11 @@ def _protected_blocks(c: _Call, lines: list[str]) -> list[tuple[int, int, bool]]
 def _rendered_around(c: _Call) -> list[tuple[str, str | None, bool]]:
     """Candidates with each protected block kept verbatim where it stood (a placeholder line stood for
     it while the formatter, or the generic folding, rendered the rest), or, when a formatter dropped
-    or changed a placeholder, appended verbatim below its rendering of the rest."""
+    or changed a placeholder, appended verbatim below its rendering of the rest.
+
+    Only a formatter claiming the program renders here, not the content kinds (the catch-alls): on the
+    blind set those lost 63 facts (by words) of the logs around the traces; a content kind's
+    summary still counts through ``_around_safe_spans``' first candidates when it keeps every span."""
     from .spans import appended, fold_library_frames, put_back, with_placeholders, without_blocks
 
     lines = c.cleaned.split("\n")
@@ -547,13 +553,13 @@ def _rendered_around(c: _Call) -> list[tuple[str, str | None, bool]]:
     out: list[tuple[str, str | None, bool]] = []
     if recoverable and not c.cheap:
         req = FormatRequest(held, c.command, tool=c.tool, exit_code=c.exit_code, mode=c.req.mode)
-        plugin, formatted, _ = _first_format(c.records, req)
+        plugin, formatted, _ = _first_format(c.records, req, catch_alls=False)
         if formatted is not None:
             done = put_back(formatted, texts)
             if done is None:
                 req = FormatRequest(without_blocks(lines, spans), c.command, tool=c.tool, exit_code=c.exit_code,
                                     mode=c.req.mode)
-                plugin, formatted, _ = _first_format(c.records, req)
+                plugin, formatted, _ = _first_format(c.records, req, catch_alls=False)
                 done = None if formatted is None else appended(formatted, texts)
             if done is not None:
                 out.append((done, plugin, True))
@@ -650,7 +656,7 @@ def _store(c: _Call, result: Result) -> Result:
     return result
 
 
-def _first_format(records: list[dict], req: FormatRequest) -> tuple:
+def _first_format(records: list[dict], req: FormatRequest, catch_alls: bool = True) -> tuple:
     """``(plugin, text, kind asked)`` of the first formatter that answers (plugin and text None if none).
 
     One ``sqz_format`` call in pluggy's order (wrappers included); the content kind
@@ -667,9 +673,12 @@ def _first_format(records: list[dict], req: FormatRequest) -> tuple:
         request.kind = call_first(implementations("sqz_detect", records), request=request)[1]
 
     impls = implementations("sqz_format", records)
-    catch_alls = {r["name"] for r in records if "*" in r.get("commands", ())}
-    at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_alls), len(impls))
-    impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
+    catch_all = {r["name"] for r in records if "*" in r.get("commands", ())}
+    if not catch_alls:  # only the formatters that claim the program (the per-span path: no content kind)
+        impls = [m for m in impls if m.wraps or m.plugin not in catch_all]
+    if catch_alls:
+        at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_all), len(impls))
+        impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
     plugin, formatted = call_first(impls, request=req)
     return plugin, formatted, bool(asked)
 

@@ -13,7 +13,7 @@ page and the rest of the output is compressed as usual:
   the generic folding runs on that text, and each placeholder is put back as the block's lines
   (or, when a formatter dropped or altered one, the blocks are appended verbatim below the rendering
   of the text without them);
-* ``fold_library_frames``: in a long stack trace, runs of library frames (site-packages,
+* ``fold_library_frames``: in a long stack trace, runs of 8+ library frames (site-packages,
   node_modules, the standard library) become one counted line; user frames and every exception
   line stay verbatim, and the original is stored, so ``sqz expand`` prints the frames.
 
@@ -184,12 +184,14 @@ def appended(rendered: str, blocks_text: list[str]) -> str:
 
 
 # --- library frames in stack traces ----------------------------------------------------
-_PY_FILE = lazy(r'^(\s+)File "([^"\n]{1,4096})", line \d+')
+_PY_FILE = lazy(r'^(\s+)File "([^"\n]{1,4096})", line (\d+)(?:, in ([^\n]{1,512}))?')
 _JS_AT = lazy(r"^\s+at (?:async )?[^\n]{0,4096}$")
 _STDLIB = lazy(r"/lib/python\d(?:\.\d+)?/(?!site-packages/|dist-packages/)([\w.-]{1,200})")
+_SHORT = (lazy(r"[/\\](?:site|dist)-packages[/\\]([^\n]{1,4096})$"), lazy(r"node_modules[/\\]([^\n]{1,4096})$"),
+          lazy(r"/lib/python\d(?:\.\d+)?/([^\n]{1,4096})$"))
 _SITE = lazy(r"[/\\](?:site|dist)-packages[/\\]([\w.-]{1,200})")
 _NODE_MODULES = lazy(r"node_modules[/\\]((?:@[\w.-]{1,200}[/\\])?[\w.-]{1,200})")
-MIN_FOLD = 3  # a run of fewer library frames stays as it is
+MIN_FOLD = 8  # a shorter run of library frames stays as it is (shorter runs held facts on the blind set)
 
 
 def _library(path: str) -> str | None:
@@ -211,10 +213,19 @@ def _library(path: str) -> str | None:
     return None
 
 
+def _short(path: str) -> str:
+    """A library file's path from its package on (``urllib3/connectionpool.py``), else as it is."""
+    for pattern in _SHORT:
+        m = pattern.search(path)
+        if m:
+            return m.group(1)
+    return path
+
+
 def fold_library_frames(lines: list[str]) -> tuple[list[str], int]:
     """The lines of one stack trace with each run of ``MIN_FOLD``+ library frames as one counted line,
     and how many frames were folded. Exception lines, messages and user frames are never touched."""
-    frames: list[tuple[int, int, str | None]] = []  # (first line, last line, library)
+    frames: list[tuple[int, int, str | None, str]] = []  # (first line, last line, library, short label)
     i = 0
     n = len(lines)
     while i < n:
@@ -226,12 +237,15 @@ def fold_library_frames(lines: list[str]) -> tuple[list[str], int]:
             while (j + 1 < n and lines[j + 1].strip() and len(lines[j + 1]) - len(lines[j + 1].lstrip()) > indent
                    and _PY_FILE.match(lines[j + 1]) is None):
                 j += 1  # its source line and the ^^^ markers under it
-            frames.append((i, j, _library(m.group(2))))
+            frames.append((i, j, _library(m.group(2)), f"{_short(m.group(2))}:{m.group(3)} {m.group(4) or ''}".rstrip()))
             i = j + 1
             continue
         if _JS_AT.match(line):
-            where = line.rsplit("(", 1)[-1] if line.rstrip().endswith(")") else line.strip()[3:]
-            frames.append((i, i, _library(where.strip().lstrip("async ").strip())))
+            body = line.strip()[3:].removeprefix("async ")
+            where, func = body, ""
+            if body.rstrip().endswith(")") and " (" in body:
+                func, where = body[:-1].split(" (", 1)
+            frames.append((i, i, _library(where.strip()), f"{_short(where.strip())} {func}".rstrip()))
         i += 1
     out: list[str] = []
     pos = 0
@@ -254,7 +268,8 @@ def fold_library_frames(lines: list[str]) -> tuple[list[str], int]:
             indent = lines[first_line][:len(lines[first_line]) - len(lines[first_line].lstrip())]
             shown = ", ".join(names[:4]) + (f", +{len(names) - 4}" if len(names) > 4 else "")
             out.extend(lines[pos:first_line])
-            out.append(f"{indent}[sqz: {count} library frames ({shown})]")
+            labels = "; ".join(f[3] for f in frames[k:r + 1])
+            out.append(f"{indent}[sqz: {count} library frames ({shown}), source lines folded: {labels}]")
             pos = last_line + 1
             folded += count
         k = e + 1

@@ -50,7 +50,8 @@ def _read_ls(rendered: str) -> list[tuple]:
     lines = rendered.rstrip("\n").split("\n")
     legend = lines[0]
     assert legend.startswith("[ls -l as: ") and legend.endswith("]")
-    usual_mode = re.search(r"; mode links (\S+ \d+) where not shown", legend)
+    shared = re.search(r"; mode where not shown: ([^;\]]+)", legend)
+    usual_modes = {m[0]: m for m in re.findall(r"(\S{10}) for ", shared.group(1))} if shared else {}
     every_owner = re.search(r"; all owned by (\S+?)[;\]]", legend)
     usual = re.search(r"; owner:group (\S+) where not shown", legend)
     every_date = re.search(r"; all dated ([^;\]]+)", legend)
@@ -67,8 +68,9 @@ def _read_ls(rendered: str) -> list[tuple]:
         if re.fullmatch(r"[-bcdlpsD?][-rwxsStTl?]{9}[.+@]?", words[0]):
             mode = words.pop(0) + " " + words.pop(0)
         else:
-            assert usual_mode, line
-            mode = usual_mode.group(1)
+            # no mode: the name's ending says the type, the legend that type's permissions
+            kind = "d" if line.endswith("/") else "l" if (" -> " in line or line.endswith("@")) else "-"
+            mode = usual_modes[kind] + " " + words.pop(0)
         if every_owner:
             owner = every_owner.group(1)
         elif ":" in words[0]:
@@ -113,13 +115,13 @@ def test_ls_device_files_symlinks_and_odd_names_read_one_way():
             "drwxr-xr-x 2 root root   4096 Dec  1 06:00 a dir\n")
     out = compress_ls(FormatRequest(text, "ls -l /dev/x"))
     lines = out.split("\n")
-    # issue 25: the permissions and link count as ls printed them (no pair is shared by most entries here)
+    # issue 25: the permissions as ls printed them (the files' shared one said once) and every link count
     assert "crw-rw-rw- 1 root:tty 5,0 tty" in lines and "brw-rw---- 1 root:disk 8,1 sda1" in lines
     assert "lrwxrwxrwx 1 4 link -> dest" in lines
     # a plain file whose name holds " -> " or ends in "@" must not read as a link
-    assert "-rw-r--r-- 1 3 'file -> not a link'" in lines
-    assert "-rw-r--r-- 1 3 'mail@'" in lines
-    assert "-rw-r--r-- 1 3 two  spaces" in lines or "-rw-r--r-- 1 3 'two  spaces'" in lines
+    assert "-rw-r--r-- 1 3 'file -> not a link'" in lines  # its " -> " keeps the mode: it must not read as a link
+    assert "1 3 'mail@'" in lines
+    assert "1 3 two  spaces" in lines or "1 3 'two  spaces'" in lines
     assert "drwxr-xr-x 2 4096 a dir/" in lines
     assert "total 8" in lines
 
@@ -131,10 +133,11 @@ def test_names_ls_quoted_itself_are_left_as_ls_printed_them():
             "lrwxrwxrwx 1 root root 11 Dec  1 06:42 'link to' -> 'two  spaces'\n"
             "-rw-r--r-- 1 root root 0 Dec  1 06:42 'new'$'\\n''line'\n")
     lines = compress_ls(FormatRequest(text, "ls -l --quoting-style=shell-escape")).split("\n")
-    # "-rw-r--r-- 1" is shared by 3 of the 4 entries: said once in the legend
-    assert "; mode links -rw-r--r-- 1 where not shown" in lines[0]
-    assert lines[1:5] == ["0  mail@", "0 'x -> y'", "lrwxrwxrwx 1 11 'link to' -> 'two  spaces'",
-                          "0 'new'$'\\n''line'"]
+    # "-rw-r--r--" is shared by the 3 files: said once in the legend; " mail@" (a file padded by ls)
+    # and 'x -> y' would read as links without their mode, so they keep it
+    assert "; mode where not shown: -rw-r--r-- for files;" in lines[0]
+    assert lines[1:5] == ["-rw-r--r-- 1 0  mail@", "-rw-r--r-- 1 0 'x -> y'", "lrwxrwxrwx 1 11 'link to' -> 'two  spaces'",
+                          "1 0 'new'$'\\n''line'"]
 
 
 # ---------------------------------------------------------------- du

@@ -20,17 +20,17 @@ def test_every_entry_keeps_mode_owner_size_date_and_name():
     fx, out = _ls("ls_la_mixed")
     lines = out.split("\n")
     # root:root owns 9 of the 11 entries: said once, the other owner on its entries' lines
-    # root:root owns 9 of the 11 entries: said once, the other owner on its entries' lines; no
-    # permissions and link count are shared by more than half, so each entry has its own (issue 25)
-    assert lines[0] == ("[ls -l as: mode links [owner:group] size date name; "
-                        "owner:group root:root where not shown]")
+    # root:root owns 9 of the 11 entries: said once, the other owner on its entries' lines; the
+    # directories' usual permissions are said once, every other entry has its own (issue 25)
+    assert lines[0] == ("[ls -l as: [mode] links [owner:group] size date name; mode where not shown: "
+                        "drwxr-xr-x for dir/; owner:group root:root where not shown]")
     for expected in ("-rw------- 1 18 Jun 24 2025 NOTES.md",
                      "-rwsr-xr-x 1 35664 Jun 24 2025 helper",
                      "drwxrwxrwt 2 nobody:nogroup 4096 Nov 30 04:17 shared/",
                      "prw-r--r-- 1 0 Nov 30 04:17 events.fifo",
                      "lrwxrwxrwx 1 11 Jun 24 2025 main.py -> src/main.py",
                      "-rw-r--r-- 1 nobody:nogroup 123456 Jun 24 2025 data.bin",
-                     "drwxr-xr-x 5 4096 Nov 30 04:17 ./", "total 188"):
+                     "5 4096 Nov 30 04:17 ./", "2 4096 Jun 24 2025 src/", "total 188"):
         assert expected in lines
     assert "root:root" not in "\n".join(lines[1:])
     # one line per entry (., .. included) and the total, nothing else but the legend
@@ -42,22 +42,22 @@ def test_an_owner_shared_by_half_the_entries_or_fewer_stays_on_every_line():
     text = ("-rw-r--r-- 1 a a 1 Jun 24  2025 x\n-rw-r--r-- 1 a a 2 Jun 24  2025 y\n"
             "-rw-r--r-- 1 b b 3 Jun 24  2025 z\n-rw-r--r-- 1 b b 4 Jun 24  2025 w\n")
     out = compress_ls(FormatRequest(text, "ls -l"))
-    assert out.split("\n")[0] == ("[ls -l as: [mode links] owner:group size name; mode links -rw-r--r-- 1 "
-                                  "where not shown; all dated Jun 24 2025]")
-    assert "a:a 1 x" in out.split("\n") and "b:b 4 w" in out.split("\n")
+    assert out.split("\n")[0] == ("[ls -l as: [mode] links owner:group size name; mode where not shown: "
+                                  "-rw-r--r-- for files; all dated Jun 24 2025]")
+    assert "1 a:a 1 x" in out.split("\n") and "1 b:b 4 w" in out.split("\n")
 
 
 def test_owner_and_date_shared_by_every_entry_are_written_once():
     fx, out = _ls("ls_la_color_rich")
     lines = out.rstrip("\n").split("\n")
-    assert lines[0] == ("[ls -l as: [mode links] size name; mode links -rw-r--r-- 1 where not shown; "
-                        "all owned by root:root; all dated Nov 30 04:37]")
-    assert "6066 __init__.py" in lines and "drwxr-xr-x 2 4096 __pycache__/" in lines
+    assert lines[0] == ("[ls -l as: [mode] links size name; mode where not shown: drwxr-xr-x for dir/, "
+                        "-rw-r--r-- for files; all owned by root:root; all dated Nov 30 04:37]")
+    assert "1 6066 __init__.py" in lines and "2 4096 __pycache__/" in lines
     assert all("root" not in l and "Nov 30" not in l for l in lines[1:])
     fx, out = _ls("ls_la_usr_lib_python")
-    assert out.startswith("[ls -l as: [mode links] size date name; mode links -rw-r--r-- 1 where not shown; "
-                          "all owned by root:root]\n")
-    assert "645 Apr 28 2025 EXTERNALLY-MANAGED" in out.split("\n")
+    assert out.startswith("[ls -l as: [mode] links size date name; mode where not shown: drwxr-xr-x for dir/, "
+                          "-rw-r--r-- for files, lrwxrwxrwx for links; all owned by root:root]\n")
+    assert "1 645 Apr 28 2025 EXTERNALLY-MANAGED" in out.split("\n")
 
 
 def test_find_writes_a_long_shared_prefix_once_and_counts_extensions():

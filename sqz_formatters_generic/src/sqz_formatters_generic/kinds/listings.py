@@ -1,8 +1,8 @@
 """File listings: ``ls -l``, ``find``, ``tree``, ``du``.
 
-``ls -l`` keeps every entry's permissions and link count as ls prints them, owner, size, date
-and name with its type (``dir/``, ``link -> target``) and the ``total`` line; the permissions and
-link count most entries share, an owner most entries share and a date every entry shares are
+``ls -l`` keeps every entry's permissions as ls prints them, link count, owner, size, date and
+name with its type (``dir/``, ``link -> target``) and the ``total`` line; the permissions most
+directories (files, links) share, an owner most entries share and a date every entry shares are
 written once (issue 25: ``-rw-r--r--`` and the link count are words a reader searches for). ``find``, ``tree`` and ``du`` are regrouped by directory so each
 directory path is written once; every path (and size) can still be read back: in ``tree`` and
 ``du`` a name with a blank, quote or backslash is quoted as ``ls`` quotes it (``'a b.txt'``), so
@@ -35,25 +35,29 @@ _DU_LINE = lazy(r"^(\d+(?:[.,]\d+)?[KMGTPE]?)\t(.+)$")
 
 
 def compress_ls(request) -> str | None:
-    """Every entry on one line: permissions and link count, size, date, name (``dir/``, ``link -> target``).
-    The permissions and link count most entries share and an owner:group most entries share are written
-    once in the legend line and only on the other entries' lines; a date every entry shares is
-    written once; ``total`` lines stay as printed."""
+    """Every entry on one line: permissions, link count, size, date, name (``dir/``, ``link -> target``).
+    The permissions most entries of a type share (directories, files, links: the name's ``/``, ``->``
+    or ``@`` says which type an entry is) and an owner:group most entries share are written once in the
+    legend line and only on the other entries' lines; a date every entry shares is written once;
+    ``total`` lines stay as printed."""
     return _compress_long_listing(request.text.split("\n"), "ls -l")
 
 
-def _usual(counts: dict, entries: int) -> str | None:
-    """The value most entries share, when it is more than half of them (and there are 4 or more)."""
-    if entries < 4 or not counts:
+def _usual(counts: dict, entries: int, least: int = 4) -> str | None:
+    """The value most entries share, when it is more than half of them (and there are ``least`` or more)."""
+    if entries < least or not counts:
         return None
     top, n = max(counts.items(), key=lambda kv: kv[1])
     return top if n * 2 > entries else None
 
 
+_TYPE_NAMES = (("d", "dir/"), ("-", "files"), ("l", "links"))
+
+
 def _compress_long_listing(lines, label: str) -> str | None:
     rows: list[object] = []              # an entry's match or a verbatim line
     owners: dict[str, int] = {}          # owner:group -> entries
-    modes: dict[str, int] = {}           # "permissions links" -> entries
+    modes: dict[str, dict[str, int]] = {"d": {}, "-": {}, "l": {}}   # type -> permissions -> entries
     dates: set[str] = set()
     for line in lines:
         if not line.strip():
@@ -67,8 +71,9 @@ def _compress_long_listing(lines, label: str) -> str | None:
         if m:
             key = f"{m.group('owner')}:{m.group('group')}"
             owners[key] = owners.get(key, 0) + 1
-            mode = f"{m.group('mode')} {m.group('links')}"
-            modes[mode] = modes.get(mode, 0) + 1
+            mode = m.group("mode")
+            if mode[0] in modes:
+                modes[mode[0]][mode] = modes[mode[0]].get(mode, 0) + 1
             dates.add(" ".join(m.group("date").split()))
             rows.append(m)
         elif (line.endswith(":") and not line.startswith(" ")) or _TOOL_ERROR.match(line):
@@ -81,27 +86,28 @@ def _compress_long_listing(lines, label: str) -> str | None:
         rows.pop()
     entries = sum(not isinstance(r, str) for r in rows)
     owner = next(iter(owners)) if len(owners) == 1 and entries > 1 else None
-    # an owner:group (a mode and link count) most entries share is written only on the other entries'
-    # lines (an owner has a colon and a mode starts with its type letter, which a size never has, so a
-    # line still reads one way)
+    # an owner:group most entries share is written only on the other entries' lines (the field has
+    # a colon, which a link count never has); so are the permissions most entries of a type share (a
+    # line without them starts with its link count, a digit, which permissions never do)
     usual = _usual(owners, entries) if owner is None else None
-    mode = _usual(modes, entries)
+    usual_modes = {t: u for t, c in modes.items() if (u := _usual(c, sum(c.values()), 2))}
     date = dates.pop() if len(dates) == 1 and entries > 1 else None
-    legend = (f"[{label} as: " + ("[mode links]" if mode else "mode links")
+    shared = ", ".join(f"{usual_modes[t]} for {name}" for t, name in _TYPE_NAMES if t in usual_modes)
+    legend = (f"[{label} as: " + ("[mode]" if shared else "mode") + " links"
               + ("" if owner else " [owner:group]" if usual else " owner:group")
               + " size" + ("" if date else " date") + " name"
-              + (f"; mode links {mode} where not shown" if mode else "")
+              + (f"; mode where not shown: {shared}" if shared else "")
               + (f"; all owned by {owner}" if owner else "")
               + (f"; owner:group {usual} where not shown" if usual else "")
               + (f"; all dated {date}" if date else "") + "]")
     out = [legend]
     for row in rows:
-        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None, usual, mode))
+        out.append(row if isinstance(row, str) else _ls_entry(row, owner is None, date is None, usual, usual_modes))
     return "\n".join(out) + "\n"
 
 
 def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None = None,
-              usual_mode: str | None = None) -> str:
+              usual_modes: dict | None = None) -> str:
     mode, name = m.group("mode"), m.group("name")
     kind = mode[0]
     if kind == "d":
@@ -113,8 +119,11 @@ def _ls_entry(m: re.Match, with_owner: bool, with_date: bool, usual: str | None 
         # space to line up with quoted ones) is left as ls printed it
         name = quote_name(name, force=True)
     parts = []
-    if f"{mode} {m.group('links')}" != usual_mode:
-        parts.append(f"{mode} {m.group('links')}")
+    # the mode goes only where the type it stands for is the one the rendered name reads as
+    reads_as = "d" if name.endswith("/") else "l" if (" -> " in name or name.endswith("@")) else "-"
+    if (usual_modes or {}).get(kind) != mode or reads_as != kind:
+        parts.append(mode)
+    parts.append(m.group("links"))
     if with_owner and f"{m.group('owner')}:{m.group('group')}" != usual:
         parts.append(f"{m.group('owner')}:{m.group('group')}")
     parts.append("".join(m.group("size").split()))
