@@ -10,8 +10,9 @@ import pytest
 def _isolated_sqz_home(tmp_path, monkeypatch):
     monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "sqz-home" / "sqz.db"))
     monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "sqz-home" / "cache"))
-    # no user config file of the developer's (~/.config/sqz/config.yaml) reaches a test
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "sqz-home" / "xdg-config"))
+    # no user config file of the developer's (~/.config/sqz/config.yaml) reaches a test (SQZ_CONFIG, not
+    # XDG_CONFIG_HOME: the agents' CLIs that e2e tests run read that one)
+    monkeypatch.setenv("SQZ_CONFIG", str(tmp_path / "sqz-home" / "config.yaml"))
     # the README's PATH step (the venv's bin first): hints then say a bare `sqz`, as for a user;
     # sqz_core/tests/test_runnable.py covers sqz off PATH
     bindir = os.path.dirname(sys.executable)

@@ -158,14 +158,14 @@ def test_doctor_names_a_config_file_it_ignores(home, tmp_path):
     (xdg / "sqz").mkdir(parents=True)
     cfg = xdg / "sqz" / "config.yaml"
     cfg.write_text("quiet: true\ntime_budget_ms: soon\n")
-    r = sqz("doctor", "--json", env={"XDG_CONFIG_HOME": str(xdg)})
+    r = sqz("doctor", "--json", env={"SQZ_CONFIG": str(cfg)})
     report = json.loads(r.stdout)
     assert report["config"] == {"status": "invalid", "files": [], "problems": [
         f"sqz: config {cfg}:2: time_budget_ms: 'soon' is not of type 'integer'; file ignored"]}
     assert r.returncode >= 1
-    human = sqz("doctor", env={"XDG_CONFIG_HOME": str(xdg)})
+    human = sqz("doctor", env={"SQZ_CONFIG": str(cfg)})
     assert f"config: {cfg}:2: time_budget_ms: 'soon' is not of type 'integer'; file ignored (fix:" in \
         human.stdout.decode()
     cfg.write_text("quiet: true\n")
-    report = json.loads(sqz("doctor", "--json", env={"XDG_CONFIG_HOME": str(xdg)}).stdout)
+    report = json.loads(sqz("doctor", "--json", env={"SQZ_CONFIG": str(cfg)}).stdout)
     assert report["config"] == {"status": "ok", "files": [str(cfg)], "problems": []}

@@ -26,6 +26,7 @@ def where(tmp_path, monkeypatch):
     (project / ".git").mkdir(parents=True)
     (project / "src").mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    monkeypatch.delenv("SQZ_CONFIG", raising=False)  # the root conftest's: the user file is found by XDG here
     monkeypatch.chdir(project / "src")
     for setting in config.SETTINGS:
         if setting[1] != "SQZ_DB_PATH":  # the test's own store (the root conftest's)
@@ -137,6 +138,16 @@ def test_a_project_may_not_redirect_the_store_or_upstreams(where):
     write(where["user"], "store_url: sqlite:///tmp/x.db\n")
     config.forget()
     assert config.env("SQZ_STORE_URL") == "sqlite:///tmp/x.db"
+
+
+def test_sqz_config_names_the_user_file(where, monkeypatch, tmp_path):
+    write(where["user"], "time_budget_ms: 900\n")
+    other = tmp_path / "elsewhere.yaml"
+    write(other, "time_budget_ms: 800\n")
+    monkeypatch.setenv("SQZ_CONFIG", str(other))
+    assert config.value("time_budget_ms") == (800, f"{other}:1")
+    monkeypatch.setenv("SQZ_CONFIG", "")  # set but empty: no user file at all
+    assert config.value("time_budget_ms") == (2000, "default")
 
 
 def test_an_edited_file_is_read_again(where):

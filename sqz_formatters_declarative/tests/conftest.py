@@ -3,13 +3,8 @@ and a project folder to put ``.sqz/formatters`` in."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "declarative-formatters"
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
 @pytest.fixture
@@ -19,6 +14,7 @@ def config_home(tmp_path, monkeypatch):
     home = tmp_path / "sqz-home" / "xdg-config"
     home.mkdir(parents=True, exist_ok=True)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home))
+    monkeypatch.delenv("SQZ_CONFIG", raising=False)  # the root conftest's: here the user file is found by XDG
     monkeypatch.setenv("SQZ_CACHE_DIR", str(tmp_path / "sqz-home" / "cache"))
     return home
 

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import textwrap
 
-from conftest import EXAMPLES, FIXTURES
+from decl_testlib import EXAMPLES, FIXTURES
 
 from sqz_formatters_declarative import sources
 from sqz_formatters_declarative.trust import trust_paths

@@ -8,7 +8,7 @@ import shutil
 import subprocess
 import sys
 
-from conftest import EXAMPLES, FIXTURES
+from decl_testlib import EXAMPLES, FIXTURES
 
 
 def sqz(*args, cwd=None, ok=(0,)):

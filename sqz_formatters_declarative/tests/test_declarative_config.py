@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import FIXTURES
+from decl_testlib import FIXTURES
 
 from sqz_core.config import refresh
 from sqz_formatters_declarative.sources import active as _active

@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 
 import pytest
-from conftest import EXAMPLES, FIXTURES
+from decl_testlib import EXAMPLES, FIXTURES
 
 from sqz_core.api import FormatRequest, clean_terminal
 from sqz_formatters_declarative.compile import compile_file

@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 
-from conftest import EXAMPLES, FIXTURES
+from decl_testlib import EXAMPLES, FIXTURES
 
 from sqz_formatters_declarative.sources import active, notes_for, trust_path
 from sqz_formatters_declarative.trust import list_pins, revoke_paths, trust_paths

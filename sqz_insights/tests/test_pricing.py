@@ -90,6 +90,7 @@ def test_the_price_table_in_the_user_config_file(tmp_path, monkeypatch):
 
     (tmp_path / "sqz").mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv("SQZ_CONFIG", raising=False)
     monkeypatch.delenv("SQZ_PRICES", raising=False)
     monkeypatch.chdir(tmp_path)
     cfg = tmp_path / "sqz" / "config.yaml"

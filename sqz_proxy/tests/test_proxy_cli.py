@@ -101,6 +101,7 @@ def test_port_and_upstreams_from_the_user_config_file(tmp_path, monkeypatch):
     (tmp_path / "sqz").mkdir()
     (tmp_path / "proj" / ".git").mkdir(parents=True)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    monkeypatch.delenv("SQZ_CONFIG", raising=False)
     monkeypatch.chdir(tmp_path / "proj")
     for var in ("SQZ_PROXY_PORT", "SQZ_PROXY_OPENAI_URL", "SQZ_PROXY_ANTHROPIC_URL", "SQZ_PROXY_GEMINI_URL"):
         monkeypatch.delenv(var, raising=False)

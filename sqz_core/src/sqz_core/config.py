@@ -142,7 +142,10 @@ def cache_dir() -> str:
 
 
 def user_path() -> str:
-    """``$XDG_CONFIG_HOME/sqz/config.yaml`` (default ``~/.config/sqz/config.yaml``)."""
+    """``$SQZ_CONFIG``, else ``$XDG_CONFIG_HOME/sqz/config.yaml`` (default ``~/.config/sqz/config.yaml``)."""
+    own = os.environ.get("SQZ_CONFIG")
+    if own is not None:
+        return own or os.devnull  # set but empty: no user file
     root = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return os.path.join(root, "sqz", "config.yaml")
 

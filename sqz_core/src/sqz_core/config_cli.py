@@ -54,6 +54,8 @@ def _target(user: bool, project: bool, verb: str) -> tuple[str, str]:
     if user and project:
         _fail(f"sqz config {verb}: --user and --project exclude each other", 2)
     if not project:
+        if os.environ.get("SQZ_CONFIG") == "":
+            _fail(f"sqz config {verb}: SQZ_CONFIG is set but empty (no user file); unset it or name a file", 2)
         return config.user_path(), "user"
     found = [e for e in config.candidates() if e[3] != "user"]
     cfg = _cfg()
