@@ -70,3 +70,21 @@ def test_every_wheel_and_sdist_builds_and_passes_twine_check(tmp_path):
         with zipfile.ZipFile(built[1]) as whl:
             names = whl.namelist()
         assert any(n.endswith("/py.typed") for n in names) and any(n.endswith("licenses/LICENSE") for n in names), names
+
+
+def test_the_readme_install_builds_every_distribution_sqz_all_names():
+    """README: ``bash scripts/build_wheels.sh dist && pip install --find-links dist sqz-all``. The script
+    builds the wheels of exactly the workspace's distributions, and every sqz distribution sqz-all (and
+    its extras) depends on is one of them, so that pip finds each in ``dist``."""
+    readme = (ROOT / "README.md").read_text()
+    assert "bash scripts/build_wheels.sh dist && pip install --find-links dist sqz-all" in readme
+    listed = subprocess.run(["git", "ls-files", "*/pyproject.toml"], cwd=ROOT, capture_output=True, text=True,
+                            check=True).stdout.split()
+    built = {(ROOT / p).parent for p in listed if not p.startswith(("examples/", "benchmarks/"))}
+    assert built == set(DISTS)
+    names = {meta(d)["name"] for d in DISTS}
+    all_meta = meta(ROOT / "sqz_all")
+    wanted = [*all_meta["dependencies"], *(d for extra in all_meta["optional-dependencies"].values() for d in extra)]
+    sqz_wanted = {SQZ_DEP.match(d).group(1) for d in wanted if d.startswith("sqz-")}
+    assert sqz_wanted and sqz_wanted <= names
+    assert sqz_wanted | {"sqz-all"} == names  # nothing of the workspace is left out of the one-command install
