@@ -120,3 +120,54 @@ def test_a_big_input_within_the_budget_gets_the_same_answer_as_in_process(tmp_pa
         want = compress(wrapped, command="make", store=store, session="x", no_cache=True, exit_nonce=nonce)
         store.close()
         assert proc.stdout == want.output and proc.stderr == b""
+
+
+SLOW_PLUGIN = r'''
+import sys, time
+from sqz_core import hot, pipeline
+
+def slow(data, nonce):  # a plugin or stage that sleeps far past any budget, on a small input
+    time.sleep(600)
+
+pipeline.split_trailer = slow  # the pipeline's first step
+sys.exit(hot.main(["compress", "--cmd", "make"]))
+'''
+
+
+def test_a_slow_stage_on_a_small_input_is_cut_at_the_budget(tmp_path):
+    """Issue 27.6: a plugin that sleeps holds no call past the budget, however small the input (no fork
+    below CAPPED_MIN_BYTES: an interval timer stops it in process). Finishing at all is the proof (the
+    stage sleeps 600 s; the subprocess bound is a generous 120 s); the original goes out byte for byte."""
+    from sqz_core import hot
+
+    data = real_input(1)[:4096]
+    assert len(data) < hot.CAPPED_MIN_BYTES
+    env = dict(os.environ, SQZ_TIME_BUDGET_MS="1000", SQZ_DB_PATH=str(tmp_path / "db.sqlite"),
+               SQZ_CACHE_DIR=str(tmp_path / "cache"), SQZ_DAEMON="0", SQZ_QUIET="0")
+    proc = subprocess.run([sys.executable, "-c", SLOW_PLUGIN], input=data, capture_output=True, env=env,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == data
+    assert "time budget" in proc.stderr.decode()
+
+
+def test_the_timer_is_off_and_the_handler_back_after_a_call(monkeypatch, tmp_path):
+    """A call under the interval timer leaves no timer running and SIGALRM's handler as it found it."""
+    import signal
+
+    from sqz_core import hot
+
+    monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "db.sqlite"))
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "60000")
+    seen = []
+    previous = signal.signal(signal.SIGALRM, lambda *a: seen.append(a))
+    try:
+        opts = {"command": "make", "tool": None, "mode": "auto", "session": "s", "no_cache": True,
+                "no_abbrev": False, "agent": None}
+        data = real_input(1)[:4096]
+        assert hot.compress_bytes(data, opts).outcome != "timeout"
+        assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+        assert signal.getsignal(signal.SIGALRM) is not hot._ring
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert seen == []

@@ -103,12 +103,17 @@ def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | Non
     ``index``; a store error then sets ``opts["store_failed"]`` so it reopens the store.
 
     An input of ``CAPPED_MIN_BYTES`` or more with the user's own store is compressed in a forked
-    child (``_capped``): at the time budget the original goes out whatever stage is running.
+    child (``_capped``): at the time budget the original goes out whatever stage is running. A smaller
+    one is compressed here under an interval timer (``_alarmed``): a slow plugin is stopped at the budget.
     """
-    if store is NOT_MINE and len(data) >= CAPPED_MIN_BYTES and _can_fork():
+    if store is NOT_MINE:
         budget = _budget_seconds()
         if budget is not None:
-            return _capped(data, opts, budget)
+            if len(data) >= CAPPED_MIN_BYTES:
+                if _can_fork():
+                    return _capped(data, opts, budget)
+            elif _one_thread():
+                return _alarmed(data, opts, budget)
     return _compress_bytes(data, opts, store=store, index=index)
 
 
@@ -131,6 +136,43 @@ class Answer:
         self.stored = fields.get("stored", False)
 
 
+class _OverBudget(BaseException):
+    """Raised by the interval timer of ``_alarmed`` in whatever Python code runs at the deadline (a
+    plugin sleeping or looping); not an Exception, so no plugin's or stage's ``except Exception`` keeps it."""
+
+
+def _ring(signum, frame) -> None:
+    raise _OverBudget
+
+
+def _alarmed(data: bytes, opts: dict, budget: float):
+    """``_compress_bytes`` in this process (a small input: a fork costs more than it finishes in) under
+    an interval timer: at ``budget`` seconds a SIGALRM stops whatever Python code runs (a slow plugin)
+    and the original goes out unchanged (outcome ``timeout``), as from a capped child. Code stuck inside
+    one C call cannot be stopped this way; small inputs meet only linear patterns (test_regex_linearity)."""
+    import _signal
+
+    try:
+        previous = _signal.signal(_signal.SIGALRM, _ring)
+    except (ValueError, OSError, AttributeError):  # not the main thread, or no SIGALRM here
+        return _compress_bytes(data, opts)
+    try:
+        _signal.setitimer(_signal.ITIMER_REAL, budget)
+        try:
+            return _compress_bytes(data, opts)
+        finally:
+            _signal.setitimer(_signal.ITIMER_REAL, 0)
+    except _OverBudget:
+        from .exitmarker import split_trailer
+
+        raw, status = split_trailer(data, opts.get("exit_nonce"))
+        answer = Answer(raw, "timeout", status, reason=f"over the {budget:g} s time budget")
+        _record_timeout(data, opts, answer)
+        return answer
+    finally:
+        _signal.signal(_signal.SIGALRM, previous if previous is not None else _signal.SIG_DFL)
+
+
 def _budget_seconds() -> float | None:
     """``SQZ_TIME_BUDGET_MS`` in seconds (as ``pipeline.time_budget``); None when unlimited."""
     try:
@@ -146,6 +188,11 @@ def _can_fork() -> bool:
     """A POSIX process with no other thread running (a fork copies only the calling thread)."""
     if not hasattr(os, "fork") or os.environ.get("SQZ_NO_FORK") == "1":
         return False
+    return _one_thread()
+
+
+def _one_thread() -> bool:
+    """No other thread runs (so this is the main thread, where signal handlers run)."""
     threading = sys.modules.get("threading")
     return threading is None or threading.active_count() == 1
 
