@@ -171,3 +171,30 @@ def test_the_timer_is_off_and_the_handler_back_after_a_call(monkeypatch, tmp_pat
     finally:
         signal.signal(signal.SIGALRM, previous)
     assert seen == []
+
+
+def test_the_timer_never_cuts_a_store_write_half_way(monkeypatch):
+    """At the deadline inside the store's code the timer does not raise: it rings again a moment later,
+    once the write is done, so no original a recovery line points at is lost half-written."""
+    import signal
+
+    from sqz_core import hot
+
+    class Frame:  # the shape of a frame the handler walks: module name, caller
+        def __init__(self, module, back=None):
+            self.f_globals, self.f_back = {"__name__": module}, back
+
+    rearmed = []
+    monkeypatch.setattr(signal, "setitimer", lambda which, secs: rearmed.append(secs))
+    import _signal
+
+    monkeypatch.setattr(_signal, "setitimer", lambda which, secs: rearmed.append(secs))
+    hot._ring(signal.SIGALRM, Frame("sqz_core.store", Frame("sqz_core.pipeline")))
+    assert rearmed == [hot._RETRY_S]
+    try:
+        hot._ring(signal.SIGALRM, Frame("some_plugin", Frame("sqz_core.pipeline")))
+    except hot._OverBudget:
+        pass
+    else:
+        raise AssertionError("the timer did not stop a plugin past the budget")
+    assert not isinstance(hot._OverBudget(), Exception)  # no plugin's `except Exception` keeps it

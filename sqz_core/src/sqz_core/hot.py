@@ -141,7 +141,22 @@ class _OverBudget(BaseException):
     plugin sleeping or looping); not an Exception, so no plugin's or stage's ``except Exception`` keeps it."""
 
 
+# Modules whose Python code the timer never interrupts: a store write cut half-way would lose the
+# original a recovery line points at. The timer rings again shortly after, once they are left.
+_UNINTERRUPTED = frozenset({"sqz_core.store", "sqz_core.storesql", "sqz_core.spool", "sqz_core.stores",
+                            "sqlite3", "sqlite3.dbapi2"})
+_RETRY_S = 0.02
+
+
 def _ring(signum, frame) -> None:
+    f = frame
+    while f is not None:
+        if f.f_globals.get("__name__") in _UNINTERRUPTED:
+            import _signal
+
+            _signal.setitimer(_signal.ITIMER_REAL, _RETRY_S)
+            return
+        f = f.f_back
     raise _OverBudget
 
 

@@ -25,6 +25,7 @@ client's constants are the core's, so client and server cannot drift apart).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
@@ -241,17 +242,34 @@ class Daemon:
                 self.served += 1
                 self.last = time.monotonic()
 
-    def compress(self, data: bytes, opts: dict, env: dict, cwd: str) -> list[bytes]:
+    @contextlib.contextmanager
+    def _as_a_call(self, env: dict, cwd: str):
+        """The client's directory and environment, its stderr captured, as a new process would have
+        them (yields the captured stream, or None when the directory cannot be entered); put back after."""
         try:
             os.chdir(cwd)
         except OSError:
-            return [b"fallback"]
+            yield None
+            return
         self._apply_env(env)
         err = io.StringIO()
         saved_err = sys.stderr
         sys.stderr = err
         try:
             core.begin_plugin_call()  # "once" means once per call, as in a new process
+            yield err
+        finally:
+            sys.stderr = saved_err
+            self._apply_env(self.base_env)
+            try:
+                os.chdir("/")
+            except OSError:
+                pass
+
+    def compress(self, data: bytes, opts: dict, env: dict, cwd: str) -> list[bytes]:
+        with self._as_a_call(env, cwd) as err:
+            if err is None:
+                return [b"fallback"]
             index = self._index()
             if index is None:
                 return [b"mismatch"]
@@ -267,37 +285,16 @@ class Daemon:
             status = result.exit_code if result.exit_code is not None else 0
             return [b"ok", str(status).encode(), before.encode("utf-8", "surrogatepass"),
                     after.encode("utf-8", "surrogatepass"), result.output]
-        finally:
-            sys.stderr = saved_err
-            self._apply_env(self.base_env)
-            try:
-                os.chdir("/")
-            except OSError:
-                pass
 
     def hook(self, payload: bytes, agent: str, args: list[str], env: dict, cwd: str) -> list[bytes]:
         """``sqz hook AGENT ARGS…`` as in-process (``run_hook``): its answer and its stderr lines."""
-        try:
-            os.chdir(cwd)
-        except OSError:
-            return [b"fallback"]
-        self._apply_env(env)
-        err = io.StringIO()
-        saved_err = sys.stderr
-        sys.stderr = err
-        try:
-            core.begin_plugin_call()
+        with self._as_a_call(env, cwd) as err:
+            if err is None:
+                return [b"fallback"]
             if self._index() is None:
                 return [b"mismatch"]
             answer = core.run_hook(agent, args, payload) or b""
             return [b"ok", b"0", err.getvalue().encode("utf-8", "surrogatepass"), b"", answer]
-        finally:
-            sys.stderr = saved_err
-            self._apply_env(self.base_env)
-            try:
-                os.chdir("/")
-            except OSError:
-                pass
 
     def _apply_env(self, env: dict) -> None:
         for key in [k for k in os.environ if _managed(k) and k not in env]:
