@@ -291,11 +291,18 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
             secret_spans.append((i, ends[k] if k < len(ends) else len(lines) - 1))
             reasons.append("pem-block")
     # cheap substring checks first: most outputs never need the big patterns compiled
-    starts = _token_starts(text)  # the literal prefixes' offsets: none found, no token pattern runs
-    if starts or "eyJ" in text:
-        m = first(_SECRET_TOKENS, text, starts)
-        jwt = _first_jwt(text)
-        wrapped = _wrapped_token(text, starts) if m is None and jwt < 0 and "\n" in text else -1
+    # a token glued to a terminal escape (``ESC[1mghp_…``) is read with the escape blanked (same offsets)
+    if "\x1b" in text:
+        from .secrets import _blank_escapes
+
+        seen = _blank_escapes(text)
+    else:
+        seen = text
+    starts = _token_starts(seen)  # the literal prefixes' offsets: none found, no token pattern runs
+    if starts or "eyJ" in seen:
+        m = first(_SECRET_TOKENS, seen, starts)
+        jwt = _first_jwt(seen)
+        wrapped = _wrapped_token(seen, starts) if m is None and jwt < 0 and "\n" in seen else -1
         found = [pos for pos in (m.start() if m else -1, jwt, wrapped) if pos >= 0]
         if found:
             i = _line_of(text, min(found))

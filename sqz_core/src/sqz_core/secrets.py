@@ -60,7 +60,7 @@ _ASSIGN = lazy(r"(?<![A-Za-z0-9_])[A-Za-z0-9_]*" + _KEY_NAMES + r"[ \t]*=[ \t]*[
 _AUTH_HEADER = lazy(r"\bauthorization[\"']?[ \t]*[:=][ \t]*[\"']?(?:bearer|basic|token|digest|bot)[ \t]+"
                     r"[A-Za-z0-9._~+/=-]{6,}", re.I)
 # scheme://user:password@ (bounded runs; a masked password is not a secret)
-_USERINFO = lazy(r"\b[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/@\s:'\"\[]{0,256}:(?!\*+@)[^/@\s'\"]{1,256}@")
+_USERINFO = lazy(r"[A-Za-z][A-Za-z0-9+.-]{0,30}://[^/@\s:'\"\[]{0,256}:(?!\*+@)[^/@\s'\"]{1,256}@")
 _SLACK_HOOK = lazy(r"hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9]+/[A-Za-z0-9/]+")
 _NETRC_MACHINE = lazy(r"^[ \t]*(?:machine[ \t]+\S+|default)(?:[ \t]|$)", re.M)
 _NETRC_PASSWORD = lazy(r"(?:^|[ \t])password[ \t]+[^\s*]", re.M)
@@ -324,9 +324,21 @@ def find_secret(text: str, lowered: str | None = None) -> tuple[int, str] | None
     return next(secret_hits(text, lowered), None)
 
 
+# A terminal escape glued to a secret (``ESC[1mghp_…``: bold, then the token) hides it from every
+# detector that wants a word boundary before it. The detectors read such text with each escape blanked
+# to as many spaces (offsets unchanged). Bounded repeats: linear.
+_ESCAPE = lazy(r"\x1b(?:\[[0-?]{0,64}[ -/]{0,16}[@-~]|\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)?|[@-Z\\-_])")
+
+
+def _blank_escapes(text: str) -> str:
+    return _ESCAPE.sub(lambda m: " " * len(m.group()), text)
+
+
 def secret_hits(text: str, lowered: str | None = None):
     """Every ``(offset, reason)`` ``find_secret`` would look at, detector by detector (a generator:
     ``find_secret`` takes the first and stops; the per-span safety stage walks them all)."""
+    if "\x1b" in text:
+        text, lowered = _blank_escapes(text), None
     if lowered is None:
         lowered = lower(text)
     low = folded(text, lowered)
