@@ -40,4 +40,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
     from typing import Any
 
-    from .files import ConfigError, build, problems, read_yaml, schema
+    from .files import ConfigError as ConfigError
+    from .files import build as build
+    from .files import problems as problems
+    from .files import read_yaml as read_yaml
+    from .files import schema as schema
