@@ -318,7 +318,9 @@ def _classify_once(c: _Call) -> Result | None:
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
     if (verdict is None or not verdict.secret) and c.cleaned != text:
         from .safety import classify  # the raw bytes are what a store keeps: a secret a redraw hid counts
+        from .scan import forget
 
+        forget()  # another text: the cleaned text's offsets would only add to the peak
         raw_verdict = classify(text, secrets_only=True)
         if raw_verdict is not None and raw_verdict.secret:
             verdict = raw_verdict

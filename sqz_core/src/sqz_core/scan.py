@@ -39,7 +39,7 @@ def remembered(text: str, key, compute):
     else:
         values = {}
         _memo.insert(0, (text, values))
-        del _memo[4:]
+        del _memo[2:]  # a text and its lower-cased form: a third would add a copy to the peak
     if key not in values:
         values[key] = compute()
     return values[key]
