@@ -118,13 +118,13 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
         return "structured data"
     if _LISTING.search(cmd):
         return "search/listings"
-    if sub in ("safety", "spans") or (sub == "kinds" and folder == "log") or "--verbose" in cmd or "http.server" in cmd:
+    if sub in ("safety", "spans", "web") or (sub == "kinds" and folder == "log") or "--verbose" in cmd or "http.server" in cmd:
         return "logs"  # crash traces, environment dumps, access and verbose logs
     if pack == "test":
         return "build/compilers"  # compilers, build tools, linters, type checkers, installers
     if pack == "generic" and (sub == "generic" or (sub == "kinds" and folder in ("runs", "columns"))):
         return "other tools"  # outputs no formatter knows (generic/tests/fixtures/generic; the runs/columns kinds)
-    if pack == "generic" and sub == "kinds" and folder in ("json", "jsonl", "yaml", "table", "markdown", "html"):
+    if pack == "generic" and sub == "kinds" and folder in ("json", "jsonl", "yaml", "table", "markdown", "html", "lockfile"):
         return "structured data"  # by the kind's folder when the command does not say (aws, jq, yq, column, ss)
     return "other"
 

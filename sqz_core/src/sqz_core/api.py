@@ -22,6 +22,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "FormatRequest": ("request", "FormatRequest"),
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
     "FILE_PROGRAMS": ("request", "FILE_PROGRAMS"),
+    "reads_lockfile": ("logread", "reads_lockfile"),
     "split_words": ("request", "split_words"),
     "normalize_argv": ("request", "normalize_argv"),
     "Safety": ("verdicts", "Safety"),
