@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 
-_REF = re.compile(r"(?:§?ref:)?[0-9a-fA-F]{4,64}(?::L\d{1,9}-\d{1,9})?§?")
+from sqz_core.api import REF_ID_PATTERN
+
+# the id's form is the core's (``n`` + digits in recovery lines, hex in refs and older lines)
+_REF = re.compile(r"(?:§?ref:)?(?:" + REF_ID_PATTERN + r")(?::L\d{1,9}-\d{1,9})?§?")
 _META = frozenset(";&|<>()`$\\\n{}*?[]~#!")
 
 
