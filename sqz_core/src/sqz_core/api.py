@@ -33,6 +33,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "default_session": ("sessions", "default_session"),
     "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
     "compress_bytes": ("hot", "compress_bytes"),
+    "budget_seconds": ("hot", "_budget_seconds"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
     "expand_hint": ("runnable", "expand_hint"),
     "link_plan": ("runnable", "link_plan"),
@@ -194,6 +195,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
     from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
     from .hot import _note as print_stats_line
+    from .hot import _budget_seconds as budget_seconds
     from .hot import daemon_stamp, run_hook
     from .hot import pack as pack_frame
     from .hot import recv_message as recv_frame
