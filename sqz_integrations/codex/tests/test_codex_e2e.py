@@ -135,6 +135,11 @@ def test_codex_gets_compressed_shell_output(tmp_path):
             assert m, results[0]
             state["expand"] = f"{m.group(1)} expand {m.group(2)}"
             return shell_call(request, state["expand"])
+        if len(results) == 4:  # the ref of the second read, pasted as its hint says
+            m = re.search(r"(§ref:[0-9a-z]+(?::L\d+-\d+)?§)[^\n]*\(`([^`\n]+ expand)` this ref", results[2])
+            assert m, results[2]
+            state["pasted"] = f"{m.group(2)} '{m.group(1)}'"
+            return shell_call(request, state["pasted"])
         return ("text", "Done.")
 
     with ScriptedModel(step) as model:
@@ -143,8 +148,12 @@ def test_codex_gets_compressed_shell_output(tmp_path):
         r = run_codex(repo, env)
         assert r.returncode == 0, r.stderr[-3000:]
         results = tool_outputs(model.requests[-1])
-    assert len(results) == 4, (results, r.stderr[-3000:])
-    log_out, read1, read2, expanded = results
+    assert len(results) == 5, (results, r.stderr[-3000:])
+    log_out, read1, read2, expanded, pasted = results
+    # the pasted ref ran as printed (under the execpolicy rule init wrote) and gave the first read back
+    assert state["pasted"].startswith(sqz + " expand '§ref:")
+    assert "Process exited with code 0" in pasted and "def alpha_rule_39(text):" in pasted, pasted
+    assert pasted.split("Output:\n", 1)[1].rstrip("\n") == read1.split("Output:\n", 1)[1].rstrip("\n")
     original = git_log(repo, env)
     # the command ran as asked, in the repository; the model got sqz's output with the exit status
     assert log_out.startswith("Process exited with code 0\nOutput:\n"), log_out
