@@ -63,6 +63,18 @@ def test_file_urls_on_several_hosts_keep_their_hosts():
     assert '"https://pkgs.example.org/packages/…/requests-2.34.2-py3-none-any.whl"' in out
 
 
+def test_the_legacy_tree_of_a_v2_lockfile_folds_when_the_packages_map_came_first():
+    raw = LOCKS["npm_package_lock_v2"].text
+    out = _out(raw, "cat package-lock.json")
+    assert '  "dependencies": { [sqz: the legacy tree, folded] }' in out
+    assert "lines of the legacy \"dependencies\" tree folded" in out.splitlines()[0]
+    assert '"resolved"' not in out and "resolved URLs folded" in out.splitlines()[0]
+    assert out.count('"node_modules/') == raw.count('"node_modules/')  # every package of the map stays
+    # a v1 lockfile has only that tree: nothing of it folds but its hashes and URLs
+    v1 = raw.replace('  "packages": {', '  "packagez": {', 1)
+    assert "legacy" not in _out(v1, "cat package-lock.json")
+
+
 def test_a_partial_read_still_folds_line_by_line():
     head = "\n".join(LOCKS["npm_package_lock_v3"].text.splitlines()[:40]) + "\n"  # not valid JSON
     out = _out(head, "head -n 40 package-lock.json")

@@ -17,6 +17,8 @@ syntax, one pass over the lines:
   written ``"…/file.whl"`` (the one host said once; with several, each keeps its host);
 * in TOML lockfiles, a line that most ``[[package]]`` records hold word for word (Cargo's
   ``source = "registry+…"``) is said once, a record without it marked;
+* package-lock's legacy ``dependencies`` tree (lockfileVersion 2 writes every package twice: in
+  ``packages`` and again for npm 6) is folded to one line when ``packages`` came first;
 * a yarn/npm ``resolved`` URL that is the registry's usual tarball path for the name and
   version beside it (``REG/NAME/-/BASE-VERSION.tgz``) is folded, the registry said once.
 
@@ -105,7 +107,20 @@ def fold(text: str, syntax: str, keep_hosts: bool = False) -> tuple[list[str], d
     def count(what: str) -> None:
         counts[what] = counts.get(what, 0) + 1
 
+    packages_map = legacy = False  # package-lock: the packages map was read / inside the legacy tree
     for line in text.split("\n"):
+        if syntax == "npm":
+            if legacy:
+                count("legacy")
+                if line.rstrip() in ("  }", "  },"):
+                    legacy = False
+                continue
+            if line == '  "packages": {':
+                packages_map = True
+            elif packages_map and line == '  "dependencies": {':
+                legacy = True
+                out.append('  "dependencies": { [sqz: the legacy tree, folded] }')
+                continue
         if syntax == "yarn" and line[:1] not in ("", " ", "#"):
             spec = line.rstrip(":").split(",")[0].strip().strip('"')
             name, version = spec[: spec.rfind("@")] if spec.rfind("@") > 0 else spec, None
@@ -185,8 +200,10 @@ def _note(counts: dict[str, int], registries: set[str], hosts: set[str] = frozen
         parts.append(f"{counts['hash']} integrity hashes/checksums folded")
     if counts.get("resolved"):
         regs = ", ".join(sorted(registries))
-        parts.append(f"{counts['resolved']} resolved URLs folded, each REGISTRY/NAME/-/NAME-VERSION.tgz"
-                     f" of its package (REGISTRY {regs})")
+        parts.append(f"{counts['resolved']} resolved URLs folded, each REGISTRY/NAME/-/BASE-VERSION.tgz"
+                     f" of its package (BASE: the name without its @scope/; REGISTRY {regs})")
+    if counts.get("legacy"):
+        parts.append(f"{counts['legacy']} lines of the legacy \"dependencies\" tree folded (npm 6's copy of \"packages\")")
     if counts.get("path"):
         where = f'"…/FILE" for "{next(iter(hosts))}/packages/' if len(hosts) == 1 else '"HOST/packages/…/FILE" for "HOST/packages/'
         parts.append(f"{counts['path']} file URLs written {where}<2 hex>/<2 hex>/<hash>/FILE\"")
