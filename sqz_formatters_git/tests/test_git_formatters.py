@@ -42,6 +42,8 @@ EXPECTED_NONE = {
     "log/h2_format_short_date", "log/h2_graph_oneline_all", "log/h2_range_diff", "log/h2_shortlog_n",
     "log/h2_shortlog_sne", "refs/h2_reflog_30", "refs/h2_worktree_list",
     "refs/h2_worktree_porcelain",
+    # issue 25's word-rule captures: a reflog is one line per move already
+    "refs/w25_reflog",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
