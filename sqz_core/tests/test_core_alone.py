@@ -202,3 +202,35 @@ def test_the_core_alone_gates_what_it_cannot_shorten(core_only, tmp_path):
     assert _sqz(core_only, tmp_path, fx) == fx.raw
     assert len(_in_process(fx, tmp_path, load_index())) < len(fx.raw)
 
+
+
+def test_the_core_alone_says_once_that_config_files_need_sqz_config(core_only, tmp_path):
+    """Parsing and validating config files is sqz-config's: with the core alone a project's ``.sqz.yaml``
+    (and ``[tool.sqz]``) is not read. The call that first meets the file says so in one stderr line naming
+    the file and the distribution, with the wrapped command's output and status intact and no traceback;
+    the calls after it are silent until the file changes."""
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    rule = project / ".sqz.yaml"
+    rule.write_text("rules:\n  - program: sh\n    passthrough: true\n", encoding="utf-8")
+    env = _env(tmp_path)
+    env.pop("SQZ_QUIET")  # the notice is not the stats line: quiet or not, it is said (here the stats line too)
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "xdg")
+
+    def run() -> subprocess.CompletedProcess:
+        return subprocess.run([str(core_only), "-I", "-m", "sqz_core", "run", "--", "sh", "-c",
+                               "echo out; echo err >&2; exit 7"], capture_output=True, cwd=project, env=env)
+
+    notice = (f"sqz: config {rule} not read: config files need the sqz-config distribution "
+              "(pip install sqz-config); using defaults")
+    first = run()
+    assert first.returncode == 7 and first.stdout == b"out\nerr\n"
+    lines = first.stderr.decode().splitlines()
+    assert lines.count(notice) == 1 and "Traceback" not in first.stderr.decode(), lines
+    assert [line for line in lines if line.startswith("sqz: config")] == [notice]
+    second = run()
+    assert second.returncode == 7 and second.stdout == b"out\nerr\n"
+    assert notice not in second.stderr.decode() and "Traceback" not in second.stderr.decode()
+    rule.write_text("rules:\n  - program: make\n    passthrough: true\n", encoding="utf-8")  # changed: said again
+    third = run()
+    assert third.returncode == 7 and notice in third.stderr.decode().splitlines()

@@ -165,7 +165,7 @@ def test_a_warm_call_with_config_files_reads_their_snapshot_only(tmp_path):
                            capture_output=True, check=True, cwd=project, env=env)
         calls.append(json.loads(r.stdout)["modules"])
         assert r.stderr == b""  # quiet: true, from the user's file
-    assert "sqz_core.configfile" in calls[0] and "tomllib" in calls[0]  # the first call parsed the files
+    assert "sqz_config.files" in calls[0] and "tomllib" in calls[0]  # the first call parsed the files
     for mods in calls[1:]:
         heavy = [m for m in mods if any(m == b or m.startswith(b + ".") for b in BANNED + ("tomllib",))]
-        assert heavy == [] and "sqz_core.configfile" not in mods and "sqz_core.config" in mods
+        assert heavy == [] and "sqz_config.files" not in mods and "sqz_core.config" in mods

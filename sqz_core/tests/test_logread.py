@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sqz_core.logread import log_shaped, reads_log
+from sqz_core.logread import log_shaped, reads_lockfile, reads_log
 from sqz_core.request import FormatRequest, normalize_argv, split_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,6 +31,18 @@ def test_source_configuration_and_data_stay_file_content_whatever_they_hold():
     for cmd in ("cat app.py", "tail -n 20 src/main.rs", "head web/index.ts", "cat package.json", "cat ci.yaml",
                 "cat logs/settings.toml", "cat Makefile", "less data.csv", "cat app.log notes.md"):
         assert not reads_log(argv(cmd), LOG), cmd
+
+
+def test_a_lockfile_read_is_not_file_content_but_its_manifest_is():
+    for cmd in ("cat package-lock.json", "cat Cargo.lock", "head -n 80 poetry.lock", "less web/pnpm-lock.yaml",
+                "cat uv.lock", "tail -n 40 app/yarn.lock", "cat npm-shrinkwrap.json", "cat Pipfile.lock"):
+        assert reads_lockfile(argv(cmd)), cmd
+        assert reads_log(argv(cmd), SOURCE), cmd
+        assert not FormatRequest("x", command=cmd).is_file_content(), cmd
+    for cmd in ("cat package.json", "cat Cargo.toml", "cat pyproject.toml", "cat package-lock.json src/app.ts",
+                "cat", "cat Cargo.lock.orig", "cat poetry.lock.py", "sed -n 1,40p Cargo.lock"):
+        assert not reads_lockfile(argv(cmd)), cmd
+        assert FormatRequest(SOURCE, command=cmd).is_file_content(), cmd
 
 
 def test_a_name_that_says_nothing_leaves_it_to_the_text():

@@ -538,3 +538,94 @@ def test_config_files_apply_through_the_daemon(env):
         assert broken.returncode == 5 and broken.stdout == b"hi\n"
         assert broken.stderr.startswith(line) and broken.stderr.count(b"\n") == 1, broken.stderr
     assert env.served() == before + 4  # every call went through the daemon
+
+
+# -- a call stuck in the daemon (issues 24.4, 27.6) -------------------------------------------------
+STALL_PLUGIN = '''
+import re
+
+from sqz_core.api import hookimpl
+
+commands = ("stall",)
+
+
+@hookimpl
+def sqz_format(request):
+    while True:  # 2**40 regex steps per call, in C with the GIL held: every thread of the daemon waits
+        try:
+            re.match(r"(a+)+$", "a" * 40 + "b")
+        except BaseException:
+            pass
+'''
+
+
+def test_a_call_stuck_in_the_daemon_gets_the_original_and_the_daemon_is_ended_cleanly(env):
+    """The client answers itself with the original at its budget; the daemon, whose every thread the stuck
+    call holds, is ended by its monitor with its socket and pid file removed, and the next call compresses
+    in-process. Every wait is a generous bound on a hang, never a speed check."""
+    site = env.tmp / "site"
+    (site / "stallplug").mkdir(parents=True)
+    (site / "stallplug" / "__init__.py").write_text(STALL_PLUGIN)
+    info = site / "sqz_formatters_stallplug-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sqz-formatters-stallplug\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[sqz.formatters]\nstall = stallplug\n")
+    env["PYTHONPATH"] = str(site)
+    pid = env.start()
+    data = b"".join(b"line %d of what a stalling tool printed\n" % i for i in range(80))
+    r = env.sqz("compress", "--cmd", "stall --all", data=data, SQZ_TIME_BUDGET_MS="1000")
+    assert r.stdout == data and r.returncode == 0
+    assert b"time budget" in r.stderr
+    assert _wait_gone(pid)  # the monitor ended it (budget + STUCK_GRACE_S after the call began)
+    deadline = time.monotonic() + 60
+    while (env.sock.exists() or env.pidfile.exists()) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not env.sock.exists() and not env.pidfile.exists()
+    r = env.sqz("compress", "--cmd", "make", data=REPEATS)  # in-process now
+    assert r.returncode == 0 and b"daemon" not in r.stderr
+    log = (env.tmp / "run" / "sqz" / "daemon.log").read_text()
+    assert "stuck" in log
+    pid = env.start()  # and a new one starts
+    assert env.sqz("daemon", "stop").returncode == 0 and _wait_gone(pid)
+
+
+# -- started on demand (SQZ_DAEMON=auto; issue 24.6) ------------------------------------------------
+def _wait_served(env: Env, timeout: float = 120) -> None:
+    """Until a daemon answers ``status`` (started in the background by a call; a bound on a hang)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if env.sock.exists() and env.sqz("daemon", "status").returncode == 0:
+            return
+        time.sleep(0.1)
+    raise AssertionError("no daemon started")
+
+
+def test_auto_starts_a_daemon_for_later_calls_with_the_same_bytes(env):
+    expected = env.sqz("compress", "--cmd", "make", data=REPEATS, SQZ_DAEMON="0", SQZ_DB_PATH=str(env.tmp / "a.db"))
+    first = env.sqz("compress", "--cmd", "make", data=REPEATS, SQZ_DAEMON="auto")  # none yet: in-process
+    assert (first.stdout, first.stderr, first.returncode) == (expected.stdout, expected.stderr, 0)
+    _wait_served(env)
+    pid = env.pid()
+    served = env.served()
+    again = env.sqz("compress", "--cmd", "make", data=REPEATS + b"x\n", SQZ_DAEMON="auto",
+                    SQZ_DB_PATH=str(env.tmp / "b.db"))
+    want = env.sqz("compress", "--cmd", "make", data=REPEATS + b"x\n", SQZ_DAEMON="0",
+                   SQZ_DB_PATH=str(env.tmp / "c.db"))
+    assert (again.stdout, again.stderr, again.returncode) == (want.stdout, want.stderr, 0)
+    assert env.served() == served + 1  # the daemon answered it
+    os.kill(pid, signal.SIGKILL)  # gone, its socket left: the next call starts another, which clears it
+    assert _wait_gone(pid)
+    (env.tmp / "run" / "sqz" / "daemon.started").unlink()  # the start attempts' rate limit
+    r = env.sqz("compress", "--cmd", "make", data=REPEATS, SQZ_DAEMON="auto")
+    assert r.returncode == 0
+    _wait_served(env)
+    assert env.pid() != pid
+
+
+def test_auto_start_holds_no_pipe_of_the_caller_open(env):
+    """The daemon started for later calls must not keep the agent's stdout open (the agent waits for EOF)."""
+    proc = subprocess.Popen(SQZ + ["compress", "--cmd", "make"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=dict(env, SQZ_DAEMON="auto"), cwd=env.work)
+    out, err = proc.communicate(REPEATS, timeout=TIMEOUT)  # returns at EOF of both pipes
+    assert proc.returncode == 0 and out
+    _wait_served(env)

@@ -76,7 +76,7 @@ def test_a_non_linear_pattern_in_the_config_is_named_by_line_and_key(config_home
 
 
 def test_the_config_schema_holds_this_packs_spec_schema():
-    from sqz_core.api import config_schema
+    from sqz_config.api import schema as config_schema
 
     from sqz_formatters_declarative.compile import schema
 

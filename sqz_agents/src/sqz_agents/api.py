@@ -34,6 +34,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "post_dedup": ("rewrite", "post_dedup"),
     # ``<sqz> expand REF`` exactly, as hints print it (safe to allow without a prompt)
     "is_own_expand": ("own_expand", "is_own_expand"),
+    "hint_verb": ("own_expand", "hint_verb"),
     # is a replacement worth sending, in cl100k tokens, against what the host would show the model
     "worth_replacing": ("hostview", "worth_replacing"),
     "claude_preview": ("hostview", "claude_preview"),
@@ -75,7 +76,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
 
     from .configfiles import ConfigError, parse_jsonc, to_python
     from .hostview import claude_preview, opencode_view, worth_replacing
-    from .own_expand import is_own_expand
+    from .own_expand import hint_verb, is_own_expand
     from .integrations import GROUP as INTEGRATIONS_GROUP
     from .integrations import Integration
     from .rewrite import (MAX_COMMAND, Verdict, compress_invocation, judge, last_activity, post_dedup,

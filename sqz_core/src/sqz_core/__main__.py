@@ -13,7 +13,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     from . import hot
 
-    status = hot.main(args)
+    status = hot.main(args, hard_cap=argv is None)  # the process's own command line: its time budget is a hard cap
     if status is not hot.NOT_MINE:
         code: int = status
         return code

@@ -22,6 +22,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "FormatRequest": ("request", "FormatRequest"),
     "FILE_TOOLS": ("request", "FILE_TOOLS"),
     "FILE_PROGRAMS": ("request", "FILE_PROGRAMS"),
+    "reads_lockfile": ("logread", "reads_lockfile"),
     "split_words": ("request", "split_words"),
     "normalize_argv": ("request", "normalize_argv"),
     "Safety": ("verdicts", "Safety"),
@@ -33,6 +34,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "default_session": ("sessions", "default_session"),
     "MIN_REF_BYTES": ("pipeline", "MIN_REF_BYTES"),
     "compress_bytes": ("hot", "compress_bytes"),
+    "budget_seconds": ("hot", "_budget_seconds"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
     "expand_hint": ("runnable", "expand_hint"),
     # recovery
@@ -122,6 +124,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "run_hook": ("hot", "run_hook"),
     "sqlite_path_of": ("stores", "_sqlite_path"),
     # configuration files (``docs/configuration.md``): merged user/project config, where each value came from
+    # (parsing and validating the files, and ``sqz config``, are sqz-config's: ``sqz_config.api``)
     "load_config": ("config", "load"),
     "Config": ("config", "Config"),
     "config_env": ("config", "env"),
@@ -129,9 +132,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "config_rule_for": ("config", "rule_for"),
     "user_config_path": ("config", "user_path"),
     "CONFIG_SETTINGS": ("config", "SETTINGS"),
-    "config_schema": ("configfile", "schema"),
-    "ConfigError": ("configfile", "ConfigError"),
-    "read_config_yaml": ("configfile", "read_yaml"),
+    "config_candidates": ("config", "candidates"),
+    "CONFIG_LISTS": ("config", "LISTS"),
+    "CONFIG_RULE_MATCHERS": ("config", "RULE_MATCHERS"),
     # per-agent token budgets (the core warns; ``sqz budget`` manages them)
     "budgets_path": ("budget", "budgets_path"),
     "budget_warned_dir": ("budget", "warned_dir"),
@@ -171,21 +174,22 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .dedup import exact as exact_ref
     from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, sketch
     from .config import SETTINGS as CONFIG_SETTINGS
+    from .config import LISTS as CONFIG_LISTS
+    from .config import RULE_MATCHERS as CONFIG_RULE_MATCHERS
     from .config import Config
+    from .config import candidates as config_candidates
     from .config import env as config_env
     from .config import load as load_config
     from .config import rule_for as config_rule_for
     from .config import user_path as user_config_path
     from .config import value as config_value
-    from .configfile import ConfigError
-    from .configfile import read_yaml as read_config_yaml
-    from .configfile import schema as config_schema
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, unique_hash
     from .gate import short_id
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
     from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
     from .hot import _note as print_stats_line
+    from .hot import _budget_seconds as budget_seconds
     from .hot import daemon_stamp, run_hook
     from .hot import pack as pack_frame
     from .hot import recv_message as recv_frame

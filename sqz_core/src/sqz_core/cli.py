@@ -208,10 +208,6 @@ def compact(
     typer.echo(f"session {session}: {n} served entr{'y' if n == 1 else 'ies'} forgotten; content is re-sent in full")
 
 
-from .config_cli import config_app  # noqa: E402 (the verbs of `sqz config`)
-
-app.add_typer(config_app, name="config")
-
 pin_app = typer.Typer(help="Pinned content: refs to it skip the freshness window (project docs, conventions).",
                       no_args_is_help=True)
 app.add_typer(pin_app, name="pin")
@@ -423,7 +419,7 @@ PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-a
                "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
                "budget": "sqz-insights", "reset": "sqz-insights", "daemon": "sqz-daemon",
                "proxy": "sqz-proxy", "trust": "sqz-formatters-declarative",
-               "formatters": "sqz-formatters-declarative"}
+               "formatters": "sqz-formatters-declarative", "config": "sqz-config"}
 _OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
                         "plugins", "completion"})
 

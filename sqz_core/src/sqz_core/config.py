@@ -13,9 +13,10 @@ every file, even when empty, exactly as before config files existed.
 
 This module is on the hot path and stays stdlib-only: a call stats the candidate files and reads a
 compiled JSON snapshot of the merged result from the cache directory, keyed by each file's path,
-``mtime_ns`` and size. Only when that is stale does ``configfile`` parse YAML (ruamel.yaml) and validate
-it (jsonschema). A broken file never breaks a call: one line on stderr names ``file:line: key`` and the
-file is ignored.
+``mtime_ns`` and size. Only when that is stale does sqz-config (``sqz_config.api.build``) parse YAML
+(ruamel.yaml) and validate it (jsonschema). A broken file never breaks a call: one line on stderr names
+``file:line: key`` and the file is ignored. Without sqz-config installed, the files are not read (see
+``MISSING``).
 """
 
 from __future__ import annotations
@@ -248,23 +249,54 @@ def _read_snapshot(path: str, signature: list[list]) -> Config | None:
         return None
     if not isinstance(data, dict) or data.get("version") != SNAPSHOT_VERSION or data.get("sources") != signature:
         return None
+    if data.get("unread") and _reader() is not None:  # sqz-config installed since: the files are read now
+        return None
     try:
         return Config.from_json(data["config"])
     except (KeyError, TypeError):
         return None
 
 
-def _write_snapshot(path: str, signature: list[list], cfg: Config) -> None:
+def _write_snapshot(path: str, signature: list[list], cfg: Config, unread: bool = False) -> None:
     import json
 
     try:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump({"version": SNAPSHOT_VERSION, "sources": signature, "config": cfg.to_json()}, fh)
+            json.dump({"version": SNAPSHOT_VERSION, "sources": signature, "config": cfg.to_json(),
+                       "unread": unread}, fh)
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only cache: the next call parses again
+
+
+# Parsing and validating the files is sqz-config's (ruamel.yaml, jsonschema). Without it the files are not
+# read at all, ``[tool.sqz]`` included (applying a policy nobody validated could half-apply it): the
+# defaults and the ``SQZ_*`` variables hold, and the call that first meets the files as they now are
+# says so in one line; the calls after it are silent until a file changes or sqz-config is installed.
+MISSING = "sqz: config {files} not read: config files need the sqz-config distribution (pip install sqz-config); using defaults"
+
+
+def _reader():
+    """``sqz_config.api.build``, or None when sqz-config is not installed."""
+    try:
+        from sqz_config.api import build
+    except ImportError:
+        return None
+    return build
+
+
+def _build(path: str, signature: list[list]) -> Config:
+    """The files parsed and merged (by sqz-config), written as this signature's snapshot."""
+    build = _reader()
+    if build is None:
+        files = ", ".join(entry[0] for entry in signature if _may_hold_settings(entry))
+        _write_snapshot(path, signature, EMPTY, unread=True)
+        return Config(errors=[MISSING.format(files=files)])
+    cfg = Config.from_json(build(signature))
+    _write_snapshot(path, signature, cfg)
+    return cfg
 
 
 def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
@@ -294,11 +326,8 @@ def load(cwd: str | None = None, *, quiet: bool = False) -> Config:
             path = _snapshot_path(signature)
             cfg = _read_snapshot(path, signature)
             if cfg is None:
-                from .configfile import build
-
-                cfg = Config.from_json(build(signature))
-                _write_snapshot(path, signature, cfg)
-        except Exception as exc:  # a missing dependency, a bug: defaults, said once
+                cfg = _build(path, signature)
+        except Exception as exc:  # a bug: defaults, said once
             cfg = Config(errors=[f"sqz: config not read ({type(exc).__name__}: {exc}); using defaults"])
         if cwd is None:
             _memo[0], _memo[1] = signature, cfg

@@ -149,12 +149,15 @@ _RETRY_S = 0.02
 
 
 def _ring(signum, frame) -> None:
+    import _signal
+
+    _signal.setitimer(_signal.ITIMER_REAL, _RETRY_S)  # again soon: the stop may be swallowed, or come in the store
+    if _past_hard_deadline():
+        _fire()  # the hard cap (``_arm``): the answer goes out and the process ends, whatever the frames
+        return  # the main thread is writing its own answer
     f = frame
     while f is not None:
         if f.f_globals.get("__name__") in _UNINTERRUPTED:
-            import _signal
-
-            _signal.setitimer(_signal.ITIMER_REAL, _RETRY_S)
             return
         f = f.f_back
     raise _OverBudget
@@ -186,6 +189,102 @@ def _alarmed(data: bytes, opts: dict, budget: float):
         return answer
     finally:
         _signal.signal(_signal.SIGALRM, previous if previous is not None else _signal.SIG_DFL)
+
+
+# -- the hard cap of a whole verb: at the deadline the original goes out and the process ends ------------
+# ``_arm`` (called by ``compress``, ``run`` and ``hook`` once their input is read, only in a process of
+# their own) starts a watchdog thread (``_thread``: no ``threading`` import) that waits for the call to end.
+# At the budget + ``HARD_GRACE_S``, if nothing has been written to stdout yet, it writes the original
+# (a hook: no answer, which every host takes as "unchanged") with os.write, says so on stderr and ends
+# the process with ``os._exit(status)``: nothing keeps burning CPU, a SQLite transaction left open is
+# rolled back by the next open. Whoever writes stdout first takes ``claim``; the other never writes.
+# The thread needs the GIL: code stuck in C that holds it is reached instead by the interval timer's
+# handler (``_ring``) where that C code checks for signals (``re`` does), and by the forked child of
+# ``_capped`` (64 KB and more) in any case. Left: C code below 64 KB that holds the GIL and never
+# checks for signals (a C extension's own loop) ends the call only when it returns.
+HARD_GRACE_S = 0.03
+_hard: dict = {"enabled": False, "claim": None, "done": None, "deadline": None}
+
+
+def _arm(fallback: bytes, status: int, note: str | None) -> None:
+    """Start the watchdog of this verb (see above); a no-op without a budget, in-process callers (tests,
+    the daemon: ``main(hard_cap=False)``) and when stdout is not descriptor 1."""
+    if not _hard["enabled"] or _hard["claim"] is not None:
+        return
+    budget = _budget_seconds()
+    if budget is None:
+        return
+    try:
+        if sys.stdout is None or sys.stdout.fileno() != 1:
+            return
+    except (OSError, ValueError, AttributeError):
+        return
+    import _thread
+    import time
+
+    claim, done = _thread.allocate_lock(), _thread.allocate_lock()
+    done.acquire()
+    deadline = time.monotonic() + budget + HARD_GRACE_S
+    line = None if note is None or _quiet() else (note % f"{budget:g}" + "\n").encode("utf-8", "replace")
+    _hard.update(claim=claim, done=done, deadline=deadline, fallback=fallback, status=status, note=line)
+    try:
+        _thread.start_new_thread(_watchdog, (done, budget + HARD_GRACE_S))
+    except RuntimeError:  # no thread can start: the interval timer and the capped child still stop it
+        pass
+
+
+def _watchdog(done, seconds: float) -> None:
+    if done.acquire(True, seconds):
+        return  # the verb ended in time
+    _fire()
+
+
+def _past_hard_deadline() -> bool:
+    if _hard["deadline"] is None:
+        return False
+    import time
+
+    return time.monotonic() >= _hard["deadline"]
+
+
+def _fire() -> None:
+    """The deadline: unless the verb's own answer is being written, the original goes out and the process ends."""
+    claim = _hard["claim"]
+    if claim is None or not claim.acquire(False):
+        return
+    if _hard.get("child"):
+        _kill(_hard["child"])  # a capped child compressing: it must not outlive the answer
+    try:
+        view = memoryview(_hard["fallback"])
+        while view:
+            view = view[os.write(1, view):]
+        if _hard["note"]:
+            os.write(2, _hard["note"])
+    except OSError:
+        pass
+    os._exit(_hard["status"])
+
+
+def _claim_stdout() -> None:
+    """Before the verb writes stdout: from now on the watchdog never writes. If it already does, this
+    waits for the ``os._exit`` that follows its write."""
+    claim = _hard["claim"]
+    if claim is not None:
+        claim.acquire()
+        _hard["claim"] = _hard["deadline"] = None
+
+
+def _disarm() -> None:
+    """The verb is over: the watchdog never answers now (if it already does, wait for its ``os._exit``)."""
+    _claim_stdout()
+    done = _hard["done"]
+    if done is not None:
+        _hard["done"] = None
+        try:
+            done.release()
+        except RuntimeError:
+            pass
+    _hard["claim"] = _hard["deadline"] = None
 
 
 def _budget_seconds() -> float | None:
@@ -230,6 +329,7 @@ def _capped(data: bytes, opts: dict, budget: float):
         os.close(w)
         return _compress_bytes(data, opts)
     if pid == 0:  # the child: compress, send the answer, leave without the parent's clean-up
+        _hard.update(enabled=False, claim=None, done=None, deadline=None, child=None)  # the parent's watchdog
         code = 0
         try:
             os.close(r)
@@ -248,6 +348,7 @@ def _capped(data: bytes, opts: dict, budget: float):
                 pass
             os._exit(code)
     os.close(w)
+    _hard["child"] = pid
     chunks: list[bytes] = []
     done = False
     try:
@@ -257,6 +358,7 @@ def _capped(data: bytes, opts: dict, budget: float):
         if not done:
             _kill(pid)
         _reap(pid)
+        _hard["child"] = None
     message = b"".join(chunks)
     if done:
         try:
@@ -434,6 +536,7 @@ def _write_out(payload: bytes) -> bool:
     A full disk, a closed or bad stdout is. Either way stdout then points at /dev/null, so
     the interpreter's final flush stays quiet.
     """
+    _claim_stdout()
     try:
         if not payload:
             return True  # nothing to lose (a 0-byte write() to /dev/full still fails)
@@ -637,6 +740,7 @@ def cmd_compress(opts: dict) -> int:
     try:
         return _cmd_compress(opts)
     finally:
+        _disarm()
         _release_stops()
 
 
@@ -655,6 +759,11 @@ def _cmd_compress(opts: dict) -> int:
         else:
             _read_to_end(fd, chunks, wake)
         data = b"".join(chunks)
+        if _hard["enabled"]:
+            from .exitmarker import split_trailer
+
+            raw, code = split_trailer(data, opts.get("exit_nonce"))
+            _arm(raw, code or 0, _TIMEOUT_NOTE)
         _unwind_on_stop()
         answer = _via_daemon(data, opts)
         if answer is not None:
@@ -707,6 +816,7 @@ def cmd_run(opts: dict, argv: list[str]) -> int:
     try:
         return _cmd_run(opts, argv)
     finally:
+        _disarm()
         _release_stops()
 
 
@@ -752,6 +862,7 @@ def _cmd_run(opts: dict, argv: list[str]) -> int:
     if status < 0:  # killed by a signal: the shell's convention
         status = 128 - status
     data = b"".join(chunks)
+    _arm(data, status, _TIMEOUT_NOTE)  # the command has ended: its status is the exit status, whatever happens
     try:
         _unwind_on_stop()
         answer = _via_daemon(data, opts)
@@ -856,11 +967,18 @@ def cmd_hook(args: list[str]) -> int:
     """
     if not args:
         return NOT_MINE  # type: ignore[return-value]
-    agent, rest = args[0], args[1:]
+    try:
+        return _cmd_hook(args[0], args[1:])
+    finally:
+        _disarm()
+
+
+def _cmd_hook(agent: str, rest: list[str]) -> int:
     try:
         payload = sys.stdin.buffer.read()
     except (OSError, ValueError):
         payload = b""
+    _arm(b"", 0, f"sqz hook {agent}: over the %s s time budget; command left unchanged (SQZ_TIME_BUDGET_MS sets it)")
     via = _via_daemon(payload, None, hook=[agent, *rest])
     if via is _SENT:
         return 0  # delivered, answer lost: the daemon may have recorded it as served, so no answer (fail open)
@@ -1002,11 +1120,17 @@ def _via_daemon(data: bytes, opts: dict | None, hook: list[str] | None = None):
     ``_SENT``: the request was delivered but the answer was lost, so the caller compresses
     in-process without refs (the daemon may already have recorded the output as served).
     """
-    if os.environ.get("SQZ_DAEMON") == "0" or os.name != "posix" or len(data) > DAEMON_MAX_BYTES:
+    mode = os.environ.get("SQZ_DAEMON")
+    if mode == "0" or os.name != "posix" or len(data) > DAEMON_MAX_BYTES:
         return None
     try:
         path = daemon_socket()
-        st = os.stat(path)
+        try:
+            st = os.stat(path)
+        except FileNotFoundError:
+            if mode == "auto":
+                _start_daemon()
+            return None
         if st.st_uid != os.getuid() or (st.st_mode & 0o170000) != 0o140000:  # ours, and a socket
             return None
         import _socket
@@ -1024,7 +1148,12 @@ def _via_daemon(data: bytes, opts: dict | None, hook: list[str] | None = None):
     sent = False
     try:
         sock.settimeout(DAEMON_TIMEOUT)
-        sock.connect(path)
+        try:
+            sock.connect(path)
+        except (ConnectionRefusedError, FileNotFoundError):  # a socket left by a daemon that is gone
+            if mode == "auto":
+                _start_daemon()
+            raise
         sock.sendall(message)
         sent = True
         sock.settimeout(DAEMON_TIMEOUT + len(data) / 250_000)  # + 4 s per MB of input
@@ -1044,6 +1173,41 @@ def _via_daemon(data: bytes, opts: dict | None, hook: list[str] | None = None):
         sock.close()
 
 
+DAEMON_START_EVERY_S = 30.0  # at most one start attempt per this many seconds (a daemon that cannot start)
+DAEMON_START_DELAY_S = 2.0  # the started daemon warms up after this: the call that started it runs first
+
+
+def _start_daemon() -> None:
+    """``SQZ_DAEMON=auto``: start the daemon detached for the calls that follow, never waiting for it (this
+    call compresses in-process). ``os.posix_spawn`` (no subprocess import): a new session, stdin from
+    /dev/null and stdout/stderr to the daemon's log, so the agent's pipe is never held open by it. A
+    second daemon started meanwhile exits at once (the pid file's lock); one that finds a stale socket
+    removes it. Any failure is silent: the call goes on in-process."""
+    try:
+        import time
+
+        d = daemon_dir()
+        os.makedirs(d, mode=0o700, exist_ok=True)
+        if os.stat(d).st_uid != os.getuid():
+            return
+        stamp = os.path.join(d, "daemon.started")
+        try:
+            if time.time() - os.stat(stamp).st_mtime < DAEMON_START_EVERY_S:
+                return
+        except FileNotFoundError:
+            pass
+        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
+        os.utime(stamp)
+        log = os.path.join(d, "daemon.log")
+        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                   (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600),
+                   (os.POSIX_SPAWN_DUP2, 1, 2)]
+        os.posix_spawn(sys.executable, [sys.executable, "-m", "sqz_daemon", "--delay", str(DAEMON_START_DELAY_S)],
+                       os.environ, file_actions=actions, setsid=True)
+    except (OSError, AttributeError, ValueError):
+        pass
+
+
 def _daemon_answer(answer) -> tuple[int, bool]:
     """Print the daemon's answer: ``(status, whether stdout took the output)``."""
     out, before, after, status = answer
@@ -1059,10 +1223,17 @@ def _daemon_answer(answer) -> tuple[int, bool]:
     return status, written
 
 
-def main(argv: list[str]):
-    """Handle a hot verb and return its exit status, or ``NOT_MINE``."""
+_TIMEOUT_NOTE = "sqz: sent unchanged (over the %s s time budget; SQZ_TIME_BUDGET_MS sets it)"
+
+
+def main(argv: list[str], *, hard_cap: bool = False):
+    """Handle a hot verb and return its exit status, or ``NOT_MINE``.
+
+    ``hard_cap``: this process is the verb's own (the ``sqz`` command), so at the time budget a watchdog
+    may answer with the original and end it (``_arm``); never for a caller that hosts other work."""
     if not argv or any(a in ("-h", "--help") for a in argv):
         return NOT_MINE
+    _hard["enabled"] = hard_cap
     if argv[0] in ("compress", "run", "expand", "hook"):
         _guard_std_fds()
     verb, args = argv[0], argv[1:]

@@ -9,7 +9,9 @@ name says nothing, whose text is log-shaped (most records start with a timestamp
 not file content: it reaches the content kinds as ``journalctl`` or
 ``docker logs`` output does. The name decides first: a source, configuration or data file
 (``.py``, ``.rs``, ``.ts``, ``.json``, ``.yaml``, ``.csv``, ``Makefile`` …) stays file content
-whatever it holds, and so does a read naming one. Cheap: a few string checks per word and one
+whatever it holds, and so does a read naming one. A lockfile (``Cargo.lock``, ``package-lock.json``,
+``poetry.lock`` …) is not: generated data read for its packages, it reaches the lockfile kind.
+Cheap: a few string checks per word and one
 anchored regex over at most the first ``SCAN_LINES`` lines.
 """
 
@@ -37,6 +39,10 @@ _LOG_NAMES = frozenset({"syslog", "messages", "dmesg", "nohup.out", "auth.log", 
                         "access_log", "error_log", "catalina.out"})
 _LOG_DIRS = frozenset({"log", "logs", "var/log"})
 _LOG_EXTS = frozenset({"log", "out", "err"})
+# Lockfiles: data a package manager writes (name@version, edges, resolved URLs, integrity hashes),
+# never edited by hand: read for the packages, not the bytes, so the lockfile kind reads them.
+LOCKFILE_NAMES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml",
+                            "cargo.lock", "poetry.lock", "uv.lock", "pdm.lock", "pipfile.lock"})
 
 # The start of a log record: a timestamp (ISO 8601, syslog, Apache/CLF, bare clock, glog),
 # a level, ``key=value`` logfmt, or a CLF access line's ``host - user [date``.
@@ -58,13 +64,30 @@ _CONTINUATION = lazy(r"\s|Traceback \(most recent call last\)|The above exceptio
 
 def reads_log(argv, text: str) -> bool:
     """True when the file read ``argv`` (its program prints file content) printed a log:
-    its file is a log by name, or its name says nothing and ``text`` is log-shaped."""
+    its file is a log by name, or its name says nothing and ``text`` is log-shaped; or a lockfile
+    (``reads_lockfile``)."""
+    if reads_lockfile(argv):
+        return True
     by_name = _named(argv)
     if by_name is False:
         return False
     if by_name:  # a log by name: a looser bar, and JSON lines count (structured logs)
         return text.lstrip()[:1] == "{" or log_shaped(text, loose=True)
     return log_shaped(text)
+
+
+def reads_lockfile(argv) -> bool:
+    """True when every file the read ``argv`` names is a lockfile by name (``Cargo.lock``,
+    ``package-lock.json`` …; see ``LOCKFILE_NAMES``): generated data, not source or configuration.
+    ``package.json``, ``Cargo.toml`` or ``pyproject.toml`` beside it stay file content."""
+    named = False
+    for word in argv[1:]:
+        if not word or word[0] in "-+" or word.isdigit():
+            continue
+        if word.lower().rsplit("/", 1)[-1] not in LOCKFILE_NAMES:
+            return False
+        named = True
+    return named
 
 
 def _named(argv) -> bool | None:

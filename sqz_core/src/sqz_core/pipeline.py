@@ -315,7 +315,8 @@ def _classify(c: _Call) -> Result | None:
             verdict = raw_verdict
     c.verdict = verdict
     c.est_in = est_in = estimate(text)
-    if verdict is not None and verdict.level == "safe" and verdict.secret and not _secret_spans_planned(c):
+    if (verdict is not None and verdict.level == "safe" and verdict.secret
+            and (_nothing_around_secrets(c) or not _secret_spans_planned(c))):
         return _safe_passthrough(c.raw, text, c.exit_code, verdict.reason, c.family, est_in)
     if (late := c.late(est_in)) is not None:
         return late
@@ -450,6 +451,27 @@ def _around_safe_spans(c: _Call) -> Result | None:
         store.put_blob(c.digest, c.raw if c.masked is None else c.masked.encode("utf-8"), c.command)
         r.stored = True
     return r
+
+
+def _nothing_around_secrets(c: _Call) -> bool:
+    """True when the per-span path surely ends with the original unchanged, found without placing a
+    secret: no formatter claims the program (or none may run), no stack trace is there to fold, and the
+    generic folding finds nothing in the cleaned text. Then it finds nothing in that text with the
+    protected blocks as placeholder lines either (each is a line of its own, found nowhere else, and
+    the lines between them keep their order and neighbours), so the page would be the cleaned text:
+    the original goes out (``_around_safe_spans`` sends the original when no candidate changes it)."""
+    from .safety import may_hold_traces
+
+    if c.store is not None and not c.cheap:
+        catch_all = {r["name"] for r in c.records if "*" in r.get("commands", ())}
+        from .plugins import implementations
+
+        if any(m.wraps or m.plugin not in catch_all for m in implementations("sqz_format", c.records)):
+            return False
+    cleaned = c.cleaned
+    if cleaned != c.text or may_hold_traces(cleaned) or looks_like_diff(cleaned):
+        return False
+    return fold_repeats(cleaned) == cleaned
 
 
 def _secret_spans_planned(c: _Call) -> bool:

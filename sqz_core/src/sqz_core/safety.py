@@ -339,6 +339,12 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
     return None
 
 
+def may_hold_traces(text: str) -> bool:
+    """False when ``text`` surely holds no stack trace ``_stack_spans`` would find (none of their anchors)."""
+    return ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text
+            or "\tat " in text or "    at " in text)
+
+
 def protected_spans(text: str, lines: list[str] | None = None, lowered: str | None = None, low: str | None = None,
                     reasons: list[str] | None = None) -> list[tuple]:
     """The spans ``classify`` protects that hold no secret: stack traces (``(a, b, TRACE)``) and DDL lines;
@@ -349,9 +355,7 @@ def protected_spans(text: str, lines: list[str] | None = None, lowered: str | No
         lowered = lower(text)
         low = folded(text, lowered)
     spans: list[tuple] = []
-    needs_stack = ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text
-                   or "\tat " in text or "    at " in text)
-    if needs_stack:
+    if may_hold_traces(text):
         if lines is None:
             lines = text.split("\n")
         for a, b, why in _stack_spans(text, lines):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 daemon = typer.Typer(help="An optional warm local daemon: `sqz compress` and `sqz run` skip Python's start-up "
-                          "while it runs (never started implicitly; SQZ_DAEMON=0 ignores it).",
+                          "while it runs (started implicitly only with SQZ_DAEMON=auto; SQZ_DAEMON=0 ignores it).",
                      no_args_is_help=True)
 
 

@@ -4,8 +4,9 @@
 Unix socket (``sqz_core.api.daemon_socket()``: ``$XDG_RUNTIME_DIR/sqz/daemon.sock``, else
 ``<cache dir>/daemon-<uid>/daemon.sock``; directory 0700, socket 0600) and keeps warm what
 every call would otherwise rebuild: the imported pipeline and formatter modules, their
-compiled regexes, the open store and the loaded plugin index. Nothing ever starts it
-implicitly; ``SQZ_DAEMON=0`` makes clients ignore it.
+compiled regexes, the open store and the loaded plugin index. Nothing starts it implicitly
+unless ``SQZ_DAEMON=auto`` (the client then starts it detached, with ``--delay``, when it finds
+none); ``SQZ_DAEMON=0`` makes clients ignore it.
 
 The client (``sqz_core.hot``, on the hot path: stdlib only) sends the call's options, cwd, the environment variables
 a call depends on and the input bytes; the daemon answers with exactly what the in-process
@@ -37,6 +38,13 @@ from sqz_core import api as core
 
 IDLE_MINUTES = 15.0
 START_TIMEOUT = 30.0  # the warm-up imports every plugin: seconds on a loaded machine
+# A call still running this long past its time budget is stuck (a plugin in C, a lock never released):
+# its client has answered itself with the original at the budget (the client's watchdog, sqz_core.hot),
+# and every other client would wait behind it (calls run one at a time), so the daemon is ended and its
+# socket and pid file removed; the next call compresses in-process, or starts a fresh daemon. A monitor
+# process forked at start-up (``_monitor``) does it, since a call stuck in C holding the GIL stops every
+# thread of the daemon; the daemon tells it, through a pipe, when each call starts (with its budget) and ends.
+STUCK_GRACE_S = 2.0
 
 
 def _paths() -> tuple[str, str, str, str]:
@@ -81,6 +89,9 @@ class Daemon:
         self.indexes: dict = {}  # plugin index path -> index
         self.listener = None
         self.pid_fd = None
+        self.call_started = None  # monotonic start of the call running now, and its time budget in s
+        self.call_budget = None
+        self.monitor_fd = None  # the pipe to the monitor process (``watch_for_stuck_calls``)
 
     # -- life cycle -----------------------------------------------------------------------
     def acquire(self) -> bool:
@@ -126,6 +137,12 @@ class Daemon:
         self.listener = s
 
     def cleanup(self) -> None:
+        if self.monitor_fd is not None:
+            try:
+                os.close(self.monitor_fd)  # the monitor ends
+            except OSError:
+                pass
+            self.monitor_fd = None
         try:
             if self.listener is not None:
                 self.listener.close()
@@ -161,8 +178,59 @@ class Daemon:
             _log(f"warm-up: {type(exc).__name__}: {exc}")
         core.begin_plugin_call()  # failures found while warming up are reported to the call that meets them
 
+    def stuck(self) -> bool:
+        """The running call is past its budget + ``STUCK_GRACE_S`` (never with no budget)."""
+        started, budget = self.call_started, self.call_budget
+        return started is not None and budget is not None and time.monotonic() - started > budget + STUCK_GRACE_S
+
+    def abandon(self) -> None:
+        """Exit at once, leaving no socket or pid file, without waiting for the stuck call (a thread that
+        cannot be stopped; a store transaction it left open is rolled back by the next open)."""
+        _log(f"a call is stuck: {time.monotonic() - self.call_started:.1f} s on a {self.call_budget:g} s "
+             "budget; exiting (its client sent the original; the next call compresses in-process)")
+        for path in (self.sock_path, self.pid_path):
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        os._exit(3)
+
+    def watch_for_stuck_calls(self) -> None:
+        """Fork the monitor (``_monitor``); without one, ``serve_forever`` still checks ``stuck`` itself
+        (which a call stuck in C holding the GIL keeps from running)."""
+        try:
+            r, w = os.pipe()
+        except OSError:
+            return
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(r)
+            os.close(w)
+            return
+        if pid == 0:
+            try:
+                os.close(w)
+                for fd in (self.pid_fd, self.listener.fileno() if self.listener is not None else None):
+                    if fd is not None:
+                        os.close(fd)  # the pid file's lock must end with the daemon, not with the monitor
+                _monitor(r, os.getppid(), self.sock_path, self.pid_path)
+            finally:
+                os._exit(0)
+        os.close(r)
+        self.monitor_fd = w
+
+    def _tell_monitor(self, line: bytes) -> None:
+        if self.monitor_fd is not None:
+            try:
+                os.write(self.monitor_fd, line)
+            except OSError:
+                self.monitor_fd = None
+
     def serve_forever(self) -> None:
         while not self.stop.is_set():
+            if self.stuck():
+                self.abandon()
             if self.idle > 0 and time.monotonic() - self.last > self.idle and not self.lock.locked():
                 _log(f"idle for {self.idle / 60:g} minutes; exiting")
                 break
@@ -266,8 +334,22 @@ class Daemon:
             except OSError:
                 pass
 
+    @contextlib.contextmanager
+    def _timed(self):
+        """The call's start and budget, for ``stuck`` (read after the call's environment is applied)."""
+        self.call_budget = core.budget_seconds()
+        self.call_started = time.monotonic()
+        if self.call_budget is not None:
+            self._tell_monitor(b"S%r\n" % self.call_budget)
+        try:
+            yield
+        finally:
+            if self.call_budget is not None:
+                self._tell_monitor(b"E\n")
+            self.call_started = self.call_budget = None
+
     def compress(self, data: bytes, opts: dict, env: dict, cwd: str) -> list[bytes]:
-        with self._as_a_call(env, cwd) as err:
+        with self._as_a_call(env, cwd) as err, self._timed():
             if err is None:
                 return [b"fallback"]
             index = self._index()
@@ -288,7 +370,7 @@ class Daemon:
 
     def hook(self, payload: bytes, agent: str, args: list[str], env: dict, cwd: str) -> list[bytes]:
         """``sqz hook AGENT ARGS…`` as in-process (``run_hook``): its answer and its stderr lines."""
-        with self._as_a_call(env, cwd) as err:
+        with self._as_a_call(env, cwd) as err, self._timed():
             if err is None:
                 return [b"fallback"]
             if self._index() is None:
@@ -377,6 +459,51 @@ class Daemon:
                 f"idle-exit {self.idle / 60:g} min\n")
 
 
+def _monitor(fd: int, daemon: int, sock_path: str, pid_path: str) -> None:
+    """The monitor process: read call starts (``S<budget>``) and ends (``E``) from ``fd``; a call running
+    past its budget + ``STUCK_GRACE_S`` gets the daemon killed and its socket and pid file removed. Ends
+    when the pipe closes (the daemon exited)."""
+    import select
+
+    started = budget = None
+    pending = b""
+    while True:
+        try:
+            ready = select.select([fd], [], [], 0.25 if started is not None else None)[0]
+        except InterruptedError:
+            continue
+        if ready:
+            piece = os.read(fd, 4096)
+            if not piece:
+                return
+            *lines, pending = (pending + piece).split(b"\n")
+            for line in lines:
+                if line.startswith(b"S"):
+                    started, budget = time.monotonic(), float(line[1:])
+                elif line == b"E":
+                    started = None
+        if started is not None and time.monotonic() - started > budget + STUCK_GRACE_S:
+            _log(f"a call is stuck: {time.monotonic() - started:.1f} s on a {budget:g} s budget; "
+                 f"ending the daemon (pid {daemon}; its client sent the original, the next call compresses "
+                 "in-process)")
+            try:
+                os.kill(daemon, signal.SIGKILL)
+            except OSError:
+                return
+            try:
+                with open(pid_path, encoding="ascii") as fh:
+                    ours = fh.read().strip() == str(daemon)
+            except OSError:
+                ours = False
+            if ours:  # not a daemon started meanwhile
+                for path in (sock_path, pid_path):
+                    try:
+                        os.unlink(path)
+                    except OSError:
+                        pass
+            return
+
+
 def _same_user(conn) -> bool:
     """On Linux, the peer's uid from SO_PEERCRED (the 0700 directory already keeps others out)."""
     import socket
@@ -393,16 +520,22 @@ def _same_user(conn) -> bool:
     return uid == os.getuid()
 
 
-def serve(idle_minutes: float = IDLE_MINUTES) -> int:
-    """Run the daemon in this process until stopped, idle or upgraded; 1 if one is already running."""
+def serve(idle_minutes: float = IDLE_MINUTES, delay: float = 0.0) -> int:
+    """Run the daemon in this process until stopped, idle or upgraded; 1 if one is already running.
+
+    ``delay``: seconds to wait before the warm-up (a daemon started on demand, ``SQZ_DAEMON=auto``: its
+    warm-up, seconds of CPU, would otherwise compete with the call that started it)."""
     d = Daemon(idle_minutes)
     if not d.acquire():
         sys.stderr.write(f"sqz daemon: already running (pid file {d.pid_path})\n")
         return 1
     try:
         os.chdir("/")
+        if delay > 0:
+            time.sleep(delay)
         d.warm()
         d.bind()
+        d.watch_for_stuck_calls()
         d.last = time.monotonic()  # idle time counts from the first moment a client can connect, not
         # from before the warm-up (which takes seconds on a loaded machine)
         for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
@@ -645,8 +778,9 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(prog="python -m sqz_daemon", description="Serve sqz compress requests.")
     ap.add_argument("--idle-minutes", type=float, default=IDLE_MINUTES)
+    ap.add_argument("--delay", type=float, default=0.0, help="seconds to wait before warming up")
     args = ap.parse_args(argv)
-    return serve(args.idle_minutes)
+    return serve(args.idle_minutes, args.delay)
 
 
 if __name__ == "__main__":

@@ -76,20 +76,30 @@ def install_sqz(tmp, env, repo: str) -> str:
     return str(shim)
 
 
-def write_config(repo: str, base_url: str, sqz: str) -> None:
+def write_config(repo: str, base_url: str, sqz: str, permission=None, user_permission=None,
+                 env: dict | None = None) -> None:
+    """The project's ``opencode.json`` (a scripted provider; by default granular bash rules: anything else
+    asks, and `opencode run` cannot ask) and, with ``user_permission``, the user's own file. No rule for
+    ``sqz expand``: the plugin ``sqz init`` wrote must make the hints runnable."""
     cfg = {"$schema": "https://opencode.ai/config.json", "model": "scripted/m", "autoupdate": False,
            "share": "disabled",
            "provider": {"scripted": {"npm": "@ai-sdk/openai-compatible", "name": "Scripted",
                                      "options": {"baseURL": base_url, "apiKey": "test"},
                                      "models": {"m": {"name": "m", "tool_call": True}}}},
-           # granular rules: anything else asks (and `opencode run` cannot ask)
-           "permission": {"bash": {"*": "ask", "git log*": "allow", f"{sqz} expand *": "allow"}}}
+           "permission": {"bash": {"*": "ask", "git log*": "allow"}} if permission is None else permission}
+    if permission is False:
+        del cfg["permission"]
     with open(os.path.join(repo, "opencode.json"), "w", encoding="utf-8") as f:
         json.dump(cfg, f)
+    if user_permission is not None:
+        folder = os.path.join(env["XDG_CONFIG_HOME"], "opencode")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, "opencode.json"), "w", encoding="utf-8") as f:
+            json.dump({"$schema": "https://opencode.ai/config.json", "permission": user_permission}, f)
 
 
-def run_opencode(repo: str, env: dict) -> subprocess.CompletedProcess:
-    r = subprocess.run([opencode_bin(), "run", "Show me the history, then the alpha module."], cwd=repo, env=env,
+def run_opencode(repo: str, env: dict, prompt: str = "Show me the history, then the alpha module.") -> subprocess.CompletedProcess:
+    r = subprocess.run([opencode_bin(), "run", prompt], cwd=repo, env=env,
                        capture_output=True, text=True, timeout=180)
     return r
 
@@ -170,3 +180,63 @@ def test_opencode_works_when_sqz_is_gone(tmp_path):
     assert len(results) == 3, (results, r.stderr[-3000:])
     assert results[0].rstrip("\n") == git_log(repo, env).rstrip("\n")
     assert "def alpha_rule_39(text):" in results[1] and "def alpha_rule_39(text):" in results[2]
+
+
+# the user's rules in each shape where OpenCode asks before a bash command (and `opencode run` cannot ask):
+# (where: user file or project file, the permission value), plus OpenCode's defaults
+HINT_SHAPES = [
+    ("default", False, None),
+    ("bash-string-user", False, {"bash": "ask"}),
+    ("bash-string-project", {"bash": "ask"}, None),
+    ("star-project", {"*": "ask", "read": "allow"}, None),
+    ("star-project-over-user", {"bash": {"*": "ask"}}, {"bash": {"*": "allow"}}),
+    ("permission-string-user", {"read": "allow"}, "ask"),
+]
+
+
+@pytest.mark.parametrize("shape,project,user", HINT_SHAPES, ids=[s[0] for s in HINT_SHAPES])
+def test_pasted_ref_hint_runs_as_printed_and_nothing_else_does(tmp_path, shape, project, user):
+    """A second read becomes ``§ref:ID§ … (`<sqz> expand` this ref prints it)``; the model pastes it
+    (``<sqz> expand '§ref:ID§'``) and gets the file. The same words with a redirection, and a plain
+    ``touch``, still ask (refused in ``opencode run``) wherever the user's rules ask."""
+    opencode_bin()
+    env = make_env(tmp_path)
+    repo = make_repo(tmp_path, env)
+    sqz = install_sqz(tmp_path, env, repo)
+    alpha = os.path.join(repo, "alpha.py")
+    pwned, touched = os.path.join(repo, "pwned.txt"), os.path.join(repo, "touched.txt")
+    state = {}
+
+    def step(messages):
+        results = tool_results(messages)
+        if len(results) in (0, 1):
+            return ("tool", "read", {"filePath": alpha})
+        if len(results) == 2:
+            m = re.search(r"(§ref:[0-9a-z]+(?::L\d+-\d+)?§)[^\n]*\(`([^`\n]+ expand)` this ref", results[1])
+            assert m, results[1]
+            state["expand"] = f"{m.group(2)} '{m.group(1)}'"
+            return ("tool", "bash", {"command": state["expand"], "description": "The file again"})
+        if len(results) == 3:
+            return ("tool", "bash", {"command": f"{state['expand']} > {pwned}", "description": "Save it"})
+        if len(results) == 4:
+            return ("tool", "bash", {"command": f"touch {touched}", "description": "Touch"})
+        return ("text", "Done.")
+
+    with ScriptedModel(step) as model:
+        write_config(repo, model.base_url, sqz, permission=project, user_permission=user, env=env)
+        r = run_opencode(repo, env, "Read the alpha module twice, then print it in full.")
+        assert r.returncode == 0, r.stderr[-3000:]
+        results = tool_results([q for q in model.requests if q.get("tools")][-1]["messages"])
+    # a refused permission ends `opencode run` (the touch's refusal reaches no model); the default runs it
+    assert len(results) == (5 if shape == "default" else 4), (results, r.stderr[-3000:])
+    read1, read2, expanded, redirected = results[:4]
+    assert "def alpha_rule_39(text):" in read1 and "§ref:" in read2, read2
+    assert state["expand"].startswith(sqz + " expand '§ref:")
+    # the pasted ref ran as printed and gave back, whole, the read the model was first served
+    assert expanded.rstrip("\n") == read1.rstrip("\n"), expanded[-500:]
+    if shape == "default":  # OpenCode's defaults allow bash: the user's choice, nothing of sqz's
+        assert os.path.exists(pwned) and os.path.exists(touched)
+        return
+    # the rule sqz added allows only the hint itself: the redirection and `touch` were refused, nothing ran
+    assert not os.path.exists(pwned) and "allows only" in redirected, redirected
+    assert not os.path.exists(touched) and "rejected permission" in r.stdout + r.stderr, r.stderr[-2000:]

@@ -1,7 +1,11 @@
 """opencode: hook contract (output compressed after the command ran, never rewritten) and init/uninstall round trip."""
 
 import json
+import os
+import shutil
 import subprocess
+
+import pytest
 
 from sqz_core.runnable import find_recovery
 from sqz_agents.testing import round_trip, real_git_log
@@ -70,7 +74,8 @@ def test_round_trip_generated_plugin(home):
     after = round_trip(integration, home, {".config/opencode/opencode.jsonc": '{\n  // mine\n  "mcp": {}\n}\n'})
     src = after[".config/opencode/plugins/sqz.js"].decode()
     assert '["/opt/sqz tools/sqz"]' in src and "tool.execute.after" in src and "session.compacted" in src
-    assert "tool.execute.before" not in src and "output.args" not in src
+    # the command is never rewritten: nothing assigns the tool's arguments (a before hook only refuses, see below)
+    assert "output.args =" not in src and "output.args.command =" not in src and "args.command=" not in src
 
 
 def test_opencode_timeout_note_kept_verbatim(home):
@@ -84,3 +89,111 @@ def test_opencode_timeout_note_kept_verbatim(home):
                 "sqz": SQZ})
     assert out is not None and len(out) < len(text) and out.endswith(note.lstrip("\n"))
     assert "Add module mod5" in out and out.count("<shell_metadata>") == 1
+
+
+# -- the plugin's expand rule, run in node: what OpenCode's merged config becomes, and what the guard refuses --
+EXPAND = "'/opt/sqz tools/sqz' expand *"
+RUNNER = r"""
+import { SqzPlugin } from %(plugin)s;
+const cases = JSON.parse(process.argv[2]);
+const out = [];
+for (const c of cases) {
+  const mod = await import(%(plugin)s + "?" + out.length);  // a fresh module: its own `added` flag
+  const hooks = await mod.SqzPlugin();
+  const config = c.config === undefined ? {} : JSON.parse(JSON.stringify(c.config));
+  await hooks.config(config);
+  const refused = [];
+  for (const cmd of c.commands || []) {
+    const args = { command: cmd };
+    try { await hooks["tool.execute.before"]({ tool: "bash" }, { args }); refused.push(null); }
+    catch (e) { refused.push(String(e.message)); }
+    if (args.command !== cmd) throw new Error("rewritten: " + cmd);
+  }
+  out.push({ permission: config.permission === undefined ? null : config.permission, refused });
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def real_sqz(tmp_path) -> str:
+    """A ``sqz`` running this checkout, in a folder whose name needs quoting (as a hint prints it)."""
+    import shlex
+    import sys
+
+    folder = tmp_path / "sqz tools"
+    folder.mkdir()
+    shim = folder / "sqz"
+    shim.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m sqz_core \"$@\"\n")
+    shim.chmod(0o755)
+    return shlex.quote(str(shim))
+
+
+def run_plugin(tmp_path, cases: list[dict], sqz: str = "'/opt/sqz tools/sqz'") -> list[dict]:
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("node not found (the OpenCode e2e needs it too: scripts/install_test_deps.sh)")
+    plugin = tmp_path / "sqz.mjs"
+    plugin.write_text(integration.plugin_source(sqz), encoding="utf-8")
+    runner = tmp_path / "run.mjs"
+    runner.write_text(RUNNER % {"plugin": json.dumps(plugin.as_uri())}, encoding="utf-8")
+    # the guard asks `sqz hook opencode --check`: this checkout's sqz, under the words the plugin names
+    env = dict(os.environ, SQZ_BIN=sqz)
+    r = subprocess.run([node, str(runner), json.dumps(cases)], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stderr
+    return json.loads(r.stdout)
+
+
+# (the user's merged permission, what the plugin leaves OpenCode with)
+SHAPES = [
+    (None, None),                                             # OpenCode's default: bash allowed, nothing added
+    ("allow", "allow"),
+    ({"bash": "allow"}, {"bash": "allow"}),
+    ({"bash": "deny"}, {"bash": "deny"}),                      # a deny is never overridden
+    ({"bash": {"*": "deny", "git *": "allow"}}, {"bash": {"*": "deny", "git *": "allow"}}),
+    ("ask", {"*": "ask", "bash": {"*": "ask", EXPAND: "allow"}}),
+    ({"bash": "ask"}, {"bash": {"*": "ask", EXPAND: "allow"}}),
+    ({"*": "ask"}, {"*": "ask", "bash": {"*": "ask", EXPAND: "allow"}}),
+    ({"*": "ask", "read": "allow"}, {"*": "ask", "read": "allow", "bash": {"*": "ask", EXPAND: "allow"}}),
+    # right after the catch-all: the user's later rules (a deny of sqz, an allow of git) still win
+    ({"bash": {"*": "ask", "git log*": "allow", "*sqz*": "deny"}},
+     {"bash": {"*": "ask", EXPAND: "allow", "git log*": "allow", "*sqz*": "deny"}}),
+    ({"bash": {"rm *": "deny", "*": "ask"}}, {"bash": {"rm *": "deny", "*": "ask", EXPAND: "allow"}}),
+    # no "*" in bash: the top-level "*" before it decides; the rule goes first, the user's bash rules after it
+    ({"*": "ask", "bash": {"git *": "allow"}}, {"*": "ask", "bash": {EXPAND: "allow", "git *": "allow"}}),
+    # a top-level "*" after bash decides every bash command: no bash rule could come after it, nothing added
+    ({"bash": "ask", "*": "ask"}, {"bash": "ask", "*": "ask"}),
+    ({"bash": {"*": "allow"}}, {"bash": {"*": "allow"}}),
+]
+
+
+@pytest.mark.parametrize("given,expected", SHAPES, ids=[json.dumps(g) for g, _ in SHAPES])
+def test_plugin_allows_exactly_the_hint_after_a_catch_all_ask(tmp_path, given, expected):
+    [got] = run_plugin(tmp_path, [{"config": {} if given is None else {"permission": given}}])
+    assert got["permission"] == expected
+    if isinstance(expected, dict) and isinstance(expected.get("bash"), dict):
+        assert list(got["permission"]["bash"]) == list(expected["bash"])  # the order is the rule
+
+
+def test_guard_refuses_what_the_rule_matches_beyond_the_hint(tmp_path):
+    sqz = real_sqz(tmp_path)
+    ok = [f"{sqz} expand 0123456789abcdef", f"{sqz} expand '§ref:0123456789ab§'",
+          f"{sqz} expand '§ref:0123456789ab:L3-9§'", f"{sqz} expand §ref:0123456789ab§ 0123456789abcdef"]
+    bad = [f"{sqz} expand 0123456789abcdef > /tmp/x", f"{sqz} expand 0123456789abcdef >> ~/.bashrc",
+           f"{sqz} expand 0123456789abcdef; touch x", f"{sqz} expand $(touch x)", f"{sqz} expand `touch x`",
+           f"{sqz} expand 0123456789abcdef | sh", f"{sqz} expand --all", f"{sqz} expand"]
+    other = ["git log --stat -n 5", "touch x", "sqz stats"]  # not what the rule matches: the guard says nothing
+    asked, not_added = run_plugin(tmp_path, [{"config": {"permission": {"bash": "ask"}}, "commands": ok + bad + other},
+                                             {"config": {}, "commands": bad}], sqz=sqz)
+    assert asked["refused"][:len(ok)] == [None] * len(ok)
+    assert all(r and "only" in r for r in asked["refused"][len(ok):len(ok) + len(bad)]), asked["refused"]
+    assert asked["refused"][len(ok) + len(bad):] == [None] * len(other)
+    # where sqz added no rule (OpenCode's default allows bash) the user's own rules decide everything
+    assert not_added["refused"] == [None] * len(bad)
+
+
+def test_guard_fails_closed_without_sqz(tmp_path):
+    """The plugin's sqz is gone: its expand rule lets nothing through that it cannot check."""
+    sqz = "/nonexistent/sqz"
+    [got] = run_plugin(tmp_path, [{"config": {"permission": {"bash": "ask"}}, "commands": [f"{sqz} expand 0123456789ab"]}],
+                       sqz=sqz)
+    assert got["refused"][0] and "only" in got["refused"][0]

@@ -10,7 +10,7 @@ hot path).
 from __future__ import annotations
 
 KINDS = ("json", "jsonl", "yaml", "log", "table", "ls", "find", "tree", "du", "grep",
-         "markdown", "html", "deptree", "runs", "columns", "templates")
+         "markdown", "html", "deptree", "runs", "columns", "templates", "lockfile")
 
 # kind -> (module, function)
 _HANDLERS = {
@@ -30,6 +30,7 @@ _HANDLERS = {
     "runs": ("line_runs", "compress_runs"),
     "columns": ("constant_columns", "compress_columns"),
     "templates": ("templates", "compress_templates"),
+    "lockfile": ("lockfile", "compress_lockfile"),
 }
 
 _TABLE_PROGRAMS = frozenset({"ps", "df", "free", "lsblk", "netstat", "ss", "psql", "sqlite3", "mysql", "mariadb",
@@ -102,8 +103,13 @@ def detect_kind(text: str, request) -> str | None:
     from sqz_core.api import FILE_PROGRAMS
 
     if request.program in FILE_PROGRAMS:
-        # a file read the core let through because it printed a log (``sqz_core.logread``): the log
-        # kind (or JSON lines) reads it; no other kind's summary is applied to a file's content
+        # a file read the core let through because it printed a log or a lockfile (``sqz_core.logread``):
+        # the log kind (or JSON lines), or the lockfile kind, reads it; no other kind's summary is
+        # applied to a file's content
+        from sqz_core.api import reads_lockfile
+
+        if reads_lockfile(request.argv):
+            return "lockfile" if _module("lockfile").syntax_of(text, request.argv) else None
         return _sniff_log_read(text)
     kind = _kind_by_program(request)
     if kind is not None:
@@ -125,6 +131,8 @@ def _sniff_log_read(text: str) -> str | None:
 
 def _sniff(text: str) -> str | None:
     """Kinds that the text shows by itself, cheapest and most certain first."""
+    if _module("lockfile").looks_like_lockfile(text):
+        return "lockfile"
     head = text.lstrip()[:1]
     if head in ("{", "["):
         json_doc = _module("json_doc")

@@ -16,6 +16,7 @@ from __future__ import annotations
 from sqz_core.api import lazy_pattern as lazy
 
 _STATUS = lazy(
+    r"(?=(?i:[hscre]))"  # where a match can begin (same matches; ``re`` passes other offsets with one test)
     r"(?:HTTP/\d(?:\.\d)?\"? |\bHTTP |(?i:\b(?:status|code)\s+)"
     r"|(?i:\b(?:status|statuscode|status_code|http_status|httpstatus|response|resp|code|rc|exit|exitcode|exit_code"
     r"|returncode|return_code|result)\b)[\"']?\s*[=:]\s*[\"']?)(\d{1,3})\b(?![.\d])"

@@ -14,7 +14,11 @@ see exactly what the model asked for, and the command runs as it would without s
 ran, the plugin hands its output to ``sqz hook opencode --post`` synchronously; any error,
 timeout or missing sqz leaves the output unchanged. sqz's own commands (``sqz expand …``)
 are passed through untouched, and recovery hints name the sqz command the plugin runs (an
-absolute path), so the agent's shell can run them. Output OpenCode already truncated (its
+absolute path), so the agent's shell can run them; where the user's bash rules end in a catch-all
+``"ask"`` (any config file), the plugin's ``config`` hook adds ``"<sqz> expand *": "allow"`` right after
+it in the merged config (last match wins: the user's later rules still decide), and its
+``tool.execute.before`` refuses whatever else that pattern matches (``--check``; OpenCode matches a
+command with its redirection). Output OpenCode already truncated (its
 note says where the full text went) is left alone. Versions that never call
 ``tool.execute.after`` (anomalyco/opencode issue 25918) simply get no compression.
 """
@@ -36,6 +40,52 @@ PLUGIN = """\
 import { spawnSync } from "node:child_process";
 
 const SQZ = __SQZ_ARGV__;
+// the command a recovery hint prints (`<sqz> expand ID`, a pasted ref quoted), as an OpenCode bash pattern
+const EXPAND = __SQZ_EXPAND__;
+const PREFIX = EXPAND.slice(0, -2);
+let added = false;
+
+// Where the user's bash rules end in a catch-all "ask" (`"bash": "ask"`, `"*": "ask"` in any config file,
+// `"permission": "ask"`), OpenCode would ask before every recovery hint, and `opencode run` cannot ask:
+// allow exactly EXPAND, right after that catch-all. Rules are last-match-wins, so every later (more
+// specific) rule of the user still decides what it matches; "deny" and "allow" catch-alls are left alone.
+function allowExpand(config) {
+  const p = config.permission;
+  if (p === "ask") {
+    config.permission = { "*": "ask", bash: { "*": "ask", [EXPAND]: "allow" } };
+    added = true;
+    return;
+  }
+  if (!p || typeof p !== "object" || Array.isArray(p)) return;
+  const keys = Object.keys(p);
+  const b = p.bash;
+  if (b === undefined) {
+    if (p["*"] !== "ask") return;
+    p.bash = { "*": "ask", [EXPAND]: "allow" };  // after "*": every other bash command as before
+    added = true;
+    return;
+  }
+  if (keys.includes("*") && keys.indexOf("*") > keys.indexOf("bash")) return;  // a later "*" decides all of bash
+  if (b === "ask") {
+    p.bash = { "*": "ask", [EXPAND]: "allow" };
+    added = true;
+    return;
+  }
+  if (!b || typeof b !== "object" || Array.isArray(b)) return;
+  const rules = Object.keys(b);
+  const last = rules.lastIndexOf("*");
+  const catchAll = last >= 0 ? b["*"] : (keys.indexOf("*") >= 0 ? p["*"] : "allow");
+  if (catchAll !== "ask" || rules.includes(EXPAND)) return;
+  const out = {};
+  if (last < 0) out[EXPAND] = "allow";
+  for (const k of rules) {
+    if (k === EXPAND) continue;
+    out[k] = b[k];
+    if (k === "*") out[EXPAND] = "allow";
+  }
+  p.bash = out;
+  added = true;
+}
 
 function ask(args, payload) {
   try {
@@ -50,6 +100,20 @@ function ask(args, payload) {
 }
 
 export const SqzPlugin = async () => ({
+  config: async (config) => {
+    try { allowExpand(config); } catch (e) { /* the user's rules stay as they are */ }
+  },
+  // EXPAND also matches `<sqz> expand ID > file` (OpenCode matches a command with its redirection):
+  // where sqz added the rule, only exactly the hint's command runs
+  "tool.execute.before": async (input, output) => {
+    if (!added || !input || input.tool !== "bash" || !output || !output.args) return;
+    const cmd = output.args.command;
+    if (typeof cmd !== "string" || !cmd.includes(PREFIX)) return;
+    const a = ask(["opencode", "--check"], { command: cmd, sqz: SQZ });
+    if (!a || a.ok !== true) {
+      throw new Error((a && a.refuse) || "sqz: only `" + PREFIX + " ID` itself runs without asking");
+    }
+  },
   "tool.execute.after": async (input, output) => {
     if (!input || !output || typeof output.output !== "string") return;
     let payload = null;
@@ -148,8 +212,11 @@ def _post_bash(data: dict) -> str | None:
 
 
 def hook(payload: bytes, args: list[str]) -> bytes | None:
-    """``sqz hook opencode --post``: the plugin's JSON (see ``PLUGIN``); answers ``{"output": …}`` or nothing."""
+    """``sqz hook opencode --post``: the plugin's JSON (see ``PLUGIN``); answers ``{"output": …}`` or nothing.
+    ``--check``: may the command run under the expand rule the plugin added (``{"ok": …}``, see ``check``)."""
     data = json.loads(payload or b"{}")
+    if isinstance(data, dict) and "--check" in args:
+        return json.dumps(check(data)).encode("utf-8")
     if not isinstance(data, dict) or "--post" not in args:
         return None  # older plugins' tool.execute.before call: the command is left unchanged
     from sqz_agents.api import touch_activity
@@ -179,9 +246,31 @@ def detect(home: str | None = None) -> dict:
     return detect_agent(os.path.join(home or os.path.expanduser("~"), ".config", "opencode"), "opencode")
 
 
+def expand_pattern(sqz_words: str) -> str:
+    """The OpenCode bash pattern of a recovery hint's command: the plugin's sqz words, the hint's verb
+    (as ``sqz_core.api.expand_hint`` prints it, not re-typed here), then ``*`` for the ref."""
+    from sqz_agents.api import hint_verb
+
+    return " ".join([shlex.join(shlex.split(sqz_words)), *hint_verb(), "*"])
+
+
 def plugin_source(sqz_words: str) -> str:
-    """The plugin text with the sqz command as an argv array (no shell involved)."""
-    return PLUGIN.replace("__SQZ_ARGV__", json.dumps(shlex.split(sqz_words), ensure_ascii=False))
+    """The plugin text with the sqz command as an argv array (no shell involved) and the hint's pattern."""
+    return (PLUGIN.replace("__SQZ_ARGV__", json.dumps(shlex.split(sqz_words), ensure_ascii=False))
+            .replace("__SQZ_EXPAND__", json.dumps(expand_pattern(sqz_words), ensure_ascii=False)))
+
+
+def check(data: dict) -> dict:
+    """``--check``: may a bash command the plugin's expand rule matches run? Only exactly the hint's
+    ``<sqz> expand REF…`` (refs as ``sqz expand`` parses them; no redirection, operator or substitution)."""
+    from sqz_agents.api import is_own_expand
+
+    cmd, argv = data.get("command"), data.get("sqz")
+    argv = argv if isinstance(argv, list) and argv and all(isinstance(w, str) and w for w in argv) else None
+    if isinstance(cmd, str) and argv and is_own_expand(cmd.strip(), sqz_argv=argv):
+        return {"ok": True}
+    return {"ok": False, "refuse": "sqz: the rule sqz added allows only `<sqz> expand ID` as a hint prints it; "
+                                   "run that alone (no redirection, pipe or other command)"}
 
 
 def actions(ctx: dict) -> list[dict]:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core import config
-from sqz_core.configfile import schema
+from sqz_config.api import schema
 
 ROOT = Path(__file__).resolve().parents[2]
 LOG = ["git", "-C", str(ROOT), "log", "--stat", "-n", "15", "6b23c68"]  # a fixed commit: the same bytes every run

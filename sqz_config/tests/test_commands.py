@@ -139,7 +139,7 @@ def test_validate_names_every_problem_and_exits_1(home):
 
 def test_schema_is_printed_and_is_the_shipped_file(home):
     r = sqz(home, "schema")
-    shipped = Path(__file__).resolve().parents[1] / "src" / "sqz_core" / "config.schema.json"
+    shipped = Path(__file__).resolve().parents[1] / "src" / "sqz_config" / "config.schema.json"
     assert json.loads(r.stdout) == json.loads(shipped.read_text())
 
 

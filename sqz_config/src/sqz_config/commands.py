@@ -13,7 +13,9 @@ from typing import List, Optional
 
 import typer
 
-from . import config
+from sqz_core import api as core
+
+_BY_KEY = {s[0]: s for s in core.CONFIG_SETTINGS}
 
 config_app = typer.Typer(
     help="The config files: ~/.config/sqz/config.yaml (user) and .sqz.yaml or \\[tool.sqz] in pyproject.toml "
@@ -33,8 +35,8 @@ def _fail(message: str, code: int = 1):
     raise typer.Exit(code)
 
 
-def _cfg() -> config.Config:
-    return config.load(quiet=True)
+def _cfg() -> core.Config:
+    return core.load_config(quiet=True)
 
 
 # -- where to write ------------------------------------------------------------------------------
@@ -56,8 +58,8 @@ def _target(user: bool, project: bool, verb: str) -> tuple[str, str]:
     if not project:
         if os.environ.get("SQZ_CONFIG") == "":
             _fail(f"sqz config {verb}: SQZ_CONFIG is set but empty (no user file); unset it or name a file", 2)
-        return config.user_path(), "user"
-    found = [e for e in config.candidates() if e[3] != "user"]
+        return core.user_config_path(), "user"
+    found = [e for e in core.config_candidates() if e[3] != "user"]
     cfg = _cfg()
     if cfg.project_file:
         return cfg.project_file, "pyproject" if cfg.project_file.endswith("pyproject.toml") else "project"
@@ -81,19 +83,19 @@ def _show_value(value) -> str:
 
 def _settings_view() -> dict:
     out = {}
-    for key, env, _kind, _default, scope, doc in config.SETTINGS:
-        value, source = config.value(key)
+    for key, env, _kind, _default, scope, doc in core.CONFIG_SETTINGS:
+        value, source = core.config_value(key)
         out[key] = {"value": value, "source": source, "env": env, "scope": scope, "help": doc}
     return out
 
 
-def _lists_view(cfg: config.Config) -> dict:
+def _lists_view(cfg: core.Config) -> dict:
     return {name: [{"spec": e["spec"], "source": f"{e['file']}:{e['line']}" if e.get("line") else e["file"],
                     "scope": e["scope"]} for e in getattr(cfg, name)] for name in ("rules", "formatters")}
 
 
 def _rule_text(spec: dict) -> str:
-    match = " ".join(f"{k}={spec[k]!r}" for k in config.RULE_MATCHERS if k in spec)
+    match = " ".join(f"{k}={spec[k]!r}" for k in core.CONFIG_RULE_MATCHERS if k in spec)
     effects = [("passthrough" if spec.get("passthrough") else None),
                ("no cache" if spec.get("cache") is False else None),
                (f"level {spec['level']}" if spec.get("level") else None)]
@@ -111,7 +113,7 @@ def show(as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)):
         typer.echo(json.dumps({"files": cfg.files, "errors": cfg.errors, "settings": settings, **lists},
                               indent=2, ensure_ascii=False))
         return
-    typer.echo(f"user file:    {cfg.user_file or config.user_path() + ' (none)'}")
+    typer.echo(f"user file:    {cfg.user_file or core.user_config_path() + ' (none)'}")
     typer.echo(f"project file: {cfg.project_file or '(none)'}")
     for line in cfg.errors:
         typer.echo(line)
@@ -126,7 +128,7 @@ def show(as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)):
 
 
 def _known_keys() -> list[str]:
-    keys = [s[0] for s in config.SETTINGS] + list(config.LISTS)
+    keys = [s[0] for s in core.CONFIG_SETTINGS] + list(core.CONFIG_LISTS)
     return keys + sorted({k.split(".")[0] for k in keys if "." in k})
 
 
@@ -143,14 +145,14 @@ def get(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, proxy
         as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)):
     """One setting's effective value (or a group's: `proxy`, `plugins`; or `rules`, `formatters`)."""
     cfg = _cfg()
-    if key in config._BY_KEY:
-        value, source = config.value(key)
+    if key in _BY_KEY:
+        value, source = core.config_value(key)
         payload = {"key": key, "value": value, "source": source}
-    elif key in config.LISTS:
+    elif key in core.CONFIG_LISTS:
         value, source = _lists_view(cfg)[key], "files"
         payload = {"key": key, "value": value, "source": source}
-    elif any(s[0].startswith(key + ".") for s in config.SETTINGS):
-        group = {s[0][len(key) + 1:]: config.value(s[0]) for s in config.SETTINGS if s[0].startswith(key + ".")}
+    elif any(s[0].startswith(key + ".") for s in core.CONFIG_SETTINGS):
+        group = {s[0][len(key) + 1:]: core.config_value(s[0]) for s in core.CONFIG_SETTINGS if s[0].startswith(key + ".")}
         value = {k: v for k, (v, _src) in group.items()}
         payload = {"key": key, "value": value, "source": {k: src for k, (_v, src) in group.items()}}
     else:
@@ -165,7 +167,7 @@ def get(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, proxy
 def _yaml_for(text: str):
     from ruamel.yaml.util import load_yaml_guess_indent
 
-    from .configfile import _yaml
+    from .files import _yaml
 
     y = _yaml()
     try:
@@ -179,7 +181,7 @@ def _yaml_for(text: str):
 def _load_tree(path: str, text: str):
     from ruamel.yaml.comments import CommentedMap
 
-    from .configfile import ConfigError, read_yaml
+    from .files import ConfigError, read_yaml
 
     try:
         tree = read_yaml(path, text)[0]
@@ -196,7 +198,7 @@ def _parse_value(key: str, raw: str):
     from ruamel.yaml import YAML
     from ruamel.yaml.error import YAMLError
 
-    setting = config._BY_KEY.get(key)
+    setting = _BY_KEY.get(key)
     if setting is not None and setting[2] == "string":
         return raw
     if setting is not None and setting[2] == "list" and not raw.lstrip().startswith("["):
@@ -222,7 +224,7 @@ def _styled_like(old, new):
 
 def _write_checked(path: str, kind: str, text: str, verb: str) -> None:
     """Write ``text`` to ``path`` if it validates; else say every problem and leave the file as it was."""
-    from .configfile import problems
+    from .files import problems
 
     if text and not text.endswith("\n"):
         text += "\n"
@@ -254,7 +256,7 @@ def _key_path(key: str) -> list:
 
 def _valid_target_key(verb: str, key: str) -> None:
     head = key.split(".")[0]
-    if key in config._BY_KEY or head in config.LISTS or any(s[0].startswith(key + ".") for s in config.SETTINGS):
+    if key in _BY_KEY or head in core.CONFIG_LISTS or any(s[0].startswith(key + ".") for s in core.CONFIG_SETTINGS):
         return
     _unknown(verb, key)
 
@@ -337,8 +339,8 @@ def set_(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, prox
         typer.echo(json.dumps({"key": key, "value": parsed, "path": path}, indent=2, default=str))
     else:
         typer.echo(f"{key} = {_show_value(parsed)} in {path}")
-    if config._BY_KEY.get(key) and os.environ.get(config._BY_KEY[key][1]) is not None:
-        typer.echo(f"note: {config._BY_KEY[key][1]} is set in this environment and wins over the file", err=True)
+    if _BY_KEY.get(key) and os.environ.get(_BY_KEY[key][1]) is not None:
+        typer.echo(f"note: {_BY_KEY[key][1]} is set in this environment and wins over the file", err=True)
 
 
 @config_app.command("unset")
@@ -393,7 +395,7 @@ def edit(user: bool = typer.Option(False, "--user", help=_USER_HELP + " The defa
     import shlex
     import subprocess
 
-    from .configfile import problems
+    from .files import problems
 
     path, kind = _target(user, project, "edit")
     before = _read_text(path) if os.path.exists(path) else None
@@ -444,7 +446,7 @@ def edit(user: bool = typer.Option(False, "--user", help=_USER_HELP + " The defa
 def validate(files: Optional[List[str]] = typer.Argument(None, help="Files to check (default: the ones in use)."),
              as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)):
     """Check config files against the schema; every problem as FILE:LINE: KEY: message. Exit 1 on any."""
-    from .configfile import problems
+    from .files import problems
 
     if files:
         todo = []
@@ -454,14 +456,14 @@ def validate(files: Optional[List[str]] = typer.Argument(None, help="Files to ch
             kind = "pyproject" if name == "pyproject.toml" else "project" if name == ".sqz.yaml" else "user"
             todo.append((f, kind))
     else:
-        todo = [(e[0], e[3]) for e in config.candidates()]
+        todo = [(e[0], e[3]) for e in core.config_candidates()]
     report = []
     for path, kind in todo:
         if not os.path.isfile(path):
             report.append({"file": path, "ok": False, "errors": [f"{path}: no such file"]})
             continue
         if kind == "pyproject":
-            from .configfile import ConfigError, read_pyproject
+            from .files import ConfigError, read_pyproject
 
             try:
                 if read_pyproject(path) is None:
@@ -476,7 +478,7 @@ def validate(files: Optional[List[str]] = typer.Argument(None, help="Files to ch
         typer.echo(json.dumps({"ok": all(r["ok"] for r in report), "files": report}, indent=2))
     else:
         if not report:
-            typer.echo(f"no config file in use (user: {config.user_path()}; project: .sqz.yaml or "
+            typer.echo(f"no config file in use (user: {core.user_config_path()}; project: .sqz.yaml or "
                        "[tool.sqz] in pyproject.toml)")
         for r in report:
             if r["ok"]:
@@ -490,6 +492,6 @@ def validate(files: Optional[List[str]] = typer.Argument(None, help="Files to ch
 @config_app.command("schema")
 def print_schema():
     """Print the JSON Schema the files are validated against (shipped in sqz-core)."""
-    from .configfile import schema
+    from .files import schema
 
     typer.echo(json.dumps(schema(), indent=2, ensure_ascii=False))

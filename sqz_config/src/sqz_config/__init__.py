@@ -1,0 +1,1 @@
+"""sqz-config: sqz's config files parsed and validated, and the ``sqz config`` verbs."""
