@@ -598,7 +598,7 @@ def test_lossy_git_results_expand_to_the_exact_bytes(name, tmp_path):
     try:
         res = compress(fx.raw, command=fx.command, store=store, session="t", index=load_index())
         assert res.plugin == "git", (res.outcome, res.plugin)
-        ref = re.search(r"sqz expand ([0-9a-f]{8,})", res.output.decode())
+        ref = re.search(r"sqz expand (n[0-9]{15,})", res.output.decode())
         assert ref, res.output[-300:]
         assert resolve(store, ref.group(1)) == fx.raw
     finally:
