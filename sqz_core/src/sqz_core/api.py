@@ -37,12 +37,17 @@ _NAMES: dict[str, tuple[str, str]] = {
     "budget_seconds": ("hot", "_budget_seconds"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
     "expand_hint": ("runnable", "expand_hint"),
+    "link_plan": ("runnable", "link_plan"),
+    "make_link": ("runnable", "make_link"),
     # recovery
     "ExpandError": ("expand", "ExpandError"),
     "parse_ref": ("expand", "parse_ref"),
     "resolve": ("expand", "resolve"),
     "unique_hash": ("expand", "unique_hash"),
     "short_id": ("gate", "short_id"),
+    "REF_ID_PATTERN": ("runnable", "PATTERN"),
+    "recovery_id": ("runnable", "short_decimal"),
+    "decimal_id": ("runnable", "encode"),
     # stores
     "Store": ("store", "Store"),
     "StoreProtocol": ("storeproto", "StoreProtocol"),
@@ -186,6 +191,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, unique_hash
     from .gate import short_id
+    from .runnable import PATTERN as REF_ID_PATTERN
+    from .runnable import encode as decimal_id
+    from .runnable import short_decimal as recovery_id
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
     from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
     from .hot import _note as print_stats_line
@@ -206,7 +214,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .plugins import _fresh as plugin_index_is_fresh
     from .plugins import begin_call as begin_plugin_call
     from .plugins import load_index, load_plugin, plugin_manager
-    from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path
+    from .runnable import RECOVERY_LINE, entry_script, expand_hint, link_plan, make_link, on_path
     from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
     from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
     from .shell import Op as ShellOp

@@ -152,9 +152,29 @@ def test_a_row_missing_under_a_psql_count_keeps_the_table_as_printed():
 
 
 def test_a_psql_value_with_a_newline_is_not_split_into_rows():
-    # psql marks a value that goes on with + in the padding: such a table stays as printed
+    # psql marks a value that goes on with + in the padding: its next line is the same cell, written
+    # under its row indented (a row line never starts with a blank), never a row of its own
     text = (" id |  note  \n----+--------\n  1 | first +\n    | second\n  2 | third\n(2 rows)\n")
-    assert compact_ruled_text(text) is None
+    assert compact_ruled_text(text) == "id note\n1 first\n  second\n2 third\n(2 rows)\n"
+
+
+def test_a_psql_continuation_that_is_not_there_keeps_the_table_as_printed():
+    cut = " id |  note  \n----+--------\n  1 | first +\n(1 row)\n"            # the + promises a line that is missing
+    assert compact_ruled_text(cut) is None
+    other = " id |  note  \n----+--------\n  1 | first +\n  2 | second\n(2 rows)\n"   # next line is a row, not the rest
+    assert compact_ruled_text(other) is None
+    two = (" id |  a  |  b  \n----+-----+-----\n  1 | x  +| y  +\n    | x2  | y2\n(1 row)\n")   # two cells span lines
+    assert compact_ruled_text(two) is None
+
+
+def test_a_psql_view_definition_keeps_every_line_and_its_indentation():
+    text = _text("fam_psql_view_definitions")
+    out = compact_ruled_text(text)
+    body = [line.split("|")[-1].rstrip(" ").rstrip("+").rstrip(" ")[1:] for line in text.split("\n")[2:] if "|" in line]
+    for part in body[1:]:
+        if part and not part.lstrip().startswith("SELECT"):
+            assert "\n  " + part + "\n" in out        # each further line of the SQL, as psql printed it, indented by two
+    assert out.endswith("(2 rows)\n") and len(out) < len(text) // 3
 
 
 def test_near_misses_are_not_ruled_tables():
@@ -248,13 +268,19 @@ def test_most_generated_ruled_tables_are_rendered():
     "-[ RECORD 2 ]----------------------------\nname    | autovacuum_analyze_scale_factor\nsetting | 0.1\nunit    |\n",
     # psql -A: already unaligned
     "name|setting|unit\nallow_in_place_tablespaces|off|\napplication_name|psql|\n(2 rows)\n",
-    # \l: a privileges cell that goes on over two lines (+ in the padding)
-    "   Name    |  Owner   | Access privileges\n-----------+----------+-----------------------\n"
-    " postgres  | postgres |\n template0 | postgres | =c/postgres          +\n"
-    "           |          | postgres=CTc/postgres\n(2 rows)\n",
 ])
 def test_psql_layouts_that_are_not_one_row_a_line_are_left_as_printed(text):
     assert compress_table(FormatRequest(text, "psql -c x")) is None
+
+
+def test_a_psql_cell_that_goes_on_stays_in_its_row():
+    # \l: a privileges cell that goes on over two lines (+ in the padding): the row keeps its first
+    # line, the rest of the cell follows indented; a NULL last cell keeps its separator (psql -A's |)
+    text = ("   Name    |  Owner   | Access privileges\n-----------+----------+-----------------------\n"
+            " postgres  | postgres |\n template0 | postgres | =c/postgres          +\n"
+            "           |          | postgres=CTc/postgres\n(2 rows)\n")
+    assert compress_table(FormatRequest(text, "psql -c x")) == (
+        "Name|Owner|Access privileges\npostgres|postgres|\ntemplate0|postgres|=c/postgres\n  postgres=CTc/postgres\n(2 rows)\n")
 
 
 def test_a_psql_column_of_nulls_is_kept_as_psql_A_writes_it():

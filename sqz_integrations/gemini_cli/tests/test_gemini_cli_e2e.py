@@ -118,8 +118,8 @@ def require_gemini():
     assert GEMINI.exists(), f"Gemini CLI missing: run {INSTALL} (npm, pinned version) first"
 
 
-HINT = re.compile(r"sqz expand ([0-9a-f]{8,})")
-PRINTED_HINT = re.compile(r"^\[([^\]\n]* expand [0-9a-f]{12,})\]$", re.M)  # the recovery line's command
+HINT = re.compile(r"sqz expand (n[0-9]{15,}|[0-9a-f]{8,})")  # the recovery line's decimal id, a ref's hex
+PRINTED_HINT = re.compile(r"^\[([^\]\n]* expand n[0-9]{15,})\]$", re.M)  # the recovery line's command
 
 
 def session(tmp_path: Path, sqz: bool):

@@ -636,6 +636,49 @@ def _split_row(line: str, gutters: list[int], framed: bool, sep_chars: str, widt
     return cells
 
 
+def _mark_at(gutters: list[int], framed: bool, width: int) -> list[int]:
+    """Where psql puts its mark for a cell that goes on: the last padding position of each cell."""
+    ends = gutters[1:] if framed else gutters + [width]
+    return [e - 1 for e in ends]
+
+
+def _marked_row(line: str, gutters: list[int], framed: bool, sep_chars: str,
+                width: int) -> tuple[list[str], tuple[int, ...]] | None:
+    """A psql row with a multi-line cell: ``+`` in the last padding position of each cell whose
+    value goes on (a newline in it), the rest on the next lines. (cells, columns that go on)."""
+    marks = [k for k, at in enumerate(_mark_at(gutters, framed, width)) if line[at:at + 1] == "+"]
+    if not marks:
+        return None
+    plain = list(line)
+    for k in marks:
+        plain[_mark_at(gutters, framed, width)[k]] = " "
+    row = _split_row("".join(plain).rstrip(" ") if not framed else "".join(plain), gutters, framed, sep_chars, width)
+    return None if row is None else (row, tuple(marks))
+
+
+def _continued(line: str, gutters: list[int], framed: bool, sep_chars: str, width: int,
+               going: tuple[int, ...]) -> tuple[dict[int, str], tuple[int, ...]] | None:
+    """The next line of the cells in ``going``: every other cell blank; each continued part keeps
+    its indentation (a view's SQL); ({column: part}, columns that go on again) or None."""
+    got = _split_row(line, gutters, framed, sep_chars, width)
+    marks: tuple[int, ...] = ()
+    if got is None:
+        pair = _marked_row(line, gutters, framed, sep_chars, width)
+        if pair is None:
+            return None
+        got, marks = pair
+    if any(c for k, c in enumerate(got) if k not in going) or not set(marks) <= set(going):
+        return None
+    edges = gutters if framed else [-1] + gutters + [width]
+    parts = {}
+    for k in going:
+        raw = line[edges[k] + 1:edges[k + 1]]
+        if k in marks:
+            raw = raw[:-1]
+        parts[k] = raw[1:].rstrip(" ")
+    return parts, marks
+
+
 def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | None:
     """A ruled table whose header is ``lines[i]`` (framed: whose top rule is): (cells, first
     line, end) or None. ``end`` is the index after the last line of the table (rows, bottom
@@ -669,8 +712,18 @@ def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | No
         return None
     table = [header]
     j = rule_at + 1
+    going: tuple[int, ...] = ()      # columns whose cell goes on to this line (psql's ``+`` mark)
     while j < n:
         line = lines[j]
+        if going:
+            got = _continued(line, gutters, framed, sep_chars, width, going)
+            if got is None:
+                return None          # the rest of a cell psql said goes on is not there
+            more, going = got
+            for k, part in more.items():
+                table[-1][k] += "\n" + part
+            j += 1
+            continue
         if framed and _rule_gutters(line) is not None and line[:1] in _BOTTOM_START | {"├", "╞"}:
             if _rule_gutters(line)[0] != gutters:
                 return None
@@ -681,6 +734,10 @@ def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | No
                 break
             continue  # a rule between rows
         row = _split_row(line, gutters, framed, sep_chars, width)
+        if row is None and sep_chars != " ":
+            got = _marked_row(line, gutters, framed, sep_chars, width)
+            if got is not None:
+                row, going = got
         if row is None:
             stripped = line.strip()
             if sep_chars == " ":
@@ -692,8 +749,8 @@ def _ruled_at(lines: list[str], i: int) -> tuple[list[list[str]], int, int] | No
         table.append(row)
         j += 1
     else:
-        if framed:
-            return None  # no bottom rule: cut off
+        if framed or going:
+            return None  # no bottom rule, or a cell that goes on: cut off
     if framed and lines[j - 1][:1] not in _BOTTOM_START:
         return None
     if j < n:
@@ -712,6 +769,30 @@ def _render_bars(table: list[list[str]]) -> str | None:
     if any("|" in c for row in table for c in row) or table[0][0].startswith("["):
         return None
     return "\n".join("|".join(row) for row in table) + "\n"
+
+
+def _render_continued(table: list[list[str]]) -> str | None:
+    """Rows whose cells hold newlines (psql's ``+`` continuations): each row on one line with the
+    first line of every cell, the further lines of its multi-line cell below it, indented by two
+    spaces (a row never starts with a blank). Only one column may span lines (so each indented
+    line has one cell it belongs to)."""
+    multi = {k for row in table[1:] for k, c in enumerate(row) if "\n" in c}
+    if len(multi) != 1:
+        return None
+    m = multi.pop()
+    firsts = [[c.split("\n", 1)[0] for c in row] for row in table]
+    sep = choose_separator(firsts)
+    if sep is None:
+        if any("|" in c for row in firsts for c in row):
+            return None
+        sep = "|"
+    if firsts[0][0].startswith("["):
+        return None
+    out = [sep.join(table[0])]
+    for row, first in zip(table[1:], firsts[1:]):
+        out.append(sep.join(first))
+        out.extend("  " + part for part in row[m].split("\n")[1:])
+    return "\n".join(out) + "\n"
 
 
 def compact_ruled_text(text: str, opens_within: int | None = None) -> str | None:
@@ -738,7 +819,7 @@ def compact_ruled_text(text: str, opens_within: int | None = None) -> str | None
         table, _, end = got
         rendered = render_table(table, hoist=True) if len(table) > 1 else None
         if rendered is None and len(table) > 1:
-            rendered = _render_bars(table)
+            rendered = _render_bars(table) if not any("\n" in c for row in table for c in row) else _render_continued(table)
         if rendered is None or len(table[0]) < 2:
             out.extend(lines[i:end])
         else:

@@ -196,7 +196,81 @@ def compress_find(request) -> str | None:
         return None         # what -printf/-exec/-print0 print is not one path a line
     if "-ls" in args:
         return compress_find_ls(request)
-    return group_paths(request.text)
+    grouped = group_paths(request.text)
+    nested = tree_paths(request.text)
+    if nested is not None and (grouped is None or _cheaper(nested, grouped)):
+        return nested
+    return grouped
+
+
+def _cheaper(a: str, b: str) -> bool:
+    from sqz_core.api import estimate
+
+    return estimate(a) < estimate(b)
+
+
+TREE_MIN_PATHS = 20
+TREE_NOTE = "[find: {n} paths as a tree, each directory once (nested by two spaces), its files on its line]"
+
+
+def tree_paths(text: str) -> str | None:
+    """A long listing of files only (``find . -name '*.py'``, ``find src -type f``: no path printed
+    is a directory of another) as a tree: each directory written once, ``name/: a.py b.py`` with its
+    files, its subdirectories under it indented by two spaces, a directory holding only one
+    subdirectory and no file joined with it (``db/backends/``). Every path reads back: join the
+    directory names above a file with ``/``; names with blanks or quotes are quoted as ``ls``
+    quotes them. None for fewer than ``TREE_MIN_PATHS`` paths, a path ending in ``/``, a line that
+    is not a path of the same listing (find's own error lines stay below the tree), or a directory
+    find printed itself (``find DIR``, ``-type d``: the grouped form marks which were printed)."""
+    root: dict = {}
+    errors: list[str] = []
+    paths = 0
+    files: list[str] = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if _TOOL_ERROR.match(line):
+            errors.append(line)
+            continue
+        parts = line.split("/")
+        if not parts[-1] or any(not p for p in parts[1:-1]):
+            return None          # "dir/", "a//b": not one plain path a line
+        node = root
+        for part in parts[:-1]:
+            child = node.get(part)
+            if child is None:
+                child = node[part] = {}
+            elif child is _FILE:
+                return None      # a directory find printed itself: the grouped form marks it (``dir/``)
+            node = child
+        if parts[-1] in node:
+            return None          # a directory printed after its files, or a path twice
+        node[parts[-1]] = _FILE
+        files.append(parts[-1])
+        paths += 1
+    if paths < TREE_MIN_PATHS:
+        return None
+    out = [TREE_NOTE.format(n=paths)]
+    todo: list[tuple[str, dict, int]] = [(name, node, 0) for name, node in reversed(root.items())]
+    while todo:
+        name, node, depth = todo.pop()
+        if node is _FILE:        # a file at the top (``find *.py``): on a line of its own
+            out.append(quote_name(name))
+            continue
+        shown = quote_name(name) if name else ""     # "" is the root of an absolute path
+        while len(node) == 1 and next(iter(node.values())) is not _FILE:
+            sub, node = next(iter(node.items()))
+            shown += "/" + quote_name(sub)
+        leaves = " ".join(quote_name(n) for n, child in node.items() if child is _FILE)
+        out.append("  " * depth + shown + "/" + (": " + leaves if leaves else ""))
+        todo.extend((n, child, depth + 1) for n, child in reversed(node.items()) if child is not _FILE)
+    out.extend(errors)
+    if paths >= SUMMARY_MIN_PATHS:
+        out.append(_extension_counts(paths, 0, files).replace(", 0 directories with entries", ""))
+    return "\n".join(out) + "\n"
+
+
+_FILE: dict = {}
 
 
 def _ends_with_path(fmt: list[str]) -> bool:
