@@ -28,6 +28,16 @@ CMDLINE="cat package-lock.json" cap npm_package_lock_v3 "npm $(npm --version) (n
 ( OUT="$HERE/tests/fixtures/file_reads"; mkdir -p "$OUT"  # a manifest: a file read that stays byte for byte
   CMDLINE="cat package.json" cap npm_package_json "npm $(npm --version) (npm install --package-lock-only)" cat package.json )
 
+# --- npm: lockfileVersion 2 (the packages map and the legacy dependencies tree) with resolved URLs
+# (this machine's npmrc sets omit-lockfile-registry-resolved; the v2 capture turns it off)
+mkdir -p "$W/npm-v2" && cd "$W/npm-v2" || exit 1
+cat >package.json <<'JSON'
+{ "name": "struct-npm-v2", "version": "1.0.0", "private": true }
+JSON
+npm install --package-lock-only --ignore-scripts --no-audit --no-fund --lockfile-version 2 \
+  --omit-lockfile-registry-resolved=false koa@2 commander@12 minimist@1 dotenv@16 uuid@9 >/dev/null 2>&1
+CMDLINE="cat package-lock.json" cap npm_package_lock_v2 "npm $(npm --version) (npm install --package-lock-only --lockfile-version 2)" cat package-lock.json
+
 # --- cargo: Cargo.lock of a binary crate resolved offline against Debian's vendored crates
 mkdir -p "$W/cargo-app/src" "$W/cargo-app/.cargo" && cd "$W/cargo-app" || exit 1
 cat >Cargo.toml <<'TOML'
