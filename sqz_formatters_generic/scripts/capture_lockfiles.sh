@@ -63,7 +63,7 @@ cargo generate-lockfile --offline >/dev/null 2>&1
 CMDLINE="cat Cargo.lock" cap cargo_lock "$(cargo --version | cut -d' ' -f1-2) (cargo generate-lockfile --offline)" cat Cargo.lock
 
 # --- poetry and uv: lockfiles of one small Python project
-"$PY" -m venv "$W/tools" && "$W/tools/bin/pip" install -q poetry uv >/dev/null 2>&1
+"$PY" -m venv "$W/tools" && "$W/tools/bin/pip" install -q poetry uv pipenv >/dev/null 2>&1
 mkdir -p "$W/py-app" && cd "$W/py-app" || exit 1
 cat >pyproject.toml <<'TOML'
 [project]
@@ -79,6 +79,12 @@ TOML
 CMDLINE="cat poetry.lock" cap poetry_lock "$("$W/tools/bin/poetry" --version | sed 's/[()]//g') (poetry lock)" cat poetry.lock
 "$W/tools/bin/uv" lock >/dev/null 2>&1
 CMDLINE="cat uv.lock" cap uv_lock "$("$W/tools/bin/uv" --version) (uv lock)" cat uv.lock
+
+# --- pipenv: Pipfile.lock of a Pipfile asking for httpx and attrs (no [[source]]: pipenv's default index)
+mkdir -p "$W/pipenv-app" && cd "$W/pipenv-app" || exit 1
+printf '[packages]\nhttpx = ">=0.27"\nattrs = "*"\n\n[requires]\npython_version = "3.11"\n' >Pipfile
+PIPENV_YES=1 "$W/tools/bin/pipenv" lock >/dev/null 2>&1
+CMDLINE="cat Pipfile.lock" cap pipfile_lock "pipenv $("$W/tools/bin/pipenv" --version | awk '{print $NF}') (pipenv lock)" cat Pipfile.lock
 
 # --- pnpm and yarn (classic): the npm app's dependencies, lockfile only
 mkdir -p "$W/pnpm-app" && cd "$W/pnpm-app" && cp "$W/npm-app/package.json" . || exit 1

@@ -37,7 +37,7 @@ from sqz_core.api import lazy_pattern as lazy
 _HASH = r"(?:(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b_256)[-:][A-Za-z0-9+/=_-]{20,}|[0-9a-f]{40,128})"
 # a line that is one hash, as a key's value or as a list item, in every lockfile syntax
 _HASH_LINE = lazy(
-    r"\s*(?:\"(?:integrity|checksum|shasum|hash|content-hash)\"\s*:\s*\"" + _HASH + r"\",?"
+    r"\s*(?:\"(?:integrity|checksum|shasum|hash|content-hash|sha256|sha512)\"\s*:\s*\"" + _HASH + r"\",?"
     r"|(?:integrity|checksum)\s+\"?" + _HASH + r"\"?"
     r"|(?:checksum|content-hash|hash)\s*[=:]\s*\"?" + _HASH + r"\"?,?"
     r"|\"" + _HASH + r"\",?"
@@ -107,6 +107,8 @@ def fold(text: str, syntax: str, keep_hosts: bool = False) -> tuple[list[str], d
     def count(what: str) -> None:
         counts[what] = counts.get(what, 0) + 1
 
+    in_list = 0  # hashes folded right after a line opening a list or map (``"hashes": [``)
+    opened = None
     packages_map = legacy = False  # package-lock: the packages map was read / inside the legacy tree
     for line in text.split("\n"):
         if syntax == "npm":
@@ -133,7 +135,17 @@ def fold(text: str, syntax: str, keep_hosts: bool = False) -> tuple[list[str], d
             version = m.group(1)
         if _HASH_LINE.fullmatch(line):
             count("hash")
+            if out and out[-1].endswith(("[", "{")):
+                opened = out[-1]
+                in_list += 1
             continue
+        if in_list:
+            # a list (or map) whose every item was a hash: one line says how many went
+            if line.strip() in ("]", "],", "}", "},") and out and out[-1] is opened:
+                out[-1] = f"{opened} [sqz: {in_list} folded] {line.strip()}"
+                in_list = 0
+                continue
+            in_list = 0
         if syntax in ("yarn", "npm"):
             r = _RESOLVED.fullmatch(line)
             if r and name and version:
