@@ -124,7 +124,7 @@ def test_opencode_compresses_bash_output_after_it_ran(tmp_path):
         if len(results) in (1, 2):
             return ("tool", "read", {"filePath": alpha})
         if len(results) == 3:
-            m = re.search(r"\[(\S*sqz) expand ([0-9a-f]{12,64})\]", results[0])  # the recovery line
+            m = re.search(r"\[(\S*sqz) expand (n[0-9]{15,})\]", results[0])  # the recovery line
             assert m, results[0]
             state["expand"] = f"{m.group(1)} expand {m.group(2)}"
             return ("tool", "bash", {"command": state["expand"], "description": "Full history"})
