@@ -62,6 +62,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "open_store": ("stores", "open_store"),
     "store_url": ("stores", "store_url"),
     "recall": ("sessions", "recall"),
+    "compact_session": ("sessions", "compact"),
+    "pin_bytes": ("sessions", "pin_bytes"),
+    "resolve_prefix": ("sessions", "resolve_prefix"),
+    "session_pressure": ("sessions", "pressure"),
+    "short_age": ("dedup", "short_age"),
     "default_session_for": ("sessions", "default_session_for"),
     "sketch": ("dedup", "sketch"),
     "ref_ttl": ("dedup", "ref_ttl"),
@@ -140,12 +145,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "config_candidates": ("config", "candidates"),
     "CONFIG_LISTS": ("config", "LISTS"),
     "CONFIG_RULE_MATCHERS": ("config", "RULE_MATCHERS"),
-    # per-agent token budgets (the core warns; ``sqz budget`` manages them)
-    "budgets_path": ("budget", "budgets_path"),
-    "budget_warned_dir": ("budget", "warned_dir"),
-    "load_budgets": ("budget", "load"),
-    "budget_limit_for": ("budget", "limit_for"),
-    "UNKNOWN_AGENT": ("budget", "UNKNOWN"),
+    # per-agent token budgets: where their file is (``sqz budget`` and the warning are sqz-insights')
+    "budgets_path": ("paths", "budgets_path"),
+    "data_dir": ("paths", "data_dir"),
 }
 
 __all__ = sorted(_NAMES) + ["API_VERSION"]
@@ -170,14 +172,9 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
     from typing import Any
 
-    from .budget import UNKNOWN as UNKNOWN_AGENT
-    from .budget import budgets_path
-    from .budget import limit_for as budget_limit_for
-    from .budget import load as load_budgets
-    from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
-    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, sketch
+    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, short_age, sketch
     from .config import SETTINGS as CONFIG_SETTINGS
     from .config import LISTS as CONFIG_LISTS
     from .config import RULE_MATCHERS as CONFIG_RULE_MATCHERS
@@ -204,7 +201,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .hot import unpack as unpack_frame
     from .lazyre import lazy as lazy_pattern
     from .markers import hookimpl
-    from .paths import cache_dir, db_path
+    from .paths import budgets_path, cache_dir, data_dir, db_path
     from .plugins import enabled as enabled_plugins
     from .progress import Progress
     from .plugins import index_path as plugin_index_path
@@ -220,7 +217,9 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
-    from .sessions import default_session, default_session_for, recall
+    from .sessions import compact as compact_session
+    from .sessions import default_session, default_session_for, pin_bytes, recall, resolve_prefix
+    from .sessions import pressure as session_pressure
     from .spool import Spool
     from .store import Store, StoreBusy, StoreError, StoreReadOnly
     from .storeproto import StoreProtocol

@@ -490,10 +490,13 @@ def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | No
                     agent=opts.get("agent"), cwd=_cwd())
                 from .paths import budgets_path
 
-                if os.path.exists(budgets_path()):  # no budget set: nothing read, ``budget`` not imported
-                    from .budget import check as budget_check
-
-                    warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
+                if os.path.exists(budgets_path()):  # no budget set: nothing read, sqz-insights not imported
+                    try:
+                        from sqz_insights.api import budget_check
+                    except ImportError:  # sqz-insights (``sqz budget``) uninstalled since: no warning
+                        budget_check = None
+                    warning = budget_check and budget_check(store_for_stats, opts["session"] or _default_session(),
+                                                            opts.get("agent"))
                     if warning:
                         sys.stderr.write(warning + "\n")
             except StoreError:
