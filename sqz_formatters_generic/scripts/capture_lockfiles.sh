@@ -93,3 +93,8 @@ CMDLINE="cat pnpm-lock.yaml" cap pnpm_lock "pnpm $(npx --yes pnpm@9 --version) (
 mkdir -p "$W/yarn-app" && cd "$W/yarn-app" && cp "$W/npm-app/package.json" . || exit 1
 npx --yes yarn@1 install --ignore-scripts --non-interactive --no-progress >/dev/null 2>&1
 CMDLINE="cat yarn.lock" cap yarn_lock_v1 "yarn $(npx --yes yarn@1 --version) (yarn install)" cat yarn.lock
+
+# --- yarn berry (4): the same package.json, lockfile only
+mkdir -p "$W/berry-app" && cd "$W/berry-app" && cp "$W/npm-app/package.json" . && touch yarn.lock || exit 1
+YARN_ENABLE_TELEMETRY=0 npx --yes @yarnpkg/cli-dist@4 install --mode update-lockfile >/dev/null 2>&1
+CMDLINE="cat yarn.lock" cap yarn_lock_berry "yarn $(YARN_ENABLE_TELEMETRY=0 npx --yes @yarnpkg/cli-dist@4 --version) (yarn install --mode update-lockfile)" cat yarn.lock

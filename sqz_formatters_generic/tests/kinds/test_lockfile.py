@@ -24,7 +24,7 @@ def _out(text: str, command: str) -> str | None:
 
 def test_every_syntax_found_by_name_and_by_its_own_text():
     by_name = {"cargo_lock": "toml", "npm_package_lock_v3": "npm", "pnpm_lock": "pnpm", "poetry_lock": "toml",
-               "uv_lock": "toml", "yarn_lock_v1": "yarn", "npm_package_lock_v2": "npm"}
+               "uv_lock": "toml", "yarn_lock_v1": "yarn", "npm_package_lock_v2": "npm", "yarn_lock_berry": "yarn", "pipfile_lock": "json"}
     for name, syntax in by_name.items():
         fx = LOCKS[name]
         assert syntax_of(fx.text, tuple(fx.command.split())) == syntax, name
@@ -51,7 +51,13 @@ def test_a_line_most_records_share_is_said_once_and_a_record_without_it_is_marke
     source = 'source = "registry+https://github.com/rust-lang/crates.io-index"'
     out = _out(raw, "cat Cargo.lock")
     assert source in out.splitlines()[0] and f"\n{source}\n" not in out
-    assert '[[package]]\n[sqz: no such line: source]\nname = "struct-cargo-app"' in out
+    assert '[[package]]\nname = "struct-cargo-app"\nversion = "0.1.0"\ndependencies = [' in out
+    record = out.split('name = "struct-cargo-app"', 1)[1].split("[[package]]", 1)[0]
+    assert record.rstrip().endswith(f']\n[sqz: no "{source}" line]')
+    berry = _out(LOCKS["yarn_lock_berry"].text, "cat yarn.lock")
+    assert "every package holds the line linkType: hard, but 1 marked" in berry.splitlines()[0]
+    assert "\n  linkType: hard\n" not in berry
+    assert '  linkType: soft\n  [sqz: no "languageName: node" line]\n  [sqz: no "linkType: hard" line]' in berry
     assert raw.count("[[package]]") == out.count("[[package]]")
 
 

@@ -15,8 +15,8 @@ syntax, one pass over the lines:
   the line kept;
 * a content-addressed file URL (``HOST/packages/7a/3e/<56 hex>/file.whl``) keeps its file name,
   written ``"…/file.whl"`` (the one host said once; with several, each keeps its host);
-* in TOML lockfiles, a line that most ``[[package]]`` records hold word for word (Cargo's
-  ``source = "registry+…"``) is said once, a record without it marked;
+* a field line that most package records hold word for word (Cargo's ``source = "registry+…"``,
+  yarn berry's ``linkType: hard``) is said once, a record without it marked;
 * package-lock's legacy ``dependencies`` tree (lockfileVersion 2 writes every package twice: in
   ``packages`` and again for npm 6) is folded to one line when ``packages`` came first;
 * a yarn/npm ``resolved`` URL that is the registry's usual tarball path for the name and
@@ -34,7 +34,8 @@ from sqz_core.api import lazy_pattern as lazy
 
 # A hash value: an algorithm-prefixed digest (SRI ``sha512-<base64>``, ``sha256:<hex>``) or a bare
 # long hex digest (Cargo's checksums, poetry's content-hash).
-_HASH = r"(?:(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b_256)[-:][A-Za-z0-9+/=_-]{20,}|[0-9a-f]{40,128})"
+_HASH = (r"(?:(?:sha1|sha224|sha256|sha384|sha512|md5|blake2b_256)[-:][A-Za-z0-9+/=_-]{20,}"
+         r"|(?:[0-9a-z]{1,8}/)?[0-9a-f]{40,128})")  # yarn berry: ``<cacheKey>/<hex>``
 # a line that is one hash, as a key's value or as a list item, in every lockfile syntax
 _HASH_LINE = lazy(
     r"\s*(?:\"(?:integrity|checksum|shasum|hash|content-hash|sha256|sha512)\"\s*:\s*\"" + _HASH + r"\",?"
@@ -74,6 +75,8 @@ def syntax_of(text: str, argv=()) -> str | None:
     stripped = head.lstrip()
     if stripped.startswith("{") and '"lockfileVersion"' in head and ('"packages"' in head or '"dependencies"' in head):
         return "npm"
+    if stripped.startswith("{") and '"pipfile-spec"' in head and '"_meta"' in head:
+        return "json"
     if "# yarn lockfile v1" in head or ("__metadata:" in head and "cacheKey:" in head):
         return "yarn"
     if stripped.startswith("lockfileVersion: "):
@@ -178,29 +181,48 @@ def fold(text: str, syntax: str, keep_hosts: bool = False) -> tuple[list[str], d
     return out, counts, registries, hosts
 
 
-def fold_constant_lines(lines: list[str]) -> tuple[list[str], list[tuple[str, int]]]:
-    """TOML ``[[package]]`` records: a top-level line of 30+ characters that two thirds (and five or
-    more) of the records hold word for word (``source = "registry+…"``) is said once; a record
-    without it gets a marker, so each record still reads whole."""
-    starts = [i for i, line in enumerate(lines) if line == "[[package]]"]
+def _record_starts(lines: list[str], syntax: str) -> list[int]:
+    """Where each package record starts: TOML's ``[[package]]``, a yarn entry's unindented header."""
+    if syntax == "toml":
+        return [i for i, line in enumerate(lines) if line == "[[package]]"]
+    return [i for i, line in enumerate(lines)
+            if line[:1] not in ("", " ", "#", "_", "[") and line.endswith(":")]
+
+
+def _field_line(line: str, syntax: str) -> bool:
+    """A record's own field line, long enough to be worth saying once."""
+    if syntax == "toml":
+        return len(line) >= 30 and line[:1].isalpha() and " = " in line
+    return len(line) >= 12 and line[:2] == "  " and line[2:3].isalpha() and ": " in line
+
+
+def fold_constant_lines(lines: list[str], syntax: str = "toml") -> tuple[list[str], list[tuple[str, int]]]:
+    """Package records (TOML ``[[package]]``, yarn entries): a field line that two thirds (and five or
+    more) of the records hold word for word (``source = "registry+…"``, ``  linkType: hard``) is
+    said once; a record without it gets a marker, so each record still reads whole."""
+    starts = _record_starts(lines, syntax)
     if len(starts) < 5:
         return lines, []
     bounds = list(zip(starts, starts[1:] + [len(lines)]))
     seen: dict[str, int] = {}
     for a, b in bounds:
-        for line in {ln for ln in lines[a + 1:b] if len(ln) >= 30 and ln[:1].isalpha() and " = " in ln}:
+        for line in {ln for ln in lines[a + 1:b] if _field_line(ln, syntax)}:
             seen[line] = seen.get(line, 0) + 1
     common = [ln for ln, n in seen.items() if n * 3 >= len(bounds) * 2 and n >= 5]
     if not common:
         return lines, []
-    common.sort(key=lambda ln: -seen[ln])
+    common.sort(key=lambda ln: (-seen[ln], ln))  # a set was counted: order by count, then text
     out = lines[:starts[0]]
     for a, b in bounds:
         record = lines[a:b]
         kept = [ln for ln in record if ln not in common]
+        end = len(kept)
+        while end > 1 and not kept[end - 1].strip():
+            end -= 1  # a marker goes after the record's last line, before the blank lines that end it
         for ln in common:
             if ln not in record:
-                kept.insert(1, f"[sqz: no such line: {ln.split(' = ', 1)[0]}]")
+                kept.insert(end, f"{'  ' if syntax != 'toml' else ''}[sqz: no \"{ln.strip()}\" line]")
+                end += 1
         out.extend(kept)
     return out, [(ln, len(bounds) - seen[ln]) for ln in common]
 
@@ -220,8 +242,8 @@ def _note(counts: dict[str, int], registries: set[str], hosts: set[str] = frozen
         where = f'"…/FILE" for "{next(iter(hosts))}/packages/' if len(hosts) == 1 else '"HOST/packages/…/FILE" for "HOST/packages/'
         parts.append(f"{counts['path']} file URLs written {where}<2 hex>/<2 hex>/<hash>/FILE\"")
     for line, missing in constants:
-        parts.append(f"every package holds the line {line}"
-                     + (f", but {missing} marked [sqz: no such line: …]" if missing else ""))
+        parts.append(f"every package holds the line {line.strip()}"
+                     + (f", but {missing} marked [sqz: no \"…\" line]" if missing else ""))
     return "[sqz: lockfile: " + "; ".join(parts) + "]"
 
 
@@ -233,8 +255,8 @@ def compress_lockfile(request) -> str | None:
         return None
     lines, counts, registries, hosts = fold(text, syntax)
     constants: list[tuple[str, int]] = []
-    if syntax == "toml":
-        lines, constants = fold_constant_lines(lines)
+    if syntax in ("toml", "yarn"):
+        lines, constants = fold_constant_lines(lines, syntax)
     if not counts and not constants:
         return None
     out = _note(counts, registries, hosts, constants) + "\n" + "\n".join(lines)
