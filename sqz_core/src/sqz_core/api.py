@@ -138,10 +138,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     "load_config": ("config", "load"),
     "Config": ("config", "Config"),
     "config_env": ("config", "env"),
-    "config_value": ("config", "value"),
+    "refresh_config": ("config", "refresh"),
     "config_rule_for": ("config", "rule_for"),
     "user_config_path": ("config", "user_path"),
-    "CONFIG_SETTINGS": ("config", "SETTINGS"),
     "config_candidates": ("config", "candidates"),
     "CONFIG_LISTS": ("config", "LISTS"),
     "CONFIG_RULE_MATCHERS": ("config", "RULE_MATCHERS"),
@@ -175,7 +174,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
     from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, short_age, sketch
-    from .config import SETTINGS as CONFIG_SETTINGS
     from .config import LISTS as CONFIG_LISTS
     from .config import RULE_MATCHERS as CONFIG_RULE_MATCHERS
     from .config import Config
@@ -184,7 +182,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .config import load as load_config
     from .config import rule_for as config_rule_for
     from .config import user_path as user_config_path
-    from .config import value as config_value
+    from .config import refresh as refresh_config
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, unique_hash
     from .gate import short_id

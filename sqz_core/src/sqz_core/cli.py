@@ -72,7 +72,7 @@ def run(
     raise typer.Exit(hot.cmd_run(_opts(None, None, mode, session, no_cache, no_abbrev), list(command)))
 
 @app.command()
-def expand(ref: str = typer.Argument(..., help="§ref:HASH§, a full hash, a unique hex prefix (≥4), or HASH:L10-20.")):
+def expand(ref: str = typer.Argument(..., help="The id a recovery line names (n + 15 digits or more), §ref:HASH§, a full hash, a unique hex prefix (≥4), or ID:L10-20.")):
     """Print the original bytes behind a reference, exactly."""
     status = hot.cmd_expand([ref])
     raise typer.Exit(1 if status is hot.NOT_MINE else status)
