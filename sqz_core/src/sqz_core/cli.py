@@ -77,7 +77,7 @@ def run(
 
 
 @app.command()
-def expand(ref: str = typer.Argument(..., help="§ref:HASH§, a full hash, a unique hex prefix (≥4), or HASH:L10-20.")) -> None:
+def expand(ref: str = typer.Argument(..., help="The id a recovery line names (n + 15 digits or more), §ref:HASH§, a full hash, a unique hex prefix (≥4), or ID:L10-20.")) -> None:
     """Print the original bytes behind a reference, exactly."""
     status = hot.cmd_expand([ref])
     raise typer.Exit(1 if status is hot.NOT_MINE else status)
