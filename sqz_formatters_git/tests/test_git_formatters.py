@@ -155,16 +155,19 @@ def test_every_change_line_and_hunk_header_kept_in_order(fx):
     assert _patch_lines(out) == _patch_lines(fx.request().text)
 
 
-def test_context_folding_keeps_the_line_next_to_each_change():
+def test_context_folding_keeps_only_the_line_that_opens_a_changes_block():
     # -U3 on a file with blank lines between functions: the runs are blank lines plus one
     # code line each, too short to fold
     assert " unchanged]" not in run(fixture("diff/worktree"))
+    # issue 25: a run of context folds whole, but for the line just above a change that opens the
+    # change's block (less indented than it): a big patch paid its recovery line with it
     long = run(fixture("diff/worktree_u12")).splitlines()
     j = long.index("+    return x * 20")
-    assert long[j + 1:j + 4] == [" ", " ", " def f21(x):"]  # blank lines ride along with the anchor line
-    assert long[j + 4] == "[12 unchanged]"
+    assert long[j - 3:j + 5] == ["[11 unchanged]", " def f20(x):", "-    return x + 20", "+    return x * 20",
+                                 "[18 unchanged]", "-def f25(x):", "+def f25(x, y=0):",  # nothing opens `def f25`
+                                 "[12 unchanged]"]  # after the last change: nothing kept
     i = long.index("-    return x + 2")
-    assert long[i - 2:i] == ["[8 unchanged]", " def f2(x):"]
+    assert long[i - 3:i] == ["@@ -1,22 +1,22 @@", "[8 unchanged]", " def f2(x):"]  # its block's opener stays
     real = run(fixture("diff/real_lexer")).splitlines()
     assert sum(1 for x in real if re.fullmatch(r"\[\d+ unchanged\]", x)) >= 5
 

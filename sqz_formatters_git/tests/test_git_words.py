@@ -87,3 +87,18 @@ def test_a_fuller_commit_date_of_its_own_is_kept():
     out = git.sqz_format(request=FormatRequest(raw, fx.command, exit_code=0))
     assert "[committed Sun Mar 3 09:15:00 2024 +0000]" in out
     assert out.splitlines()[-1] == "[commit hash, Author, AuthorDate, Commit, CommitDate]"
+
+
+def test_long_status_says_what_its_codes_stand_for_in_gits_label_words():
+    fx = load_fixture(FIXTURES / "status/long_en.txt")
+    raw = fx.request().text
+    out = _out(fx)
+    assert out.splitlines()[-1] == "[R renamed, M modified, A new file, D deleted]"
+    entries = [x.strip() for x in raw.splitlines() if x.startswith("\t") and ":" in x]
+    assert len(entries) == 5 and missing_facts_by_words(out, entries) == []
+    # the same legend in every locale (the codes are git's, whatever language it spoke)
+    de = _out(load_fixture(FIXTURES / "status/long_de.txt"))
+    assert de.splitlines()[-1] == out.splitlines()[-1]
+    # the short forms print the codes themselves: no legend there
+    short = _out(load_fixture(FIXTURES / "status/porcelain_v2.txt"))
+    assert not short.splitlines()[-1].startswith("[")

@@ -2,9 +2,11 @@
 
 ``commit <sha> (refs)`` + ``Author:`` + ``Date:`` become ``<sha12> (refs) <date> <author>: <subject>``
 (a person's e-mail is written with their name the first time it appears, ``Dev <dev@example.org>:``,
-and again only where that name comes with another address);
+and again only where that name comes with another address; the date as git printed it);
 where two or more commits of a listing share a day (not ``--graph``), each day is written once,
-as a ``2024-03-02:`` line before its first commit, and the headers under it go without it;
+in git's words, as a ``Sat Mar 2 2024 +0000:`` line before its first commit, and the headers
+under it carry only the time of day; the last line names git's header fields (issue 25's word
+rule: every word of every header line stays on the page);
 further message lines follow indented by two; ``--stat`` blocks lose their bar graph, ``-p``
 patches go through the diff formatter, ``--graph`` keeps every topology line. Custom
 ``--format``/``--pretty=format:`` output, ``--oneline`` (already one line per commit) and any
