@@ -298,18 +298,23 @@ def test_project_init_compresses_once_codex_trusts_the_project(tmp_path):
     assert "Output:\n" in expanded and expanded.split("Output:\n", 1)[1].rstrip("\n") == original.rstrip("\n")
 
 
-def test_project_hint_runs_in_the_sandbox_with_the_store_outside_every_writable_root(tmp_path):
+@pytest.mark.parametrize("held", [False, True], ids=["store-closed", "store-held-in-wal"])
+def test_project_hint_runs_in_the_sandbox_with_the_store_outside_every_writable_root(tmp_path, held):
     """``sqz init --project`` writes no execpolicy rule, so the hint runs inside Codex's default sandbox.
     Measured with 0.171.0 (bubblewrap): the sandbox mounts everything read-only but the workspace, ``/tmp``
     and ``$TMPDIR``. With the user's data dir outside all of them (here under ``/var/tmp``, as
     ``~/.local/share`` is), ``sqz expand`` opens the store read-only (no ``-wal``/``-shm`` can be made,
     no expand event is written) and prints the original; a write there is refused (the probe), so the
-    hint did not need one."""
+    hint did not need one. ``held``: another process (as a running daemon would) keeps the store open in WAL
+    mode through the session, so its ``-wal`` and ``-shm`` stay, the hook's rows are in the ``-wal`` only, and
+    the read-only open inside the sandbox has to read them there."""
+    import sqlite3
     import tempfile
 
     codex_bin()
     env = make_env(tmp_path)
     outside = tempfile.mkdtemp(prefix="sqz-codex-home-", dir="/var/tmp")
+    holder = None
     try:
         home = os.path.join(outside, "home")
         shutil.copytree(env["HOME"], home)
@@ -330,6 +335,12 @@ def test_project_hint_runs_in_the_sandbox_with_the_store_outside_every_writable_
         assert not os.path.exists(os.path.join(env["CODEX_HOME"], "rules", "sqz.rules"))
         store_dir = os.path.join(env["XDG_DATA_HOME"], "sqz")
         probe = os.path.join(store_dir, "probe")
+        if held:  # the store made by a first call, then kept open (no checkpoint on close: the WAL stays)
+            subprocess.run(["sqz", "compress", "--cmd", "seq 1 400"], input="\n".join(map(str, range(400))), cwd=repo,
+                           env=env, capture_output=True, text=True, timeout=60, check=True)
+            holder = sqlite3.connect(os.path.join(store_dir, "sqz.db"))
+            holder.execute("PRAGMA wal_autocheckpoint = 0")
+            assert holder.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         state = {}
 
         def step(request):
@@ -357,6 +368,18 @@ def test_project_hint_runs_in_the_sandbox_with_the_store_outside_every_writable_
         original = git_log(repo, env)
         assert log_out.startswith("Process exited with code 0\nOutput:\n") and len(log_out) < len(original), log_out
         assert os.path.isfile(os.path.join(store_dir, "sqz.db"))  # the hook (outside the sandbox) wrote it there
+        if held:
+            assert os.path.getsize(os.path.join(store_dir, "sqz.db-wal")) > 0  # the WAL in use through the session
+            assert os.path.isfile(os.path.join(store_dir, "sqz.db-shm"))
+            # the main file alone (a copy without its -wal) lacks rows the live store has: they are in the WAL only
+            alone = str(tmp_path / "main-file-only.db")
+            shutil.copyfile(os.path.join(store_dir, "sqz.db"), alone)
+            tables = [t for (t,) in holder.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            only = sqlite3.connect(alone)
+            live = {t: holder.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+            kept = {t: only.execute(f'SELECT count(*) FROM "{t}"').fetchone()[0] for t in tables}
+            only.close()
+            assert any(live[t] > kept[t] for t in tables), (live, kept)
         assert re.fullmatch(r"\S*sqz expand n[0-9]{15,}", state["expand"]), state  # the hint, run as printed
         assert "Process exited with code 0\n" in expanded and "Output:\n" in expanded, expanded  # Codex's own form
         assert expanded.split("Output:\n", 1)[1].rstrip("\n") == original.rstrip("\n")
@@ -364,4 +387,6 @@ def test_project_hint_runs_in_the_sandbox_with_the_store_outside_every_writable_
         assert not os.path.exists(probe) and "Process exited with code 0" not in touched, touched
         assert "Read-only file system" in touched, touched
     finally:
+        if holder is not None:
+            holder.close()
         shutil.rmtree(outside, ignore_errors=True)
