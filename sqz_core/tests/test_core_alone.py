@@ -155,7 +155,7 @@ def test_the_core_alone_cleans_and_folds(core_only, tmp_path, what):
     # the stored original, which the last line names and ``sqz expand`` prints byte for byte; counted
     # folds alone are undone by the output itself
     last = text.rstrip("\n").rsplit("\n", 1)[-1]
-    named = re.fullmatch(r"\[sqz expand ([0-9a-f]{12,})\]", last)
+    named = re.fullmatch(r"\[sqz expand (n[0-9]{15,})\]", last)
     if what in ("ansi", "redraws"):
         assert named is not None, last
         r = subprocess.run([str(core_only), "-I", "-m", "sqz_core", "expand", named.group(1)], capture_output=True,

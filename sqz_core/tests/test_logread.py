@@ -35,12 +35,14 @@ def test_source_configuration_and_data_stay_file_content_whatever_they_hold():
 
 def test_a_lockfile_read_is_not_file_content_but_its_manifest_is():
     for cmd in ("cat package-lock.json", "cat Cargo.lock", "head -n 80 poetry.lock", "less web/pnpm-lock.yaml",
-                "cat uv.lock", "tail -n 40 app/yarn.lock", "cat npm-shrinkwrap.json", "cat Pipfile.lock"):
+                "cat uv.lock", "tail -n 40 app/yarn.lock", "cat npm-shrinkwrap.json", "cat Pipfile.lock",
+                "sed -n 1,80p Cargo.lock", "sed -n '120,$p' web/package-lock.json"):
         assert reads_lockfile(argv(cmd)), cmd
         assert reads_log(argv(cmd), SOURCE), cmd
         assert not FormatRequest("x", command=cmd).is_file_content(), cmd
     for cmd in ("cat package.json", "cat Cargo.toml", "cat pyproject.toml", "cat package-lock.json src/app.ts",
-                "cat", "cat Cargo.lock.orig", "cat poetry.lock.py", "sed -n 1,40p Cargo.lock"):
+                "cat", "cat Cargo.lock.orig", "cat poetry.lock.py", "sed -n 1,40p Cargo.toml",
+                "sed -i s/a/b/ Cargo.lock", "cat 1,40p Cargo.lock"):
         assert not reads_lockfile(argv(cmd)), cmd
         assert FormatRequest(SOURCE, command=cmd).is_file_content(), cmd
 

@@ -170,7 +170,11 @@ def test_through_the_daemon_the_callers_path_decides(tmp_path):
 
 
 @pytest.mark.parametrize("line, sqz, ref_id", [
-    ("[sqz expand 0123456789ab]", "sqz", "0123456789ab"),
+    ("[sqz expand n012345678901234]", "sqz", "n012345678901234"),  # the decimal id (runnable.encode)
+    ("[sqz expand n012345678901234567]", "sqz", "n012345678901234567"),  # longer after shared bits
+    ("[/home/u/.venv/bin/sqz expand n012345678901234]", "/home/u/.venv/bin/sqz", "n012345678901234"),
+    ("['/py env/python3' -m sqz_core expand n012345678901234]", "'/py env/python3' -m sqz_core", "n012345678901234"),
+    ("[sqz expand 0123456789ab]", "sqz", "0123456789ab"),  # hex: sqz before the decimal id
     ("[sqz expand 0123456789abcde]", "sqz", "0123456789abcde"),  # more digits after a shared prefix
     ("[/home/u/.venv/bin/sqz expand 0123456789ab]", "/home/u/.venv/bin/sqz", "0123456789ab"),
     ("['/opt/sqz tools/sqz' expand 0123456789ab]", "'/opt/sqz tools/sqz'", "0123456789ab"),
@@ -197,6 +201,10 @@ def test_the_recovery_line_parses_in_every_form(line, sqz, ref_id):
     "[sqz expand 0123456789ab] trailing",
     "[x\nsqz expand 0123456789ab]",               # never across lines
     "[sqz expand 0123456789AG]",
+    "[sqz expand n01234567890123]",               # 14 digits: too few
+    "[sqz expand N012345678901234]",              # sqz prints a lower-case n
+    "[sqz expand n0123456789012x4]",
+    "[sqz expand n٠١٢٣٤٥٦٧٨٩٠١٢٣٤]",               # digits, but not ASCII ones
 ])
 def test_look_alikes_are_not_a_recovery_line(text):
     assert runnable.find_recovery(text) is None

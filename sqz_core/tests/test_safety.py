@@ -6,6 +6,7 @@ import pytest
 
 from sqz_core.cleanup import clean_terminal
 from sqz_core.pipeline import compress
+from sqz_core.runnable import encode
 from sqz_core.safety import classify, keeps_paragraphs
 from sqz_core.store import Store
 from sqz_testing import iter_fixtures, missing_facts
@@ -158,8 +159,8 @@ def test_safe_output_a_formatter_renders_is_recoverable(tmp_path):
     result = compress(fx.raw, command=fx.command, store=store)
     out = result.output.decode()
     assert out != fx.text and "\x1b" not in out
-    assert out.endswith(f"expand {result.digest[:12]}]\n")
-    assert resolve(store, result.digest[:12]) == fx.raw
+    assert out.endswith(f"expand {encode(result.digest)}]\n")  # the decimal id of the original's hash
+    assert resolve(store, encode(result.digest)) == fx.raw
     assert missing_facts(out, fx.facts) == []
 
 
@@ -204,8 +205,8 @@ def test_a_log_with_repeated_tracebacks_is_compressed_around_one_verbatim_copy(t
     out = result.output.decode()
     assert result.outcome == "safe"
     # the log kind's folding is lossy: the original is kept and the output says how to get it
-    assert out.endswith(f"expand {result.digest[:12]}]\n")
-    assert resolve(store, result.digest[:12]) == fx.raw
+    assert out.endswith(f"expand {encode(result.digest)}]\n")  # the decimal id of the original's hash
+    assert resolve(store, encode(result.digest)) == fx.raw
     assert missing_facts(out, fx.facts) == []
     first = fx.text.index("Traceback")
     block = fx.text[first:fx.text.index("KeyError: 'payload'\n") + len("KeyError: 'payload'\n")]

@@ -164,8 +164,10 @@ def test_a_coloured_short_error_goes_out_cleaned_when_that_is_shorter_than_the_r
     out = res.output.decode()
     assert res.outcome == "compressed" and res.plugin is None
     body, last = out.rstrip("\n").rsplit("\n", 1)
-    assert last.startswith("[") and last.endswith(f"sqz expand {res.digest[:12]}]")  # sqz by name or path
-    assert resolve(store, res.digest[:12]) == fx.raw
+    from sqz_core.api import decimal_id
+
+    assert last.startswith("[") and last.endswith(f"sqz expand {decimal_id(res.digest)}]")  # sqz by name or path
+    assert resolve(store, decimal_id(res.digest)) == fx.raw
     assert [l for l in body.split("\n") if l.strip()] == [l for l in clean_terminal(fx.text).split("\n") if l.strip()]
     assert missing_facts(out, fx.facts) == []
 

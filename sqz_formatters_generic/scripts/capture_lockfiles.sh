@@ -28,6 +28,16 @@ CMDLINE="cat package-lock.json" cap npm_package_lock_v3 "npm $(npm --version) (n
 ( OUT="$HERE/tests/fixtures/file_reads"; mkdir -p "$OUT"  # a manifest: a file read that stays byte for byte
   CMDLINE="cat package.json" cap npm_package_json "npm $(npm --version) (npm install --package-lock-only)" cat package.json )
 
+# --- npm: lockfileVersion 2 (the packages map and the legacy dependencies tree) with resolved URLs
+# (this machine's npmrc sets omit-lockfile-registry-resolved; the v2 capture turns it off)
+mkdir -p "$W/npm-v2" && cd "$W/npm-v2" || exit 1
+cat >package.json <<'JSON'
+{ "name": "struct-npm-v2", "version": "1.0.0", "private": true }
+JSON
+npm install --package-lock-only --ignore-scripts --no-audit --no-fund --lockfile-version 2 \
+  --omit-lockfile-registry-resolved=false koa@2 commander@12 minimist@1 dotenv@16 uuid@9 >/dev/null 2>&1
+CMDLINE="cat package-lock.json" cap npm_package_lock_v2 "npm $(npm --version) (npm install --package-lock-only --lockfile-version 2)" cat package-lock.json
+
 # --- cargo: Cargo.lock of a binary crate resolved offline against Debian's vendored crates
 mkdir -p "$W/cargo-app/src" "$W/cargo-app/.cargo" && cd "$W/cargo-app" || exit 1
 cat >Cargo.toml <<'TOML'
@@ -53,7 +63,7 @@ cargo generate-lockfile --offline >/dev/null 2>&1
 CMDLINE="cat Cargo.lock" cap cargo_lock "$(cargo --version | cut -d' ' -f1-2) (cargo generate-lockfile --offline)" cat Cargo.lock
 
 # --- poetry and uv: lockfiles of one small Python project
-"$PY" -m venv "$W/tools" && "$W/tools/bin/pip" install -q poetry uv >/dev/null 2>&1
+"$PY" -m venv "$W/tools" && "$W/tools/bin/pip" install -q poetry uv pipenv >/dev/null 2>&1
 mkdir -p "$W/py-app" && cd "$W/py-app" || exit 1
 cat >pyproject.toml <<'TOML'
 [project]
@@ -70,6 +80,12 @@ CMDLINE="cat poetry.lock" cap poetry_lock "$("$W/tools/bin/poetry" --version | s
 "$W/tools/bin/uv" lock >/dev/null 2>&1
 CMDLINE="cat uv.lock" cap uv_lock "$("$W/tools/bin/uv" --version) (uv lock)" cat uv.lock
 
+# --- pipenv: Pipfile.lock of a Pipfile asking for httpx and attrs (no [[source]]: pipenv's default index)
+mkdir -p "$W/pipenv-app" && cd "$W/pipenv-app" || exit 1
+printf '[packages]\nhttpx = ">=0.27"\nattrs = "*"\n\n[requires]\npython_version = "3.11"\n' >Pipfile
+PIPENV_YES=1 "$W/tools/bin/pipenv" lock >/dev/null 2>&1
+CMDLINE="cat Pipfile.lock" cap pipfile_lock "pipenv $("$W/tools/bin/pipenv" --version | awk '{print $NF}') (pipenv lock)" cat Pipfile.lock
+
 # --- pnpm and yarn (classic): the npm app's dependencies, lockfile only
 mkdir -p "$W/pnpm-app" && cd "$W/pnpm-app" && cp "$W/npm-app/package.json" . || exit 1
 npx --yes pnpm@9 install --lockfile-only --ignore-scripts >/dev/null 2>&1
@@ -77,3 +93,8 @@ CMDLINE="cat pnpm-lock.yaml" cap pnpm_lock "pnpm $(npx --yes pnpm@9 --version) (
 mkdir -p "$W/yarn-app" && cd "$W/yarn-app" && cp "$W/npm-app/package.json" . || exit 1
 npx --yes yarn@1 install --ignore-scripts --non-interactive --no-progress >/dev/null 2>&1
 CMDLINE="cat yarn.lock" cap yarn_lock_v1 "yarn $(npx --yes yarn@1 --version) (yarn install)" cat yarn.lock
+
+# --- yarn berry (4): the same package.json, lockfile only
+mkdir -p "$W/berry-app" && cd "$W/berry-app" && cp "$W/npm-app/package.json" . && touch yarn.lock || exit 1
+YARN_ENABLE_TELEMETRY=0 npx --yes @yarnpkg/cli-dist@4 install --mode update-lockfile >/dev/null 2>&1
+CMDLINE="cat yarn.lock" cap yarn_lock_berry "yarn $(YARN_ENABLE_TELEMETRY=0 npx --yes @yarnpkg/cli-dist@4 --version) (yarn install --mode update-lockfile)" cat yarn.lock

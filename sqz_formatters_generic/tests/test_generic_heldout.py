@@ -178,6 +178,6 @@ def test_whole_pipeline_result_is_recoverable(tmp_path):
         r = compress(fx.raw, command=fx.command, store=store, session="s1")
         assert r.outcome == "compressed" and r.plugin == "generic"  # the generic pack's kinds
         last = r.output.decode().rstrip("\n").rsplit("\n", 1)[-1]
-        rid = re.fullmatch(r"\[\S*sqz expand ([0-9a-f]{12,})\]", last).group(1)
+        rid = re.fullmatch(r"\[\S*sqz expand (n[0-9]{15,})\]", last).group(1)
         assert store.get_blob(unique_hash(store, rid)) == fx.raw
 

@@ -10,7 +10,7 @@ Facts are computed from git plumbing (``rev-parse``) and from the names this scr
 never from a formatter. Needs the locales de_DE, fr_FR, es_ES, it_IT, pt_PT
 (``apt-get install locales-all``). Usage: ``python scripts/capture_fixtures.py`` (everything)
 or ``python scripts/capture_fixtures.py advice`` / ``depth`` / ``families`` (only ``capture_advice_shapes`` /
-``capture_depth_shapes`` / ``capture_families_shapes``).
+``capture_depth_shapes`` / ``capture_families_shapes``; ``words``: ``capture_words_shapes``).
 """
 
 from __future__ import annotations
@@ -1260,9 +1260,102 @@ def capture_families_shapes() -> None:
             notes="one commit of the sqz repository (cleanup.py and a test), read only")
 
 
+# ----------------------------------------------------------------------------- issue 25, git by words
+
+_WORDS_REV = "ab6394f"  # a fixed commit of the sqz repository's own history
+_NO_BENCH = "-- . ':(exclude)benchmarks'"  # none of benchmarks/ (the blind set lives there) in any capture
+
+
+def commit_facts(text: str, every: int = 1) -> list:
+    """Per commit of a medium-format listing (every ``every``-th): its id (12 digits), its subject,
+    its author's name with the e-mail, the day of its date (weekday, month, day / year, zone) and its
+    time of day, each as git printed them on its own header lines."""
+    out: list = []
+    commits: list = []
+    for line in text.splitlines():
+        m = re.match(r"^commit ([0-9a-f]{40})", line)
+        if m:
+            commits.append({"sha": m.group(1)[:12]})
+        elif commits and line.startswith("Author: "):
+            a = re.match(r"^Author: (.*?) (<[^<>]*>)$", line)
+            if a:
+                commits[-1]["author"] = [a.group(1), a.group(2)]
+        elif commits and line.startswith("Date: "):
+            d = re.match(r"^Date:\s+(\w{3} \w{3} \d{1,2}) (\d\d:\d\d:\d\d) (\d{4} [+-]\d{4})$", line)
+            if d:
+                commits[-1]["day"] = [d.group(1), d.group(3)]
+                commits[-1]["time"] = d.group(2)
+        elif commits and "subject" not in commits[-1] and line.startswith("    ") and line.strip():
+            commits[-1]["subject"] = line.strip()
+    for c in commits[::every]:
+        out.append(c["sha"])
+        if c.get("subject") and c["subject"] not in out:
+            out.append(c["subject"])
+        for key in ("author", "day", "time"):
+            if key in c and c[key] not in out:
+                out.append(c[key])
+    return out
+
+
+def capture_words_shapes() -> None:
+    """Issue 25's word rule on new captures: this repository's own history at a fixed commit (no
+    benchmarks/ in any of it) and a scratch repository built with real git commands (branches, a
+    remote, a reflog). Facts are picked from git's own lines
+    (headers, dates, hunks, blame rows, branch rows, reflog entries) by the helpers above."""
+    note = f"the sqz repository's own history at {_WORDS_REV}, read only; benchmarks/ excluded by pathspec"
+    capture("log", "w25_sqz_log_40", MAIN_REPO, f"git log -n 40 {_WORDS_REV}", raw_facts=commit_facts, notes=note)
+    capture("log", "w25_sqz_log_p_6", MAIN_REPO, f"git log -p -n 6 --no-merges {_WORDS_REV} {_NO_BENCH}",
+            raw_facts=lambda t: commit_facts(t) + patch_header_facts(t) + hunk_facts(t)[::3], notes=note)
+    capture("log", "w25_sqz_log_stat_15", MAIN_REPO, f"git log --stat -n 15 --no-merges {_WORDS_REV} {_NO_BENCH}",
+            raw_facts=lambda t: commit_facts(t) + stat_facts(t, every=3), notes=note)
+    capture("diff", "w25_sqz_show_stat", MAIN_REPO, f"git show --stat {_WORDS_REV}~2",
+            raw_facts=lambda t: commit_facts(t) + stat_facts(t), notes=note)
+    capture("diff", "w25_sqz_diff_stat_60", MAIN_REPO, f"git diff --stat {_WORDS_REV}~60 {_WORDS_REV} {_NO_BENCH}",
+            raw_facts=lambda t: stat_facts(t, every=2), notes=note)
+    capture("blame", "w25_sqz_blame_git_log", MAIN_REPO,
+            f"git blame {_WORDS_REV} -- sqz_formatters_git/src/sqz_formatters_git/git_log.py",
+            raw_facts=blame_facts, notes=note)
+    # a scratch repository: branches tracking a remote, a reflog of real moves
+    origin = new_repo("w25-origin.git", bare=True)
+    work = new_repo("w25-work")
+    for i in range(6):
+        write(work, f"src/mod{i}.py", "".join(f"def f{k}():\n    return {i * 10 + k}\n\n" for k in range(8)))
+    write(work, "README.md", "# scratch\n")
+    commit_all(work, "Initial layout of the scratch project")
+    run(work, "remote", "add", "origin", str(origin))
+    run(work, "push", "-q", "-u", "origin", "main")
+    for b, who in (("feature/parser", "alice"), ("feature/cache-layer", "bob"), ("fix/issue-142", "dev"),
+                   ("release/1.4", "dev"), ("spike/async-io", "alice")):
+        run(work, "checkout", "-q", "-b", b, "main")
+        write(work, f"src/{b.split('/')[-1].replace('-', '_')}.py", f"# {b}\nVALUE = {len(b)}\n")
+        commit_all(work, f"{b}: first step", who=who)
+        if b != "spike/async-io":
+            run(work, "push", "-q", "-u", "origin", b)
+        write(work, f"src/{b.split('/')[-1].replace('-', '_')}.py", f"# {b}\nVALUE = {len(b) + 1}\n")
+        commit_all(work, f"{b}: second step", who=who)
+    run(work, "checkout", "-q", "main")
+    write(work, "README.md", "# scratch\n\nNow with a readme line.\n")
+    commit_all(work, "Document the scratch project")
+    run(work, "checkout", "-q", "fix/issue-142")
+    run(work, "rebase", "-q", "main")
+    run(work, "checkout", "-q", "main")
+    run(work, "merge", "-q", "--no-ff", "-m", "Merge branch 'fix/issue-142'", "fix/issue-142")
+    run(work, "reset", "-q", "--hard", "HEAD~1")
+    run(work, "merge", "-q", "--no-ff", "-m", "Merge branch 'fix/issue-142' again", "fix/issue-142")
+    snote = "a scratch repository built with real git commands by this script"
+    capture("refs", "w25_branch_a_vv", work, "git branch -a -vv",
+            raw_facts=lambda t: [[x.split()[0] if x.split()[0] != "*" else x.split()[1],
+                                  re.search(r" ([0-9a-f]{7}) ", x).group(1)] for x in t.splitlines() if " -> " not in x]
+            + [re.search(r"\[[^]]+\]", x).group(0) for x in t.splitlines() if re.search(r"\[[^]]+\]", x)],
+            notes=snote)
+    capture("refs", "w25_reflog", work, "git reflog",
+            raw_facts=lambda t: [[x.split()[0], x.split(" ", 1)[1].split(": ", 1)[0]] for x in t.splitlines()[::2]]
+            + [x.split(": ", 1)[1] for x in t.splitlines() if ": " in x][::3], notes=snote)
+
+
 def main() -> None:
     only = {"advice": capture_advice_shapes, "depth": capture_depth_shapes, "heldout": capture_heldout_shapes,
-            "h2": capture_h2_shapes, "families": capture_families_shapes}
+            "h2": capture_h2_shapes, "families": capture_families_shapes, "words": capture_words_shapes}
     if sys.argv[1:2] and sys.argv[1] in only and len(sys.argv) == 2:
         (ROOT / "home").mkdir(parents=True, exist_ok=True)
         (ROOT / "home" / ".gitconfig").write_text(GITCONFIG)
@@ -1295,6 +1388,7 @@ def main() -> None:
     capture_heldout_shapes()
     capture_h2_shapes()
     capture_families_shapes()
+    capture_words_shapes()
     if _problems:
         raise SystemExit("\n".join(_problems))
 

@@ -2,7 +2,7 @@
 
 The facts in the sidecars are picked from the raw text, so they cannot follow a formatter that
 restates a thing in other words (git's long status sections become ``staged:``/``modified:``,
-``Sat Mar 2 07:37:00 2024 +0000`` becomes a ``2024-03-02:`` day line). These tests parse the raw
+``Sat Mar 2 07:37:00 2024 +0000`` becomes a ``Sat Mar 2 2024 +0000:`` day line over ``07:37:00``). These tests parse the raw
 text on their own and read the rendering back, item by item: what a reader would conclude from
 the rendering must be what the raw said. Generated inputs (hypothesis) add names with ``, ``,
 `` -> ``, spaces and status-looking words.
@@ -236,7 +236,8 @@ def test_a_name_reading_as_an_arrow_next_to_another_is_not_grouped():
     text = ("On branch main\nChanges not staged for commit:\n\tmodified:   src/x\n\tmodified:   src/w w\n"
             "\tmodified:   src/-> k\n\tmodified:   src/z ->\n\tdeleted:    t,x/q\n\n")
     out = _status(text, "git status").splitlines()
-    assert out[1:] == ["modified (5):", " M src/: x, w w", " M src/-> k", ' M "src/z ->"', " D t,x/q"]
+    assert out[1:-1] == ["modified (5):", " M src/: x, w w", " M src/-> k", ' M "src/z ->"', " D t,x/q"]
+    assert out[-1] == "[M modified, D deleted]"  # the codes in git's label words (issue 25's word rule)
 
 
 def test_upgrade_status_reads_back_every_path_by_directory():
@@ -309,7 +310,8 @@ _LOGS = ["log/default", "log/color", "log/stat", "log/patch", "log/real_stat", "
 
 
 def _raw_commits(text: str) -> list[tuple[str, str, str, str]]:
-    """(sha12, author name, ISO day, subject, <e-mail>) of every commit, from git's own header lines."""
+    """(sha12, author name, (date, day, time), subject, <e-mail>) of every commit, from git's own header
+    lines: the date as git printed it, and its day and time of day (``Sat Mar 2 2024 +0000``, ``06:30:00``)."""
     commits, cur, width = [], None, 0
     for line in text.splitlines():
         m = re.match(r"^([*|\\/ ]*)commit ([0-9a-f]{40})", line)
@@ -326,7 +328,8 @@ def _raw_commits(text: str) -> list[tuple[str, str, str, str]]:
         if a:
             cur["author"], cur["email"] = a.group(1), a.group(2)
         elif d and "day" not in cur:
-            cur["day"] = datetime.strptime(d.group(1), "%a %b %d %H:%M:%S %Y %z").strftime("%Y-%m-%d")
+            when = datetime.strptime(d.group(1), "%a %b %d %H:%M:%S %Y %z")
+            cur["day"] = (d.group(1), f"{when:%a %b} {when.day} {when:%Y %z}", f"{when:%H:%M:%S}")
         elif "subject" not in cur and "day" in cur and re.match(r"^    \S", body):
             cur["subject"] = body.strip()
     return [(c["sha"], c["author"], c["day"], c.get("subject", ""), c["email"]) for c in commits]
@@ -351,23 +354,29 @@ def test_every_commit_keeps_its_day_and_author(name):
             assert f" {author} {email}: " in line, line
             emails[author] = email
         assert subject in line, (subject, line)
-        if f" {day} " in line:
+        date, day, time = day
+        if f" {date} " in line:  # issue 25: every word of git's date (weekday, time, zone), as printed
             continue
-        days = [x for x in out[:rows[0]] if re.fullmatch(r"\d{4}-\d\d-\d\d:", x)]
+        # under a day line (every word of the day), the commit line says the time of day
+        assert f"{sha} {time} " in line or f") {time} " in line, (sha, time, line)
+        days = [x for x in out[:rows[0]] if re.fullmatch(_DAY_LINE, x)]
         assert days and days[-1] == f"{day}:", (sha, day, out)
     # a day line is never also written inline, and every commit line starts with its hash
-    day_lines = [x for x in out if re.fullmatch(r"\d{4}-\d\d-\d\d:", x)]
+    day_lines = [x for x in out if re.fullmatch(_DAY_LINE, x)]
     if day_lines:
-        assert not any(re.search(r"^[0-9a-f]{12} \d{4}-\d\d-\d\d ", x) for x in out)
+        assert not any(re.search(r"^[0-9a-f]{12} (?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ", x) for x in out)
+
+
+_DAY_LINE = r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} \d{1,2} \d{4} [+-]\d{4}:"
 
 
 def test_a_subject_looking_like_a_day_line_stays_on_its_commit():
     raw = _fixture("log/default").request().text.replace(
         "    Main: use XDG home", "    2024-03-01:").replace("    Add argv0 helper", "    2024-03-02: x")
     out = _run(raw, "git log").splitlines()
-    assert "b876d415e538 Dev Example: 2024-03-01:" in out
-    assert "99d72f3387f9 Alice Example <alice@example.org>: 2024-03-02: x" in out  # her first commit: with her e-mail
-    assert [x for x in out if re.fullmatch(r"\d{4}-\d\d-\d\d:", x)] == ["2024-03-02:", "2024-03-01:"]
+    assert "b876d415e538 06:30:00 Dev Example: 2024-03-01:" in out
+    assert "99d72f3387f9 06:42:00 Alice Example <alice@example.org>: 2024-03-02: x" in out  # her first commit: with her e-mail
+    assert [x for x in out if re.fullmatch(_DAY_LINE, x)] == ["Sat Mar 2 2024 +0000:", "Fri Mar 1 2024 +0000:"]
 
 
 # --- line breaks git never printed ---------------------------------------------------------------
@@ -433,7 +442,7 @@ def test_stat_name_with_a_comma_is_not_grouped():
 def test_an_author_name_with_a_colon_is_quoted():
     raw = _fixture("log/default").request().text.replace("Author: Bob Example <", "Author: Bob: Smith <")
     out = _run(raw, "git log").splitlines()
-    assert '6177b031ac05 "Bob: Smith" <bob@example.org>: Feature: rename home variable' in out
+    assert '6177b031ac05 03:09:00 "Bob: Smith" <bob@example.org>: Feature: rename home variable' in out
 
 
 def test_a_rename_whose_name_holds_a_semicolon_keeps_its_lines_apart():

@@ -159,7 +159,7 @@ def test_log_name_status_drops_header_lines_keeps_message():
     fx = load_fixture(HERE / "fixtures" / "log/held_sqz_name_status.json")
     out = _run(fx.request().text, fx.command)
     assert "Author:" not in out and "Date:" not in out
-    assert "d318a25e75ff Seed 3a859d87 maintainers: tests: unique basenames" in out
+    assert "d318a25e75ff 06:53:09 Seed 3a859d87 maintainers: tests: unique basenames" in out  # under its day line
     assert " R100 sqz_core/tests/kinds/test_attribution.py\tsqz_core/tests/kinds/test_listing_attribution.py" in out
 
 

@@ -63,7 +63,9 @@ def test_npm_test_running_jest_renders_its_traces_and_is_recoverable(tmp_path):
     result = compress(fx.raw, command=fx.command, store=store, session="s")
     out = result.output.decode()
     assert result.outcome == "compressed" and result.plugin == "npm"
-    assert out.rstrip("\n").endswith(f"expand {result.digest[:12]}]")
+    from sqz_core.api import decimal_id
+
+    assert out.rstrip("\n").endswith(f"expand {decimal_id(result.digest)}]")  # the recovery line's id
     assert store.get_blob(result.digest) == fx.raw
     assert missing_facts(out, fx.facts) == []
     assert "at Object.toBe (jtests/math.test.js:8:23)" in out

@@ -473,12 +473,12 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print, results:
     backup_dir = os.path.join(data_dir(), "backups", stamp)
     status = 0
     skipped = []
+    records = results if results is not None else []
     for agent, mod in names.items():
         det = _safe_detect(mod, ctx["home"])
         out = {"agent": agent, "detected": bool(det.get("detected")), "tier": getattr(mod, "tier", None),
                "outcome": "skipped", "changes": [], "problems": []}
-        if results is not None:
-            results.append(out)
+        records.append(out)
         if not det.get("detected") and not ctx.get("force"):
             echo(f"{agent}: not detected, skipped (use --only {agent} to configure it anyway)")
             skipped.append(agent)
@@ -559,7 +559,50 @@ def run_init(names: dict, ctx: dict, dry_run: bool = False, echo=print, results:
         step = path_step()
         if step:
             echo(f"note: {step}")
+    if ctx.get("scope") != "project" and len(skipped) < len(names):
+        path_link(ctx, manifest, dry_run, echo, said_why=any(r["outcome"] == "changed" for r in records))
     return status
+
+
+def path_link(ctx: dict, manifest: dict, dry_run: bool, echo, said_why: bool = True) -> None:
+    """A link to this sqz in ``~/.local/bin`` or ``~/bin`` when PATH names one and no sqz is on PATH,
+    so recovery hints say a bare ``sqz expand ID`` (11 cl100k tokens, not 20+ with a venv path;
+    ``sqz_core.api.link_plan`` decides). PATH and shell profiles are never edited: without such a
+    folder on PATH, one line says what to add."""
+    from sqz_core.api import link_plan, make_link
+
+    link, why = link_plan(ctx["home"])
+    if link is None:
+        if said_why and not why.startswith(("sqz on PATH is this sqz", "SQZ_BIN")):
+            echo(f"note: recovery hints name sqz by its absolute path: {why}")
+        return
+    if dry_run:
+        echo(f"would link {why} (hints then say a bare `sqz expand ID`)")
+        return
+    try:
+        make_link(link)
+    except OSError as exc:
+        echo(f"note: could not link {link}: {exc}")
+        return
+    manifest["path_link"] = link
+    save_manifest(manifest)
+    echo(f"linked {why} (hints now say a bare `sqz expand ID`; sqz uninstall removes it)")
+
+
+def _remove_path_link(manifest: dict, dry_run: bool, echo) -> None:
+    """Remove init's link on PATH, when it is still a link: it goes with the last file init configured."""
+    link = manifest.get("path_link")
+    if not link or any(e.get("snippets") or e.get("owned") for e in manifest["files"].values()):
+        return
+    if not os.path.islink(link):
+        manifest.pop("path_link", None)
+        return
+    if dry_run:
+        echo(f"would remove {link} (sqz init's link)")
+        return
+    os.remove(link)
+    manifest.pop("path_link", None)
+    echo(f"removed {link} (sqz init's link)")
 
 
 def _proxy_actions(agent: str, ctx: dict, echo) -> list[dict]:
@@ -677,6 +720,8 @@ def run_uninstall(names: dict, ctx: dict, dry_run: bool = False, echo=print, sco
                 cf.write_text(path, new)
                 echo(f"restored {path}", path=path, action="restored")
         entry["snippets"] = remaining
+    if scope != "project":
+        _remove_path_link(manifest, dry_run, echo)
     if not dry_run:
         save_manifest(manifest)
     for agent in names:

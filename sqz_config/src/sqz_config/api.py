@@ -16,6 +16,8 @@ _NAMES: dict[str, tuple[str, str]] = {
     "ConfigError": ("files", "ConfigError"),
     "read_yaml": ("files", "read_yaml"),
     "problems": ("files", "problems"),
+    "SETTINGS": ("settings", "SETTINGS"),
+    "value": ("settings", "value"),
 }
 
 __all__ = sorted(_NAMES)
@@ -45,3 +47,5 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .files import problems as problems
     from .files import read_yaml as read_yaml
     from .files import schema as schema
+    from .settings import SETTINGS as SETTINGS
+    from .settings import value as value

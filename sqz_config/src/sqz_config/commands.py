@@ -15,7 +15,8 @@ import typer
 
 from sqz_core import api as core
 
-_BY_KEY = {s[0]: s for s in core.CONFIG_SETTINGS}
+from .settings import _BY_KEY, SETTINGS
+from .settings import value as setting_value
 
 config_app = typer.Typer(
     help="The config files: ~/.config/sqz/config.yaml (user) and .sqz.yaml or \\[tool.sqz] in pyproject.toml "
@@ -83,8 +84,8 @@ def _show_value(value) -> str:
 
 def _settings_view() -> dict:
     out = {}
-    for key, env, _kind, _default, scope, doc in core.CONFIG_SETTINGS:
-        value, source = core.config_value(key)
+    for key, env, _kind, _default, scope, doc in SETTINGS:
+        value, source = setting_value(key)
         out[key] = {"value": value, "source": source, "env": env, "scope": scope, "help": doc}
     return out
 
@@ -128,7 +129,7 @@ def show(as_json: bool = typer.Option(False, "--json", help=_JSON_HELP)):
 
 
 def _known_keys() -> list[str]:
-    keys = [s[0] for s in core.CONFIG_SETTINGS] + list(core.CONFIG_LISTS)
+    keys = [s[0] for s in SETTINGS] + list(core.CONFIG_LISTS)
     return keys + sorted({k.split(".")[0] for k in keys if "." in k})
 
 
@@ -146,13 +147,13 @@ def get(key: str = typer.Argument(..., help="A dotted key: time_budget_ms, proxy
     """One setting's effective value (or a group's: `proxy`, `plugins`; or `rules`, `formatters`)."""
     cfg = _cfg()
     if key in _BY_KEY:
-        value, source = core.config_value(key)
+        value, source = setting_value(key)
         payload = {"key": key, "value": value, "source": source}
     elif key in core.CONFIG_LISTS:
         value, source = _lists_view(cfg)[key], "files"
         payload = {"key": key, "value": value, "source": source}
-    elif any(s[0].startswith(key + ".") for s in core.CONFIG_SETTINGS):
-        group = {s[0][len(key) + 1:]: core.config_value(s[0]) for s in core.CONFIG_SETTINGS if s[0].startswith(key + ".")}
+    elif any(s[0].startswith(key + ".") for s in SETTINGS):
+        group = {s[0][len(key) + 1:]: setting_value(s[0]) for s in SETTINGS if s[0].startswith(key + ".")}
         value = {k: v for k, (v, _src) in group.items()}
         payload = {"key": key, "value": value, "source": {k: src for k, (_v, src) in group.items()}}
     else:
@@ -256,7 +257,7 @@ def _key_path(key: str) -> list:
 
 def _valid_target_key(verb: str, key: str) -> None:
     head = key.split(".")[0]
-    if key in _BY_KEY or head in core.CONFIG_LISTS or any(s[0].startswith(key + ".") for s in core.CONFIG_SETTINGS):
+    if key in _BY_KEY or head in core.CONFIG_LISTS or any(s[0].startswith(key + ".") for s in SETTINGS):
         return
     _unknown(verb, key)
 

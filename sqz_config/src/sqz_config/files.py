@@ -12,6 +12,8 @@ import json
 import os
 from importlib import resources
 
+from .settings import env_map
+
 LISTS = ("rules", "formatters")  # lists of objects, concatenated across files (the project's first)
 
 
@@ -305,7 +307,7 @@ def _merge(into: dict, data: dict, origins: dict, lines: dict, path: str, prefix
 
 def build(signature: list[list]) -> dict:
     """The merged configuration of the files ``config.candidates`` found (``[path, mtime, size, kind]``),
-    as the fields of ``config.Config``."""
+    as the fields of ``config.Config`` (``env``: each setting the files hold, as its variable would carry it)."""
     user_entry = next((e for e in signature if e[3] == "user"), None)
     project_entries = [e for e in signature if e[3] != "user"]
     layers: list[tuple[str, str, dict, dict]] = []  # (scope, path, data, lines), user first
@@ -349,7 +351,7 @@ def build(signature: list[list]) -> dict:
     return {"values": values, "origins": origins, "files": [path for _, path, _, _ in layers], "errors": errors,
             "rules": lists["rules"], "formatters": lists["formatters"],
             "project_file": next((p for s, p, _, _ in layers if s == "project"), None),
-            "user_file": next((p for s, p, _, _ in layers if s == "user"), None)}
+            "user_file": next((p for s, p, _, _ in layers if s == "user"), None), "env": env_map(values)}
 
 
 # -- the defaults, for ``sqz config show`` ----------------------------------------------------------

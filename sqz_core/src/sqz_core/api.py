@@ -37,12 +37,17 @@ _NAMES: dict[str, tuple[str, str]] = {
     "budget_seconds": ("hot", "_budget_seconds"),
     "RECOVERY_LINE": ("runnable", "RECOVERY_LINE"),
     "expand_hint": ("runnable", "expand_hint"),
+    "link_plan": ("runnable", "link_plan"),
+    "make_link": ("runnable", "make_link"),
     # recovery
     "ExpandError": ("expand", "ExpandError"),
     "parse_ref": ("expand", "parse_ref"),
     "resolve": ("expand", "resolve"),
     "unique_hash": ("expand", "unique_hash"),
     "short_id": ("gate", "short_id"),
+    "REF_ID_PATTERN": ("runnable", "PATTERN"),
+    "recovery_id": ("runnable", "short_decimal"),
+    "decimal_id": ("runnable", "encode"),
     # stores
     "Store": ("store", "Store"),
     "StoreProtocol": ("storeproto", "StoreProtocol"),
@@ -57,6 +62,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "open_store": ("stores", "open_store"),
     "store_url": ("stores", "store_url"),
     "recall": ("sessions", "recall"),
+    "compact_session": ("sessions", "compact"),
+    "pin_bytes": ("sessions", "pin_bytes"),
+    "resolve_prefix": ("sessions", "resolve_prefix"),
+    "session_pressure": ("sessions", "pressure"),
+    "short_age": ("dedup", "short_age"),
     "default_session_for": ("sessions", "default_session_for"),
     "sketch": ("dedup", "sketch"),
     "ref_ttl": ("dedup", "ref_ttl"),
@@ -129,19 +139,15 @@ _NAMES: dict[str, tuple[str, str]] = {
     "load_config": ("config", "load"),
     "Config": ("config", "Config"),
     "config_env": ("config", "env"),
-    "config_value": ("config", "value"),
+    "refresh_config": ("config", "refresh"),
     "config_rule_for": ("config", "rule_for"),
     "user_config_path": ("config", "user_path"),
-    "CONFIG_SETTINGS": ("config", "SETTINGS"),
     "config_candidates": ("config", "candidates"),
     "CONFIG_LISTS": ("config", "LISTS"),
     "CONFIG_RULE_MATCHERS": ("config", "RULE_MATCHERS"),
-    # per-agent token budgets (the core warns; ``sqz budget`` manages them)
-    "budgets_path": ("budget", "budgets_path"),
-    "budget_warned_dir": ("budget", "warned_dir"),
-    "load_budgets": ("budget", "load"),
-    "budget_limit_for": ("budget", "limit_for"),
-    "UNKNOWN_AGENT": ("budget", "UNKNOWN"),
+    # per-agent token budgets: where their file is (``sqz budget`` and the warning are sqz-insights')
+    "budgets_path": ("paths", "budgets_path"),
+    "data_dir": ("paths", "data_dir"),
 }
 
 __all__ = sorted(_NAMES) + ["API_VERSION"]
@@ -166,15 +172,9 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads lazily
     from typing import Any
 
-    from .budget import UNKNOWN as UNKNOWN_AGENT
-    from .budget import budgets_path
-    from .budget import limit_for as budget_limit_for
-    from .budget import load as load_budgets
-    from .budget import warned_dir as budget_warned_dir
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
-    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, sketch
-    from .config import SETTINGS as CONFIG_SETTINGS
+    from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, short_age, sketch
     from .config import LISTS as CONFIG_LISTS
     from .config import RULE_MATCHERS as CONFIG_RULE_MATCHERS
     from .config import Config
@@ -183,10 +183,13 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .config import load as load_config
     from .config import rule_for as config_rule_for
     from .config import user_path as user_config_path
-    from .config import value as config_value
+    from .config import refresh as refresh_config
     from .exitmarker import NONCE_ENV, new_nonce, split_trailer, trailer, wrap_command
     from .expand import ExpandError, parse_ref, resolve, unique_hash
     from .gate import short_id
+    from .runnable import PATTERN as REF_ID_PATTERN
+    from .runnable import encode as decimal_id
+    from .runnable import short_decimal as recovery_id
     from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
     from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
     from .hot import _note as print_stats_line
@@ -197,7 +200,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .hot import unpack as unpack_frame
     from .lazyre import lazy as lazy_pattern
     from .markers import hookimpl
-    from .paths import cache_dir, db_path
+    from .paths import budgets_path, cache_dir, data_dir, db_path
     from .plugins import enabled as enabled_plugins
     from .progress import Progress
     from .plugins import index_path as plugin_index_path
@@ -207,13 +210,15 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .plugins import _fresh as plugin_index_is_fresh
     from .plugins import begin_call as begin_plugin_call
     from .plugins import load_index, load_plugin, plugin_manager
-    from .runnable import RECOVERY_LINE, entry_script, expand_hint, on_path
+    from .runnable import RECOVERY_LINE, entry_script, expand_hint, link_plan, make_link, on_path
     from .shell import MAX_COMMAND as MAX_SHELL_COMMAND
     from .shell import SQZ_PROGRAMS, lex, program_of, runs_sqz, shell_words, simple_commands, sqz_executable
     from .shell import Op as ShellOp
     from .safety import classify
     from .secrets import scrub_command
-    from .sessions import default_session, default_session_for, recall
+    from .sessions import compact as compact_session
+    from .sessions import default_session, default_session_for, pin_bytes, recall, resolve_prefix
+    from .sessions import pressure as session_pressure
     from .spool import Spool
     from .store import Store, StoreBusy, StoreError, StoreReadOnly
     from .storeproto import StoreProtocol

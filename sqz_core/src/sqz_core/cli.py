@@ -29,7 +29,6 @@ app = typer.Typer(
 _MODE_HELP = ("auto: safety routing decides; safe: pass through unchanged, never cached; "
               "default: normal compression; aggressive: lower net-win threshold.")
 
-
 def _opts(cmd, tool, mode, session, no_cache, no_abbrev=False, agent=None) -> dict:
     import os
 
@@ -38,12 +37,9 @@ def _opts(cmd, tool, mode, session, no_cache, no_abbrev=False, agent=None) -> di
     return {"command": cmd, "tool": tool, "mode": mode, "session": session, "no_cache": no_cache,
             "no_abbrev": no_abbrev, "agent": agent or os.environ.get("SQZ_AGENT") or None}
 
-
 _AGENT_HELP = "The agent framework served (claude-code, codex…), for per-agent stats and budgets; default $SQZ_AGENT."
 
-
 _NO_ABBREV_HELP = "Never replace repeated phrases with §N symbols (also SQZ_NO_ABBREV=1)."
-
 
 @app.command()
 def compress(
@@ -61,7 +57,6 @@ def compress(
     """
     raise typer.Exit(hot.cmd_compress(_opts(cmd, tool, mode, session, no_cache, no_abbrev, agent)))
 
-
 @app.command(context_settings={"allow_interspersed_args": False})
 def run(
     command: List[str] = typer.Argument(..., help="The command and its arguments, after `--`."),
@@ -76,15 +71,11 @@ def run(
     """
     raise typer.Exit(hot.cmd_run(_opts(None, None, mode, session, no_cache, no_abbrev), list(command)))
 
-
 @app.command()
-def expand(ref: str = typer.Argument(..., help="§ref:HASH§, a full hash, a unique hex prefix (≥4), or HASH:L10-20.")):
+def expand(ref: str = typer.Argument(..., help="The id a recovery line names (n + 15 digits or more), §ref:HASH§, a full hash, a unique hex prefix (≥4), or ID:L10-20.")):
     """Print the original bytes behind a reference, exactly."""
     status = hot.cmd_expand([ref])
     raise typer.Exit(1 if status is hot.NOT_MINE else status)
-
-
-
 
 @app.command()
 def plugins(
@@ -133,7 +124,6 @@ def plugins(
         typer.echo(p, err=True)
     raise typer.Exit(1 if problems or any(r.get("error") for r in index["plugins"]) else 0)
 
-
 def _integration_records() -> list[dict]:
     """Every registered integration (``sqz.integrations``): entry name, distribution, version, tier, load error."""
     from importlib.metadata import entry_points
@@ -152,7 +142,6 @@ def _integration_records() -> list[dict]:
         out.append(rec)
     return out
 
-
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def hook(
     ctx: typer.Context,
@@ -167,188 +156,6 @@ def hook(
     session was served. Extra arguments (`--post`) go to the integration.
     """
     raise typer.Exit(hot.cmd_hook([agent, *ctx.args]))
-
-
-
-
-def _store_or_exit():
-    """The configured store, or one clear line on stderr and exit 1 (unreadable, corrupt…)."""
-    from .store import StoreError
-    from .stores import open_store
-
-    try:
-        return open_store()
-    except StoreError as exc:
-        sys.stderr.write(f"sqz: cannot read the store ({exc})\n")
-        raise typer.Exit(1) from None
-
-
-@app.command()
-def compact(
-    session: Optional[str] = typer.Option(None, "--session", help="The agent session (default: $SQZ_SESSION, else this directory's)."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-):
-    """Forget what a session was served, so no ref points at text the agent compacted away.
-
-    Agent hooks do this automatically (`sqz hook precompact`); run it by hand after /compact
-    if refs confuse the agent.
-    """
-    from .pipeline import default_session
-    from .sessions import compact as forget
-
-    session = session or default_session()
-    store = _store_or_exit()
-    try:
-        n = forget(store, session)
-    finally:
-        store.close()
-    if as_json:
-        typer.echo(json.dumps({"session": session, "forgotten": n}, indent=2))
-        return
-    typer.echo(f"session {session}: {n} served entr{'y' if n == 1 else 'ies'} forgotten; content is re-sent in full")
-
-
-pin_app = typer.Typer(help="Pinned content: refs to it skip the freshness window (project docs, conventions).",
-                      no_args_is_help=True)
-app.add_typer(pin_app, name="pin")
-
-
-@pin_app.command("add")
-def pin_add(
-    source: str = typer.Argument(..., help="A file to pin, or - for stdin."),
-    label: Optional[str] = typer.Option(None, "--label", help="A name to show in `sqz pin list` (default: the file name)."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-):
-    """Store content and pin it; prints its ref."""
-    from .gate import short_id
-    from .sessions import pin_bytes
-
-    if source == "-":
-        data = sys.stdin.buffer.read()
-    else:
-        try:
-            with open(source, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            typer.echo(f"sqz pin add: cannot read {source}: {exc.strerror or exc}", err=True)
-            raise typer.Exit(1) from None
-    if not data:
-        typer.echo("sqz pin add: nothing to pin (empty input)", err=True)
-        raise typer.Exit(1)
-    store = _store_or_exit()
-    label = label or (None if source == "-" else source)
-    try:
-        digest = pin_bytes(store, data, label)
-        ref_id = short_id(store, digest)
-    finally:
-        store.close()
-    if as_json:
-        typer.echo(json.dumps({"ref": f"§ref:{ref_id}§", "id": ref_id, "hash": digest, "bytes": len(data),
-                               "label": label}, indent=2, ensure_ascii=False))
-        return
-    typer.echo(f"§ref:{ref_id}§")
-
-
-@pin_app.command("list")
-def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
-    """List pinned entries: ref, size, label, when pinned."""
-    import time
-
-    from .gate import short_id
-
-    store = _store_or_exit()
-    try:
-        rows = store.pins()
-        ids = {h: short_id(store, h) for h, _lab, _ts, _size in rows}
-    finally:
-        store.close()
-    if as_json:
-        typer.echo(json.dumps([{"hash": h, "label": lab, "pinned_at": ts, "bytes": size}
-                               for h, lab, ts, size in rows], indent=2))
-        return
-    if not rows:
-        typer.echo("no pinned entries")
-    for h, lab, ts, size in rows:
-        day = time.strftime("%Y-%m-%d", time.localtime(ts))
-        typer.echo(f"§ref:{ids[h]}§  {size:>8} bytes  {day}  {lab or ''}")
-
-
-@pin_app.command("remove")
-def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix."),
-               as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
-    """Unpin an entry (its content stays stored, subject to the normal freshness rules)."""
-    from .expand import ExpandError
-    from .gate import short_id
-    from .sessions import resolve_prefix
-
-    store = _store_or_exit()
-    try:
-        try:
-            digest = resolve_prefix(store, ref)
-        except ExpandError as exc:
-            typer.echo(f"sqz pin remove: {exc}", err=True)
-            raise typer.Exit(1) from None
-        ref_id = short_id(store, digest)
-        if not store.unpin(digest):
-            typer.echo(f"sqz pin remove: {ref_id} is not pinned", err=True)
-            raise typer.Exit(1)
-    finally:
-        store.close()
-    if as_json:
-        typer.echo(json.dumps({"ref": f"§ref:{ref_id}§", "id": ref_id, "hash": digest, "unpinned": True}, indent=2,
-                              ensure_ascii=False))
-        return
-    typer.echo(f"unpinned §ref:{ref_id}§")
-
-
-@app.command()
-def recall(
-    query: str = typer.Argument(..., help="Words to find (SQLite FTS5 syntax: a b, \"exact phrase\", prefix*)."),
-    limit: int = typer.Option(10, "--limit", min=1, help="At most this many matches."),
-    as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
-):
-    """Search everything sqz has compressed (never safe-mode content); prints each match's ref to expand."""
-    from .dedup import short_age
-    from .sessions import recall as search
-
-    store = _store_or_exit()
-    try:
-        matches = search(store, query, limit)
-    finally:
-        store.close()
-    if as_json:
-        typer.echo(json.dumps(matches, indent=2))
-        return
-    if not matches:
-        typer.echo(f"no match for {query!r}")
-        raise typer.Exit(1)
-    for m in matches:
-        typer.echo(f"{m['ref']}  {short_age(m['age_seconds'])} ago  {m['command'] or '-'}\n    {m['snippet']}")
-
-
-@app.command()
-def sessions(as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
-    """Sessions with live entries: how many outputs each was served and when last, with its pressure."""
-    from .dedup import short_age
-    from .sessions import pressure
-
-    import time
-
-    store = _store_or_exit()
-    try:
-        rows = [(sid, n, last, *pressure(store, sid)) for sid, n, last in store.sessions()]
-    finally:
-        store.close()
-    if as_json:
-        typer.echo(json.dumps([{"session": sid, "served": n, "last_served": last, "pressure": lvl,
-                                "pressure_ratio": round(ratio, 3)} for sid, n, last, lvl, ratio in rows], indent=2))
-        return
-    if not rows:
-        typer.echo("no session has live entries")
-    now = time.time()
-    for sid, n, last, lvl, ratio in rows:
-        typer.echo(f"{sid:<40} {n:>5} served  last {short_age(now - last)} ago  pressure {lvl} ({ratio:.0%})")
-
 
 @app.command()
 def version(as_json: bool = typer.Option(False, "--json", help="Machine-readable output: sqz's version and "
@@ -365,15 +172,11 @@ def version(as_json: bool = typer.Option(False, "--json", help="Machine-readable
         return
     typer.echo(f"sqz {VERSION}")
 
-
-
-
 # --- shell completion ---
 # The shell calls `sqz` with no arguments and ``_SQZ_COMPLETE`` set (``complete_bash``…) at each Tab:
 # that never goes through ``sqz_core.hot``'s verbs, so completion costs the hot path nothing.
 COMPLETE_VAR = "_SQZ_COMPLETE"
 _SHELLS = ("bash", "zsh", "fish")
-
 
 @app.command()
 def completion(
@@ -398,7 +201,6 @@ def completion(
     _, path = install_script(shell=shell, prog_name="sqz", complete_var=COMPLETE_VAR)
     typer.echo(f"sqz: {shell} completion installed in {path}; it takes effect in a new shell", err=True)
 
-
 def _completion_request() -> bool:
     """A Tab press asking for completions: register typer's shell classes (add_completion is off)."""
     import os
@@ -410,7 +212,6 @@ def _completion_request() -> bool:
     completion_init()
     return True
 
-
 # --- verbs of other distributions (entry points ``sqz.commands``) ---
 COMMANDS_GROUP = "sqz.commands"
 # The verbs sqz's own distributions bring: with one of them missing, `sqz --help` still lists its
@@ -419,14 +220,13 @@ PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-a
                "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
                "budget": "sqz-insights", "reset": "sqz-insights", "daemon": "sqz-daemon",
                "proxy": "sqz-proxy", "trust": "sqz-formatters-declarative",
-               "formatters": "sqz-formatters-declarative", "config": "sqz-config"}
-_OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "compact", "pin", "recall", "sessions", "version",
+               "formatters": "sqz-formatters-declarative", "config": "sqz-config",
+               "compact": "sqz-memory", "pin": "sqz-memory", "recall": "sqz-memory", "sessions": "sqz-memory"}
+_OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "version",
                         "plugins", "completion"})
-
 
 _STUB = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
 _mounted: set[str] = set()
-
 
 def _stub(name: str, why: str) -> None:
     """A verb that cannot run here: listed in ``--help``, and saying why (exit 1) whatever its arguments."""
@@ -437,7 +237,6 @@ def _stub(name: str, why: str) -> None:
     unavailable.__doc__ = f"(not available: {why})"
     app.command(name, context_settings=_STUB)(unavailable)
     _mounted.add(name)
-
 
 def mount_commands(args: list[str]) -> None:
     """Add the verbs of the ``sqz.commands`` entry points to ``app``: a ``typer.Typer`` is mounted as a
@@ -467,9 +266,7 @@ def mount_commands(args: list[str]) -> None:
         if name not in _mounted and wanted in (None, name):
             _stub(name, f"this verb comes with the {dist} distribution, which is not installed (pip install {dist})")
 
-
 # --- end verbs of other distributions ---
-
 
 def _version_callback(value: bool):
     if value:
@@ -478,12 +275,10 @@ def _version_callback(value: bool):
         typer.echo(f"sqz {VERSION}")
         raise typer.Exit()
 
-
 @app.callback()
 def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_version_callback, is_eager=True,
                                         help="Print the version and exit.")):
     pass
-
 
 def run_app(args: list[str]) -> int:
     from .store import StoreError
@@ -499,7 +294,6 @@ def run_app(args: list[str]) -> int:
         code = exc.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     return 0
-
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(run_app(sys.argv[1:]))

@@ -71,9 +71,25 @@ def sketch(data: bytes) -> list[int]:
 
 
 def digest_of(data: bytes) -> str:
-    """The content's id: the SHA-256 of its bytes, in hex (what the store keys blobs and refs by)."""
-    hexdigest: str = sha256(data).hexdigest()
+    """The content's id: the SHA-256 of its bytes, in hex (what the store keys blobs and refs by).
+
+    The last large ``bytes`` object hashed is remembered by identity (a call hashes its raw
+    input in the ref lookup, again for its store key and its rows): each is hashed once."""
+    if type(data) is bytes and len(data) >= _REMEMBER_FROM:
+        for seen, hexdigest in _recent:
+            if seen is data:
+                return hexdigest
+        hexdigest = sha256(data).hexdigest()
+        _recent.insert(0, (data, hexdigest))
+        del _recent[1:]
+        return hexdigest
+    hexdigest = sha256(data).hexdigest()
     return hexdigest
+
+
+_REMEMBER_FROM = 65536  # smaller inputs hash in microseconds
+# (held, so an identity check cannot meet a new object at a freed address; bytes are immutable)
+_recent: list = []
 
 
 def shortened_key(digest: str, command: str | None) -> str:

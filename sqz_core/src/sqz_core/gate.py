@@ -2,7 +2,8 @@
 
 A result goes out only when it saves enough tokens (``net_win``) and bytes (``passes``);
 otherwise the original does. A lossy result ends with the recovery line, a command the
-agent's shell can run to print the original (``sqz expand ID``).
+agent's shell can run to print the original (``sqz expand ID``); ID is ``n`` + decimal digits
+(``runnable.short_decimal``), refs print a hex prefix (``short_id``).
 """
 
 from __future__ import annotations
@@ -55,12 +56,13 @@ def keeps_every_word(text: str, candidate: str) -> bool:
 def recovery_line(digest: str, store: StoreProtocol) -> str:
     """``[<sqz> expand ID]``: the last line of a lossy result, a command the agent's shell can run.
 
-    ID is the shortest prefix of ``digest`` (12 hex digits or more) unique in ``store`` now,
-    so ``sqz expand ID`` never answers "ambiguous" (``runnable.RECOVERY_LINE`` parses it).
+    ID is ``digest``'s shortest decimal id (``n`` + 15 digits or more, ``runnable.encode``) that names no
+    other hash in ``store`` now, so ``sqz expand ID`` never answers "ambiguous"
+    (``runnable.RECOVERY_LINE`` parses it); always 6 cl100k tokens where hex ids took 4 to 9.
     """
-    from .runnable import recovery_text
+    from .runnable import recovery_text, short_decimal
 
-    return recovery_text(short_id(store, digest)) + "\n"
+    return recovery_text(short_decimal(store, digest)) + "\n"
 
 
 def with_recovery_line(candidate: str, digest: str, store: StoreProtocol) -> str:
@@ -99,3 +101,4 @@ def _shared(a: str, b: str) -> int:
             break
         i += 1
     return i
+

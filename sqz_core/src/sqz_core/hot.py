@@ -490,10 +490,13 @@ def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | No
                     agent=opts.get("agent"), cwd=_cwd())
                 from .paths import budgets_path
 
-                if os.path.exists(budgets_path()):  # no budget set: nothing read, ``budget`` not imported
-                    from .budget import check as budget_check
-
-                    warning = budget_check(store_for_stats, opts["session"] or _default_session(), opts.get("agent"))
+                if os.path.exists(budgets_path()):  # no budget set: nothing read, sqz-insights not imported
+                    try:
+                        from sqz_insights.api import budget_check
+                    except ImportError:  # sqz-insights (``sqz budget``) uninstalled since: no warning
+                        budget_check = None
+                    warning = budget_check and budget_check(store_for_stats, opts["session"] or _default_session(),
+                                                            opts.get("agent"))
                     if warning:
                         sys.stderr.write(warning + "\n")
             except StoreError:
@@ -937,7 +940,7 @@ def _stopped_run(proc, chunks: list[bytes], signum: int) -> int:
 def cmd_expand(args: list[str]) -> int:
     if len(args) != 1 or args[0].startswith("-"):
         return NOT_MINE  # type: ignore[return-value]
-    from .expand import ExpandError, parse_ref, resolve
+    from .expand import ExpandError, parse_ref, resolve, unique_hash
 
     store = _open_store()
     if store is None:
@@ -946,6 +949,7 @@ def cmd_expand(args: list[str]) -> int:
         data = resolve(store, args[0])
         try:  # an expand soon after a ref is a regret signal for the stats
             prefix, rng = parse_ref(args[0])  # the id alone, also from a whole pasted ref line
+            prefix = unique_hash(store, prefix)[:16]  # as a hex prefix, a decimal id too (stats match by it)
             ref = f"ref:{prefix}" + (f":L{rng[0]}-{rng[1]}" if rng else "")
             store.record_event("expand", session=os.environ.get("SQZ_SESSION") or None, ref=ref[:64])
         except Exception:

@@ -76,6 +76,9 @@ def reads_log(argv, text: str) -> bool:
     return log_shaped(text)
 
 
+_SED_LINES = lazy(r"(?:\d+|\$)(?:,(?:\d+|\$))?p")
+
+
 def reads_lockfile(argv) -> bool:
     """True when every file the read ``argv`` names is a lockfile by name (``Cargo.lock``,
     ``package-lock.json`` …; see ``LOCKFILE_NAMES``): generated data, not source or configuration.
@@ -84,6 +87,8 @@ def reads_lockfile(argv) -> bool:
     for word in argv[1:]:
         if not word or word[0] in "-+" or word.isdigit():
             continue
+        if argv[0] == "sed" and _SED_LINES.fullmatch(word):
+            continue  # ``sed -n 1,80p Cargo.lock``: the script prints lines, it names no file
         if word.lower().rsplit("/", 1)[-1] not in LOCKFILE_NAMES:
             return False
         named = True

@@ -19,5 +19,5 @@ def data_dir() -> str:
 
 
 def budgets_path() -> str:
-    """``budgets.json`` (``sqz budget``): a call reads it, and imports ``budget``, only when it exists."""
+    """``budgets.json`` (``sqz budget``): a call reads it, and imports sqz-insights' warning, only when it exists."""
     return os.path.join(data_dir(), "budgets.json")

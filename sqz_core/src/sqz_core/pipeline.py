@@ -117,7 +117,8 @@ class _Call:
     __slots__ = ("data", "exit_nonce", "raw", "exit_code", "text", "cleaned", "req", "family", "deadline", "mode", "command", "tool",
                  "store", "session", "no_cache", "index", "formatters", "abbreviate", "records", "verdict",
                  "est_in", "is_safe", "is_file", "digest", "level", "reporter", "plugin", "formatted",
-                 "candidate", "est_out", "lossy", "kind_asked", "cheap", "masked", "secret_blocks", "words_kept")
+                 "candidate", "est_out", "lossy", "kind_asked", "cheap", "masked", "secret_blocks", "raw_spans",
+                 "words_kept")
 
     def __init__(self, **fields) -> None:
         for name in self.__slots__:
@@ -298,6 +299,15 @@ def _clean_up(c: _Call) -> Result | None:
 
 def _classify(c: _Call) -> Result | None:
     """The safety verdict (every classifier, the most restrictive wins); a secret goes out unchanged."""
+    from .scan import forget
+
+    try:
+        return _classify_once(c)
+    finally:
+        forget()  # the detectors' offsets of this text (shared by the verdict and the per-span plan)
+
+
+def _classify_once(c: _Call) -> Result | None:
     from .plugins import builtin_record, call_all, for_program, implementations, load_index
     from .verdicts import most_restrictive
 
@@ -309,7 +319,9 @@ def _classify(c: _Call) -> Result | None:
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
     if (verdict is None or not verdict.secret) and c.cleaned != text:
         from .safety import classify  # the raw bytes are what a store keeps: a secret a redraw hid counts
+        from .scan import forget
 
+        forget()  # another text: the cleaned text's offsets would only add to the peak
         raw_verdict = classify(text, secrets_only=True)
         if raw_verdict is not None and raw_verdict.secret:
             verdict = raw_verdict
@@ -442,7 +454,7 @@ def _around_safe_spans(c: _Call) -> Result | None:
         est_out = estimate(candidate)
         if net_win(c.est_in, est_out, c.req.mode) and len(candidate) < len(text) and (best is None or est_out < best[1]):
             best = (candidate, est_out, by, lossy)
-    if best is None:
+    if best is None or (c.masked is not None and not _masked_is_safe(c)):
         return _safe_passthrough(c.raw, text, c.exit_code, verdict.reason, c.family, c.est_in)
     candidate, est_out, by, lossy = best
     r = Result(candidate.encode("utf-8"), "safe", exit_code=c.exit_code, plugin=by, digest=c.digest,
@@ -475,11 +487,12 @@ def _nothing_around_secrets(c: _Call) -> bool:
 
 
 def _secret_spans_planned(c: _Call) -> bool:
-    """For an output holding a secret: True when every secret line is known (on the page and in the raw
-    bytes) and the raw bytes with those lines withheld hold no secret any more; sets ``c.masked``
-    (what a store may keep) and ``c.secret_blocks`` (the page's secret line ranges). False: the whole
-    output goes out unchanged, as before (file content, a secret without an exact extent)."""
-    from .safety import TRACE, classify
+    """For an output holding a secret: True when every secret line is placed (on the page and in the raw
+    bytes); sets ``c.masked`` (what a store may keep) and ``c.secret_blocks`` (the page's secret line
+    ranges). ``_masked_is_safe`` then checks that the withheld bytes hold no secret any more before a
+    page that differs goes out. False: the whole output goes out unchanged, as before (file content,
+    a secret without an exact extent)."""
+    from .safety import TRACE
     from .spans import merge, masked, secret_spans
 
     verdict = c.verdict
@@ -493,21 +506,32 @@ def _secret_spans_planned(c: _Call) -> bool:
     if not raw_spans:
         return False
     stored = masked(c.text, raw_spans)
-    if classify(stored, secrets_only=True) is not None:
-        return False  # a secret the spans missed: nothing of it may be stored
-    if c.cleaned != c.text:  # every raw secret line must be on the page (a redraw may have hidden one)
-        lines, raw_lines = c.cleaned.split("\n"), c.text.split("\n")
-        shown = "\n".join("\n".join(lines[a:b + 1]) for a, b in page)
-        for a, b in raw_spans:
-            for line in raw_lines[a:b + 1]:
-                if clean_terminal(line).strip() not in shown:
-                    return False
     from .safety import protected_spans
     from .verdicts import Safety
 
     traces = protected_spans(c.cleaned)  # the stack traces and DDL around the secrets stay protected too
     c.verdict = Safety("safe", verdict.reason, tuple(traces), secret=True)
     c.masked, c.secret_blocks = stored, page
+    c.raw_spans = raw_spans  # ``_masked_is_safe`` checks them, only once a page that differs is chosen
+    return True
+
+
+def _masked_is_safe(c: _Call) -> bool:
+    """The check that completes ``_secret_spans_planned``, run only when the page would differ from the
+    original (an output sent unchanged keeps nothing of it and needs none): the raw bytes with the
+    secret lines withheld hold no secret any more, and every raw secret line is on the page (a redraw
+    may have hidden one). False: the whole output goes out unchanged, nothing stored."""
+    from .safety import classify
+
+    if classify(c.masked, secrets_only=True) is not None:
+        return False  # a secret the spans missed: nothing of it may be stored
+    if c.cleaned != c.text:
+        lines, raw_lines = c.cleaned.split("\n"), c.text.split("\n")
+        shown = "\n".join("\n".join(lines[a:b + 1]) for a, b in c.secret_blocks)
+        for a, b in c.raw_spans:
+            for line in raw_lines[a:b + 1]:
+                if clean_terminal(line).strip() not in shown:
+                    return False
     return True
 
 

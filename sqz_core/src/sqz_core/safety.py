@@ -13,7 +13,7 @@ import re
 
 from .verdicts import Safety
 from .lazyre import lazy
-from .scan import lower, find_all, first, folded, line_starts, matches
+from .scan import lower, find_all, first, folded, line_starts, matches, remembered
 from .secrets import _SECRET_TOKENS, _TOKEN_HINTS  # noqa: F401 (the token formats are named here too)
 
 # --- stack traces: a header and at least one frame ---------------------------------
@@ -208,6 +208,10 @@ def _names_a_secret(matched: str) -> bool:
 
 def _token_starts(text: str) -> list[int]:
     """Where ``_SECRET_TOKENS`` can start: at each of its literal prefixes (``sk_``/``rk_`` before ``_live_``)."""
+    return remembered(text, "tokens", lambda: _token_starts_of(text))
+
+
+def _token_starts_of(text: str) -> list[int]:
     starts: set[int] = set()
     for hint in _TOKEN_HINTS:
         if hint == "eyJ":

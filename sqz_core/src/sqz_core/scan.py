@@ -24,10 +24,42 @@ if TYPE_CHECKING:  # pragma: no cover - types only
 WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # [A-Za-z0-9_] of a folded text
 
 
+_MEMO_FROM = 65536  # a shorter text is scanned again faster than its lists are kept
+_memo: list = []  # [(text, {key: value})]: the large texts scanned last (held: no identity meets a freed address)
+
+
+def remembered(text: str, key, compute):
+    """``compute()``, once per large ``text`` object and ``key``: the safety verdict, the per-span
+    path and the secret detectors read the same offsets of the same text (``forget`` drops them)."""
+    if len(text) < _MEMO_FROM:
+        return compute()
+    for seen, values in _memo:
+        if seen is text:
+            break
+    else:
+        values = {}
+        _memo.insert(0, (text, values))
+        del _memo[2:]  # a text and its lower-cased form: a third would add a copy to the peak
+    if key not in values:
+        values[key] = compute()
+    return values[key]
+
+
+def forget() -> None:
+    """Drop what ``remembered`` holds (the pipeline calls it once its safety stage is done)."""
+    _memo.clear()
+
+
 def lower(text: str) -> str:
     """``text.lower()`` for what the checks look for: ASCII letters lower-cased, offset for offset, the
     Kelvin sign as ``k`` (the one other character whose lower case is ASCII besides ``İ``, which no
     keyword ends with). Through UTF-8 bytes: 2-3x faster than ``str.lower`` on non-ASCII text."""
+    if len(text) >= _MEMO_FROM:
+        return remembered(text, "lower", lambda: _lower(text))
+    return _lower(text)
+
+
+def _lower(text: str) -> str:
     if text.isascii():
         return text.lower()
     low = text.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
@@ -51,7 +83,13 @@ def folded(text: str, lowered: str) -> str | None:
 
 
 def find_all(text: str, sub: str) -> list[int]:
-    """Every offset of ``sub`` in ``text`` (overlapping ones included)."""
+    """Every offset of ``sub`` in ``text`` (overlapping ones included; the list is shared: read it only)."""
+    if len(text) >= _MEMO_FROM:
+        return remembered(text, ("find", sub), lambda: _find_all(text, sub))
+    return _find_all(text, sub)
+
+
+def _find_all(text: str, sub: str) -> list[int]:
     out = []
     pos = text.find(sub)
     while pos >= 0:
@@ -61,7 +99,14 @@ def find_all(text: str, sub: str) -> list[int]:
 
 
 def line_starts(text: str, hints: Iterable[str]) -> list[int]:
-    """Sorted offsets of the starts of the lines of ``text`` that contain one of ``hints``."""
+    """Sorted offsets of the starts of the lines of ``text`` that contain one of ``hints`` (read it only)."""
+    if len(text) >= _MEMO_FROM:
+        hints = tuple(hints)
+        return remembered(text, ("lines", hints), lambda: _line_starts(text, hints))
+    return _line_starts(text, hints)
+
+
+def _line_starts(text: str, hints: Iterable[str]) -> list[int]:
     starts = set()
     for hint in hints:
         last_line_end = -1
@@ -80,8 +125,15 @@ def line_starts(text: str, hints: Iterable[str]) -> list[int]:
 def run_starts(text: str, hints: Iterable[str], chars: frozenset[str] = WORD) -> list[int]:
     """Sorted offsets where a run of ``chars`` containing one of ``hints`` begins.
 
-    Linear: each back-scan stops at the previous hint of the same run.
+    Linear: each back-scan stops at the previous hint of the same run. (Read the list only.)
     """
+    if len(text) >= _MEMO_FROM:
+        hints = tuple(hints)
+        return remembered(text, ("runs", hints, chars), lambda: _run_starts(text, hints, chars))
+    return _run_starts(text, hints, chars)
+
+
+def _run_starts(text: str, hints: Iterable[str], chars: frozenset[str]) -> list[int]:
     hits = sorted({p for hint in hints for p in find_all(text, hint)})
     starts: list[int] = []
     prev_pos = prev_start = -1

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from .lazyre import lazy
-from .scan import lower, WORD, find_all, first, folded, line_starts, matches, run_starts
+from .scan import lower, WORD, find_all, first, folded, line_starts, matches, remembered, run_starts
 
 # well-known token formats (safety.py reports them; ``scrub_command`` masks them)
 _SECRET_TOKENS = lazy(
@@ -243,6 +243,10 @@ def _code_value(value: str, target: str, spaced: bool, colon: bool) -> bool:
 
 def _url_starts(text: str) -> list[int]:
     """Where ``_USERINFO`` can start: a letter of the scheme run (up to 31 characters) before each ``://``."""
+    return remembered(text, "urls", lambda: _url_starts_of(text))
+
+
+def _url_starts_of(text: str) -> list[int]:
     starts: set[int] = set()
     for pos in find_all(text, "://"):
         i = pos

@@ -24,7 +24,7 @@ def _out(text: str, command: str) -> str | None:
 
 def test_every_syntax_found_by_name_and_by_its_own_text():
     by_name = {"cargo_lock": "toml", "npm_package_lock_v3": "npm", "pnpm_lock": "pnpm", "poetry_lock": "toml",
-               "uv_lock": "toml", "yarn_lock_v1": "yarn"}
+               "uv_lock": "toml", "yarn_lock_v1": "yarn", "npm_package_lock_v2": "npm", "yarn_lock_berry": "yarn", "pipfile_lock": "json"}
     for name, syntax in by_name.items():
         fx = LOCKS[name]
         assert syntax_of(fx.text, tuple(fx.command.split())) == syntax, name
@@ -39,10 +39,52 @@ def test_hashes_fold_and_names_versions_edges_stay():
     assert out.splitlines()[0].startswith("[sqz: lockfile: ") and "integrity hashes" in out.splitlines()[0]
     assert out.count('"version": ') == LOCKS["npm_package_lock_v3"].text.count('"version": ')
     uv = _out(LOCKS["uv_lock"].text, "cat uv.lock")
-    assert "sha256:" not in uv and "/packages/…/requests-2.34.2-py3-none-any.whl" in uv
+    assert "sha256:" not in uv and '{ url = "…/requests-2.34.2-py3-none-any.whl", size = ' in uv
+    assert 'file URLs written "…/FILE" for "https://pkgs.example.org/packages/<2 hex>/<2 hex>/<hash>/FILE"' in uv
     yarn = _out(LOCKS["yarn_lock_v1"].text, "cat yarn.lock")
     assert "resolved URLs folded" in yarn and "REGISTRY https://pkgs.example.org" in yarn
     assert "\n  resolved " not in yarn and "integrity sha512" not in yarn
+
+
+def test_a_line_most_records_share_is_said_once_and_a_record_without_it_is_marked():
+    raw = LOCKS["cargo_lock"].text
+    source = 'source = "registry+https://github.com/rust-lang/crates.io-index"'
+    out = _out(raw, "cat Cargo.lock")
+    assert source in out.splitlines()[0] and f"\n{source}\n" not in out
+    assert '[[package]]\nname = "struct-cargo-app"\nversion = "0.1.0"\ndependencies = [' in out
+    record = out.split('name = "struct-cargo-app"', 1)[1].split("[[package]]", 1)[0]
+    assert record.rstrip().endswith(f']\n[sqz: no "{source}" line]')
+    berry = _out(LOCKS["yarn_lock_berry"].text, "cat yarn.lock")
+    assert "every package holds the line linkType: hard, but 1 marked" in berry.splitlines()[0]
+    assert "\n  linkType: hard\n" not in berry
+    assert '  linkType: soft\n  [sqz: no "languageName: node" line]\n  [sqz: no "linkType: hard" line]' in berry
+    assert raw.count("[[package]]") == out.count("[[package]]")
+
+
+def test_file_urls_on_several_hosts_keep_their_hosts():
+    raw = LOCKS["uv_lock"].text
+    two = raw.replace("https://pkgs.example.org/packages/7a/", "https://mirror.example.net/packages/7a/", 1)
+    out = _out(two, "cat uv.lock")
+    assert '"https://mirror.example.net/packages/…/certifi-2026.10.19.post1-py3-none-any.whl"' in out
+    assert '"https://pkgs.example.org/packages/…/requests-2.34.2-py3-none-any.whl"' in out
+
+
+def test_the_legacy_tree_of_a_v2_lockfile_folds_when_the_packages_map_came_first():
+    raw = LOCKS["npm_package_lock_v2"].text
+    out = _out(raw, "cat package-lock.json")
+    assert '  "dependencies": { [sqz: the legacy tree, folded] }' in out
+    assert "lines of the legacy \"dependencies\" tree folded" in out.splitlines()[0]
+    assert '"resolved"' not in out and "resolved URLs folded" in out.splitlines()[0]
+    assert out.count('"node_modules/') == raw.count('"node_modules/')  # every package of the map stays
+    # a v1 lockfile has only that tree: nothing of it folds but its hashes and URLs
+    v1 = raw.replace('  "packages": {', '  "packagez": {', 1)
+    assert "legacy" not in _out(v1, "cat package-lock.json")
+
+
+def test_a_list_of_hashes_becomes_one_line_saying_how_many_went():
+    out = _out(LOCKS["pipfile_lock"].text, "cat Pipfile.lock")
+    assert '"hashes": [ [sqz: 2 folded] ],' in out and '"hash": { [sqz: 1 folded] },' in out
+    assert "sha256:" not in out and out.count('"version": "==') == LOCKS["pipfile_lock"].text.count('"version": "==')
 
 
 def test_a_partial_read_still_folds_line_by_line():

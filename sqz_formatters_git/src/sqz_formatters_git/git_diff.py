@@ -2,8 +2,8 @@
 
 The output is still a unified diff (``diff --git``, ``--- a/x`` / ``+++ b/x`` then hunks), so a
 reader can reason about it line by line. Runs of unchanged context are folded to a count, keeping
-the code line next to each change (a fold must hide more text than its marker costs, see
-``_fold_context``). The ``index`` lines are dropped, and so is the ``--- /dev/null``
+only the line above a change that opens its block (a fold must hide more text than its marker
+costs, see ``_fold_context``). The ``index`` lines are dropped, and so is the ``--- /dev/null``
 (``+++ /dev/null``) line of a file whose ``new file mode`` (``deleted file mode``) line says so.
 Every file's ``diff --git`` line stays (the line agents and people search a patch for, issue 25),
 and so do mode, rename, copy, similarity, new/deleted-file and binary lines, verbatim.
@@ -27,7 +27,6 @@ _EXTENDED = re.compile(
 _INDEX = re.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d{6})?$")
 _NO_NEWLINE = "\\ No newline at end of file"
 
-KEEP_NEAR_CHANGE = 1     # context lines kept next to a change
 MIN_FOLDED = 1           # a fold hides at least this many lines ...
 MIN_FOLDED_CHARS = 30    # ... and at least this much text (a marker costs about 4 tokens: 30 characters leave a clear saving)
 
@@ -36,23 +35,29 @@ def _marker(n: int) -> str:
     return f"[{n} unchanged]"  # inside a hunk, where every line starts with ' ', '+', '-' or '\\'
 
 
-def _anchor(run: list[str], width: int) -> list[str]:
-    """The context lines kept next to a change: ``KEEP_NEAR_CHANGE`` lines, blank ones not counting."""
-    kept = 0
-    for i, line in enumerate(run):
-        if line[width:].strip():
-            kept += 1
-            if kept == KEEP_NEAR_CHANGE:
-                return run[:i + 1]
-    return run
+def _indent(line: str, width: int) -> int:
+    code = line[width:]
+    return len(code) - len(code.lstrip(" \t"))
+
+
+def _opener(run: list[str], change: str, width: int) -> list[str]:
+    """The last line of a context ``run`` when it opens the block of the ``change`` after it (a
+    non-blank line less indented than the changed line), else nothing."""
+    last = run[-1]
+    if last[width:].strip() and change[width:].strip() and _indent(last, width) < _indent(change, width):
+        return [last]
+    return []
 
 
 def _fold_context(body: list[str], width: int) -> list[str]:
     """Fold runs of context lines in one hunk body; +/- lines are never touched.
 
-    The line next to each change is kept (with the blank lines before it); the rest of a run becomes ``[N unchanged]``
-    when that hides at least ``MIN_FOLDED`` lines and ``MIN_FOLDED_CHARS`` characters. The
-    hunk header's line numbers still place every kept line.
+    A run becomes ``[N unchanged]`` when that hides at least ``MIN_FOLDED`` lines and
+    ``MIN_FOLDED_CHARS`` characters; the one context line kept is the line just above a change
+    that opens the block it is in (less indented than the changed line: ``def f2(x):`` above
+    ``-    return x + 2``), which says where the change is as the hunk header's function name
+    does for the hunk's start (issue 25: a big patch had to lose its context to pay for its
+    recovery line). The hunk header's line numbers still place every kept line.
     """
     def is_context(line: str) -> bool:
         return line == "" or (line[:width].strip() == "" and len(line) >= width)
@@ -72,8 +77,8 @@ def _fold_context(body: list[str], width: int) -> list[str]:
         if at_start and at_end:
             head, tail = run, []  # no change in this hunk (combined diffs): nothing to anchor to
         else:
-            head = [] if at_start else _anchor(run, width)
-            tail = [] if at_end else _anchor(run[::-1], width)[::-1]
+            head = []
+            tail = [] if at_end else _opener(run, body[j], width)
         folded = run[len(head):len(run) - len(tail)]
         if len(folded) >= MIN_FOLDED and sum(len(x) for x in folded) >= MIN_FOLDED_CHARS:
             out.extend(head)

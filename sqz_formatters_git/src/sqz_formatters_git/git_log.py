@@ -2,9 +2,11 @@
 
 ``commit <sha> (refs)`` + ``Author:`` + ``Date:`` become ``<sha12> (refs) <date> <author>: <subject>``
 (a person's e-mail is written with their name the first time it appears, ``Dev <dev@example.org>:``,
-and again only where that name comes with another address);
+and again only where that name comes with another address; the date as git printed it);
 where two or more commits of a listing share a day (not ``--graph``), each day is written once,
-as a ``2024-03-02:`` line before its first commit, and the headers under it go without it;
+in git's words, as a ``Sat Mar 2 2024 +0000:`` line before its first commit, and the headers
+under it carry only the time of day; the last line names git's header fields (issue 25's word
+rule: every word of every header line stays on the page);
 further message lines follow indented by two; ``--stat`` blocks lose their bar graph, ``-p``
 patches go through the diff formatter, ``--graph`` keeps every topology line. Custom
 ``--format``/``--pretty=format:`` output, ``--oneline`` (already one line per commit) and any
@@ -15,8 +17,7 @@ from __future__ import annotations
 
 import re
 
-from ._common import (LISTINGS, args_after, compact_listing, compact_stat_block, option_names, person_name,
-                      short_date)
+from ._common import LISTINGS, args_after, compact_listing, compact_stat_block, option_names, person_name
 from .git_diff import format_patch_lines
 
 _COMMIT = re.compile(r"^commit ([0-9a-f]{40}|[0-9a-f]{64})(?: \((.+)\))?$")
@@ -69,7 +70,25 @@ def _format_ok(args: list[str]) -> bool:
     return True
 
 
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TIME = re.compile(r"(?<![\d:])\d{1,2}:\d{2}(?::\d{2})?(?:\.\d+)?(?![\d:])")
+
+
+def split_date(value: str) -> tuple[str, str] | None:
+    """A date as git printed it, cut into its day and its time of day, every word of it kept:
+    ``Sat Mar 2 06:30:00 2024 +0000`` → (``Sat Mar 2 2024 +0000``, ``06:30:00``), ISO
+    ``2024-03-02 06:30:00 +0000`` → (``2024-03-02 +0000``, ``06:30:00``). None when the value
+    does not hold exactly one time of day (``3 days ago``, ``2024-03-02``): it then stays whole."""
+    value = value.strip()
+    times = _TIME.findall(value)
+    if len(times) != 1:
+        return None
+    m = _TIME.search(value)
+    if m.start() > 0 and not value[m.start() - 1].isspace() or m.end() < len(value) and not value[m.end()].isspace():
+        return None  # glued to the day or zone (``2024-03-02T06:30:00+00:00``): kept whole
+    day = " ".join((value[:m.start()] + " " + value[m.end():]).split())
+    if not day:
+        return None
+    return day, m.group(0)
 
 
 def _person(value: str, people: dict | None) -> str:
@@ -93,8 +112,9 @@ def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, 
     if refs:
         parts.append(f"({refs})")
     date = fields.get("Date") or fields.get("AuthorDate")
-    if date and dated:
-        parts.append(short_date(date))
+    if date:
+        # under a day line only the time of day is left to say (see :func:`split_date`)
+        parts.append(date.strip() if dated else split_date(date)[1])
     author = fields.get("Author")
     if author:
         name = person_name(author)
@@ -106,8 +126,14 @@ def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, 
     if subject is not None:
         line += " " + subject
     committer = fields.get("Commit")
+    committed = []
     if committer and author and person_name(committer) != person_name(author):
-        line += f" [committed by {_person(committer, people)}]"
+        committed.append(f"by {_person(committer, people)}")
+    when = fields.get("CommitDate", "").strip()
+    if when and when != (date or "").strip():
+        committed.append(when)  # fuller: a commit date of its own (a rebase, a cherry-pick) is a fact too
+    if committed:
+        line += f" [committed {' '.join(committed)}]"
     return line
 
 
@@ -120,14 +146,15 @@ def _split_commits(lines: list[str]) -> list[tuple[int, int]] | None:
 
 
 def _day(block: list[str]) -> str | None:
-    """The day a commit block's header shows (``2024-03-02``), or None when its date has another form."""
+    """The day a commit block's header shows (``Sat Mar 2 2024 +0000``), or None when its date has
+    no single time of day to split off (see :func:`split_date`)."""
     for line in block[1:]:
         if not line:
             break
         f = _FIELD.match(line)
         if f and f.group(1) in ("Date", "AuthorDate"):
-            day = short_date(f.group(2))
-            return day if _DAY.match(day) else None
+            split = split_date(f.group(2))
+            return split[0] if split else None
     return None
 
 
@@ -214,7 +241,19 @@ def format_commits(text: str, listing: str | None = None) -> str | None:
             out.append(f"{day}:")
             previous = day
         out.extend(part)
+    out.append(legend(lines[s] for s, _ in spans for s in range(s, e) if lines[s] and not lines[s][0].isspace()))
     return "\n".join(out) + "\n"
+
+
+_LEGEND_FIELDS = ("Author", "AuthorDate", "Date", "Commit", "CommitDate")
+
+
+def legend(header_lines) -> str:
+    """The last line of a compacted listing: which of git's header fields each commit line carries,
+    in git's own words (``[commit hash, Author, Date]``), so a reader knows what the columns are and
+    no word of git's header is lost."""
+    seen = {f.group(1) for x in header_lines if (f := _FIELD.match(x))}
+    return "[" + ", ".join(["commit hash"] + [n for n in _LEGEND_FIELDS if n in seen]) + "]"
 
 
 def format_graph(text: str) -> str | None:

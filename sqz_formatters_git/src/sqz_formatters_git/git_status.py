@@ -230,8 +230,27 @@ def _render(head: list[str], groups: dict, clean: str | bool) -> str:
     return "\n".join(out) + "\n"
 
 
+_CODE_LABELS = {code: label.rstrip(":") for label, code in _LABEL_CODES.items()}
+
+
+def _label_legend(groups: dict) -> str | None:
+    """``[R renamed, M modified, A new file]``: what each code of the groups stands for, in git's
+    English labels (issue 25's word rule: ``modified:`` written as ``M`` loses the word ``modified``),
+    in the order the codes first appear; None when no entry has a code."""
+    seen: dict = {}
+    for name in _GROUP_ORDER:
+        if name in ("untracked", "ignored"):
+            continue
+        for item in groups.get(name, ()):
+            code = item.split(" ", 1)[0]
+            if code in _CODE_LABELS:
+                seen.setdefault(code, _CODE_LABELS[code])
+    return "[" + ", ".join(f"{c} {label}" for c, label in seen.items()) + "]" if seen else None
+
+
 def format_long(text: str) -> str | None:
-    """The long (default) format in English or a covered locale."""
+    """The long (default) format in English or a covered locale; the last line says what the codes
+    that stand for git's labels are (:func:`_label_legend`)."""
     from .git_status_l10n import MESSAGES
 
     lines = text.splitlines()
@@ -239,7 +258,9 @@ def format_long(text: str) -> str | None:
         parsed = _parse_long(lines, locale)
         if parsed is not None:
             kept, groups, clean = parsed
-            return _render(kept, groups, clean)
+            out = _render(kept, groups, clean)
+            legend = _label_legend(groups)
+            return out + legend + "\n" if legend else out
     return None
 
 

@@ -20,9 +20,8 @@ pytest-cov's table keeps its rows, not its rules.
 
 from __future__ import annotations
 
-import re
-
 from sqz_core.api import FormatRequest, hookimpl
+from sqz_core.api import lazy_pattern as lazy  # compiled on first use: an output that is no pytest run compiles none
 
 from ._common import join_output, plural, shorter_or_none
 
@@ -32,47 +31,47 @@ commands = ("pytest", "py.test")
 reports_traces = True
 
 _OUTCOME_WORDS = r"(?:failed|passed|skipped|deselected|xfailed|xpassed|warnings?|errors?|rerun|subtests? \w+)"
-_FINAL = re.compile(
+_FINAL = lazy(
     r"^(?:=+ )?(?P<body>no tests ran|\d+ " + _OUTCOME_WORDS + r"(?:, \d+ " + _OUTCOME_WORDS + r")*)"
     r" in \d+(?:\.\d+)?s(?: \([\d:.]+\))?(?: =+)?$")
-_SECTION = re.compile(r"^=+ (?P<title>\S.*?) =+$")
-_HEADER_NOISE = re.compile(
+_SECTION = lazy(r"^=+ (?P<title>\S.*?) =+$")
+_HEADER_NOISE = lazy(
     r"^(?:platform \S+ -- Python \S+|sysconfig platform: |cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
     r"hypothesis profile |Using --randomly-seed=|created: \d+/\d+ workers?$|scheduling tests via |"
     r"benchmark: |codspeed: |asyncio: mode=|django: |metadata: )")
-_COLLECTED = re.compile(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
+_COLLECTED = lazy(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
 # a progress row; pytest also prints a row of padding alone when a module's dots filled the previous one
-_PROGRESS = re.compile(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$|^\s+\[\s*\d+%\]$")
+_PROGRESS = lazy(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$|^\s+\[\s*\d+%\]$")
 # the id up to its first "::" one way only (the rest is the lazy .*?): \S+:: backtracked over every
 # "::" of a long line, quadratic (issue 29.1)
-_VERBOSE = re.compile(
+_VERBOSE = lazy(
     r"^(?P<id>(?:[^\s:]|:(?!:))+::.*?) (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)"
     r"(?P<why> \(.*\))?(?:\s+\[\s*\d+%\])?$")
-_VERBOSE_XDIST = re.compile(
+_VERBOSE_XDIST = lazy(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::.*)$")
-_DEPRECATION = re.compile(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")
-_WARN_COUNT = re.compile(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
-_BANNER_RE = re.compile(r"^_+ (?P<name>\S.*?) _+$")  # a long name gets a single ``_`` each side
-_FRAME_SEP = re.compile(r"^(?:_ )+_?\s*$")
+_DEPRECATION = lazy(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")
+_WARN_COUNT = lazy(r"^(?P<path>\S+): (?P<n>\d+) warnings?$")
+_BANNER_RE = lazy(r"^_+ (?P<name>\S.*?) _+$")  # a long name gets a single ``_`` each side
+_FRAME_SEP = lazy(r"^(?:_ )+_?\s*$")
 
 
 def _banner(line: str):
     """The match of a test's ``____ name ____`` banner (not a ``_ _ _`` frame separator), or None."""
     m = _BANNER_RE.match(line)
     return m if m and not _FRAME_SEP.match(line) else None
-_CAPTURED = re.compile(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
-_CARETS = re.compile(r"^\s+[\^~]+\s*$")
-_WORKER_PLATFORM = re.compile(r"^\[gw\d+\] \S+ -- Python \S+ \S+$")  # xdist: the worker's platform, per failure
-_LOCATION = re.compile(r"^\S+:\d+:(?: |$)")
+_CAPTURED = lazy(r"^-{3,} (?P<title>(?:Captured|Logs?) .*?) -{3,}$")
+_CARETS = lazy(r"^\s+[\^~]+\s*$")
+_WORKER_PLATFORM = lazy(r"^\[gw\d+\] \S+ -- Python \S+ \S+$")  # xdist: the worker's platform, per failure
+_LOCATION = lazy(r"^\S+:\d+:(?: |$)")
 # the package under test that tox/nox installed into their env's site-packages is not a library here
-_LIBRARY_PATH = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )")
-_ARGUMENT = re.compile(r"^[A-Za-z_]\w* = \S")
-_LIBRARY_FRAME = re.compile(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
+_LIBRARY_PATH = lazy(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )")
+_ARGUMENT = lazy(r"^[A-Za-z_]\w* = \S")
+_LIBRARY_FRAME = lazy(r"^(?!\S*\.[tn]ox/)(?:\S*/site-packages/|\S*/lib/python\d\.\d+/|<frozen )\S*:\d+: in \S+$")
 _IMPORT_HINT = "Hint: make sure your test modules/packages have valid Python names."
 _FIXTURES_HINT = ">       use 'pytest --fixtures [testpath]' for help on them."  # under a fixture lookup error
-_EMPTY_E = re.compile(r"^E\s*$")
+_EMPTY_E = lazy(r"^E\s*$")
 # pytest's advice lines under an assertion's explanation: they name a flag, not a fact of the run
-_E_ADVICE = re.compile(r"^E\s+(?:Use -v+ to get (?:more|the full) diff|Omitting \d+ identical items?, use -vv to show)$")
+_E_ADVICE = lazy(r"^E\s+(?:Use -v+ to get (?:more|the full) diff|Omitting \d+ identical items?, use -vv to show)$")
 
 
 def _find_final(lines: list[str]) -> int | None:
@@ -132,7 +131,7 @@ def compact_header(head: list[str]) -> list[str] | None:
     return out
 
 
-_WARNING_AT = re.compile(r"^  \S.*:\d+: \w*Warning: ")
+_WARNING_AT = lazy(r"^  \S.*:\d+: \w*Warning: ")
 
 
 def _echoed_warning_source(entry: list[str], i: int) -> bool:
@@ -155,7 +154,7 @@ def _fold_repeated_ids(entry: list[str]) -> list[str]:
     return out
 
 
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|\d+")
+_QUOTED = lazy(r"'[^']*'|\"[^\"]*\"|\d+")
 
 
 def _deprecation_shape(entry: list[str]) -> str:
@@ -230,9 +229,9 @@ def fold_warnings(body: list[str]) -> list[str]:
 # an exception group's traceback (``+ Exception Group Traceback``, hypothesis's "N distinct failures"):
 # every line carries the group's ``|``/``+`` drawing, indented; the content follows it
 _GROUP_HEAD = "+ Exception Group Traceback (most recent call last):"
-_GROUP_LINE = re.compile(r"^\s*(?:\+-[-+]*|\+ |\| |\|$)")
-_GROUP_PREFIX = re.compile(r"^\s*(?:\+-[-+]*(?: \d+ )?-*|[|+] ?)")
-_GROUP_LIBRARY = re.compile(r'^\s*File "(?![^"]*\.[tn]ox/)(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)')
+_GROUP_LINE = lazy(r"^\s*(?:\+-[-+]*|\+ |\| |\|$)")
+_GROUP_PREFIX = lazy(r"^\s*(?:\+-[-+]*(?: \d+ )?-*|[|+] ?)")
+_GROUP_LIBRARY = lazy(r'^\s*File "(?![^"]*\.[tn]ox/)(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)')
 
 
 def _compact_group(frame: list[str]) -> list[str]:
@@ -325,7 +324,7 @@ def _compact_frame(frame: list[str]) -> list[str]:
     return _drop_restated_asserts(out)
 
 
-_RAISE_LITERAL = re.compile(r"""^raise (?P<cls>[A-Za-z_][\w.]*)\((?P<q>["'])(?P<msg>[^"'\\{}]*)(?P=q)\)$""")
+_RAISE_LITERAL = lazy(r"""^raise (?P<cls>[A-Za-z_][\w.]*)\((?P<q>["'])(?P<msg>[^"'\\{}]*)(?P=q)\)$""")
 
 
 def _drop_restated_asserts(out: list[str]) -> list[str]:
@@ -371,12 +370,12 @@ def _drop_restated_asserts(out: list[str]) -> list[str]:
     return [x for k, x in enumerate(out) if k not in drop] if drop else out
 
 
-_STR_ASSERT = re.compile(r"^E\s+(?:AssertionError: )?assert '(?P<left>[^'\\]*)' == '(?P<right>[^'\\]*)'$")
-_STR_DIFF = re.compile(r"^E\s+(?P<sign>[-+?]) (?P<text>.*)$")
+_STR_ASSERT = lazy(r"^E\s+(?:AssertionError: )?assert '(?P<left>[^'\\]*)' == '(?P<right>[^'\\]*)'$")
+_STR_DIFF = lazy(r"^E\s+(?P<sign>[-+?]) (?P<text>.*)$")
 
 
-_NATIVE_FRAME = re.compile(r'^  File "[^"]+", line \d+, in \S')
-_NATIVE_LIBRARY = re.compile(r'^  File "(?![^"]*\.[tn]ox/)(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)')
+_NATIVE_FRAME = lazy(r'^  File "[^"]+", line \d+, in \S')
+_NATIVE_LIBRARY = lazy(r'^  File "(?![^"]*\.[tn]ox/)(?:[^"]*/site-packages/|[^"]*/lib/python\d\.\d+/)')
 
 
 def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
@@ -413,7 +412,7 @@ def _fold_native_frames(lines: list[str], seen: set) -> list[str]:
     return out
 
 
-_LINE_LOCATION = re.compile(r"^\S+:\d+: (?P<msg>\S.*)$")
+_LINE_LOCATION = lazy(r"^\S+:\d+: (?P<msg>\S.*)$")
 
 
 def _line_entries(body: list[str]) -> list[list[str]] | None:
@@ -452,11 +451,11 @@ def compact_line_failures(body: list[str]) -> list[str]:
     return out
 
 
-_COVERAGE_RULE = re.compile(r"^(?:-{3,}|_+ coverage: .* _+)$")
-_PAIR_SPLIT = re.compile(r", (?=[A-Za-z_]\w* = )")  # ``a = 1, b = 'x'``: pytest puts several arguments on a line
-_LOCAL = re.compile(r"^(?P<name>[A-Za-z_]\w*) += (?P<value>.*)$")  # --showlocals, names padded to align
+_COVERAGE_RULE = lazy(r"^(?:-{3,}|_+ coverage: .* _+)$")
+_PAIR_SPLIT = lazy(r", (?=[A-Za-z_]\w* = )")  # ``a = 1, b = 'x'``: pytest puts several arguments on a line
+_LOCAL = lazy(r"^(?P<name>[A-Za-z_]\w*) += (?P<value>.*)$")  # --showlocals, names padded to align
 _TRACEBACK_HEAD = "Traceback (most recent call last):"
-_ADDRESS = re.compile(r"object at 0x[0-9a-fA-F]+")
+_ADDRESS = lazy(r"object at 0x[0-9a-fA-F]+")
 
 
 def _banner_class(name: str) -> tuple[str, str] | None:
@@ -477,7 +476,7 @@ def _is_test_instance(line: str, test_class: tuple[str, str] | None) -> bool:
 
 
 _LONG_REPEAT = 60  # a ``>`` line this long that repeats an earlier report's is shortened to a reference
-_FIXTURE_FILE = re.compile(r"^file (\S+), line (\d+)$")
+_FIXTURE_FILE = lazy(r"^file (\S+), line (\d+)$")
 
 
 def compact_failures(body: list[str]) -> list[str]:
@@ -578,7 +577,7 @@ def compact_failures(body: list[str]) -> list[str]:
     return out
 
 
-_SKIP_LINE = re.compile(r"^SKIPPED \[(?P<n>\d+)\] (?P<path>\S+?):(?P<line>\d+): (?P<reason>.*)$")
+_SKIP_LINE = lazy(r"^SKIPPED \[(?P<n>\d+)\] (?P<path>\S+?):(?P<line>\d+): (?P<reason>.*)$")
 _SKIP_FOLD_MIN = 3
 
 
@@ -672,11 +671,11 @@ def sqz_format(request: FormatRequest) -> str | None:
     return shorter_or_none(rendered, request.text)
 
 
-_SUMMARY_FAILED = re.compile(r"^FAILED (?P<id>\S+?::.+?)(?: - .*)?$")
+_SUMMARY_FAILED = lazy(r"^FAILED (?P<id>\S+?::.+?)(?: - .*)?$")
 # a summary entry's first line; pytest's ``!!! stopping after N failures !!!``/``!!! Interrupted … !!!``
 # line is one too (not a continuation of the FAILED line above it: it stays at the end, not in a report)
-_SUMMARY_ENTRY = re.compile(r"^(?:FAILED|ERROR|SKIPPED|XFAIL|XPASS|PASSED|SUBFAIL|SUBPASS)\b|^\(\+ |^  \(\+ |^!{3}")
-_BANNER_OUT = re.compile(r"^_ (?P<name>\S.*) _$")
+_SUMMARY_ENTRY = lazy(r"^(?:FAILED|ERROR|SKIPPED|XFAIL|XPASS|PASSED|SUBFAIL|SUBPASS)\b|^\(\+ |^  \(\+ |^!{3}")
+_BANNER_OUT = lazy(r"^_ (?P<name>\S.*) _$")
 
 
 def _lead_with_summary(out: list[str], start: int, end: int) -> list[str]:
@@ -721,7 +720,7 @@ def _lead_with_summary(out: list[str], start: int, end: int) -> list[str]:
     return new
 
 
-_SUMMARY_ID = re.compile(r"^(?:SUB)?(?:FAILED|ERROR)(?:\(.*?\))? (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
+_SUMMARY_ID = lazy(r"^(?:SUB)?(?:FAILED|ERROR)(?:\(.*?\))? (?P<id>\S+(?:::\S+| \[\d+\]|\.py))(?: - |$)")
 
 
 def _summary_ids(lines) -> set[str]:

@@ -1,19 +1,18 @@
 """``sqz budget``: set, remove and list the per-agent token budgets the core enforces.
 
-The warning itself (``check``, on the hot path) and the file's place are the core's
-(``sqz_core.budget``, through ``sqz_core.api``); this module writes the file, reports each
-session's use against it, and forgets the warnings on ``sqz reset``.
+The warning itself (``budget_warning.check``, which the core's hot path calls through
+``sqz_insights.api``) is beside it, and the file's place is the core's (``sqz_core.api.budgets_path``);
+this module writes the file, reports each session's use against it, and forgets the warnings on
+``sqz reset``.
 """
 
 from __future__ import annotations
 
 import os
 
-from sqz_core.api import UNKNOWN_AGENT as UNKNOWN
-from sqz_core.api import budget_limit_for as limit_for
-from sqz_core.api import budget_warned_dir as warned_dir
 from sqz_core.api import budgets_path
-from sqz_core.api import load_budgets as load
+
+from .budget_warning import UNKNOWN, limit_for, load, warned_dir
 
 __all__ = ["load", "save", "usage", "clear_warnings", "limit_for", "budgets_path"]
 

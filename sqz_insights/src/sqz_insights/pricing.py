@@ -29,10 +29,12 @@ def _from_config():
     """``(value, "file:line")`` of ``prices`` in the config files when no ``SQZ_PRICES`` is set, else None."""
     if os.environ.get("SQZ_PRICES") is not None:
         return None
-    from sqz_core.api import config_value
+    from sqz_core.api import load_config, refresh_config
 
-    value, source = config_value("prices")
-    return None if value is None else (value, source)
+    refresh_config()  # the files as they are now
+    cfg = load_config()
+    value = cfg.get("prices")
+    return None if value is None else (value, cfg.origin("prices") or "config")
 
 
 def user_prices_path() -> str:

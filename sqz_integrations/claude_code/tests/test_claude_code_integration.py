@@ -117,7 +117,7 @@ def test_post_bash_compresses_the_real_payload_in_place(env):
     for fact in (["Document the cache"], ["part2.py", "10"], ["Fix pagination"], ["part1.py"], ["Add the parser"]):
         assert fact_kept(upd["stdout"], fact), fact
     last = upd["stdout"].rstrip("\n").rsplit("\n", 1)[-1]
-    hint = re.fullmatch(r"\[(.+ expand [0-9a-f]{12,})\]", last)
+    hint = re.fullmatch(r"\[(.+ expand n[0-9]{15,})\]", last)
     assert hint and RECOVERY_LINE.match(last)
     assert hint.group(1).startswith(SQZ)  # the path the hook runs from, not a bare `sqz`
     back = subprocess.run(hint.group(1), shell=True, capture_output=True, text=True)

@@ -131,10 +131,15 @@ def test_codex_gets_compressed_shell_output(tmp_path):
         if len(results) in (1, 2):
             return shell_call(request, "cat alpha.py")
         if len(results) == 3:
-            m = re.search(r"\[(\S*sqz) expand ([0-9a-f]{12,64})\]", results[0])  # the recovery line
+            m = re.search(r"\[(\S*sqz) expand (n[0-9]{15,})\]", results[0])  # the recovery line
             assert m, results[0]
             state["expand"] = f"{m.group(1)} expand {m.group(2)}"
             return shell_call(request, state["expand"])
+        if len(results) == 4:  # the ref of the second read, pasted as its hint says
+            m = re.search(r"(§ref:[0-9a-z]+(?::L\d+-\d+)?§)[^\n]*\(`([^`\n]+ expand)` this ref", results[2])
+            assert m, results[2]
+            state["pasted"] = f"{m.group(2)} '{m.group(1)}'"
+            return shell_call(request, state["pasted"])
         return ("text", "Done.")
 
     with ScriptedModel(step) as model:
@@ -143,8 +148,12 @@ def test_codex_gets_compressed_shell_output(tmp_path):
         r = run_codex(repo, env)
         assert r.returncode == 0, r.stderr[-3000:]
         results = tool_outputs(model.requests[-1])
-    assert len(results) == 4, (results, r.stderr[-3000:])
-    log_out, read1, read2, expanded = results
+    assert len(results) == 5, (results, r.stderr[-3000:])
+    log_out, read1, read2, expanded, pasted = results
+    # the pasted ref ran as printed (under the execpolicy rule init wrote) and gave the first read back
+    assert state["pasted"].startswith(sqz + " expand '§ref:")
+    assert "Process exited with code 0" in pasted and "def alpha_rule_39(text):" in pasted, pasted
+    assert pasted.split("Output:\n", 1)[1].rstrip("\n") == read1.split("Output:\n", 1)[1].rstrip("\n")
     original = git_log(repo, env)
     # the command ran as asked, in the repository; the model got sqz's output with the exit status
     assert log_out.startswith("Process exited with code 0\nOutput:\n"), log_out
@@ -212,3 +221,78 @@ def test_doctor_says_when_codex_has_not_trusted_the_hook_and_how_to_trust_it(tmp
         f.write(f'\n[hooks.state."{listed[0]["key"]}"]\ntrusted_hash = "{listed[0]["currentHash"]}"\n')
     out = doctor()
     assert "Codex skips" not in out and "configured: yes" in out, out
+
+
+def test_project_init_compresses_once_codex_trusts_the_project(tmp_path):
+    """``sqz init --project`` writes ``.codex/hooks.json`` naming a bare ``sqz``. Measured with 0.171.0: Codex
+    runs hooks with the PATH it was started with (not ``bash -lc``'s), so the bare name is found; but it
+    loads nothing of an untrusted project's ``.codex/`` (the hook never runs, not even with hook trust
+    bypassed). ``sqz doctor`` says so and how to trust the project; done as it says, the hook compresses."""
+    codex_bin()
+    env = make_env(tmp_path)
+    repo = make_repo(tmp_path, env)
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    pp = f"PYTHONPATH={json.dumps(env['PYTHONPATH'])} " if env.get("PYTHONPATH") else ""
+    shim = bindir / "sqz"
+    shim.write_text(f"#!/bin/sh\n{pp}exec {json.dumps(sys.executable)} -m sqz_core \"$@\"\n")
+    shim.chmod(0o755)
+    # sqz on the PATH the user starts Codex with (a login shell's /etc/profile would not have it)
+    env["PATH"] = os.pathsep.join([str(bindir), os.path.dirname(codex_bin()), env["PATH"]])
+    r = subprocess.run(["sqz", "init", "--project", "--only", "codex"], cwd=repo, env=env, capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(repo, ".codex", "hooks.json"), encoding="utf-8") as f:
+        assert json.load(f)["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == "sqz hook codex"
+
+    def doctor() -> str:
+        d = subprocess.run(["sqz", "doctor", "--project", "--only", "codex"], cwd=repo, env=env, capture_output=True, text=True,
+                           timeout=300)
+        return d.stdout + d.stderr
+
+    def session(trust: str = ""):
+        state = {}
+
+        def step(request):
+            results = tool_outputs(request)
+            if len(results) == 0:
+                return shell_call(request, "git log --stat -n 5")
+            if len(results) == 1:
+                m = re.search(r"\[(\S*sqz) expand ([0-9a-z]{12,64})\]", results[0])  # the recovery line
+                if not m:
+                    return ("text", "Done.")
+                state["expand"] = f"{m.group(1)} expand {m.group(2)}"
+                return shell_call(request, state["expand"])
+            return ("text", "Done.")
+
+        with ScriptedModel(step) as model:
+            write_config(env, model.base_url)
+            with open(os.path.join(env["CODEX_HOME"], "config.toml"), "a", encoding="utf-8") as f:
+                f.write(trust)
+            c = run_codex(repo, env)
+            assert c.returncode == 0, c.stderr[-3000:]
+            return tool_outputs(model.requests[-1]), state
+
+    write_config(env, "http://127.0.0.1:9")  # never contacted: doctor only lists hooks
+    out = doctor()
+    assert "the project is not trusted" in out and "/hooks" in out, out
+    m = re.search(r'add to \S+config\.toml: (\[projects\."[^"]+"\]) (trust_level = "trusted")', out)
+    assert m and os.path.realpath(repo) in m.group(1), out
+    results, state = session()
+    original = git_log(repo, env)
+    assert len(results) == 1 and "Original token count" in results[0], results  # untrusted project: raw
+    assert results[0].split("Output:\n", 1)[1].rstrip("\n") == original.rstrip("\n")
+    # the user does what doctor said
+    trust = f"\n{m.group(1)}\n{m.group(2)}\n"
+    with open(os.path.join(env["CODEX_HOME"], "config.toml"), "a", encoding="utf-8") as f:
+        f.write(trust)
+    out = doctor()
+    assert "the project is not trusted" not in out and "is not trusted yet" in out, out  # now only /hooks is left
+    results, state = session(trust)
+    assert len(results) == 2, results
+    log_out, expanded = results
+    assert log_out.startswith("Process exited with code 0\nOutput:\n") and len(log_out) < len(original), log_out
+    for subject in SUBJECTS[1:]:
+        assert subject in log_out
+    # the hint ran as printed under Codex's `bash -lc` and gave the original back
+    assert "Output:\n" in expanded and expanded.split("Output:\n", 1)[1].rstrip("\n") == original.rstrip("\n")

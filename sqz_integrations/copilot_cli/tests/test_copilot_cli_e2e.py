@@ -133,7 +133,7 @@ def require_copilot():
     assert COPILOT.exists(), f"Copilot CLI missing: run {INSTALL} (npm, pinned version) first"
 
 
-HINT = re.compile(r"sqz expand ([0-9a-f]{8,})")
+HINT = re.compile(r"sqz expand (n[0-9]{15,}|[0-9a-f]{8,})")  # the recovery line's decimal id, a ref's hex
 READ_REF = re.compile(r"§ref:([0-9a-f]{8,})§")
 LAST_NOTE = "note 119: the release checklist item number 119 is done"
 

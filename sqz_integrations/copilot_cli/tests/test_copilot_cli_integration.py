@@ -33,12 +33,14 @@ def test_pre_tool_use_never_rewrites_and_allows_only_own_expand(home):
     data = {"sessionId": "c-1", "timestamp": 1704614600000, "cwd": "/p", "toolName": "bash",
             "toolArgs": json.dumps({"command": "git status", "description": "status"})}
     assert integration.hook(json.dumps(data).encode(), []) is None
-    for command in ("sqz expand 5a5d05c70bee4f07", "'/opt/sqz tools/sqz' expand abc123 def456"):
+    for command in ("sqz expand 5a5d05c70bee4f07", "'/opt/sqz tools/sqz' expand abc123 def456",
+                    "sqz expand n069437780506671", "sqz expand n069437780506671234:L3-9"):  # the decimal id
         data["toolArgs"] = {"command": command}
         out = json.loads(integration.hook(json.dumps(data).encode(), []))
         assert out["permissionDecision"] == "allow", command
     for command in ("sqz expand abc; rm -rf x", "sqz expand $(rm x)", "sqz expand", "sqz compress --cmd x",
-                    "/elsewhere/sqz expand abc", "sqz expand abc > /etc/passwd"):
+                    "/elsewhere/sqz expand abc", "sqz expand abc > /etc/passwd", "sqz expand n0694377805",
+                    "sqz expand n069437780506671x"):
         data["toolArgs"] = {"command": command}
         assert integration.hook(json.dumps(data).encode(), []) is None, command
 

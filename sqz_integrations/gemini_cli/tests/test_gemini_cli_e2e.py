@@ -118,8 +118,8 @@ def require_gemini():
     assert GEMINI.exists(), f"Gemini CLI missing: run {INSTALL} (npm, pinned version) first"
 
 
-HINT = re.compile(r"sqz expand ([0-9a-f]{8,})")
-PRINTED_HINT = re.compile(r"^\[([^\]\n]* expand [0-9a-f]{12,})\]$", re.M)  # the recovery line's command
+HINT = re.compile(r"sqz expand (n[0-9]{15,}|[0-9a-f]{8,})")  # the recovery line's decimal id, a ref's hex
+PRINTED_HINT = re.compile(r"^\[([^\]\n]* expand n[0-9]{15,})\]$", re.M)  # the recovery line's command
 
 
 def session(tmp_path: Path, sqz: bool):
@@ -155,6 +155,11 @@ def test_gemini_cli_end_to_end_with_sqz(tmp_path):
         if done == 4:  # not allowed by the user's rule: sqz's rules must not let it through
             return [{"functionCall": {"name": "run_shell_command", "args": {
                 "command": "touch not-allowed", "description": "write", "dir_path": "repo"}}}]
+        if done == 5:  # the recovery line's id pasted in the ref form a ref prints: <sqz> expand '§ref:ID§'
+            m = PRINTED_HINT.search(response_text(function_responses(contents)[0]))
+            words, ref = m.group(1).rsplit(" ", 1) if m else ("echo", "no-hint-in-output")
+            return [{"functionCall": {"name": "run_shell_command", "args": {
+                "command": f"{words} '§ref:{ref}§'", "description": "original output", "dir_path": "repo"}}}]
         return [{"text": "done"}]
 
     server = ScriptedGemini(script)
@@ -165,8 +170,13 @@ def test_gemini_cli_end_to_end_with_sqz(tmp_path):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
     frs = function_responses(server.requests[-1]["body"]["contents"])
     assert [f["name"] for f in frs] == ["run_shell_command", "read_file", "read_file", "run_shell_command",
-                                        "run_shell_command"]
-    log, read1, read2, expand, touch = (response_text(f) for f in frs)
+                                        "run_shell_command", "run_shell_command"]
+    log, read1, read2, expand, touch, pasted = (response_text(f) for f in frs)
+    # Gemini serves no refs of its own (no read result can be replaced, each rewritten command is compressed
+    # on its own): the pasted form is the recovery line's id as a ref, allowed by sqz's policy rule as printed
+    assert "denied" not in pasted, pasted
+    for line in raw_git_log(repo).splitlines():
+        assert line.strip() in pasted, (line, pasted)
     assert touch == "Tool execution denied by policy." and not (repo / "not-allowed").exists()
     # allowed as without sqz (the user's run_shell_command(git log) rule), in repo/ (dir_path kept)
     assert "denied" not in log and "not a git repository" not in log, log

@@ -58,22 +58,27 @@ def make_repo(tmp, env) -> str:
     return make_subject_repo(tmp, env, SUBJECTS)
 
 
-def install_sqz(tmp, env, repo: str) -> str:
-    """A ``sqz`` program running this checkout, written into OpenCode's config by ``sqz init``."""
+def install_sqz(tmp, env, repo: str, project: bool = False) -> str:
+    """A ``sqz`` program running this checkout, written into OpenCode's config by ``sqz init`` (``--project``:
+    the project's ``.opencode/plugins/sqz.js`` naming a bare ``sqz``, found on PATH; returns ``sqz`` then)."""
     bindir = tmp / "bin"
     bindir.mkdir()
     shim = bindir / "sqz"
     pp = f"PYTHONPATH={json.dumps(env['PYTHONPATH'])} " if env.get("PYTHONPATH") else ""
     shim.write_text(f"#!/bin/sh\n{pp}exec {json.dumps(sys.executable)} -m sqz_core \"$@\"\n")
     shim.chmod(0o755)
-    r = subprocess.run([str(shim), "init", "--only", "opencode"], cwd=repo, env=dict(env, SQZ_BIN=str(shim)),
+    if project:  # on PATH; the hook prints hints with this interpreter's sqz, the plugin says them as it runs sqz
+        env["PATH"] = str(bindir) + os.pathsep + env["PATH"]
+    args = [str(shim), "init", *(["--project"] if project else []), "--only", "opencode"]
+    r = subprocess.run(args, cwd=repo, env=dict(env, SQZ_BIN=str(shim)),
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stdout + r.stderr
-    plugin = os.path.join(env["XDG_CONFIG_HOME"], "opencode", "plugins", "sqz.js")
+    plugin = (os.path.join(repo, ".opencode", "plugins", "sqz.js") if project
+              else os.path.join(env["XDG_CONFIG_HOME"], "opencode", "plugins", "sqz.js"))
     assert os.path.isfile(plugin), r.stdout + r.stderr
     with open(plugin, encoding="utf-8") as f:
-        assert json.dumps([str(shim)]) in f.read()
-    return str(shim)
+        assert json.dumps(["sqz" if project else str(shim)]) in f.read()
+    return "sqz" if project else str(shim)
 
 
 def write_config(repo: str, base_url: str, sqz: str, permission=None, user_permission=None,
@@ -124,7 +129,7 @@ def test_opencode_compresses_bash_output_after_it_ran(tmp_path):
         if len(results) in (1, 2):
             return ("tool", "read", {"filePath": alpha})
         if len(results) == 3:
-            m = re.search(r"\[(\S*sqz) expand ([0-9a-f]{12,64})\]", results[0])  # the recovery line
+            m = re.search(r"\[(\S*sqz) expand (n[0-9]{15,})\]", results[0])  # the recovery line
             assert m, results[0]
             state["expand"] = f"{m.group(1)} expand {m.group(2)}"
             return ("tool", "bash", {"command": state["expand"], "description": "Full history"})
@@ -191,6 +196,7 @@ HINT_SHAPES = [
     ("star-project", {"*": "ask", "read": "allow"}, None),
     ("star-project-over-user", {"bash": {"*": "ask"}}, {"bash": {"*": "allow"}}),
     ("permission-string-user", {"read": "allow"}, "ask"),
+    ("project-scope-init", {"bash": "ask"}, None),  # `sqz init --project`: the project's plugin, a bare sqz
 ]
 
 
@@ -202,7 +208,7 @@ def test_pasted_ref_hint_runs_as_printed_and_nothing_else_does(tmp_path, shape, 
     opencode_bin()
     env = make_env(tmp_path)
     repo = make_repo(tmp_path, env)
-    sqz = install_sqz(tmp_path, env, repo)
+    sqz = install_sqz(tmp_path, env, repo, project=shape == "project-scope-init")
     alpha = os.path.join(repo, "alpha.py")
     pwned, touched = os.path.join(repo, "pwned.txt"), os.path.join(repo, "touched.txt")
     state = {}

@@ -104,7 +104,7 @@ def base_steps(world) -> list:
             ("tool", "Read", {"file_path": str(world["repo"] / FILES[1])})]
 
 
-HINT = re.compile(r"`([^`\n]+ expand [0-9a-f]{8,})`|^\[([^\]\n]+ expand [0-9a-f]{12,})\]$", re.M)
+HINT = re.compile(r"`([^`\n]+ expand [0-9a-f]{8,})`|^\[([^\]\n]+ expand n[0-9]{15,})\]$", re.M)
 
 
 # a ref names the id once: ``§ref:ID§ unchanged since 2m ago (`WORDS expand` this ref prints it)``

@@ -204,17 +204,47 @@ def hook_trust(codex: str, cwd: str, timeout: float = HOOKS_LIST_TIMEOUT, env: d
             if isinstance(h, dict) and isinstance(h.get("command"), str) and " hook codex" in h["command"]]
 
 
+def project_hook_file(project: str) -> str | None:
+    """The project's ``.codex/hooks.json`` when it holds sqz's hook (what ``sqz init --project`` writes), else None."""
+    path = os.path.join(project, ".codex", "hooks.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    groups = (data.get("hooks") or {}).get("PostToolUse") if isinstance(data, dict) else None
+    for group in groups if isinstance(groups, list) else ():
+        for h in (group.get("hooks") or ()) if isinstance(group, dict) else ():
+            if isinstance(h, dict) and isinstance(h.get("command"), str) and " hook codex" in h["command"]:
+                return path
+    return None
+
+
+def trust_project_fix(project: str) -> str:
+    """How to trust a project folder in Codex (its ``.codex/`` layer, hooks included, loads only then)."""
+    home = os.environ.get("CODEX_HOME") or "~/.codex"
+    return (f"start `codex` in {project} and answer that you trust this folder, or add to {home}/config.toml: "
+            f'[projects."{os.path.realpath(project)}"] trust_level = "trusted"')
+
+
 def health(ctx: dict) -> list[str]:
-    """``sqz doctor``: Codex runs a non-managed hook only once the user trusted it in ``/hooks``; say so."""
+    """``sqz doctor``: Codex runs a project's hooks only in a trusted project, and a non-managed hook only once
+    the user trusted it in ``/hooks``; say which is missing and how to fix it."""
     codex = detect(ctx.get("home")).get("command")
     if not codex:
         return []
-    hooks = hook_trust(codex, ctx.get("project") or os.getcwd())
+    project = ctx.get("project") or os.getcwd()
+    hooks = hook_trust(codex, project)
     if hooks is None:
         return [f"could not ask Codex ({codex} app-server) whether it trusts sqz's hook"]
-    if not hooks:
-        return ["Codex lists no sqz hook: run `sqz init --only codex`"]
     out = []
+    own = project_hook_file(project)
+    if own is not None and not any(_same_file(h.get("sourcePath"), own) for h in hooks):
+        # measured (0.171.0): an untrusted project's .codex/ is not loaded at all; hooks/list names none of it
+        out.append(f"Codex ignores sqz's hook in {own}: the project is not trusted, so Codex loads nothing of its "
+                   f".codex/ folder (fix: {trust_project_fix(project)}; then trust the hook in /hooks)")
+    if not hooks and not out:
+        return ["Codex lists no sqz hook: run `sqz init --only codex`"]
     for h in hooks:
         status = h.get("trustStatus")
         if status in ("trusted", "managed"):
@@ -223,6 +253,13 @@ def health(ctx: dict) -> list[str]:
         out.append(f"Codex skips sqz's hook `{h['command']}`: it {why} (fix: start `codex`, type /hooks, "
                    f"select that PostToolUse hook and trust it; until then Codex output is not compressed)")
     return out
+
+
+def _same_file(a, b: str) -> bool:
+    try:
+        return isinstance(a, str) and os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def expand_rule(sqz_words: str) -> str:

@@ -83,8 +83,8 @@ TOOLS = [
     },
     {
         "name": "expand",
-        "description": "The original content behind a §ref:HASH§ token, a HASH:L10-20 line range, or a hex prefix "
-                       "named in an sqz note.",
+        "description": "The original content behind a §ref:HASH§ token, a HASH:L10-20 line range, a recovery "
+                       "line's id (n + digits) or a hex prefix named in an sqz note.",
         "inputSchema": _schema({"ref": {"type": "string"}}, ["ref"]),
         "annotations": READ_ONLY,
     },

@@ -166,13 +166,21 @@ def runs_sqz(command: str, sqz_argv: list[str] | None = None) -> bool:
 
 
 def runnable_hints(text: str, sqz_argv) -> str:
-    """Hints and refs saying a bare ``sqz expand`` name the sqz command the plugin itself runs."""
+    """Hints and refs name sqz as the plugin itself runs it (the words its expand rule allows): a bare
+    ``sqz expand`` and the words this process prints (``sqz_core.api.expand_hint``) become the plugin's."""
     if not isinstance(sqz_argv, list) or not sqz_argv or not all(isinstance(w, str) and w for w in sqz_argv):
         return text
+    from sqz_agents.api import hint_verb
+    from sqz_core.api import expand_hint
+
+    verb = " ".join(hint_verb())
+    wanted = f"{shlex.join(sqz_argv)} {verb}"
+    printed = expand_hint()
+    if printed != wanted and printed in text:
+        text = text.replace(printed, wanted)
     if len(sqz_argv) == 1 and sqz_argv[0] == "sqz":
         return text
-    words = shlex.join(sqz_argv)
-    return _BARE_EXPAND.sub(lambda _m: words + " expand", text)
+    return _BARE_EXPAND.sub(lambda _m: wanted, text)
 
 
 def _post_bash(data: dict) -> str | None:

@@ -1,7 +1,8 @@
 """Per-agent token budgets: a session that crosses its agent's budget gets one warning line.
 
-This is the part on the hot path (reading budgets, the warning); setting, listing and
-clearing them is ``sqz_insights.budgets`` (``sqz budget``).
+This is the part on the hot path (reading budgets, the warning): the core imports it, through
+``sqz_insights.api``, after a recorded call only when the budgets file exists (``sqz budget set`` wrote
+it); setting, listing and clearing them is ``sqz_insights.budgets`` (``sqz budget``).
 
 Budgets live in ``budgets.json`` next to the database (the user's data directory):
 ``{"agent name": tokens per session}``; ``"*"`` applies to every agent without its own
@@ -18,13 +19,13 @@ from __future__ import annotations
 
 import os
 
-from .paths import budgets_path as budgets_path  # public here
-from .paths import data_dir as _data_dir
+from sqz_core.api import budgets_path as budgets_path  # public here
+from sqz_core.api import data_dir as _data_dir
 
 TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
 
 if TYPE_CHECKING:  # pragma: no cover - types only
-    from .storeproto import StoreProtocol
+    from sqz_core.api import StoreProtocol
 
 UNKNOWN = "(unknown)"
 ANY = "*"

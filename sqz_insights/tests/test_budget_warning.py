@@ -1,10 +1,11 @@
-"""The budget warning on the hot path (sqz_core.budget.check); `sqz budget` itself is tested in sqz_insights."""
+"""The budget warning on the hot path (sqz_insights.budget_warning.check, which the core calls through
+sqz_insights.api); `sqz budget` itself is tested in test_budget.py."""
 
 from __future__ import annotations
 
 
 def test_no_budget_file_means_no_lookup(tmp_path, monkeypatch):
-    from sqz_core import budget
+    from sqz_insights import budget_warning as budget
 
     monkeypatch.setenv("SQZ_DB_PATH", str(tmp_path / "sqz.db"))
 
