@@ -124,6 +124,8 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
         return "build/compilers"  # compilers, build tools, linters, type checkers, installers
     if pack == "generic" and (sub == "generic" or (sub == "kinds" and folder in ("runs", "columns"))):
         return "other tools"  # outputs no formatter knows (generic/tests/fixtures/generic; the runs/columns kinds)
+    if pack == "generic" and sub == "file_reads":
+        return "structured data"  # manifests read as files (package.json): kept byte for byte, beside the lockfiles
     if pack == "generic" and sub == "kinds" and folder in ("json", "jsonl", "yaml", "table", "markdown", "html", "lockfile"):
         return "structured data"  # by the kind's folder when the command does not say (aws, jq, yq, column, ss)
     return "other"

@@ -7,11 +7,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CONTRACT = ["api", "hookspecs", "markers", "verdicts"]  # the plugin contract
-# the rest of the core typed strictly so far (issue 23: the whole core; pipeline, plugins, hot, cli, store,
-# storesql, request, safety, secrets, spans, shell, logread, config, configfile, config_cli, _version are not yet)
-STRICT = CONTRACT + ["__init__", "__main__", "abbrev", "budget", "builtin", "cleanup", "dedup", "exitmarker",
-                     "expand", "gate", "lazyre", "paths", "runnable", "scan", "sessions", "spool", "storeproto",
-                     "stores", "tokens"]
+# the rest of the core typed strictly so far (issue 23: the whole core; pipeline, plugins, hot, store,
+# storesql, safety, secrets, spans, logread, progress are not yet)
+STRICT = CONTRACT + ["__init__", "__main__", "_version", "abbrev", "builtin", "cleanup", "cli", "config", "dedup",
+                     "exitmarker", "expand", "gate", "lazyre", "paths", "request", "runnable",
+                     "scan", "sessions", "shell", "spool", "storeproto", "stores", "tokens"]
 
 
 def test_ruff_is_clean_on_the_core():

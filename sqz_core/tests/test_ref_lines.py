@@ -18,7 +18,7 @@ import pytest
 
 from sqz_core.expand import ExpandError, parse_ref, resolve
 from sqz_core.pipeline import compress, digest_of
-from sqz_core.sessions import pin_bytes
+from sqz_memory.memory import pin_bytes
 from sqz_core.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -20,7 +20,8 @@ from sqz_core.abbrev import abbreviate, expand_abbreviations
 from sqz_core.expand import resolve
 from sqz_core.pipeline import MIN_REF_BYTES, compress, digest_of, net_win
 from sqz_core.runnable import sqz_command
-from sqz_core.sessions import compact, pin_bytes, pressure, recall, session_from_hook
+from sqz_core.sessions import compact, pressure, session_from_hook
+from sqz_memory.memory import pin_bytes, recall
 from sqz_core.store import Store
 from sqz_core.tokens import estimate
 

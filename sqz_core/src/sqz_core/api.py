@@ -61,10 +61,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "holds_secret": ("storesql", "holds_secret"),
     "open_store": ("stores", "open_store"),
     "store_url": ("stores", "store_url"),
-    "recall": ("sessions", "recall"),
     "compact_session": ("sessions", "compact"),
-    "pin_bytes": ("sessions", "pin_bytes"),
-    "resolve_prefix": ("sessions", "resolve_prefix"),
     "session_pressure": ("sessions", "pressure"),
     "short_age": ("dedup", "short_age"),
     "default_session_for": ("sessions", "default_session_for"),
@@ -217,7 +214,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .safety import classify
     from .secrets import scrub_command
     from .sessions import compact as compact_session
-    from .sessions import default_session, default_session_for, pin_bytes, recall, resolve_prefix
+    from .sessions import default_session, default_session_for
     from .sessions import pressure as session_pressure
     from .spool import Spool
     from .store import Store, StoreBusy, StoreError, StoreReadOnly

@@ -29,7 +29,9 @@ app = typer.Typer(
 _MODE_HELP = ("auto: safety routing decides; safe: pass through unchanged, never cached; "
               "default: normal compression; aggressive: lower net-win threshold.")
 
-def _opts(cmd, tool, mode, session, no_cache, no_abbrev=False, agent=None) -> dict:
+
+def _opts(cmd: str | None, tool: str | None, mode: str, session: str | None, no_cache: bool, no_abbrev: bool = False,
+          agent: str | None = None) -> dict[str, object]:
     import os
 
     if mode not in hot._MODES:
@@ -41,6 +43,7 @@ _AGENT_HELP = "The agent framework served (claude-code, codex…), for per-agent
 
 _NO_ABBREV_HELP = "Never replace repeated phrases with §N symbols (also SQZ_NO_ABBREV=1)."
 
+
 @app.command()
 def compress(
     cmd: Optional[str] = typer.Option(None, "--cmd", help="The command line that produced the input; picks the formatter."),
@@ -50,12 +53,13 @@ def compress(
     no_cache: bool = typer.Option(False, "--no-cache", help="No refs for this call: repeats are sent in full and this output is not remembered as served."),
     no_abbrev: bool = typer.Option(False, "--no-abbrev", help=_NO_ABBREV_HELP),
     agent: Optional[str] = typer.Option(None, "--agent", help=_AGENT_HELP),
-):
+) -> None:
     """Compress stdin to stdout; one short stats line on stderr (SQZ_QUIET=1 silences it).
 
     A trailing exit marker written by an sqz hook is stripped and becomes sqz's exit status.
     """
     raise typer.Exit(hot.cmd_compress(_opts(cmd, tool, mode, session, no_cache, no_abbrev, agent)))
+
 
 @app.command(context_settings={"allow_interspersed_args": False})
 def run(
@@ -64,24 +68,26 @@ def run(
     session: Optional[str] = typer.Option(None, "--session", help="Agent session id."),
     no_cache: bool = typer.Option(False, "--no-cache", help="No refs for this call."),
     no_abbrev: bool = typer.Option(False, "--no-abbrev", help=_NO_ABBREV_HELP),
-):
+) -> None:
     """Run a command, merge its stdout and stderr, compress, and exit with the command's status.
 
     Example: sqz run -- git log --stat -n 20
     """
     raise typer.Exit(hot.cmd_run(_opts(None, None, mode, session, no_cache, no_abbrev), list(command)))
 
+
 @app.command()
-def expand(ref: str = typer.Argument(..., help="The id a recovery line names (n + 15 digits or more), §ref:HASH§, a full hash, a unique hex prefix (≥4), or ID:L10-20.")):
+def expand(ref: str = typer.Argument(..., help="The id a recovery line names (n + 15 digits or more), §ref:HASH§, a full hash, a unique hex prefix (≥4), or ID:L10-20.")) -> None:
     """Print the original bytes behind a reference, exactly."""
     status = hot.cmd_expand([ref])
     raise typer.Exit(1 if status is hot.NOT_MINE else status)
+
 
 @app.command()
 def plugins(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
     refresh: bool = typer.Option(False, "--refresh", help="Rescan entry points and rewrite the plugin index."),
-):
+) -> None:
     """List installed plugins: formatters (entry name, distribution, version, commands claimed, hooks) and integrations.
 
     A formatter the index refused (it failed to import, pluggy rejects it against the specs, it
@@ -118,13 +124,14 @@ def plugins(
                    f"  commands: {cmds}  hooks: {hooks}")
     typer.echo("integrations:" if integrations else "integrations: none installed")
     for rec in integrations:
-        state = f"error: {rec['error']}" if rec["error"] else (rec["tier"] or "?")
-        typer.echo(f"  {rec['name']:<12} {rec.get('dist') or '?'} {rec.get('version') or '?'}  tier: {state}")
+        tier = f"error: {rec['error']}" if rec["error"] else (rec["tier"] or "?")
+        typer.echo(f"  {rec['name']:<12} {rec.get('dist') or '?'} {rec.get('version') or '?'}  tier: {tier}")
     for p in problems:
         typer.echo(p, err=True)
     raise typer.Exit(1 if problems or any(r.get("error") for r in index["plugins"]) else 0)
 
-def _integration_records() -> list[dict]:
+
+def _integration_records() -> list[dict[str, object]]:
     """Every registered integration (``sqz.integrations``): entry name, distribution, version, tier, load error."""
     from importlib.metadata import entry_points
 
@@ -142,12 +149,13 @@ def _integration_records() -> list[dict]:
         out.append(rec)
     return out
 
+
 @app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def hook(
     ctx: typer.Context,
     agent: str = typer.Argument(..., help="claude-code, gemini-cli, copilot-cli, opencode… (see `sqz plugins`), "
                                            "or precompact."),
-):
+) -> None:
     """Answer an agent's hook: its hook JSON on stdin, its rewrite JSON on stdout.
 
     Written into the agent's configuration by `sqz init`. It never grants permission and fails
@@ -157,9 +165,10 @@ def hook(
     """
     raise typer.Exit(hot.cmd_hook([agent, *ctx.args]))
 
+
 @app.command()
 def version(as_json: bool = typer.Option(False, "--json", help="Machine-readable output: sqz's version and "
-                                                                "every installed sqz distribution's.")):
+                                                                "every installed sqz distribution's.")) -> None:
     """Print sqz's version."""
     from ._version import VERSION
 
@@ -172,34 +181,37 @@ def version(as_json: bool = typer.Option(False, "--json", help="Machine-readable
         return
     typer.echo(f"sqz {VERSION}")
 
+
 # --- shell completion ---
 # The shell calls `sqz` with no arguments and ``_SQZ_COMPLETE`` set (``complete_bash``…) at each Tab:
 # that never goes through ``sqz_core.hot``'s verbs, so completion costs the hot path nothing.
 COMPLETE_VAR = "_SQZ_COMPLETE"
 _SHELLS = ("bash", "zsh", "fish")
 
+
 @app.command()
 def completion(
     shell: str = typer.Argument(..., help="bash, zsh or fish."),
     install: bool = typer.Option(False, "--install", help="Also write the script where the shell reads it "
                                                           "(and the line that loads it into the shell's rc file)."),
-):
+) -> None:
     """Print the shell completion script for sqz (verbs, options; no network).
 
     `eval "$(sqz completion bash)"` in ~/.bashrc (zsh: `eval "$(sqz completion zsh)"` in ~/.zshrc after
     compinit; fish: `sqz completion fish > ~/.config/fish/completions/sqz.fish`), or `--install`.
     """
-    from typer.completion import get_completion_script
+    from typer.completion import get_completion_script  # type: ignore[attr-defined]  # re-exported by typer
 
     if shell not in _SHELLS:
         raise typer.BadParameter(f"{shell!r} is not one of {', '.join(_SHELLS)}", param_hint="SHELL")
     if not install:
         typer.echo(get_completion_script(prog_name="sqz", complete_var=COMPLETE_VAR, shell=shell))
         return
-    from typer.completion import install as install_script
+    from typer.completion import install as install_script  # type: ignore[attr-defined]  # re-exported by typer
 
     _, path = install_script(shell=shell, prog_name="sqz", complete_var=COMPLETE_VAR)
     typer.echo(f"sqz: {shell} completion installed in {path}; it takes effect in a new shell", err=True)
+
 
 def _completion_request() -> bool:
     """A Tab press asking for completions: register typer's shell classes (add_completion is off)."""
@@ -207,10 +219,11 @@ def _completion_request() -> bool:
 
     if not os.environ.get(COMPLETE_VAR):
         return False
-    from typer.completion import completion_init
+    from typer.completion import completion_init  # type: ignore[attr-defined]  # re-exported by typer
 
     completion_init()
     return True
+
 
 # --- verbs of other distributions (entry points ``sqz.commands``) ---
 COMMANDS_GROUP = "sqz.commands"
@@ -228,15 +241,17 @@ _OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "version",
 _STUB = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
 _mounted: set[str] = set()
 
+
 def _stub(name: str, why: str) -> None:
     """A verb that cannot run here: listed in ``--help``, and saying why (exit 1) whatever its arguments."""
-    def unavailable(ctx: typer.Context):
+    def unavailable(ctx: typer.Context) -> None:
         typer.echo(f"sqz {name}: {why}", err=True)
         raise typer.Exit(1)
 
     unavailable.__doc__ = f"(not available: {why})"
     app.command(name, context_settings=_STUB)(unavailable)
     _mounted.add(name)
+
 
 def mount_commands(args: list[str]) -> None:
     """Add the verbs of the ``sqz.commands`` entry points to ``app``: a ``typer.Typer`` is mounted as a
@@ -266,19 +281,23 @@ def mount_commands(args: list[str]) -> None:
         if name not in _mounted and wanted in (None, name):
             _stub(name, f"this verb comes with the {dist} distribution, which is not installed (pip install {dist})")
 
+
 # --- end verbs of other distributions ---
 
-def _version_callback(value: bool):
+
+def _version_callback(value: bool) -> None:
     if value:
         from ._version import VERSION
 
         typer.echo(f"sqz {VERSION}")
         raise typer.Exit()
 
+
 @app.callback()
 def _root(_version: bool = typer.Option(False, "--version", "-V", callback=_version_callback, is_eager=True,
-                                        help="Print the version and exit.")):
+                                        help="Print the version and exit.")) -> None:
     pass
+
 
 def run_app(args: list[str]) -> int:
     from .store import StoreError

@@ -24,6 +24,15 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # not typing's: this module is on the hot path (type checkers know the name)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    # a candidate file, as the snapshot keys it (JSON): [path, mtime_ns, size, kind, owner uid]
+    Entry = list[Any]
+    Listed = dict[str, Any]  # a rule or formatter entry: {"spec", "file", "line", "scope"}
+
 SNAPSHOT_VERSION = 4
 
 # keys that are lists of objects, concatenated across files (the project's first)
@@ -41,8 +50,10 @@ class Config:
 
     __slots__ = ("values", "origins", "files", "errors", "rules", "formatters", "project_file", "user_file", "env")
 
-    def __init__(self, values=None, origins=None, files=None, errors=None, rules=None, formatters=None,
-                 project_file=None, user_file=None, env=None) -> None:
+    def __init__(self, values: dict[str, Any] | None = None, origins: dict[str, str] | None = None,
+                 files: list[str] | None = None, errors: list[str] | None = None, rules: list[Listed] | None = None,
+                 formatters: list[Listed] | None = None, project_file: str | None = None,
+                 user_file: str | None = None, env: dict[str, str] | None = None) -> None:
         self.values = values or {}
         self.origins = origins or {}
         self.files = files or []
@@ -53,9 +64,9 @@ class Config:
         self.user_file = user_file
         self.env = env or {}  # SQZ_* variable -> the files' value as the variable would carry it
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         """The value at dotted ``key`` in the files (no environment, no default), or ``default``."""
-        node = self.values
+        node: Any = self.values
         for part in key.split("."):
             if not isinstance(node, dict) or part not in node:
                 return default
@@ -65,11 +76,11 @@ class Config:
     def origin(self, key: str) -> str | None:
         return self.origins.get(key)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
 
     @classmethod
-    def from_json(cls, data: dict) -> Config:
+    def from_json(cls, data: dict[str, Any]) -> Config:
         return cls(**{name: data.get(name) for name in cls.__slots__})
 
 
@@ -104,7 +115,7 @@ def user_path() -> str:
     return os.path.join(root, "sqz", "config.yaml")
 
 
-def _stat(path: str, kind: str):
+def _stat(path: str, kind: str) -> Entry | None:
     """``[path, mtime_ns, size, kind, owner uid]`` of a regular file, else None."""
     try:
         st = os.stat(path)
@@ -113,7 +124,7 @@ def _stat(path: str, kind: str):
     return [path, st.st_mtime_ns, st.st_size, kind, st.st_uid] if (st.st_mode & 0o170000) == 0o100000 else None
 
 
-def candidates(cwd: str | None = None) -> list[list]:
+def candidates(cwd: str | None = None) -> list[Entry]:
     """``[path, mtime_ns, size, kind, uid]`` of every existing file that may hold configuration, user's
     first (``kind``: user, project for ``.sqz.yaml``, pyproject).
 
@@ -147,7 +158,7 @@ def candidates(cwd: str | None = None) -> list[list]:
     return found
 
 
-def _may_hold_settings(entry: list) -> bool:
+def _may_hold_settings(entry: Entry) -> bool:
     """A YAML file always; a ``pyproject.toml`` only when its bytes name ``tool.sqz`` (reading a few KB
     costs less than the snapshot, and writes nothing)."""
     if entry[3] != "pyproject":
@@ -162,7 +173,7 @@ def _may_hold_settings(entry: list) -> bool:
 # -- the snapshot ------------------------------------------------------------------------------------
 # [signature, Config, checked]: the working directory's configuration; while ``checked``, ``load()`` answers
 # it without a look at the files (``refresh()``, at the start of every pipeline call, clears it)
-_memo: list = [None, EMPTY, False]
+_memo: list[Any] = [None, EMPTY, False]
 _said: set[str] = set()  # error lines already written by this process
 
 
@@ -180,7 +191,7 @@ def forget() -> None:
     _said.clear()
 
 
-def _snapshot_path(signature: list[list]) -> str:
+def _snapshot_path(signature: list[Entry]) -> str:
     key = "\0".join(entry[0] for entry in signature).encode("utf-8", "surrogateescape")
     try:
         from _sha256 import sha256
@@ -192,7 +203,7 @@ def _snapshot_path(signature: list[list]) -> str:
     return os.path.join(cache_dir(), "config", sha256(key).hexdigest()[:20] + ".json")
 
 
-def _read_snapshot(path: str, signature: list[list]) -> Config | None:
+def _read_snapshot(path: str, signature: list[Entry]) -> Config | None:
     import json
 
     try:
@@ -210,7 +221,7 @@ def _read_snapshot(path: str, signature: list[list]) -> Config | None:
         return None
 
 
-def _write_snapshot(path: str, signature: list[list], cfg: Config, unread: bool = False) -> None:
+def _write_snapshot(path: str, signature: list[Entry], cfg: Config, unread: bool = False) -> None:
     import json
 
     try:
@@ -231,7 +242,7 @@ def _write_snapshot(path: str, signature: list[list], cfg: Config, unread: bool 
 MISSING = "sqz: config {files} not read: config files need the sqz-config distribution (pip install sqz-config); using defaults"
 
 
-def _reader():
+def _reader() -> Callable[[list[Entry]], dict[str, Any]] | None:
     """``sqz_config.api.build``, or None when sqz-config is not installed."""
     try:
         from sqz_config.api import build
@@ -240,7 +251,7 @@ def _reader():
     return build
 
 
-def _build(path: str, signature: list[list]) -> Config:
+def _build(path: str, signature: list[Entry]) -> Config:
     """The files parsed and merged (by sqz-config), written as this signature's snapshot."""
     build = _reader()
     if build is None:
@@ -320,7 +331,7 @@ def env(name: str, default: str | None = None) -> str | None:
 RULE_MATCHERS = ("program", "subcommand", "argv", "tool")
 
 
-def rule_for(command: str | None, tool: str | None = None, cfg: Config | None = None) -> dict | None:
+def rule_for(command: str | None, tool: str | None = None, cfg: Config | None = None) -> dict[str, Any] | None:
     """The first rule whose matchers all match this call: ``{"spec": …, "file": …, "line": …}``, or None.
 
     ``program``/``subcommand``/``tool`` are shell-style globs (``fnmatch``, case-sensitive) over the

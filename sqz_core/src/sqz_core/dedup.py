@@ -79,17 +79,17 @@ def digest_of(data: bytes) -> str:
         for seen, hexdigest in _recent:
             if seen is data:
                 return hexdigest
-        hexdigest = sha256(data).hexdigest()
-        _recent.insert(0, (data, hexdigest))
+        fresh: str = sha256(data).hexdigest()
+        _recent.insert(0, (data, fresh))
         del _recent[1:]
-        return hexdigest
-    hexdigest = sha256(data).hexdigest()
-    return hexdigest
+        return fresh
+    whole: str = sha256(data).hexdigest()
+    return whole
 
 
 _REMEMBER_FROM = 65536  # smaller inputs hash in microseconds
 # (held, so an identity check cannot meet a new object at a freed address; bytes are immutable)
-_recent: list = []
+_recent: list[tuple[bytes, str]] = []
 
 
 def shortened_key(digest: str, command: str | None) -> str:

@@ -82,17 +82,11 @@ _SED_LINES = lazy(r"(?:\d+|\$)(?:,(?:\d+|\$))?p")
 def reads_lockfile(argv) -> bool:
     """True when every file the read ``argv`` names is a lockfile by name (``Cargo.lock``,
     ``package-lock.json`` …; see ``LOCKFILE_NAMES``): generated data, not source or configuration.
-    ``package.json``, ``Cargo.toml`` or ``pyproject.toml`` beside it stay file content."""
-    named = False
-    for word in argv[1:]:
-        if not word or word[0] in "-+" or word.isdigit():
-            continue
-        if argv[0] == "sed" and _SED_LINES.fullmatch(word):
-            continue  # ``sed -n 1,80p Cargo.lock``: the script prints lines, it names no file
-        if word.lower().rsplit("/", 1)[-1] not in LOCKFILE_NAMES:
-            return False
-        named = True
-    return named
+    ``package.json``, ``Cargo.toml`` or ``pyproject.toml`` beside it stay file content. Options, line
+    counts and a ``sed -n 1,80p`` line-range script name no file."""
+    names = [w.lower().rsplit("/", 1)[-1] for w in argv[1:] if w and w[0] not in "-+" and not w.isdigit()
+             and not (argv[0] == "sed" and _SED_LINES.fullmatch(w))]
+    return bool(names) and all(n in LOCKFILE_NAMES for n in names)
 
 
 def _named(argv) -> bool | None:

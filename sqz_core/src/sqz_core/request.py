@@ -127,7 +127,7 @@ class FormatRequest:
         self.exit_code = exit_code
         self.mode = mode
         self.kind = kind
-        self._log_read = None  # (text, verdict) of the last ``logread.reads_log`` call
+        self._log_read: tuple[str, bool] | None = None  # (text, verdict) of the last ``logread.reads_log`` call
 
     @property
     def lines(self) -> list[str]:
@@ -166,7 +166,7 @@ class FormatRequest:
             cached = self._log_read = (self.text, reads_log(self.argv, self.text))
         return not cached[1]
 
-    def replace(self, **changes) -> FormatRequest:
+    def replace(self, **changes: object) -> FormatRequest:
         """A copy with some attributes changed."""
         new = FormatRequest.__new__(FormatRequest)
         for name in self.__slots__:

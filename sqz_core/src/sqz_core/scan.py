@@ -19,21 +19,24 @@ TYPE_CHECKING = False  # not typing's: importing typing would cost every hook ca
 
 if TYPE_CHECKING:  # pragma: no cover - types only
     import re
-    from collections.abc import Iterable, Iterator
+    from collections.abc import Callable, Hashable, Iterable, Iterator
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
 
 WORD = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # [A-Za-z0-9_] of a folded text
 
 
 _MEMO_FROM = 65536  # a shorter text is scanned again faster than its lists are kept
-_memo: list = []  # [(text, {key: value})]: the large texts scanned last (held: no identity meets a freed address)
+_memo: list[tuple[str, dict[Hashable, Any]]] = []  # [(text, {key: value})]: the large texts scanned last (held: no identity meets a freed address)
 
 
-def remembered(text: str, key, compute):
+def remembered(text: str, key: Hashable, compute: Callable[[], T]) -> T:
     """``compute()``, once per large ``text`` object and ``key``: the safety verdict, the per-span
     path and the secret detectors read the same offsets of the same text (``forget`` drops them)."""
     if len(text) < _MEMO_FROM:
         return compute()
-    for seen, values in _memo:
+    for seen, values in _memo:  # noqa: B007 (``values`` is read after the loop breaks)
         if seen is text:
             break
     else:
@@ -42,7 +45,8 @@ def remembered(text: str, key, compute):
         del _memo[2:]  # a text and its lower-cased form: a third would add a copy to the peak
     if key not in values:
         values[key] = compute()
-    return values[key]
+    got: T = values[key]
+    return got
 
 
 def forget() -> None:

@@ -15,8 +15,6 @@ import time
 TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
 
 if TYPE_CHECKING:  # pragma: no cover - types only
-    from typing import Any
-
     from .storeproto import StoreProtocol
 
 # -- identity ---------------------------------------------------------------------------
@@ -116,42 +114,6 @@ def hook_precompact(payload: bytes, args: list[str]) -> bytes | None:
     finally:
         store.close()
     return None
-
-
-# -- pins -------------------------------------------------------------------------------
-
-
-def pin_bytes(store: StoreProtocol, data: bytes, label: str | None) -> str:
-    """Store ``data`` and pin it: refs to it skip the freshness check. Returns its hash."""
-    from .dedup import digest_of
-
-    digest = digest_of(data)
-    store.put_blob(digest, data, label)
-    store.pin(digest, label)
-    return digest
-
-
-def resolve_prefix(store: StoreProtocol, prefix: str) -> str:
-    """The full hash for a hex prefix (or a ``§ref:…§`` token); ``ExpandError`` if unknown/ambiguous."""
-    from .expand import parse_ref, unique_hash
-
-    return unique_hash(store, parse_ref(prefix)[0])
-
-
-# -- recall -----------------------------------------------------------------------------
-
-
-def recall(store: StoreProtocol, query: str, limit: int = 10) -> list[dict[str, Any]]:
-    """Full-text matches over everything compressed: ``ref`` (with the id refs print), ``command``,
-    ``age_seconds``, ``snippet``."""
-    from .gate import short_id
-
-    now = time.time()
-    out = []
-    for digest, command, ts, snippet in store.search(query, limit):
-        out.append({"ref": f"§ref:{short_id(store, digest)}§", "hash": digest, "command": command,
-                    "age_seconds": max(0, int(now - float(ts))), "snippet": " ".join(str(snippet).split())})
-    return out
 
 
 # -- pressure ---------------------------------------------------------------------------

@@ -241,7 +241,10 @@ def format_commits(text: str, listing: str | None = None) -> str | None:
             out.append(f"{day}:")
             previous = day
         out.extend(part)
-    out.append(legend(lines[s] for s, _ in spans for s in range(s, e) if lines[s] and not lines[s][0].isspace()))
+    # the header lines from the first commit to the last one's end, each read once (a generator over
+    # ``range(s, e)`` per commit read them all again per commit: quadratic, 3 s for a 1 MB log)
+    whole = range(spans[0][0], spans[-1][1]) if spans else range(0)
+    out.append(legend(lines[i] for i in whole if lines[i] and not lines[i][0].isspace()))
     return "\n".join(out) + "\n"
 
 

@@ -296,3 +296,72 @@ def test_project_init_compresses_once_codex_trusts_the_project(tmp_path):
         assert subject in log_out
     # the hint ran as printed under Codex's `bash -lc` and gave the original back
     assert "Output:\n" in expanded and expanded.split("Output:\n", 1)[1].rstrip("\n") == original.rstrip("\n")
+
+
+def test_project_hint_runs_in_the_sandbox_with_the_store_outside_every_writable_root(tmp_path):
+    """``sqz init --project`` writes no execpolicy rule, so the hint runs inside Codex's default sandbox.
+    Measured with 0.171.0 (bubblewrap): the sandbox mounts everything read-only but the workspace, ``/tmp``
+    and ``$TMPDIR``. With the user's data dir outside all of them (here under ``/var/tmp``, as
+    ``~/.local/share`` is), ``sqz expand`` opens the store read-only (no ``-wal``/``-shm`` can be made,
+    no expand event is written) and prints the original; a write there is refused (the probe), so the
+    hint did not need one."""
+    import tempfile
+
+    codex_bin()
+    env = make_env(tmp_path)
+    outside = tempfile.mkdtemp(prefix="sqz-codex-home-", dir="/var/tmp")
+    try:
+        home = os.path.join(outside, "home")
+        shutil.copytree(env["HOME"], home)
+        env.update(HOME=home, CODEX_HOME=os.path.join(home, ".codex"), XDG_CONFIG_HOME=os.path.join(home, ".config"),
+                   XDG_DATA_HOME=os.path.join(home, ".local", "share"), XDG_CACHE_HOME=os.path.join(home, ".cache"))
+        repo = make_repo(tmp_path, env)
+        bindir = tmp_path / "bin"
+        bindir.mkdir()
+        pp = f"PYTHONPATH={json.dumps(env['PYTHONPATH'])} " if env.get("PYTHONPATH") else ""
+        shim = bindir / "sqz"
+        shim.write_text(f"#!/bin/sh\n{pp}exec {json.dumps(sys.executable)} -m sqz_core \"$@\"\n")
+        shim.chmod(0o755)
+        env["PATH"] = os.pathsep.join([str(bindir), os.path.dirname(codex_bin()), env["PATH"]])
+        r = subprocess.run(["sqz", "init", "--project", "--only", "codex"], cwd=repo, env=env, capture_output=True,
+                           text=True, timeout=60)
+        assert r.returncode == 0, r.stdout + r.stderr
+        assert not os.path.exists(os.path.join(repo, ".codex", "rules"))  # no rule: the sandbox decides
+        assert not os.path.exists(os.path.join(env["CODEX_HOME"], "rules", "sqz.rules"))
+        store_dir = os.path.join(env["XDG_DATA_HOME"], "sqz")
+        probe = os.path.join(store_dir, "probe")
+        state = {}
+
+        def step(request):
+            results = tool_outputs(request)
+            if len(results) == 0:
+                return shell_call(request, "git log --stat -n 5")
+            if len(results) == 1:
+                m = re.search(r"\[(\S*sqz) expand (n[0-9]{15,})\]", results[0])  # the recovery line
+                assert m, results[0]
+                state["expand"] = f"{m.group(1)} expand {m.group(2)}"
+                return shell_call(request, state["expand"])
+            if len(results) == 2:
+                return shell_call(request, f"touch {probe}")
+            return ("text", "Done.")
+
+        with ScriptedModel(step) as model:
+            write_config(env, model.base_url)
+            with open(os.path.join(env["CODEX_HOME"], "config.toml"), "a", encoding="utf-8") as f:
+                f.write(f'\n[projects."{os.path.realpath(repo)}"]\ntrust_level = "trusted"\n')
+            c = run_codex(repo, env)
+            assert c.returncode == 0, c.stderr[-3000:]
+            results = tool_outputs(model.requests[-1])
+        assert len(results) == 3, (results, c.stderr[-3000:])
+        log_out, expanded, touched = results
+        original = git_log(repo, env)
+        assert log_out.startswith("Process exited with code 0\nOutput:\n") and len(log_out) < len(original), log_out
+        assert os.path.isfile(os.path.join(store_dir, "sqz.db"))  # the hook (outside the sandbox) wrote it there
+        assert re.fullmatch(r"\S*sqz expand n[0-9]{15,}", state["expand"]), state  # the hint, run as printed
+        assert "Process exited with code 0\n" in expanded and "Output:\n" in expanded, expanded  # Codex's own form
+        assert expanded.split("Output:\n", 1)[1].rstrip("\n") == original.rstrip("\n")
+        # the sandbox refused a write beside the store: the expand above ran read-only
+        assert not os.path.exists(probe) and "Process exited with code 0" not in touched, touched
+        assert "Read-only file system" in touched, touched
+    finally:
+        shutil.rmtree(outside, ignore_errors=True)

@@ -82,7 +82,7 @@ def install_sqz(tmp, env, repo: str, project: bool = False) -> str:
 
 
 def write_config(repo: str, base_url: str, sqz: str, permission=None, user_permission=None,
-                 env: dict | None = None) -> None:
+                 env: dict | None = None, agent_permission=None) -> None:
     """The project's ``opencode.json`` (a scripted provider; by default granular bash rules: anything else
     asks, and `opencode run` cannot ask) and, with ``user_permission``, the user's own file. No rule for
     ``sqz expand``: the plugin ``sqz init`` wrote must make the hints runnable."""
@@ -94,6 +94,8 @@ def write_config(repo: str, base_url: str, sqz: str, permission=None, user_permi
            "permission": {"bash": {"*": "ask", "git log*": "allow"}} if permission is None else permission}
     if permission is False:
         del cfg["permission"]
+    if agent_permission is not None:  # the agent `opencode run` runs (build) with its own rules
+        cfg["agent"] = {"build": {"permission": agent_permission}}
     with open(os.path.join(repo, "opencode.json"), "w", encoding="utf-8") as f:
         json.dump(cfg, f)
     if user_permission is not None:
@@ -197,7 +199,10 @@ HINT_SHAPES = [
     ("star-project-over-user", {"bash": {"*": "ask"}}, {"bash": {"*": "allow"}}),
     ("permission-string-user", {"read": "allow"}, "ask"),
     ("project-scope-init", {"bash": "ask"}, None),  # `sqz init --project`: the project's plugin, a bare sqz
+    ("star-after-bash-project", {"bash": {"git log*": "allow"}, "*": "ask", "read": "allow"}, None),  # "*" decides bash
+    ("agent-build-project", False, None),  # agent.build.permission: {"bash": "ask"} (AGENT_RULES)
 ]
+AGENT_RULES = {"agent-build-project": {"bash": "ask"}}
 
 
 @pytest.mark.parametrize("shape,project,user", HINT_SHAPES, ids=[s[0] for s in HINT_SHAPES])
@@ -229,7 +234,8 @@ def test_pasted_ref_hint_runs_as_printed_and_nothing_else_does(tmp_path, shape, 
         return ("text", "Done.")
 
     with ScriptedModel(step) as model:
-        write_config(repo, model.base_url, sqz, permission=project, user_permission=user, env=env)
+        write_config(repo, model.base_url, sqz, permission=project, user_permission=user, env=env,
+                     agent_permission=AGENT_RULES.get(shape))
         r = run_opencode(repo, env, "Read the alpha module twice, then print it in full.")
         assert r.returncode == 0, r.stderr[-3000:]
         results = tool_results([q for q in model.requests if q.get("tools")][-1]["messages"])

@@ -109,7 +109,8 @@ for (const c of cases) {
     catch (e) { refused.push(String(e.message)); }
     if (args.command !== cmd) throw new Error("rewritten: " + cmd);
   }
-  out.push({ permission: config.permission === undefined ? null : config.permission, refused });
+  out.push({ permission: config.permission === undefined ? null : config.permission,
+             agent: config.agent === undefined ? null : config.agent, refused });
 }
 console.log(JSON.stringify(out));
 """
@@ -160,18 +161,76 @@ SHAPES = [
     ({"bash": {"rm *": "deny", "*": "ask"}}, {"bash": {"rm *": "deny", "*": "ask", EXPAND: "allow"}}),
     # no "*" in bash: the top-level "*" before it decides; the rule goes first, the user's bash rules after it
     ({"*": "ask", "bash": {"git *": "allow"}}, {"*": "ask", "bash": {EXPAND: "allow", "git *": "allow"}}),
-    # a top-level "*" after bash decides every bash command: no bash rule could come after it, nothing added
-    ({"bash": "ask", "*": "ask"}, {"bash": "ask", "*": "ask"}),
+    # a top-level "*" after bash decides every bash command (bash's own rules before it never apply): where it is
+    # a catch-all ask, bash moves after it as that ask plus the one rule; every other key keeps its place
+    ({"bash": "ask", "*": "ask"}, {"*": "ask", "bash": {"*": "ask", EXPAND: "allow"}}),
+    ({"bash": {"git *": "allow"}, "*": "ask", "read": "allow"},
+     {"*": "ask", "read": "allow", "bash": {"*": "ask", EXPAND: "allow"}}),
+    ({"edit": "deny", "bash": {"*": "allow"}, "*": "ask"}, {"edit": "deny", "*": "ask", "bash": {"*": "ask", EXPAND: "allow"}}),
+    ({"bash": "ask", "*": "deny"}, {"bash": "ask", "*": "deny"}),        # a later deny or allow decides: untouched
+    ({"bash": "ask", "*": "allow"}, {"bash": "ask", "*": "allow"}),
+    ({"bash": "ask", "*": "ask", "b*": "deny"}, {"bash": "ask", "*": "ask", "b*": "deny"}),  # a later wildcard key
+    ({"bash": "ask", "*": {"git *": "allow"}}, {"bash": "ask", "*": {"git *": "allow"}}),   # "*" not a catch-all
     ({"bash": {"*": "allow"}}, {"bash": {"*": "allow"}}),
 ]
+
+
+def assert_same_rules(got, expected) -> None:
+    assert got == expected
+    if isinstance(expected, dict):
+        assert list(got) == list(expected)  # the order is the rule (last match wins)
+        if isinstance(expected.get("bash"), dict):
+            assert list(got["bash"]) == list(expected["bash"])
 
 
 @pytest.mark.parametrize("given,expected", SHAPES, ids=[json.dumps(g) for g, _ in SHAPES])
 def test_plugin_allows_exactly_the_hint_after_a_catch_all_ask(tmp_path, given, expected):
     [got] = run_plugin(tmp_path, [{"config": {} if given is None else {"permission": given}}])
-    assert got["permission"] == expected
-    if isinstance(expected, dict) and isinstance(expected.get("bash"), dict):
-        assert list(got["permission"]["bash"]) == list(expected["bash"])  # the order is the rule
+    assert_same_rules(got["permission"], expected)
+    assert got["agent"] is None
+
+
+# an agent's own permission block (``agent.<name>.permission``), evaluated after the global rules:
+# (the global permission, the agent's, what the plugin leaves the agent with)
+AGENT_SHAPES = [
+    (None, {"bash": "ask"}, {"bash": {"*": "ask", EXPAND: "allow"}}),
+    (None, "ask", {"*": "ask", "bash": {"*": "ask", EXPAND: "allow"}}),
+    (None, {"*": "ask"}, {"*": "ask", "bash": {"*": "ask", EXPAND: "allow"}}),
+    (None, {"bash": {"*": "ask", "git log*": "allow", "*sqz*": "deny"}},
+     {"bash": {"*": "ask", EXPAND: "allow", "git log*": "allow", "*sqz*": "deny"}}),
+    (None, {"bash": "ask", "*": "ask"}, {"*": "ask", "bash": {"*": "ask", EXPAND: "allow"}}),
+    (None, {"bash": "deny"}, {"bash": "deny"}),
+    (None, {"bash": {"*": "allow"}}, {"bash": {"*": "allow"}}),
+    (None, "allow", "allow"),
+    # no catch-all of the agent's own: the global rules before it decide (sqz's rule is added there), and the
+    # agent's later rules still win over it
+    ({"bash": "ask"}, {"bash": {"git *": "allow"}}, {"bash": {"git *": "allow"}}),
+    ({"bash": "ask"}, {"bash": {"*sqz*": "deny"}}, {"bash": {"*sqz*": "deny"}}),
+    ({"bash": "ask"}, {"edit": "deny"}, {"edit": "deny"}),
+]
+
+
+@pytest.mark.parametrize("global_rules,given,expected", AGENT_SHAPES,
+                         ids=[json.dumps([g, a]) for g, a, _ in AGENT_SHAPES])
+def test_plugin_allows_the_hint_after_an_agents_own_catch_all_ask(tmp_path, global_rules, given, expected):
+    config = {"agent": {"build": {"model": "scripted/m", "permission": given}, "plan": {"model": "scripted/m"},
+                        "odd": "not an object"}}
+    if global_rules is not None:
+        config["permission"] = global_rules
+    [got] = run_plugin(tmp_path, [{"config": config}])
+    assert_same_rules(got["agent"]["build"]["permission"], expected)
+    # the other agents and the global rules are as the case without agents makes them
+    assert got["agent"]["plan"] == {"model": "scripted/m"} and got["agent"]["odd"] == "not an object"
+    [alone] = run_plugin(tmp_path, [{"config": {} if global_rules is None else {"permission": global_rules}}])
+    assert got["permission"] == alone["permission"]
+
+
+def test_guard_holds_where_only_an_agent_block_got_the_rule(tmp_path):
+    sqz = real_sqz(tmp_path)
+    config = {"agent": {"build": {"permission": {"bash": "ask"}}}}
+    [got] = run_plugin(tmp_path, [{"config": config, "commands": [f"{sqz} expand 0123456789abcdef",
+                                                                  f"{sqz} expand 0123456789abcdef > /tmp/x"]}], sqz=sqz)
+    assert got["refused"][0] is None and got["refused"][1] and "only" in got["refused"][1], got["refused"]
 
 
 def test_guard_refuses_what_the_rule_matches_beyond_the_hint(tmp_path):

@@ -65,7 +65,9 @@ def pin_add(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ):
     """Store content and pin it; prints its ref."""
-    from sqz_core.api import pin_bytes, short_id
+    from sqz_core.api import short_id
+
+    from .memory import pin_bytes
 
     if source == "-":
         data = sys.stdin.buffer.read()
@@ -121,7 +123,9 @@ def pin_list(as_json: bool = typer.Option(False, "--json", help="Machine-readabl
 def pin_remove(ref: str = typer.Argument(..., help="The pinned entry's ref or hash prefix."),
                as_json: bool = typer.Option(False, "--json", help="Machine-readable output.")):
     """Unpin an entry (its content stays stored, subject to the normal freshness rules)."""
-    from sqz_core.api import ExpandError, resolve_prefix, short_id
+    from sqz_core.api import ExpandError, short_id
+
+    from .memory import resolve_prefix
 
     store = _store_or_exit()
     try:
@@ -149,8 +153,9 @@ def recall(
     as_json: bool = typer.Option(False, "--json", help="Machine-readable output."),
 ):
     """Search everything sqz has compressed (never safe-mode content); prints each match's ref to expand."""
-    from sqz_core.api import recall as search
     from sqz_core.api import short_age
+
+    from .memory import recall as search
 
     store = _store_or_exit()
     try:

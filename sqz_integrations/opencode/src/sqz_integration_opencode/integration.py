@@ -45,14 +45,15 @@ const EXPAND = __SQZ_EXPAND__;
 const PREFIX = EXPAND.slice(0, -2);
 let added = false;
 
-// Where the user's bash rules end in a catch-all "ask" (`"bash": "ask"`, `"*": "ask"` in any config file,
-// `"permission": "ask"`), OpenCode would ask before every recovery hint, and `opencode run` cannot ask:
-// allow exactly EXPAND, right after that catch-all. Rules are last-match-wins, so every later (more
-// specific) rule of the user still decides what it matches; "deny" and "allow" catch-alls are left alone.
-function allowExpand(config) {
-  const p = config.permission;
+// Where the user's bash rules end in a catch-all "ask" (`"bash": "ask"`, `"*": "ask"` in any config file, also
+// after "bash", `"permission": "ask"`, the same in an agent's own `agent.<name>.permission`), OpenCode would ask
+// before every recovery hint, and `opencode run` cannot ask: allow exactly EXPAND, right after that catch-all.
+// Rules are last-match-wins (an agent's after the global ones), so every later (more specific) rule of the
+// user still decides what it matches; "deny" and "allow" catch-alls are left alone.
+function allowExpandIn(holder) {
+  const p = holder.permission;
   if (p === "ask") {
-    config.permission = { "*": "ask", bash: { "*": "ask", [EXPAND]: "allow" } };
+    holder.permission = { "*": "ask", bash: { "*": "ask", [EXPAND]: "allow" } };
     added = true;
     return;
   }
@@ -65,7 +66,17 @@ function allowExpand(config) {
     added = true;
     return;
   }
-  if (keys.includes("*") && keys.indexOf("*") > keys.indexOf("bash")) return;  // a later "*" decides all of bash
+  const star = keys.indexOf("*");
+  if (star > keys.indexOf("bash")) {
+    // a later "*" decides every bash command: the bash rules before it never apply. Where it is a catch-all
+    // "ask", bash moves to the end as that ask plus EXPAND; only the names after "*" could tell, and a plain
+    // name other than bash matches no bash call (one with a wildcard might: then nothing is added)
+    if (p["*"] !== "ask" || keys.slice(star + 1).some((k) => /[*?]/.test(k))) return;
+    delete p.bash;
+    p.bash = { "*": "ask", [EXPAND]: "allow" };
+    added = true;
+    return;
+  }
   if (b === "ask") {
     p.bash = { "*": "ask", [EXPAND]: "allow" };
     added = true;
@@ -74,7 +85,7 @@ function allowExpand(config) {
   if (!b || typeof b !== "object" || Array.isArray(b)) return;
   const rules = Object.keys(b);
   const last = rules.lastIndexOf("*");
-  const catchAll = last >= 0 ? b["*"] : (keys.indexOf("*") >= 0 ? p["*"] : "allow");
+  const catchAll = last >= 0 ? b["*"] : (star >= 0 ? p["*"] : "allow");
   if (catchAll !== "ask" || rules.includes(EXPAND)) return;
   const out = {};
   if (last < 0) out[EXPAND] = "allow";
@@ -85,6 +96,17 @@ function allowExpand(config) {
   }
   p.bash = out;
   added = true;
+}
+
+// the global rules, then each agent's own (OpenCode evaluates an agent's after the global ones: where an
+// agent's block has no catch-all of its own, "allow" stands for "the global rules decide", so nothing is added)
+function allowExpand(config) {
+  allowExpandIn(config);
+  const agents = config.agent;
+  if (!agents || typeof agents !== "object" || Array.isArray(agents)) return;
+  for (const a of Object.values(agents)) {
+    if (a && typeof a === "object" && !Array.isArray(a) && a.permission !== undefined) allowExpandIn(a);
+  }
 }
 
 function ask(args, payload) {
