@@ -83,6 +83,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "looks_like_diff": ("cleanup", "looks_like_diff"),
     "lazy_pattern": ("lazyre", "lazy"),
     "estimate": ("tokens", "estimate"),
+    "keeps_every_word": ("gate", "keeps_every_word"),
     "count_tokens": ("tokens", "count"),
     # the exit-status trailer of a wrapped command
     "new_nonce": ("exitmarker", "new_nonce"),

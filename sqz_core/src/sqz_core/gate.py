@@ -35,6 +35,24 @@ def passes(est_in: int, est_out: int, mode: str, candidate: str, text: str) -> b
     return net_win(est_in, est_out, mode) and len(candidate) < len(text)
 
 
+_RULE_CHARS = frozenset("|+-=─━│┃┼┬┴├┤┌┐└┘╋═║╪╞╡╤╧╒╕╘╛")
+_BARS_TO_BLANKS = {ord(c): " " for c in "|│┃║"}
+
+
+def keeps_every_word(text: str, candidate: str) -> bool:
+    """True when ``candidate`` holds every word of ``text`` (its runs of non-blank characters), in
+    order, and nothing else: only the layout changed (padding collapsed, a table's rules and borders
+    gone). Issue 25: such a rendering keeps every cell and word of the original, so it needs no
+    recovery line. Borders do not count on either side: ``|`` and ``│`` part words as blanks do
+    (``a | b`` and ``a|b`` hold the same words), and runs of two or more rule characters (``--``,
+    ``-----+----``, ``├───┼``) are no words; a lone ``-`` or ``+`` is a value (``ps``'s missing
+    field, psql's continuation mark) and counts."""
+    def words(s: str) -> list[str]:
+        return [w for w in s.translate(_BARS_TO_BLANKS).split() if not (len(w) > 1 and _RULE_CHARS.issuperset(w))]
+
+    return words(text) == words(candidate)
+
+
 def recovery_line(digest: str, store: StoreProtocol) -> str:
     """``[<sqz> expand ID]``: the last line of a lossy result, a command the agent's shell can run.
 

@@ -29,7 +29,7 @@ from .config import env
 from .cleanup import clean_terminal, fold_blank_runs, fold_repeats, looks_like_diff, strip_escapes
 from .dedup import digest_of  # noqa: F401 (public here too)
 from .exitmarker import split_trailer
-from .gate import min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
+from .gate import keeps_every_word, min_saving, net_win, passes, recovery_line, with_recovery_line  # noqa: F401 (public here too)
 from .request import FormatRequest
 from .sessions import default_session  # noqa: F401 (public here too)
 from .tokens import estimate, surely_more_than
@@ -117,7 +117,8 @@ class _Call:
     __slots__ = ("data", "exit_nonce", "raw", "exit_code", "text", "cleaned", "req", "family", "deadline", "mode", "command", "tool",
                  "store", "session", "no_cache", "index", "formatters", "abbreviate", "records", "verdict",
                  "est_in", "is_safe", "is_file", "digest", "level", "reporter", "plugin", "formatted",
-                 "candidate", "est_out", "lossy", "kind_asked", "cheap", "masked", "secret_blocks", "raw_spans")
+                 "candidate", "est_out", "lossy", "kind_asked", "cheap", "masked", "secret_blocks", "raw_spans",
+                 "words_kept")
 
     def __init__(self, **fields) -> None:
         for name in self.__slots__:
@@ -645,9 +646,14 @@ def _generic(c: _Call) -> Result | None:
                 candidate = shorter
     if candidate and text.endswith("\n") and not candidate.endswith("\n"):
         candidate += "\n"
+    if lossy and not c.is_file and keeps_every_word(text, candidate):
+        # only the layout changed (padding and trailing blanks, a table's borders): every word of the
+        # original is on the page in its order, so no recovery line (issue 25; a colour code or a
+        # progress redraw is a word gone, so those still get one); the original is still stored
+        lossy, c.words_kept = False, True
     if lossy:
         candidate = with_recovery_line(candidate, c.digest, store)
-    elif candidate != text and (c.is_file or not rebuilt_from_output(text, cleaned)):
+    elif candidate != text and not c.words_kept and (c.is_file or not rebuilt_from_output(text, cleaned)):
         # a change the output cannot undo by itself, cosmetic or not (colour codes, redraws, trailing
         # blanks, folded blank runs), is recoverable: the original is stored (``_store``) and the line
         # says how to get it back, within the gate; with no store to keep it, it is not made (issue 29.6)
@@ -675,7 +681,7 @@ def _gate(c: _Call) -> Result:
         return Result(c.raw, "gate" if c.candidate != c.text else "passthrough", exit_code=c.exit_code,
                       est_in=c.est_in, est_out=c.est_in, digest=c.digest, family=c.family)
     return Result(c.candidate.encode("utf-8"), "compressed", exit_code=c.exit_code,
-                  plugin=c.plugin if c.lossy else None, digest=c.digest, est_in=c.est_in, est_out=c.est_out,
+                  plugin=c.plugin if c.lossy or c.words_kept else None, digest=c.digest, est_in=c.est_in, est_out=c.est_out,
                   family=c.family)
 
 

@@ -385,7 +385,7 @@ def _markdown_table(text: str) -> str | None:
 # empty fields are left out under a note that names every field in order.
 # Any line that does not fit (a wrapped value, another table) leaves the output as printed.
 _EXPANDED_HEAD = "-[ RECORD 1 ]"
-_EXPANDED_RECORD = lazy(r"^-\[ RECORD (\d+) \]-*\+-*$")
+_EXPANDED_RECORD = lazy(r"^-\[ RECORD (\d+) \]-*(?:\+-*)?$")  # no + when the names are narrower than the label
 _EVERY_RECORD = "[every record: "
 _FIELDS = "[fields: "
 
@@ -395,13 +395,17 @@ def _expanded_records(text: str) -> str | None:
     m = _EXPANDED_RECORD.match(lines[0])
     if m is None:
         return None
-    bar = lines[0].index("+")
+    bar = lines[0].find("+")
+    if bar < 0:                  # the bar's column from the first field line: ``name | value``
+        bar = lines[1].find(" |") + 1 if len(lines) > 1 else 0
+        if bar < 1 or len(lines[0]) > bar and lines[0][bar] not in "-]" or "+" in lines[0]:
+            return None
     records: list[list[tuple[str, str]]] = []
     footer: list[str] = []
     for line in lines:
         m = _EXPANDED_RECORD.match(line)
         if m is not None:
-            if footer or line.index("+") != bar or int(m.group(1)) != len(records) + 1:
+            if footer or line.find("+") not in (bar, -1) or int(m.group(1)) != len(records) + 1:
                 return None
             records.append([])
             continue
@@ -771,6 +775,25 @@ def _render_bars(table: list[list[str]]) -> str | None:
     return "\n".join("|".join(row) for row in table) + "\n"
 
 
+FOOTER_TOKENS = 12   # the recovery line a rendering that drops a word needs (``[sqz expand 1f939f1edc17]``)
+
+
+def _without_notes(table: list[list[str]], block: str, rendered: str) -> str:
+    """A small table's rendering without the notes that say a value once (``[empty on every row: …]``,
+    ``[on every row, …]``) when that keeps every word of the block and costs less than those notes
+    save plus the recovery line they make necessary (issue 25: a table whose every cell is still
+    on the page needs no recovery line)."""
+    from sqz_core.api import estimate, keeps_every_word
+
+    plain = render_table(table)
+    if plain is None:
+        plain = _render_bars(table)
+    if plain is None or not keeps_every_word(block, plain):
+        return rendered
+    # the estimate runs low on runs of separators (``|||``): 10% margin on the plain rendering
+    return plain if estimate(plain) * 1.1 <= estimate(rendered) + FOOTER_TOKENS else rendered
+
+
 def _render_continued(table: list[list[str]]) -> str | None:
     """Rows whose cells hold newlines (psql's ``+`` continuations): each row on one line with the
     first line of every cell, the further lines of its multi-line cell below it, indented by two
@@ -820,6 +843,8 @@ def compact_ruled_text(text: str, opens_within: int | None = None) -> str | None
         rendered = render_table(table, hoist=True) if len(table) > 1 else None
         if rendered is None and len(table) > 1:
             rendered = _render_bars(table) if not any("\n" in c for row in table for c in row) else _render_continued(table)
+        elif rendered is not None and rendered.startswith("["):
+            rendered = _without_notes(table, "\n".join(lines[i:end]), rendered)
         if rendered is None or len(table[0]) < 2:
             out.extend(lines[i:end])
         else:
