@@ -18,6 +18,10 @@ def _isolated_sqz_home(tmp_path, monkeypatch):
     bindir = os.path.dirname(sys.executable)
     if bindir not in os.environ.get("PATH", "").split(os.pathsep):
         monkeypatch.setenv("PATH", bindir + os.pathsep + os.environ.get("PATH", ""))
+    # no wall-clock time budget: what a test asserts must not depend on how loaded the box is (a call past
+    # the 2 s default sends the original, rightly, and a load of 10 makes that likely); the budget's own
+    # tests (test_budget_cap, test_hard_cap, test_adversarial) set the value they test
+    monkeypatch.setenv("SQZ_TIME_BUDGET_MS", "0")
     for var in ("SQZ_SESSION", "SQZ_LOAD_PLUGINS", "SQZ_DISABLE_PLUGINS", "SQZ_NO_DEDUP",
                 "SQZ_REF_TTL_SECS", "SQZ_QUIET", "SQZ_MAX_BYTES"):
         monkeypatch.delenv(var, raising=False)
