@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from sqz_core.hot import DAEMON_TIMEOUT
+from sqz_daemon.api import TIMEOUT as DAEMON_TIMEOUT
 from sqz_core.runnable import RECOVERY_LINE
 
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="Unix sockets")
@@ -383,13 +383,15 @@ def test_upgrade_mismatch_falls_back_and_the_daemon_exits(env, monkeypatch):
     for k, v in env.items():
         if k.startswith(("SQZ_", "XDG_")):
             monkeypatch.setenv(k, v)
-    stamp = hot.daemon_stamp()
+    from sqz_daemon import api as wire
+
+    stamp = wire.daemon_stamp()
     # another install (other interpreter prefix): refused, the daemon keeps serving its own
-    monkeypatch.setattr(hot, "daemon_stamp", lambda: stamp[:3] + [b"/elsewhere"])
+    monkeypatch.setattr(wire, "daemon_stamp", lambda: stamp[:3] + [b"/elsewhere"])
     assert hot._via_daemon(REPEATS, {"command": "make", "mode": "auto"}) is None
     assert _alive(pid)
     # this install changed on disk (sqz_core's directory mtime): fall back, and the daemon exits
-    monkeypatch.setattr(hot, "daemon_stamp", lambda: stamp[:2] + [b"1", stamp[3]])
+    monkeypatch.setattr(wire, "daemon_stamp", lambda: stamp[:2] + [b"1", stamp[3]])
     assert hot._via_daemon(REPEATS, {"command": "make", "mode": "auto"}) is None
     assert _wait_gone(pid)
     assert not env.sock.exists() and not env.pidfile.exists()
@@ -452,19 +454,19 @@ def test_a_frame_costs_what_arrives_not_what_it_declares():
     """A peer that declares a large frame and sends nothing must not make the daemon allocate it."""
     import tracemalloc
 
-    from sqz_core import hot
+    from sqz_daemon import api as wire
 
     a, b = socket.socketpair()
     try:
         b.sendall((2 << 30).to_bytes(8, "big"))  # 2 GB declared: refused before any read
         with pytest.raises(ValueError, match="too large"):
-            hot.recv_message(a)
-        b.sendall(hot.DAEMON_MAX_FRAME.to_bytes(8, "big") + b"x" * 10)  # allowed size, 10 bytes, then gone
+            wire.recv_message(a)
+        b.sendall(wire.MAX_FRAME.to_bytes(8, "big") + b"x" * 10)  # allowed size, 10 bytes, then gone
         b.close()
         tracemalloc.start()
         try:
             with pytest.raises(ValueError, match="closed"):
-                hot.recv_message(a)
+                wire.recv_message(a)
             peak = tracemalloc.get_traced_memory()[1]
         finally:
             tracemalloc.stop()
@@ -474,9 +476,9 @@ def test_a_frame_costs_what_arrives_not_what_it_declares():
     # a real message still arrives whole, in chunks
     a, b = socket.socketpair()
     payload = os.urandom(3 * 65536 + 123)
-    t = threading.Thread(target=b.sendall, args=(hot.pack([b"x", payload]),))
+    t = threading.Thread(target=b.sendall, args=(wire.pack([b"x", payload]),))
     t.start()
-    assert hot.unpack(hot.recv_message(a)) == [b"x", payload]
+    assert wire.unpack(wire.recv_message(a)) == [b"x", payload]
     t.join()
     a.close()
     b.close()

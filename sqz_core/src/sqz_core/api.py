@@ -113,17 +113,11 @@ _NAMES: dict[str, tuple[str, str]] = {
     "enabled_plugins": ("plugins", "enabled"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
-    # the warm daemon's wire and host (``sqz_daemon``; the client is the hot path's own)
+    # where the warm daemon listens (``sqz_daemon``: its wire format and client are its own api)
     "daemon_dir": ("hot", "daemon_dir"),
     "daemon_socket": ("hot", "daemon_socket"),
-    "daemon_stamp": ("hot", "daemon_stamp"),
-    "DAEMON_MAGIC": ("hot", "DAEMON_MAGIC"),
-    "DAEMON_TIMEOUT": ("hot", "DAEMON_TIMEOUT"),
-    "DAEMON_MAX_FRAME": ("hot", "DAEMON_MAX_FRAME"),
-    "DAEMON_ENV_PREFIXES": ("hot", "_DAEMON_ENV"),
     "pack_frame": ("hot", "pack"),
     "unpack_frame": ("hot", "unpack"),
-    "recv_frame": ("hot", "recv_message"),
     "open_store_or_say": ("stores", "open_store_or_say"),
     "print_stats_line": ("hot", "_note"),
     "plugin_index_is_fresh": ("plugins", "_fresh"),
@@ -187,13 +181,11 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .runnable import PATTERN as REF_ID_PATTERN
     from .runnable import encode as decimal_id
     from .runnable import short_decimal as recovery_id
-    from .hot import DAEMON_MAGIC, DAEMON_MAX_FRAME, DAEMON_TIMEOUT, compress_bytes, daemon_dir, daemon_socket
-    from .hot import _DAEMON_ENV as DAEMON_ENV_PREFIXES
+    from .hot import compress_bytes, daemon_dir, daemon_socket
     from .hot import _note as print_stats_line
     from .hot import _budget_seconds as budget_seconds
-    from .hot import daemon_stamp, run_hook
+    from .hot import run_hook
     from .hot import pack as pack_frame
-    from .hot import recv_message as recv_frame
     from .hot import unpack as unpack_frame
     from .lazyre import lazy as lazy_pattern
     from .markers import hookimpl

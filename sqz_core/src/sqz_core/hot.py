@@ -1030,17 +1030,11 @@ def run_hook(agent: str, rest: list[str], payload: bytes) -> bytes | None:
     return answer if isinstance(answer, bytes) else answer.encode("utf-8")
 
 
-# -- the warm daemon's client (``sqz daemon start``; the server is sqz_daemon) --------------------------
-# Only os, sys and the C module _socket: a call that goes through the daemon imports no pipeline,
-# store, regex or JSON module. Any failure compresses in-process instead, with the bytes read once.
+# -- the warm daemon (``sqz daemon start``; client and server are sqz_daemon's) ---------------------------
+# The hot path only looks for the daemon's socket (one stat): sqz_daemon.api (os, sys and the C module _socket)
+# is imported when one is there (or SQZ_DAEMON=auto may start one), so a call with no daemon imports nothing
+# more, and one that goes through it imports no pipeline, store, regex or JSON module.
 _SENT = object()  # the daemon received the request but no usable answer came back
-DAEMON_MAGIC = b"sqzd1"
-DAEMON_MAX_BYTES = 8 * 1024 * 1024  # larger inputs are compressed in-process: start-up no longer dominates
-DAEMON_TIMEOUT = 2.0
-# what a call depends on besides argv and cwd: sqz's variables, the XDG/home directories, libpq's PG*,
-# and PATH (a recovery hint names a bare ``sqz`` only when the caller's PATH finds this sqz)
-_DAEMON_ENV = (b"SQZ_", b"XDG_", b"PG", b"HOME", b"LOCALAPPDATA", b"PATH")
-_daemon_warned = False
 
 
 def daemon_dir() -> str:
@@ -1057,16 +1051,9 @@ def daemon_socket() -> str:
     return os.path.join(daemon_dir(), "daemon.sock")
 
 
-def daemon_stamp() -> list[bytes]:
-    """What client and daemon must share: sqz version, sqz_core's directory and its mtime, interpreter prefix."""
-    from ._version import VERSION
-
-    pkg = os.path.dirname(__file__)
-    return [VERSION.encode(), os.fsencode(pkg), str(os.stat(pkg).st_mtime_ns).encode(), os.fsencode(sys.prefix)]
-
-
 def pack(fields: list[bytes]) -> bytes:
-    """One message: its length, then each field as an 8-byte big-endian length and its bytes."""
+    """One message (the daemon's wire, the capped child's pipe): its length, then each field as an 8-byte
+    big-endian length and its bytes."""
     body = b"".join([len(f).to_bytes(8, "big") + f for f in fields])
     return len(body).to_bytes(8, "big") + body
 
@@ -1083,133 +1070,32 @@ def unpack(body: bytes) -> list[bytes]:
     return out
 
 
-DAEMON_MAX_FRAME = DAEMON_MAX_BYTES + (1 << 20)  # the largest input, its options, env and paths
-_RECV_CHUNK = 1 << 16
-
-
-def recv_message(sock, limit: int = DAEMON_MAX_FRAME) -> bytes:
-    """One message; a declared size over ``limit`` is refused before anything is read."""
-    size = int.from_bytes(_recv_exact(sock, 8), "big")
-    if size > limit:
-        raise ValueError("message too large")
-    return _recv_exact(sock, size)
-
-
-def _recv_exact(sock, n: int) -> bytes:
-    """Exactly ``n`` bytes, read in chunks: memory grows with what arrives, not with what is declared."""
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = sock.recv(min(n - len(buf), _RECV_CHUNK))
-        if not chunk:
-            raise ValueError("connection closed mid-message")
-        buf += chunk
-    return bytes(buf)
-
-
-def _daemon_warn(reason: str) -> None:
-    global _daemon_warned
-    if not _daemon_warned:
-        _daemon_warned = True
-        try:
-            sys.stderr.write(f"sqz: the daemon did not answer ({reason}); compressed in-process\n")
-        except Exception:
-            pass
-
-
 def _via_daemon(data: bytes, opts: dict | None, hook: list[str] | None = None):
     """Compress (or, with ``hook`` = ``[agent, args…]``, answer a hook) through a running daemon:
     ``(stdout, stderr before, stderr after, status)``.
 
-    None: compress in-process (no daemon, ``SQZ_DAEMON=0``, refused, another version…);
-    ``_SENT``: the request was delivered but the answer was lost, so the caller compresses
+    None: compress in-process (no daemon, ``SQZ_DAEMON=0``, sqz-daemon not installed, refused, another
+    version…); ``_SENT``: the request was delivered but the answer was lost, so the caller compresses
     in-process without refs (the daemon may already have recorded the output as served).
     """
     mode = os.environ.get("SQZ_DAEMON")
-    if mode == "0" or os.name != "posix" or len(data) > DAEMON_MAX_BYTES:
+    if mode == "0" or os.name != "posix":
         return None
     try:
         path = daemon_socket()
-        try:
-            st = os.stat(path)
-        except FileNotFoundError:
-            if mode == "auto":
-                _start_daemon()
-            return None
-        if st.st_uid != os.getuid() or (st.st_mode & 0o170000) != 0o140000:  # ours, and a socket
-            return None
-        import _socket
-
-        if hook is not None:  # the agent and the hook's arguments
-            verb, opt = b"hook", b"\0".join(os.fsencode(a) for a in hook)
-        else:
-            verb, opt = b"compress", b"\0".join([k.encode() + b"\0" + (b"1" if v is True else os.fsencode(v))
-                                                 for k, v in (opts or {}).items() if v is not None and v is not False])
-        env = b"\0".join([k + b"\0" + v for k, v in os.environb.items() if k.startswith(_DAEMON_ENV)])
-        message = pack([DAEMON_MAGIC, *daemon_stamp(), verb, os.fsencode(os.getcwd()), opt, env, data])
-        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
     except Exception:
         return None
-    sent = False
+    if st is None and mode != "auto":
+        return None
     try:
-        sock.settimeout(DAEMON_TIMEOUT)
-        try:
-            sock.connect(path)
-        except (ConnectionRefusedError, FileNotFoundError):  # a socket left by a daemon that is gone
-            if mode == "auto":
-                _start_daemon()
-            raise
-        sock.sendall(message)
-        sent = True
-        sock.settimeout(DAEMON_TIMEOUT + len(data) / 250_000)  # + 4 s per MB of input
-        reply = unpack(recv_message(sock))
-        if reply[0] == b"ok" and len(reply) == 5:
-            status, before, after, out = int(reply[1]), reply[2], reply[3], reply[4]
-            return out, before.decode("utf-8", "surrogatepass"), after.decode("utf-8", "surrogatepass"), status
-        if reply[0] in (b"mismatch", b"fallback"):  # not processed: in-process, as if there were no daemon
-            return None
-        raise ValueError(reply[0][:40].decode("ascii", "replace"))
-    except Exception as exc:
-        if not sent:
-            return None
-        _daemon_warn("timeout" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}")
-        return _SENT
-    finally:
-        sock.close()
-
-
-DAEMON_START_EVERY_S = 30.0  # at most one start attempt per this many seconds (a daemon that cannot start)
-DAEMON_START_DELAY_S = 2.0  # the started daemon warms up after this: the call that started it runs first
-
-
-def _start_daemon() -> None:
-    """``SQZ_DAEMON=auto``: start the daemon detached for the calls that follow, never waiting for it (this
-    call compresses in-process). ``os.posix_spawn`` (no subprocess import): a new session, stdin from
-    /dev/null and stdout/stderr to the daemon's log, so the agent's pipe is never held open by it. A
-    second daemon started meanwhile exits at once (the pid file's lock); one that finds a stale socket
-    removes it. Any failure is silent: the call goes on in-process."""
-    try:
-        import time
-
-        d = daemon_dir()
-        os.makedirs(d, mode=0o700, exist_ok=True)
-        if os.stat(d).st_uid != os.getuid():
-            return
-        stamp = os.path.join(d, "daemon.started")
-        try:
-            if time.time() - os.stat(stamp).st_mtime < DAEMON_START_EVERY_S:
-                return
-        except FileNotFoundError:
-            pass
-        os.close(os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
-        os.utime(stamp)
-        log = os.path.join(d, "daemon.log")
-        actions = [(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                   (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600),
-                   (os.POSIX_SPAWN_DUP2, 1, 2)]
-        os.posix_spawn(sys.executable, [sys.executable, "-m", "sqz_daemon", "--delay", str(DAEMON_START_DELAY_S)],
-                       os.environ, file_actions=actions, setsid=True)
-    except (OSError, AttributeError, ValueError):
-        pass
+        from sqz_daemon.api import via_daemon
+    except ImportError:
+        return None
+    answer = via_daemon(data, opts, hook, path, st)
+    return _SENT if answer is False else answer
 
 
 def _daemon_answer(answer) -> tuple[int, bool]:

@@ -8,7 +8,7 @@ compiled regexes, the open store and the loaded plugin index. Nothing starts it 
 unless ``SQZ_DAEMON=auto`` (the client then starts it detached, with ``--delay``, when it finds
 none); ``SQZ_DAEMON=0`` makes clients ignore it.
 
-The client (``sqz_core.hot``, on the hot path: stdlib only) sends the call's options, cwd, the environment variables
+The client (``sqz_daemon.api``, imported by the hot path when the socket is there: stdlib only) sends the call's options, cwd, the environment variables
 a call depends on and the input bytes; the daemon answers with exactly what the in-process
 path would print (stdout bytes, the stderr lines, the exit status). Requests are read and
 answered on threads but compressed one at a time, because the pipeline reads ``os.environ``
@@ -20,8 +20,8 @@ install (version, sqz_core's directory mtime, interpreter) gets "mismatch" and c
 in-process; the daemon exits when it sees that its own install changed. It exits after
 ``--idle-minutes`` without a request (default 15).
 
-Everything of the core it uses goes through ``sqz_core.api`` (the wire format and the
-client's constants are the core's, so client and server cannot drift apart).
+Everything of the core it uses goes through ``sqz_core.api``; the wire format and the client's
+constants are ``sqz_daemon.api``'s, shared by client and server, so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -35,6 +35,8 @@ import threading
 import time
 
 from sqz_core import api as core
+
+from . import api as wire
 
 IDLE_MINUTES = 15.0
 START_TIMEOUT = 30.0  # the warm-up imports every plugin: seconds on a loaded machine
@@ -63,7 +65,7 @@ def _private_dir(d: str) -> None:
 
 
 def _managed(key: str) -> bool:
-    return key.encode("utf-8", "surrogateescape").startswith(core.DAEMON_ENV_PREFIXES)
+    return key.encode("utf-8", "surrogateescape").startswith(wire.ENV_PREFIXES)
 
 
 def _log(msg: str) -> None:
@@ -78,7 +80,7 @@ class Daemon:
     def __init__(self, idle_minutes: float = IDLE_MINUTES) -> None:
         self.idle = idle_minutes * 60
         self.dir, self.sock_path, self.pid_path, _ = _paths()
-        self.stamp = core.daemon_stamp()
+        self.stamp = wire.daemon_stamp()
         self.base_env = {k: v for k, v in os.environ.items() if _managed(k)}
         self.lock = threading.Lock()
         self.stop = threading.Event()
@@ -248,16 +250,16 @@ class Daemon:
     # -- one connection ---------------------------------------------------------------------
     def handle(self, conn) -> None:
         try:
-            conn.settimeout(core.DAEMON_TIMEOUT)
+            conn.settimeout(wire.TIMEOUT)
             if not _same_user(conn):
                 return
             try:
-                fields = core.unpack_frame(core.recv_frame(conn, limit=core.DAEMON_MAX_FRAME))
+                fields = wire.unpack(wire.recv_message(conn, limit=wire.MAX_FRAME))
             except (OSError, ValueError):
                 return
             conn.settimeout(30)
             reply = self.answer(fields)
-            conn.sendall(core.pack_frame(reply))
+            conn.sendall(wire.pack(reply))
         except Exception as exc:
             _log(f"connection: {type(exc).__name__}: {exc}")
         finally:
@@ -265,7 +267,7 @@ class Daemon:
             self.last = time.monotonic()
 
     def answer(self, fields: list[bytes]) -> list[bytes]:
-        if len(fields) != 10 or fields[0] != core.DAEMON_MAGIC:
+        if len(fields) != 10 or fields[0] != wire.MAGIC:
             return [b"error: protocol"]
         stamp, verb = fields[1:5], fields[5]
         if stamp != self.stamp:
@@ -560,8 +562,8 @@ def request(verb: bytes, timeout: float = 2.0) -> str | None:
     try:
         s.settimeout(timeout)
         s.connect(core.daemon_socket())
-        s.sendall(core.pack_frame([core.DAEMON_MAGIC, *core.daemon_stamp(), verb, b"/", b"", b"", b""]))
-        reply = core.unpack_frame(core.recv_frame(s))
+        s.sendall(wire.pack([wire.MAGIC, *wire.daemon_stamp(), verb, b"/", b"", b"", b""]))
+        reply = wire.unpack(wire.recv_message(s))
     except (OSError, ValueError):
         return None
     finally:
