@@ -1,4 +1,5 @@
-"""The verbs sqz-agents brings to ``sqz`` (entry points ``sqz.commands``): init, uninstall, doctor, discover.
+"""The verbs sqz-agents brings to ``sqz`` (entry points ``sqz.commands``): init, uninstall, doctor, discover,
+completion (the shell's script; a Tab press itself is answered by ``sqz_core.cli``).
 
 ``sqz_core.cli`` mounts each function below as a command of its typer application; none of
 them is on the hot path.
@@ -211,3 +212,31 @@ def discover(
     typer.echo(f"total: {t['saved']:,} of {t['tokens_in']:,} tokens ({pct:.0f}%) would have been saved")
     if found["outcomes"]:
         typer.echo("outcomes: " + ", ".join(f"{k} {v}" for k, v in sorted(found["outcomes"].items())))
+
+
+_SHELLS = ("bash", "zsh", "fish")
+
+
+def completion(
+    shell: str = typer.Argument(..., help="bash, zsh or fish."),
+    install: bool = typer.Option(False, "--install", help="Also write the script where the shell reads it "
+                                                          "(and the line that loads it into the shell's rc file)."),
+) -> None:
+    """Print the shell completion script for sqz (verbs, options; no network).
+
+    `eval "$(sqz completion bash)"` in ~/.bashrc (zsh: `eval "$(sqz completion zsh)"` in ~/.zshrc after
+    compinit; fish: `sqz completion fish > ~/.config/fish/completions/sqz.fish`), or `--install`.
+    """
+    from typer.completion import get_completion_script  # type: ignore[attr-defined]  # re-exported by typer
+
+    from sqz_core.api import COMPLETE_VAR
+
+    if shell not in _SHELLS:
+        raise typer.BadParameter(f"{shell!r} is not one of {', '.join(_SHELLS)}", param_hint="SHELL")
+    if not install:
+        typer.echo(get_completion_script(prog_name="sqz", complete_var=COMPLETE_VAR, shell=shell))
+        return
+    from typer.completion import install as install_script  # type: ignore[attr-defined]  # re-exported by typer
+
+    _, path = install_script(shell=shell, prog_name="sqz", complete_var=COMPLETE_VAR)
+    typer.echo(f"sqz: {shell} completion installed in {path}; it takes effect in a new shell", err=True)

@@ -182,35 +182,10 @@ def version(as_json: bool = typer.Option(False, "--json", help="Machine-readable
     typer.echo(f"sqz {VERSION}")
 
 
-# --- shell completion ---
+# --- shell completion (the script: `sqz completion`, from sqz-agents) ---
 # The shell calls `sqz` with no arguments and ``_SQZ_COMPLETE`` set (``complete_bash``…) at each Tab:
 # that never goes through ``sqz_core.hot``'s verbs, so completion costs the hot path nothing.
 COMPLETE_VAR = "_SQZ_COMPLETE"
-_SHELLS = ("bash", "zsh", "fish")
-
-
-@app.command()
-def completion(
-    shell: str = typer.Argument(..., help="bash, zsh or fish."),
-    install: bool = typer.Option(False, "--install", help="Also write the script where the shell reads it "
-                                                          "(and the line that loads it into the shell's rc file)."),
-) -> None:
-    """Print the shell completion script for sqz (verbs, options; no network).
-
-    `eval "$(sqz completion bash)"` in ~/.bashrc (zsh: `eval "$(sqz completion zsh)"` in ~/.zshrc after
-    compinit; fish: `sqz completion fish > ~/.config/fish/completions/sqz.fish`), or `--install`.
-    """
-    from typer.completion import get_completion_script  # type: ignore[attr-defined]  # re-exported by typer
-
-    if shell not in _SHELLS:
-        raise typer.BadParameter(f"{shell!r} is not one of {', '.join(_SHELLS)}", param_hint="SHELL")
-    if not install:
-        typer.echo(get_completion_script(prog_name="sqz", complete_var=COMPLETE_VAR, shell=shell))
-        return
-    from typer.completion import install as install_script  # type: ignore[attr-defined]  # re-exported by typer
-
-    _, path = install_script(shell=shell, prog_name="sqz", complete_var=COMPLETE_VAR)
-    typer.echo(f"sqz: {shell} completion installed in {path}; it takes effect in a new shell", err=True)
 
 
 def _completion_request() -> bool:
@@ -219,7 +194,7 @@ def _completion_request() -> bool:
 
     if not os.environ.get(COMPLETE_VAR):
         return False
-    from typer.completion import completion_init  # type: ignore[attr-defined]  # re-exported by typer
+    from typer.completion import completion_init
 
     completion_init()
     return True
@@ -230,13 +205,13 @@ COMMANDS_GROUP = "sqz.commands"
 # The verbs sqz's own distributions bring: with one of them missing, `sqz --help` still lists its
 # verbs and each says which distribution to install.
 PROVIDED_BY = {"init": "sqz-agents", "uninstall": "sqz-agents", "doctor": "sqz-agents", "discover": "sqz-agents",
+               "completion": "sqz-agents",
                "stats": "sqz-insights", "gain": "sqz-insights", "report": "sqz-insights",
                "budget": "sqz-insights", "reset": "sqz-insights", "daemon": "sqz-daemon",
                "proxy": "sqz-proxy", "trust": "sqz-formatters-declarative",
                "formatters": "sqz-formatters-declarative", "config": "sqz-config",
                "compact": "sqz-memory", "pin": "sqz-memory", "recall": "sqz-memory", "sessions": "sqz-memory"}
-_OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "version",
-                        "plugins", "completion"})
+_OWN_VERBS = frozenset({"compress", "run", "expand", "hook", "version", "plugins"})
 
 _STUB = {"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []}
 _mounted: set[str] = set()

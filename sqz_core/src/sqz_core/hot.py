@@ -292,7 +292,7 @@ def _budget_seconds() -> float | None:
     try:
         from .config import env
 
-        ms = int(env("SQZ_TIME_BUDGET_MS", "2000"))
+        ms = int(env("SQZ_TIME_BUDGET_MS", "2000") or "2000")
     except ValueError:
         ms = 2000
     return ms / 1000 if ms > 0 else None
@@ -494,9 +494,10 @@ def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | No
                     try:
                         from sqz_insights.api import budget_check
                     except ImportError:  # sqz-insights (``sqz budget``) uninstalled since: no warning
-                        budget_check = None
-                    warning = budget_check and budget_check(store_for_stats, opts["session"] or _default_session(),
-                                                            opts.get("agent"))
+                        warning = None
+                    else:
+                        warning = budget_check(store_for_stats, opts["session"] or _default_session(),
+                                               opts.get("agent"))
                     if warning:
                         sys.stderr.write(warning + "\n")
             except StoreError:
@@ -611,7 +612,7 @@ class _Stopped(BaseException):
         self.signum = signum
 
 
-_stop = {"raise": False, "got": None}
+_stop: dict = {"raise": False, "got": None}
 
 
 def _on_stop(signum, frame) -> None:
@@ -849,6 +850,7 @@ def _cmd_run(opts: dict, argv: list[str]) -> int:
         except OSError as exc:
             sys.stderr.write(f"sqz run: cannot run {argv[0]}: {exc}\n")
             return 126
+        assert proc.stdout is not None  # stdout=PIPE
         _read_to_end(proc.stdout.fileno(), chunks, wake)
         while True:  # output closed; the command may still be ending
             try:

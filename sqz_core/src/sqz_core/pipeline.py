@@ -34,6 +34,10 @@ from .request import FormatRequest
 from .sessions import default_session  # noqa: F401 (public here too)
 from .tokens import estimate, surely_more_than
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import Any
+
 DEFAULT_MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_TIME_BUDGET_MS = 2000
 MIN_REF_BYTES = 160  # shorter content is always sent in full
@@ -60,7 +64,7 @@ class Result:
         self.reason = reason
         self.family = family
         self.stored = False
-        self.output_digest = None
+        self.output_digest: str | None = None
 
     def __repr__(self) -> str:
         return f"Result({self.outcome!r}, plugin={self.plugin!r}, {self.est_in}->{self.est_out} est tokens)"
@@ -114,13 +118,47 @@ def rebuilt_from_output(text: str, cleaned: str) -> bool:
 class _Call:
     """One call on its way through the stages (what each stage reads and leaves for the next)."""
 
-    __slots__ = ("data", "exit_nonce", "raw", "exit_code", "text", "cleaned", "req", "family", "deadline", "mode", "command", "tool",
-                 "store", "session", "no_cache", "index", "formatters", "abbreviate", "records", "verdict",
-                 "est_in", "is_safe", "is_file", "digest", "level", "reporter", "plugin", "formatted",
-                 "candidate", "est_out", "lossy", "kind_asked", "cheap", "masked", "secret_blocks", "raw_spans",
-                 "words_kept")
+    # what each field holds (set by __init__ and the stages); the fields are the slots
+    data: bytes
+    exit_nonce: str | None
+    raw: bytes
+    exit_code: int | None
+    text: str
+    cleaned: str
+    req: FormatRequest
+    family: str | None
+    deadline: float
+    mode: str
+    command: str | None
+    tool: str | None
+    store: Any
+    session: str | None
+    no_cache: bool
+    index: Any
+    formatters: bool
+    abbreviate: bool | None
+    records: Any
+    verdict: Any
+    est_in: int
+    is_safe: bool
+    is_file: bool
+    digest: str
+    level: str
+    reporter: Any
+    plugin: Any
+    formatted: str | None
+    candidate: Any
+    est_out: int
+    lossy: bool
+    kind_asked: bool
+    cheap: bool
+    masked: Any
+    secret_blocks: Any
+    raw_spans: Any
+    words_kept: bool
+    __slots__ = tuple(__annotations__)
 
-    def __init__(self, **fields) -> None:
+    def __init__(self, **fields: Any) -> None:
         for name in self.__slots__:
             setattr(self, name, fields.get(name))
 
@@ -624,7 +662,7 @@ def _generic(c: _Call) -> Result | None:
     if c.is_file:
         candidate = strip_escapes(text)  # file content: every byte kept but ANSI escape sequences (hinted below)
     else:
-        candidate = fold_repeats(formatted if lossy else cleaned)
+        candidate = fold_repeats(formatted if lossy and formatted is not None else cleaned)  # lossy: a rendering
         if level == "critical" and recoverable and formatted is None and not looks_like_diff(candidate):
             cut = head_and_tail(candidate)
             if cut is not None:
@@ -787,7 +825,7 @@ def _runs_sqz(command: str) -> bool:
     return runs_sqz(command)
 
 
-def _mark_ref(store, session: str, digest: str, ref: str, command: str | None, is_file: bool) -> None:
+def _mark_ref(store, session: str | None, digest: str, ref: str, command: str | None, is_file: bool) -> None:
     """After a ref: still held in full, or (a rerun's ref to content served shortened) still shortened."""
     from .dedup import SHORTENED_NOTE, shortened_key
 
@@ -797,7 +835,7 @@ def _mark_ref(store, session: str, digest: str, ref: str, command: str | None, i
         store.mark_served(session, digest, output_hash=None, is_file=is_file)
 
 
-def _mark_served(store, session: str, digest: str, result, raw: bytes, command: str | None, is_file: bool) -> None:
+def _mark_served(store, session: str | None, digest: str, result, raw: bytes, command: str | None, is_file: bool) -> None:
     """What the model now holds: the content in full, or (a shortened rendering) only the rendering.
 
     Content served shortened is marked under ``dedup.shortened_key``: only a rerun of the same

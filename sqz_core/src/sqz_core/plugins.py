@@ -27,6 +27,10 @@ import os
 import sys
 from types import FunctionType, MethodType
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import Any
+
 GROUP = "sqz.formatters"
 INTEGRATIONS_GROUP = "sqz.integrations"
 STORES_GROUP = "sqz.stores"
@@ -162,7 +166,7 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-def _specs_file() -> str | None:
+def _specs_file() -> str:
     """The spec module's file (watched: new specs can invalidate a plugin), found without importing pluggy."""
     return os.path.join(os.path.dirname(os.path.abspath(__file__)), "hookspecs.py")
 
@@ -194,7 +198,7 @@ def build_index(progress=None) -> dict:
         seen.add(ep.name)
         module, attr = _split_value(ep.value)
         dist = getattr(ep, "dist", None)
-        rec = {"name": ep.name, "module": module, "attr": attr,
+        rec: dict[str, Any] = {"name": ep.name, "module": module, "attr": attr,
                "dist": dist.metadata["Name"] if dist is not None else None,
                "version": dist.version if dist is not None else None,
                "hooks": {}, "commands": [], "file": None, "error": None}
@@ -524,7 +528,8 @@ class Outcome:
     __slots__ = ("_result", "_exception")
 
     def __init__(self, result) -> None:
-        self._result, self._exception = result, None
+        self._result = result
+        self._exception: BaseException | None = None
 
     @property
     def exception(self):
@@ -567,15 +572,15 @@ def _not_safety(result, kwargs) -> str | None:
     return None if isinstance(result, Safety) else f"a {type(result).__name__}, not a sqz_core.Safety"
 
 
-_CHECKS = {"sqz_format": _not_shorter_text, "sqz_detect": _not_text, "sqz_dedup": _not_text,
+_CHECKS: dict[str | None, Any] = {"sqz_format": _not_shorter_text, "sqz_detect": _not_text, "sqz_dedup": _not_text,
            "sqz_classify_safety": _not_safety}
 
 
-def _ignored(impl: Impl, hook: str, what: str) -> None:
+def _ignored(impl: Impl, hook: str | None, what: str) -> None:
     _warn_once(f"bad:{impl.plugin}:{hook}", f"plugin {impl.plugin!r} {what} in {hook}; ignored")
 
 
-def _check(hook: str, impl: Impl, result, kwargs: dict) -> bool:
+def _check(hook: str | None, impl: Impl, result, kwargs: dict) -> bool:
     """Whether ``result`` (not None) is an answer ``hook`` allows; a bad one is reported once."""
     check = _CHECKS.get(hook)
     why = check(result, kwargs) if check is not None else None
@@ -585,7 +590,7 @@ def _check(hook: str, impl: Impl, result, kwargs: dict) -> bool:
     return True
 
 
-def _teardown(hook: str, impl: Impl, gen, plugin, result, firstresult: bool, kwargs: dict):
+def _teardown(hook: str | None, impl: Impl, gen, plugin, result, firstresult: bool, kwargs: dict):
     """Resume one wrapper after the call with ``result``; ``(plugin, result)`` as it leaves them."""
     try:
         if impl.hookwrapper:
@@ -637,7 +642,7 @@ def _multicall(impls, kwargs: dict, firstresult: bool):
     Only ``Exception`` is a plugin's own error: anything else (``KeyboardInterrupt``,
     ``SystemExit``, a time budget abandoning the call) passes through, no wrapper resumed.
     """
-    hook = getattr(impls, "hook", None)
+    hook: str | None = getattr(impls, "hook", None)  # the hook caller's name (None: a bare list of impls)
     teardowns = []
     answers = []
     for impl in impls:

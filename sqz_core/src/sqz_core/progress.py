@@ -8,6 +8,10 @@ from __future__ import annotations
 
 import sys
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+if TYPE_CHECKING:  # pragma: no cover - types only
+    from typing import Any
+
 
 class Progress:
     """A rich progress bar on stderr for long work: only when stderr is a terminal, and only once the
@@ -19,7 +23,10 @@ class Progress:
 
         self.label, self.after = label, after
         self.stream = sys.stderr if stream is None else stream
-        self.done, self.total, self.bar, self.task, self.closed = 0, None, None, None, False
+        self.done, self.closed = 0, False
+        self.total: int | None = None
+        self.bar: Any = None  # a rich Progress once shown
+        self.task: Any = None
         self.lock = threading.Lock()
         try:
             self.tty = self.stream.isatty()

@@ -57,7 +57,7 @@ def _first_jwt(text: str) -> int:
             continue
         if _JWT.match(text, start):
             return start
-        scanned = _B64_RUN.match(text, start).end()
+        scanned = _B64_RUN.match(text, start).end()  # type: ignore[union-attr]  # the pattern matches the empty string
     return -1
 
 _DDL_VERBS = ("create", "alter", "drop")
@@ -122,7 +122,7 @@ def _go_func(line: str) -> bool:
     """
     if line.startswith("created by "):
         return True
-    name = _GO_NAME.match(line).group()
+    name = _GO_NAME.match(line).group()  # type: ignore[union-attr]  # the pattern matches the empty string
     q = name.find("(", 1)
     if q > 0 and line.rstrip().endswith(")") and len(line.rstrip()) - 1 > q:
         return True
@@ -237,7 +237,7 @@ def _wrapped_token(text: str, starts: list[int]) -> int:
     for start in starts:
         if start and text[start - 1] in _ALNUM:
             continue
-        pieces = []
+        pieces: list[str] = []
         at = start
         while len(pieces) < _WRAP_LINES:
             m = _WRAP_PIECE.match(text, at)
@@ -289,8 +289,8 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
         lines = text.split("\n")
         ends = [k for k, line in enumerate(lines) if line.startswith(_PEM_END)]
         line_of = _line_counter(text)
-        for m in matches(_PEM, text, [p for p in find_all(text, "-----BEGIN ") if not p or text[p - 1] == "\n"]):
-            i = line_of(m.start())
+        for pem in matches(_PEM, text, [p for p in find_all(text, "-----BEGIN ") if not p or text[p - 1] == "\n"]):
+            i = line_of(pem.start())
             k = bisect.bisect_left(ends, i)  # the first END line at or after i, else the last line
             secret_spans.append((i, ends[k] if k < len(ends) else len(lines) - 1))
             reasons.append("pem-block")

@@ -206,7 +206,7 @@ def _code_value(value: str, target: str, spaced: bool, colon: bool) -> bool:
         return True
     if spaced and _code_target(target):
         return True  # ``username, password = split_auth(…``, ``self.access_token = auth_info``
-    first = _FIRST_ITEM.match(value).group()
+    first = _FIRST_ITEM.match(value).group()  # type: ignore[union-attr]  # the pattern matches the empty string
     rest = value[len(first):]
     after = rest.lstrip(",;)]} \t").split(None, 1)
     code_like = spaced or colon
@@ -305,7 +305,7 @@ def _base64_private_key(text: str) -> int:
         for pos in find_all(text, _B64_PEM):
             if pos and text[pos - 1] in _B64_CHARS:
                 continue
-            head = _B64_HEAD.match(text, pos).group()
+            head = _B64_HEAD.match(text, pos).group()  # type: ignore[union-attr]  # pos is where it matched
             try:
                 line = binascii.a2b_base64(head[:len(head) // 4 * 4]).split(b"\n", 1)[0]
             except (binascii.Error, ValueError):
@@ -394,9 +394,9 @@ def secret_hits(text: str, lowered: str | None = None):
                 yield m.start(), "secret-json-key"
     if ("machine" in lowered and "password" in lowered and "login" in lowered
             and first(_NETRC_MACHINE, text, line_starts(text, ("machine", "default")))):
-        m = first(_NETRC_PASSWORD, text, _netrc_password_starts(text))
-        if m:
-            yield m.start(), "netrc"
+        pw = first(_NETRC_PASSWORD, text, _netrc_password_starts(text))
+        if pw:
+            yield pw.start(), "netrc"
 
 
 # --- command lines -------------------------------------------------------------------

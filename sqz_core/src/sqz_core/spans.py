@@ -77,7 +77,7 @@ def secret_spans(text: str) -> list[tuple[int, int]] | None:
                     spans.append((line_of(jwt.start()), line_of(jwt.end() - 1)))
                     scanned = jwt.end()
                 else:
-                    scanned = safety._B64_RUN.match(text, m.start()).end()
+                    scanned = safety._B64_RUN.match(text, m.start()).end()  # type: ignore[union-attr]  # the pattern matches the empty string
     lowered = lower(text)
     low = folded(text, lowered)
     if any(hint in lowered for hint in safety._CRED_HINTS):
@@ -166,10 +166,10 @@ def put_back(rendered: str, blocks_text: list[str]) -> str | None:
                 return None
             at[line] = i
     for k, block in enumerate(blocks_text):
-        i = at.get(placeholder(k))
-        if i is None:
+        where = at.get(placeholder(k))
+        if where is None:
             return None
-        lines[i] = block
+        lines[where] = block
     return "\n".join(lines)
 
 
@@ -264,12 +264,12 @@ def fold_library_frames(lines: list[str]) -> tuple[list[str], int]:
         count = r - k + 1
         if count >= MIN_FOLD:
             first_line, last_line = frames[k][0], frames[r][1]
-            names = list(dict.fromkeys(f[2] for f in frames[k:r + 1]))
-            indent = lines[first_line][:len(lines[first_line]) - len(lines[first_line].lstrip())]
+            names = list(dict.fromkeys(f[2] or "" for f in frames[k:r + 1]))  # every one a library (run above)
+            lead = lines[first_line][:len(lines[first_line]) - len(lines[first_line].lstrip())]
             shown = ", ".join(names[:4]) + (f", +{len(names) - 4}" if len(names) > 4 else "")
             out.extend(lines[pos:first_line])
             labels = "; ".join(f[3] for f in frames[k:r + 1])
-            out.append(f"{indent}[sqz: {count} library frames ({shown}), source lines folded: {labels}]")
+            out.append(f"{lead}[sqz: {count} library frames ({shown}), source lines folded: {labels}]")
             pos = last_line + 1
             folded += count
         k = e + 1

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import time
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost every hook call (type checkers know the name)
+
 # -- the statements ----------------------------------------------------------------------------
 
 STATEMENTS: dict[str, str] = {
@@ -198,7 +200,7 @@ def withhold_credentials(command: str | None) -> str | None:
     verdict = classify(command)
     if (verdict is not None and verdict.secret) or _CRED_ARG.search(command):
         return "[command withheld: it holds a credential]"
-    return scrub_command(_URL_USERINFO.sub(r"\1***@", command)).replace("\x00", "")
+    return (scrub_command(_URL_USERINFO.sub(r"\1***@", command)) or "").replace("\x00", "")
 
 
 # -- the store on top of them ------------------------------------------------------------------
@@ -212,6 +214,11 @@ class SqlStore:
     Every method may raise ``StoreError``."""
 
     dialect: Dialect
+    if TYPE_CHECKING:  # pragma: no cover - what each backend defines (see above)
+        def _run_read(self, sql: str, params: tuple = ()) -> list: ...
+        def _run_writes(self, batch: list) -> None: ...
+        def _transaction(self, statements: list) -> dict: ...
+        def has_fts(self) -> bool: ...
     # True: writes wait in ``_pending`` until ``flush`` (at the next read, or the end of the call)
     deferred = False
 
