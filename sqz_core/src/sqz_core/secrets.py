@@ -20,31 +20,34 @@ from .scan import lower, WORD, find_all, first, folded, line_starts, matches, re
 
 # well-known token formats (safety.py reports them; ``scrub_command`` masks them)
 _SECRET_TOKENS = lazy(
-    r"(?<![A-Za-z0-9])(?:"
-    r"(?:AKIA|ASIA)[0-9A-Z]{16}"                       # AWS access key id
-    r"|gh[pousr]_[A-Za-z0-9]{36,}"                     # GitHub tokens
+    # prefixes no word ends with: a token glued to the text before it (``okghp_…``, a log line run into
+    # the next) is still one, so these need no boundary; an AWS key id may follow a lower-case letter
+    r"(?:gh[pousr]_[A-Za-z0-9]{36,}"                   # GitHub tokens
     r"|github_pat_[A-Za-z0-9_]{40,}"                   # GitHub fine-grained PAT
     r"|xox[abposr]-[A-Za-z0-9-]{10,}"                  # Slack tokens
     r"|AIza[0-9A-Za-z_-]{35}"                          # Google API key
     r"|(?:sk|rk)_live_[0-9A-Za-z]{20,}"                # Stripe live keys
-    r"|sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"           # OpenAI / Anthropic keys
     r"|glpat-[A-Za-z0-9_-]{20,}"                       # GitLab PAT
-    r"|npm_[A-Za-z0-9]{36}"                            # npm token
-    r"|gl(?:ptt|dt|rt|soat|ft)-[A-Za-z0-9_-]{20,}"     # GitLab trigger, deploy, runner, SCIM, feed tokens
     r"|xapp-[A-Za-z0-9-]{20,}"                         # Slack app-level token
-    r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"       # SendGrid API key
-    r"|hf_[A-Za-z0-9]{34,}"                            # Hugging Face token
     r"|pypi-AgE[A-Za-z0-9_-]{40,}"                     # PyPI API token (a macaroon; its base64 opens "AgE")
-    r"|SK[0-9a-fA-F]{32}(?![A-Za-z0-9])"               # Twilio API key
-    r"|(?<![_-])key-[0-9a-f]{32}(?![A-Za-z0-9])"       # Mailgun API key
     r"|do[por]_v1_[0-9a-f]{64}"                        # DigitalOcean personal, OAuth and refresh tokens
-    r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}"  # Doppler tokens
-    r"|shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}"             # Shopify access tokens and shared secret
     r"|GOCSPX-[A-Za-z0-9_-]{28}"                       # Google OAuth client secret
-    r"|ya29\.[A-Za-z0-9_-]{30,}"                       # Google OAuth access token
     r"|whsec_[A-Za-z0-9+/=]{24,}"                      # Stripe / Svix webhook signing secret
     r"|AGE-SECRET-KEY-1[0-9A-Z]{58}"                   # age private key
-    r")"
+    r"|(?<![A-Z0-9])(?:AKIA|ASIA)[0-9A-Z]{16}"          # AWS access key id
+    # prefixes that end ordinary words (``disk-``, ``TASK…``, ``pdf_``): only at a word's start
+    r"|(?<![A-Za-z0-9])(?:"
+    r"sk-(?:ant-|proj-)?[A-Za-z0-9_-]{32,}"            # OpenAI / Anthropic keys
+    r"|npm_[A-Za-z0-9]{36}"                            # npm token
+    r"|gl(?:ptt|dt|rt|soat|ft)-[A-Za-z0-9_-]{20,}"     # GitLab trigger, deploy, runner, SCIM, feed tokens
+    r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}"       # SendGrid API key
+    r"|hf_[A-Za-z0-9]{34,}"                            # Hugging Face token
+    r"|SK[0-9a-fA-F]{32}(?![A-Za-z0-9])"               # Twilio API key
+    r"|(?<![_-])key-[0-9a-f]{32}(?![A-Za-z0-9])"       # Mailgun API key
+    r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,}"  # Doppler tokens
+    r"|shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}"             # Shopify access tokens and shared secret
+    r"|ya29\.[A-Za-z0-9_-]{30,}"                       # Google OAuth access token
+    r"))"
 )
 # substrings every match of _SECRET_TOKENS contains, and a JWT's start
 _TOKEN_HINTS = ("AKIA", "ASIA", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "xox", "AIza", "_live_",
