@@ -113,6 +113,7 @@ _NAMES: dict[str, tuple[str, str]] = {
     "enabled_plugins": ("plugins", "enabled"),
     "describe_store": ("stores", "describe"),
     "counter_name": ("tokens", "counter_name"),
+    "VERSION": ("_version", "VERSION"),  # sqz-core's own version (the daemon's install stamp)
     "COMPLETE_VAR": ("cli", "COMPLETE_VAR"),  # the variable a shell's Tab press sets (sqz-agents' `sqz completion`)
     # where the warm daemon listens (``sqz_daemon``: its wire format and client are its own api)
     "daemon_dir": ("hot", "daemon_dir"),
@@ -167,6 +168,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
     from .cleanup import clean_terminal, looks_like_diff, strip_escapes
     from .dedup import exact as exact_ref
     from .dedup import MAX_DELTA_LINES, MAX_DELTA_RATIO, digest_of, ref_ttl, render_delta, short_age, sketch
+    from ._version import VERSION
     from .cli import COMPLETE_VAR
     from .config import LISTS as CONFIG_LISTS
     from .config import RULE_MATCHERS as CONFIG_RULE_MATCHERS

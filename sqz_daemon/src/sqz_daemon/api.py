@@ -30,11 +30,10 @@ _warned = False
 
 def daemon_stamp() -> list[bytes]:
     """What client and daemon must share: sqz version, sqz_core's directory and its mtime, interpreter prefix."""
-    import sqz_core
+    from sqz_core import api as core
 
-    pkg = os.path.dirname(sqz_core.__file__ or "")
-    return [sqz_core.__version__.encode(), os.fsencode(pkg), str(os.stat(pkg).st_mtime_ns).encode(),
-            os.fsencode(sys.prefix)]
+    pkg = os.path.dirname(core.__file__ or "")
+    return [core.VERSION.encode(), os.fsencode(pkg), str(os.stat(pkg).st_mtime_ns).encode(), os.fsencode(sys.prefix)]
 
 
 def recv_message(sock, limit: int = MAX_FRAME) -> bytes:
