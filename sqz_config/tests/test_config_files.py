@@ -258,15 +258,19 @@ def test_a_broken_config_never_breaks_the_wrapped_command(where):
 
 def test_a_level_rule_is_the_mode_unless_one_is_given(where):
     # --no-cache: each call shows its own rendering, never a ref to the one before
-    # a real `ps auxf` (its sidecar names the version): the default gate keeps it whole, aggressive shortens it
-    raw = (ROOT / "sqz_formatters_generic/tests/fixtures/kinds/table/ps_auxf_postgres.txt").read_bytes()
-    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps auxf", data=raw).stdout == raw
-    aggressive = _sqz(where, "compress", "--no-cache", "--mode", "aggressive", "--cmd", "ps auxf", data=raw).stdout
+    # a real `ps aux --sort=-rss` (its sidecar names the version): the default gate keeps it whole (a table that
+    # only collapses its padding goes out so since issue 25's no-recovery rule: `ps auxf` no longer serves here),
+    # aggressive shortens it
+    raw = (ROOT / "sqz_formatters_generic/tests/fixtures/kinds/table/h2_ps_aux_sort_rss.txt").read_bytes()
+    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps aux --sort=-rss", data=raw).stdout == raw
+    aggressive = _sqz(where, "compress", "--no-cache", "--mode", "aggressive", "--cmd", "ps aux --sort=-rss",
+                      data=raw).stdout
     assert len(aggressive) < len(raw)
-    write(where["project"], "rules:\n  - program: ps\n    subcommand: auxf\n    level: aggressive\n")
-    assert _sqz(where, "compress", "--cmd", "ps auxf", "--no-cache", data=raw).stdout == aggressive
-    assert _sqz(where, "compress", "--cmd", "ps auxf", "--no-cache", "--mode", "default", data=raw).stdout == raw  # --mode wins
-    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps ax", data=raw).stdout == raw  # not the rule's subcommand
+    write(where["project"], "rules:\n  - program: ps\n    subcommand: aux\n    level: aggressive\n")
+    assert _sqz(where, "compress", "--cmd", "ps aux --sort=-rss", "--no-cache", data=raw).stdout == aggressive
+    assert _sqz(where, "compress", "--cmd", "ps aux --sort=-rss", "--no-cache", "--mode", "default",
+                data=raw).stdout == raw  # --mode wins
+    assert _sqz(where, "compress", "--no-cache", "--cmd", "ps ax --sort=-rss", data=raw).stdout == raw  # not the rule's subcommand
 
 
 def test_a_project_file_of_another_user_is_not_obeyed(where, monkeypatch):

@@ -171,14 +171,14 @@ class Compressor:
                 raise LookupError(f"store error: {exc}") from None
 
     def recall(self, query: str, limit: int, session: str | None = None, roots=None) -> list:
-        """Past outputs matching ``query`` (``sqz_core.api.recall``); raises ``LookupError`` if unavailable.
+        """Past outputs matching ``query`` (``sqz_memory.api.recall``); raises ``LookupError`` if unavailable.
 
         With ``session``, only hits ``may_serve`` allows.
         """
         try:
-            from sqz_core.api import recall
+            from sqz_memory.api import recall
         except ImportError:
-            raise LookupError("recall is not available in the installed sqz-core") from None
+            raise LookupError("recall needs the sqz-memory distribution (pip install sqz-memory)") from None
         from sqz_core.api import StoreError
 
         with self.lock:
