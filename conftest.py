@@ -5,6 +5,16 @@ import sys
 
 import pytest
 
+try:  # property tests: the same examples on every run (a CI run must not fail on a case no earlier run drew);
+    # SQZ_HYPOTHESIS_EXPLORE=1 draws new ones, as a developer hunting edge cases does (a find becomes a test)
+    from hypothesis import settings as _hypothesis_settings
+
+    _hypothesis_settings.register_profile("sqz-fixed", derandomize=True)
+    _hypothesis_settings.register_profile("sqz-explore", derandomize=False)
+    _hypothesis_settings.load_profile("sqz-explore" if os.environ.get("SQZ_HYPOTHESIS_EXPLORE") == "1" else "sqz-fixed")
+except ImportError:  # pragma: no cover - hypothesis is a dev requirement
+    pass
+
 
 @pytest.fixture(autouse=True)
 def _isolated_sqz_home(tmp_path, monkeypatch):

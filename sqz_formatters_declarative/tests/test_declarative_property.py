@@ -71,6 +71,8 @@ def promised(spec: dict, text: str) -> Counter:
 def test_a_failing_run_keeps_every_promised_line(spec, body, exit_code, newline):
     text = "\n".join(body) + ("\n" if newline and body else "")
     out = apply(spec, text, exit_code)
+    if out == text:  # sent as printed (the rendering would not be shorter): every line is there, escapes and all
+        return
     kept = Counter(out.split("\n"))
     for ln, n in promised(spec, text).items():
         assert kept[ln] >= n, (ln, n, kept[ln])
