@@ -86,24 +86,10 @@ def time_budget() -> float:
     return ms / 1000 if ms > 0 else float("inf")
 
 
-def _over_budget(raw: bytes, exit_code, deadline: float, family=None, est_in: int = 0) -> Result | None:
-    """The original, unchanged and unstored, when the call is past its deadline; else None."""
-    if time.monotonic() <= deadline:
-        return None
-    return Result(raw, "timeout", exit_code=exit_code, reason=f"over the {time_budget():g} s time budget",
-                  family=family, est_in=est_in, est_out=est_in)
-
-
-def _passthrough(raw: bytes, outcome: str, exit_code, reason: str = "", family=None) -> Result:
-    return Result(raw, outcome, exit_code=exit_code, reason=reason, family=family)
-
-
 def _safe_passthrough(raw: bytes, text: str, exit_code, reason: str, family, est_in: int) -> Result:
     """Safe content unchanged, byte for byte (its colour codes too: nothing of it is stored, so no
     change to it could be recovered, issue 29.6); never stored."""
-    r = Result(raw, "safe", exit_code=exit_code, reason=reason, family=family, est_in=est_in)
-    r.est_out = est_in
-    return r
+    return Result(raw, "safe", exit_code=exit_code, reason=reason, family=family, est_in=est_in, est_out=est_in)
 
 
 def rebuilt_from_output(text: str, cleaned: str) -> bool:
@@ -163,8 +149,11 @@ class _Call:
             setattr(self, name, fields.get(name))
 
     def late(self, est_in: int = 0) -> Result | None:
-        """The original as a ``timeout`` when the call is past its deadline, else None."""
-        return _over_budget(self.raw, self.exit_code, self.deadline, self.family, est_in)
+        """The original, unchanged and unstored, as a ``timeout`` when the call is past its deadline, else None."""
+        if time.monotonic() <= self.deadline:
+            return None
+        return Result(self.raw, "timeout", exit_code=self.exit_code, reason=f"over the {time_budget():g} s time budget",
+                      family=self.family, est_in=est_in, est_out=est_in)
 
 
 def compress(data: bytes, *, command: str | None = None, tool: str | None = None, mode: str = "auto",
@@ -192,7 +181,9 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
 
     The stages run in order; each either answers (a ``Result``) or leaves the call to the next.
     """
-    _refresh_config()
+    from .config import refresh
+
+    refresh()  # each call reads the config files as they are (a long-lived host: the daemon, the MCP server, the proxy)
     rule = _rule(command, tool)
     if rule is not None:
         spec = rule["spec"]
@@ -210,13 +201,6 @@ def compress(data: bytes, *, command: str | None = None, tool: str | None = None
         if result is not None:
             return result
     return _store(call, _gate(call))
-
-
-def _refresh_config() -> None:
-    """Each call reads the config files as they are (a long-lived host: the daemon, the MCP server, the proxy)."""
-    from .config import refresh
-
-    refresh()
 
 
 def _rule(command: str | None, tool: str | None) -> dict | None:
@@ -257,18 +241,18 @@ def _take_input(c: _Call) -> Result | None:
     """The exit trailer stripped; empty, sqz's own, oversized, binary input answered as it is."""
     c.raw, c.exit_code = raw, exit_code = split_trailer(c.data, c.exit_nonce)
     if not raw:
-        return _passthrough(raw, "empty", exit_code)
+        return Result(raw, "empty", exit_code=exit_code)
     command = c.command
     if command and "sqz" in command and _runs_sqz(command):  # sqz's own output (``sqz expand``): never again
-        return _passthrough(raw, "passthrough", exit_code, reason="sqz's own output")
+        return Result(raw, "passthrough", exit_code=exit_code, reason="sqz's own output")
     if len(raw) > _max_bytes():
-        return _passthrough(raw, "huge", exit_code, reason=f"over {_max_bytes()} bytes")
+        return Result(raw, "huge", exit_code=exit_code, reason=f"over {_max_bytes()} bytes")
     try:
         c.text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return _passthrough(raw, "binary", exit_code, reason="not UTF-8")
+        return Result(raw, "binary", exit_code=exit_code, reason="not UTF-8")
     if "\x00" in c.text:
-        return _passthrough(raw, "binary", exit_code, reason="NUL bytes")
+        return Result(raw, "binary", exit_code=exit_code, reason="NUL bytes")
     c.cheap = len(raw) > time_budget() * SURE_BYTES_PER_S
     return None
 
@@ -329,9 +313,8 @@ def _clean_up(c: _Call) -> Result | None:
     if (late := c.late()) is not None:
         return late
     if c.mode == "safe":
-        r = _passthrough(c.raw, "safe", c.exit_code, reason="--mode safe", family=c.family)
-        r.est_in = r.est_out = estimate(c.text)
-        return r
+        est = estimate(c.text)
+        return Result(c.raw, "safe", exit_code=c.exit_code, reason="--mode safe", family=c.family, est_in=est, est_out=est)
     return None
 
 
@@ -356,11 +339,11 @@ def _classify_once(c: _Call) -> Result | None:
     c.records = records = [builtin_record()] + for_program(c.index, req.program if c.formatters else None)
     verdict = most_restrictive(call_all(implementations("sqz_classify_safety", records), request=req))
     if (verdict is None or not verdict.secret) and c.cleaned != text:
-        from .safety import classify  # the raw bytes are what a store keeps: a secret a redraw hid counts
+        from .safety import raw_secrets  # the raw bytes are what a store keeps: a secret a redraw hid counts
         from .scan import forget
 
         forget()  # another text: the cleaned text's offsets would only add to the peak
-        raw_verdict = classify(text, secrets_only=True)
+        raw_verdict = raw_secrets(text, c.cleaned)
         if raw_verdict is not None and raw_verdict.secret:
             verdict = raw_verdict
     c.verdict = verdict
@@ -468,9 +451,12 @@ def _around_safe_spans(c: _Call) -> Result | None:
     text, cleaned, verdict, store = c.text, c.cleaned, c.verdict, c.store
     found: list[tuple[str, str | None, bool]] = []  # (candidate, plugin, lossy)
     if c.masked is None:
+        from .safety import keeps_paragraphs
+
         for first in (True, False):
             candidate, by = (c.formatted, c.plugin) if first else (fold_repeats(c.req.text), None)
-            if candidate is None or candidate == cleaned or not _keeps(cleaned, candidate, verdict.spans):
+            if candidate is None or candidate == cleaned or not keeps_paragraphs(
+                    cleaned, candidate, verdict.spans or [(0, len(cleaned.split("\n")) - 1)]):
                 continue
             if by is not None and store is None:
                 continue  # a formatter's summary is lossy: recoverable like any other, or not used
@@ -811,12 +797,6 @@ def _trace_reporter(records: list[dict], verdict) -> str | None:
         if rec["name"] != "builtin" and getattr(load_plugin(rec), "reports_traces", False) is True:
             return rec["name"]
     return None
-
-
-def _keeps(original: str, candidate: str, spans) -> bool:
-    from .safety import keeps_paragraphs
-
-    return keeps_paragraphs(original, candidate, spans or [(0, len(original.split("\n")) - 1)])
 
 
 def _runs_sqz(command: str) -> bool:

@@ -343,6 +343,28 @@ def classify(text: str, secrets_only: bool = False) -> Safety | None:
     return None
 
 
+def raw_secrets(text: str, cleaned: str) -> Safety | None:
+    """``classify(text, secrets_only=True)`` for a ``text`` whose clean-up ``cleaned`` holds no secret.
+
+    When the clean-up only took blanks off line ends, a secret only the raw text holds sits on a line
+    that changed: every detector reads one line, and a token wrapped over lines ends on that line (its
+    blanks end the wrap). Those lines, each with the lines a wrap may start on above it, are classified
+    alone (blocks apart, a blank line between) and the verdict's lines mapped back. Else the whole text."""
+    lines, shown = text.split("\n"), cleaned.split("\n")
+    changed = [i for i, (a, b) in enumerate(zip(lines, shown)) if a != b]
+    if len(lines) != len(shown) or any(lines[i].rstrip(" \t") != shown[i] for i in changed):
+        return classify(text, secrets_only=True)
+    rows: list[int] = []  # the raw line of each line classified; -1: the blank line between two blocks
+    for i in changed:
+        start = max(0, i - _WRAP_LINES + 1, rows[-1] + 1 if rows else 0)
+        rows += ([-1] if rows and start > rows[-1] + 1 else []) + list(range(start, i + 1))
+    verdict = classify("\n".join(lines[r] if r >= 0 else "" for r in rows), secrets_only=True)
+    spans = () if verdict is None else tuple((rows[a], rows[b]) for a, b, *_ in verdict.spans)
+    if any(x < 0 for span in spans for x in span):  # (none can: a blank line holds no secret)
+        return classify(text, secrets_only=True)
+    return None if verdict is None else Safety(verdict.level, verdict.reason, spans, secret=True)
+
+
 def may_hold_traces(text: str) -> bool:
     """False when ``text`` surely holds no stack trace ``_stack_spans`` would find (none of their anchors)."""
     return ("Traceback" in text or "goroutine " in text or "stack backtrace:" in text

@@ -160,13 +160,6 @@ class Dialect:
         return f"{column} IN ({','.join('?' * len(values))})", tuple(values)
 
 
-def shared_statements() -> tuple[int, int]:
-    """``(statements both backends run from one text, statements in all)`` (for the README's claim)."""
-    own = {key for table in DIALECTS.values() for key in table}
-    everything = set(STATEMENTS) | own
-    return len(set(STATEMENTS) - own), len(everything)
-
-
 def merged(a: dict, b: dict) -> dict:
     """Two stores' per-table counts added up."""
     return {k: a.get(k, 0) + b.get(k, 0) for k in dict.fromkeys([*a, *b])}
