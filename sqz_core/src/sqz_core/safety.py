@@ -37,7 +37,7 @@ _CRED_LINE = lazy(
     re.M | re.I,
 )
 # JWT, matched apart: in the alternation every "eyJ" of a run like "-eyJ-eyJ…" rescanned the run (quadratic)
-_JWT_START = lazy(r"(?<![A-Za-z0-9])eyJ")
+_JWT_START = lazy(r"eyJ(?<![A-Za-z0-9]eyJ)")  # the literal first: ``re`` skips to it (same matches as a lookbehind first)
 _JWT = lazy(r"eyJ[A-Za-z0-9_-]{8,}+\.eyJ[A-Za-z0-9_-]{8,}+\.[A-Za-z0-9_-]{8}")
 _B64_RUN = lazy(r"[A-Za-z0-9_-]*")
 
