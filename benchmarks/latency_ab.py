@@ -13,7 +13,7 @@ pytest, JSON, an application log, grep) at 1 KB to 10 MB (``--inputs DIR``, a ``
 ends), ``sqz hook claude-code --post`` on the same outputs up to 100 KB (``hook``), an exact repeat
 answered with a ``§ref`` (``ref``), and the adversarial inputs of ``latency.py``. Each figure is CPU
 time (user+sys of the process and its children, from ``wait4``) with wall time beside it: the ratio
-``this/base`` is of CPU p50.
+``this/base`` is of CPU p50. ``--rss`` adds each side's peak RSS (one more call under GNU time).
 
 The base runs through the same installed ``sqz`` script with ``PYTHONPATH`` set to the base
 checkout's package sources (they shadow the editable installs); each side has its own plugin
@@ -52,6 +52,7 @@ def main() -> int:
     ap.add_argument("--shape", action="append", help="only these shapes (git-log, pytest, json, log, grep)")
     ap.add_argument("--no-hook", action="store_true", help="leave out the hook and ref rows")
     ap.add_argument("--no-worst", action="store_true", help="leave out the adversarial inputs")
+    ap.add_argument("--rss", action="store_true", help="one more call per side and case under GNU time: peak RSS")
     ap.add_argument("--json", action="store_true", help="the rows as JSON")
     ap.add_argument("cases", nargs="*", help="row names (default: every case)")
     args = ap.parse_args()
@@ -113,7 +114,8 @@ def main() -> int:
             latency.measure(argv, data[:20000] if not name.endswith(" ref") else data, make_env(side))
     rows = []
     if not args.json:
-        print(f"{'case':28} {'base cpu p50':>13} {'this cpu p50':>13} {'ratio':>6} {'base wall':>10} {'this wall':>10}")
+        print(f"{'case':28} {'base cpu p50':>13} {'this cpu p50':>13} {'ratio':>6} {'base wall':>10} {'this wall':>10}"
+              + (f" {'base RSS MiB':>13} {'this RSS MiB':>13}" if args.rss else ""))
     for name, data, argv, make_env in cases:
         runs = args.runs if len(data) <= 2 * 1024 * 1024 else max(3, args.runs // 3)
         got: dict[str, list[tuple[float, float, float]]] = {"base": [], "this": []}
@@ -125,9 +127,14 @@ def main() -> int:
         row = {"case": name, "bytes": len(data), "runs": runs, "base_cpu_p50_ms": round(b, 1),
                "this_cpu_p50_ms": round(m, 1), "ratio": round(m / b, 2) if b else None,
                "base_wall_p50_ms": round(bw, 1), "this_wall_p50_ms": round(mw, 1)}
+        peaks = ""
+        if args.rss:  # the peak of one more call each (a spawned process inherits the parent's peak: GNU time's %M)
+            for side in ("base", "this"):
+                row[f"{side}_rss_mib"] = round(latency.measure(argv, data, make_env(side), rss=True)[2], 1)
+            peaks = f" {row['base_rss_mib']:13.1f} {row['this_rss_mib']:13.1f}"
         rows.append(row)
         if not args.json:
-            print(f"{name:28} {b:13.1f} {m:13.1f} {row['ratio']:6.2f} {bw:10.1f} {mw:10.1f}", flush=True)
+            print(f"{name:28} {b:13.1f} {m:13.1f} {row['ratio']:6.2f} {bw:10.1f} {mw:10.1f}{peaks}", flush=True)
     if args.json:
         print(json.dumps(rows, indent=2))
     import shutil

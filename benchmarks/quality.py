@@ -314,17 +314,19 @@ def hint_as_on_path() -> str:
 
 
 def footer_configurations() -> list[tuple[str, str]]:
-    """``(configuration, the words naming sqz in a recovery line)`` for each way a hint can name sqz
-    (``runnable.sqz_command``): bare on PATH (or through ``sqz init``'s link in ~/.local/bin), this
-    install by its absolute path (no sqz on PATH, the venv/bootstrap case), a typical per-project
-    venv path, and ``python -m sqz_core``."""
+    """``(configuration, the words naming sqz in a recovery line)`` for each way a hint can name sqz:
+    bare on PATH (or through ``sqz init``'s link in ~/.local/bin); no sqz on PATH under an agent whose
+    pre-tool hook names this sqz in a pasted ``sqz expand`` (``sqz_agents.api.resolve_bare_sqz``: OpenCode, Claude
+    Code, Copilot CLI), so the hint stays bare; and with neither (``runnable.sqz_command``), this
+    install by its absolute path, a typical per-project venv path, and ``python -m sqz_core``."""
     from sqz_core.runnable import entry_script, quote
 
     script = entry_script() or str(Path(__file__).resolve().parent.parent / ".venv" / "bin" / "sqz")
     return [("sqz on PATH", "sqz"),
-            ("absolute path of this install", quote(script)),
-            ("a project venv (/home/user/src/app/.venv/bin/sqz)", "/home/user/src/app/.venv/bin/sqz"),
-            ("python -m sqz_core", quote(sys.executable) + " -m sqz_core")]
+            ("no sqz on PATH, the Claude Code / Copilot CLI / OpenCode hook resolves it", "sqz"),
+            ("no hook, absolute path of this install", quote(script)),
+            ("no hook, a project venv (/home/user/src/app/.venv/bin/sqz)", "/home/user/src/app/.venv/bin/sqz"),
+            ("no hook, python -m sqz_core", quote(sys.executable) + " -m sqz_core")]
 
 
 def footer_tokens(ids: list) -> dict:
@@ -339,7 +341,7 @@ def footer_tokens(ids: list) -> dict:
     for name, words in footer_configurations():
         counts = sorted(len(enc.encode(f"[{words} expand {i}]\n", disallowed_special=())) for i in ids)
         out["configurations"][name] = {
-            "words": words if name != "absolute path of this install" else "<this install>/bin/sqz",
+            "words": words if name != "no hook, absolute path of this install" else "<this install>/bin/sqz",
             "min": counts[0] if counts else None, "median": statistics.median(counts) if counts else None,
             "max": counts[-1] if counts else None, "over_14": sum(1 for c in counts if c > 14),
             "total": sum(counts)}

@@ -186,6 +186,19 @@ def test_abbreviation_never_touches_paths_hashes_or_code():
     assert abbreviate(text) is None
 
 
+def test_abbreviation_replaces_a_phrase_only_where_it_stands_free():
+    # at the text's start and after a blank it is replaced; glued to a path or a key (``/tmp/…``,
+    # ``key=…``) it is part of that word and stays as written
+    text = ("waiting for the database\n" + "".join(f"step {i}: waiting for the database\n" for i in range(7))
+            + "see /tmp/waiting for the database\nkey=waiting for the database\n")
+    short = abbreviate(text)
+    assert short is not None and short.endswith("[sqz abbreviations: §1=waiting for the database]\n")
+    lines = short.split("\n")
+    assert lines[0] == "§1" and lines[1:8] == [f"step {i}: §1" for i in range(7)]
+    assert lines[8:10] == ["see /tmp/waiting for the database", "key=waiting for the database"]
+    assert expand_abbreviations(short) == text
+
+
 def test_no_abbrev_switch(store, monkeypatch):
     text = "".join(f"step {i}: waiting for the database connection to become ready\n" for i in range(8)).encode()
     assert b"\xc2\xa71" in compress(text, store=store, session="x", no_cache=True).output

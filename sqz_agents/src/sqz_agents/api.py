@@ -35,6 +35,9 @@ _NAMES: dict[str, tuple[str, str]] = {
     # ``<sqz> expand REF`` exactly, as hints print it (safe to allow without a prompt)
     "is_own_expand": ("own_expand", "is_own_expand"),
     "hint_verb": ("own_expand", "hint_verb"),
+    # a bare ``sqz expand`` resolved by an agent's pre-tool hook, and hints that may then say it
+    "resolve_bare_sqz": ("own_expand", "resolve_bare_sqz"),
+    "short_hints": ("own_expand", "short_hints"),
     # is a replacement worth sending, in cl100k tokens, against what the host would show the model
     "worth_replacing": ("hostview", "worth_replacing"),
     "claude_preview": ("hostview", "claude_preview"),
@@ -76,7 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers only; runtime loads la
 
     from .configfiles import ConfigError, parse_jsonc, to_python
     from .hostview import claude_preview, opencode_view, worth_replacing
-    from .own_expand import hint_verb, is_own_expand
+    from .own_expand import hint_verb, is_own_expand, resolve_bare_sqz, short_hints
     from .integrations import GROUP as INTEGRATIONS_GROUP
     from .integrations import Integration
     from .rewrite import (MAX_COMMAND, Verdict, compress_invocation, judge, last_activity, post_dedup,

@@ -67,3 +67,66 @@ def is_own_expand(command: str, sqz_argv: list[str] | None = None) -> bool:
     if head is None or head >= len(words):
         return False
     return all(_is_ref(w) for w in words[head:])
+
+
+# -- a bare ``sqz`` in the agent's command, resolved by its pre-tool hook -------------------------
+# Where no ``sqz`` of this install is on the agent's PATH, a hook that sees every shell command
+# before it runs can still make ``sqz expand ID`` run: it names this sqz in the command instead.
+# Hints may then say the bare ``sqz`` (11 cl100k tokens for the recovery line, where an absolute
+# path costs 20 or more), for that agent only (``short_hints``).
+RESOLVED_VERBS = frozenset(("expand", "recall"))  # the verbs sqz's hints and recall tell an agent to run
+
+
+def resolve_bare_sqz(command: str, sqz_words: str | None = None) -> str | None:
+    """``command`` with each bare ``sqz expand``/``sqz recall`` naming this sqz as the hook runs it
+    (``sqz_core.api.sqz_executable``), or None: nothing to resolve, ``SQZ_BIN=sqz``, or the command
+    is not understood (then it is left as the agent wrote it). Also where the hook's PATH finds this
+    sqz: the agent's shell may be started with another PATH. ``sqz_words``: the words to name sqz by
+    (an agent plugin's own), else the ones this process runs as.
+
+    Only a program word is replaced, wherever a simple command starts (after ``;``, ``&&``, ``|``…);
+    the result is checked word for word against the original's simple commands.
+    """
+    if not isinstance(command, str) or len(command) > 4096 or "sqz" not in command:
+        return None
+    import re
+    import shlex
+
+    from sqz_core.api import shell_words, simple_commands, sqz_executable
+
+    own = sqz_words or sqz_executable()
+    if own == "sqz":
+        return None  # SQZ_BIN=sqz: the user says a bare sqz runs this one
+    try:
+        before = simple_commands(shell_words(command))
+        own_words = shlex.split(own)
+    except Exception:
+        return None
+    want = [own_words + w[1:] if w[:1] == ["sqz"] and w[1:2] and w[1] in RESOLVED_VERBS else w for w in before]
+    if want == before:
+        return None
+    new = re.sub(r"(^|[;&|(\n]|\bthen|\bdo)([ \t]*)sqz(?=[ \t]+(?:expand|recall)(?:[ \t]|$))",
+                 lambda m: m.group(1) + m.group(2) + own, command)
+    try:
+        return new if simple_commands(shell_words(new)) == want else None
+    except Exception:
+        return None
+
+
+def short_hints(text: str) -> str:
+    """``text`` with sqz's hints naming a bare ``sqz``, for an agent whose hook resolves it (``resolve_bare_sqz``).
+
+    Only sqz's own lines change: refs and deltas (``§ref:…``, ``§delta:…`` lines) and the recovery line
+    that ends the text; in them only the words this process prints before ``expand``.
+    """
+    from sqz_core.api import RECOVERY_LINE, expand_hint
+
+    printed = expand_hint()
+    if not text or printed.split(" ", 1)[0] == "sqz" or printed not in text:
+        return text
+    lines = text.split("\n")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    for i, line in enumerate(lines):
+        if line.startswith(("§ref:", "§delta:")) or (i == last and RECOVERY_LINE.match(line)):
+            lines[i] = line.replace(printed, "sqz expand")
+    return "\n".join(lines)

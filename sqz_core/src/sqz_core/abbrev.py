@@ -38,20 +38,24 @@ def _ngrams(lines: list[str]) -> dict[str, int]:
     return counts
 
 
+def _cost(phrase: str) -> int:
+    """``tokens.estimate(" " + phrase)`` without the scan: a phrase is plain words between single
+    spaces, so its pieces are its words, each with the space before it (``len(word) + 1``)."""
+    return sum(1 + (len(w) + 1) // 6 if len(w) >= 8 else 1 for w in phrase.split(" "))
+
+
 def abbreviate(text: str) -> str | None:
     """``text`` with recurring phrases replaced by ``§1``… and a legend, or None if nothing pays.
 
     A phrase is used only if it saves tokens after its legend entry is paid for
     (``§N`` costs two cl100k tokens).
     """
-    from .tokens import estimate
-
     if _SYMBOL.search(text):
         return None
     lines = text.split("\n")
     counts = {}
     for p, c in _ngrams(lines).items():
-        cost = estimate(" " + p)
+        cost = _cost(p)
         if c >= MIN_COUNT and (cost - 2) * c - (cost + 3) > 0:
             counts[p] = c
     if not counts:
@@ -68,7 +72,8 @@ def abbreviate(text: str) -> str | None:
     legend = []
     for n, phrase in enumerate(chosen, 1):
         symbol = f"§{n}"
-        pattern = re.compile(r"(?<![\w./\\:@#$%=-])" + re.escape(phrase) + r"(?![\w./\\@#$%=-])")
+        # the phrase first, then what must not stand before it: ``re`` skips to the literal
+        pattern = re.compile(re.escape(phrase) + r"(?<![\w./\\:@#$%=-]" + re.escape(phrase) + r")(?![\w./\\@#$%=-])")
         replaced, hits = pattern.subn(symbol, out)
         if hits >= MIN_COUNT:
             out = replaced

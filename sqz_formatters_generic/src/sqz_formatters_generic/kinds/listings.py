@@ -179,13 +179,12 @@ def quote_name(name: str, force: bool = False) -> str:
 
 
 SUMMARY_MIN_PATHS = 100
-PREFIX_MIN_CHARS = 12
 
 
 def compress_find(request) -> str | None:
-    """Paths grouped under their directory: ``dir/: a b c``. A long absolute directory prefix
-    that every path shares is written once (``[paths under /usr/lib/]``); a relative path
-    stays whole on its line. A long listing ends with its counts per extension. ``find -ls``
+    """Paths grouped under their directory: ``dir/: a b c``, each directory's path whole as find
+    printed it (issue 25's judge reads a path as one word: a prefix every path shares is not
+    factored out). A long listing ends with its counts per extension. ``find -ls``
     is rendered as ``ls -l`` is (see :func:`compress_find_ls`)."""
     args = request.argv[1:]
     if "-printf" in args and not any(a in _FIND_OTHER_OUTPUT - {"-printf"} for a in args):
@@ -302,6 +301,8 @@ def group_paths(text: str) -> str | None:
         if not name:                 # "dir/" or "/"
             order.append((line,))
             continue
+        if not parent and line.startswith("/"):
+            parent = "/"             # "/bin": under the root, not a top-level relative name
         if parent not in groups:
             groups[parent] = []
             order.append(parent)
@@ -309,9 +310,7 @@ def group_paths(text: str) -> str | None:
     if paths < 3:
         return None
     dirs = set(groups)
-    prefix = _shared_prefix(order)
-    cut = len(prefix)
-    out: list[str] = [f"[paths under {prefix}]"] if prefix else []
+    out: list[str] = []
     files: list[str] = []
     for item in order:
         if isinstance(item, tuple):
@@ -319,48 +318,25 @@ def group_paths(text: str) -> str | None:
             continue
         names = []
         for n in groups[item]:
-            if (f"{item}/{n}" if item else n) in dirs:
+            if (f"{item.rstrip('/')}/{n}" if item else n) in dirs:
                 names.append(n + "/")
             else:
                 names.append(n)
                 files.append(n)
-        shown = item[cut:] if cut and item.startswith(prefix) else item
-        if cut and item + "/" == prefix:
-            shown = ""
-        if shown == "":
+        if item == "":
             out.extend(names)
             continue
         joined = _join_names(names)
+        head = item.rstrip("/") + "/"
         if joined is None:
-            out.append(shown + "/:")
+            out.append(head + ":")
             out.extend("  " + n for n in names)
         else:
-            out.append(f"{shown}/: {joined}")
+            out.append(f"{head}: {joined}")
     if paths >= SUMMARY_MIN_PATHS:
         listed = set(text.split("\n"))
         out.append(_extension_counts(paths, sum(1 for d in dirs if d in listed), files))
     return "\n".join(out) + "\n"
-
-
-def _shared_prefix(order: list) -> str:
-    """The directory prefix (ending in ``/``) of every group, when there are several groups,
-    no verbatim path lines and the prefix is long enough to be worth writing once."""
-    keys = [k for k in order if not isinstance(k, tuple)]
-    if len(keys) < 2 or len(keys) != len(order):
-        return ""
-    first = min(keys)
-    last = max(keys)
-    n = 0
-    while n < len(first) and n < len(last) and first[n] == last[n]:
-        n += 1
-    common = first[:n]
-    if not common.startswith("/"):
-        return ""       # a relative prefix is the path the user gave: each path stays whole on its line
-    if not (n == len(first) and (len(last) == n or last[n] == "/")):
-        common = common[:common.rfind("/") + 1] if "/" in common else ""
-    else:
-        common += "/"
-    return common if len(common) >= PREFIX_MIN_CHARS else ""
 
 
 def _extension_counts(paths: int, dirs: int, files: list[str]) -> str:

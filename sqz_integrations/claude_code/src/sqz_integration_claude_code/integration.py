@@ -33,7 +33,10 @@ real CLI (2.1.332, tests/e2e):
   both run ``sqz hook precompact``.
 
 Never compressed: the output of sqz's own verbs (``sqz expand`` must give the original back),
-images, background jobs. Recovery hints name sqz by the absolute path the hook runs from.
+images, background jobs. Recovery hints say a bare ``sqz`` where a settings file runs sqz's PreToolUse
+hook (``_pre_hook_installed``): it names this sqz in a command running a bare ``sqz expand``/``recall``
+(``updatedInput``; allowed only as ``_allow_own_expand`` says), so they run with no sqz on PATH; elsewhere
+they name sqz by the absolute path the hook runs from.
 
 Hot path: ``hook`` imports only the standard library and ``sqz_agents.rewrite`` (the pipeline
 only when there is output to compress).
@@ -79,9 +82,9 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     command = tool_input.get("command")
     if not isinstance(command, str):
         return None
-    from sqz_agents.api import rewrite_command
+    from sqz_agents.api import resolve_bare_sqz, rewrite_command
 
-    new = rewrite_command(command, session=data.get("session_id"), agent="claude-code")
+    new = resolve_bare_sqz(command) or rewrite_command(command, session=data.get("session_id"), agent="claude-code")
     if new is None:
         return None
     updated = dict(tool_input)
@@ -160,10 +163,15 @@ def _pre_bash(data: dict) -> bytes | None:
     command = tool_input.get("command")
     if not isinstance(command, str) or not command.strip() or "\n" in command.strip():
         return None
-    from sqz_agents.api import is_own_expand
+    from sqz_agents.api import is_own_expand, resolve_bare_sqz
 
+    resolved = resolve_bare_sqz(command)  # a hint's bare ``sqz`` where no sqz of this install is on PATH
     if is_own_expand(command.strip()):
-        return _allow_own_expand(data, command.strip())
+        return _allow_own_expand(data, command.strip(), resolved)
+    if resolved is not None:  # e.g. ``sqz expand ID | grep x``: named, and Claude Code decides on it as usual
+        return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                                  "updatedInput": dict(tool_input, command=resolved)}},
+                          ensure_ascii=False).encode("utf-8")
     from sqz_core.api import shell_words, simple_commands
 
     try:
@@ -197,24 +205,26 @@ def _pre_bash(data: dict) -> bytes | None:
     return json.dumps({"hookSpecificOutput": out}, ensure_ascii=False).encode("utf-8")
 
 
-def _allow_own_expand(data: dict, command: str) -> bytes | None:
+def _allow_own_expand(data: dict, command: str, resolved: str | None = None) -> bytes | None:
     """``<sqz> expand REF`` as a hint names it: allowed without a rule (it prints what this user's store
     holds), unless a deny or ask rule may match it, the mode is not one that runs commands, or claude
-    was given rules of its own; then Claude Code decides as without sqz."""
+    was given rules of its own; then Claude Code decides as without sqz. A bare ``sqz`` that is not this
+    install's (``resolved``: the command naming this sqz) runs as ``resolved``, allowed or not."""
     from . import permissions
 
+    out: dict = {"hookEventName": "PreToolUse"}
+    if resolved is not None:
+        out["updatedInput"] = dict(data["tool_input"], command=resolved)
     cwd = data.get("cwd") if isinstance(data.get("cwd"), str) else None
     folders = _project_folders(cwd)
-    if not folders:
-        return None
-    rules = permissions.gather(os.path.expanduser("~"), folders)
+    rules = permissions.gather(os.path.expanduser("~"), folders) if folders else None
     decision = permissions.decide(command, data.get("permission_mode"), rules, permissions.claude_args(),
-                                  read_only="sqz expand prints an output sqz shortened or referred to")
-    if not decision.allowed or data.get("permission_mode") == "bypassPermissions":
+                                  read_only="sqz expand prints an output sqz shortened or referred to") if rules else None
+    if decision is not None and decision.allowed and data.get("permission_mode") != "bypassPermissions":
+        out.update(permissionDecision="allow", permissionDecisionReason=decision.reason)
+    if len(out) == 1:
         return None
-    return json.dumps({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow",
-                                              "permissionDecisionReason": decision.reason}},
-                      ensure_ascii=False).encode("utf-8")
+    return json.dumps({"hookSpecificOutput": out}, ensure_ascii=False).encode("utf-8")
 
 
 def _seen_in_full(content: str, session, command: str) -> bool:
@@ -266,7 +276,7 @@ def _post(data: dict) -> bytes | None:
                      command=f"Read {file.get('filePath')}")
     if new is None:
         return None
-    new = _absolute_hints(new)
+    new = _hints(new, data.get("cwd"))
     from sqz_agents.api import worth_replacing
 
     if not worth_replacing(file["content"], new):  # the absolute path may cost more than the ref saves
@@ -292,6 +302,46 @@ def _runs_sqz(command: str) -> bool:
     except Exception:
         return bool(_SQZ_WORD.search(command))  # cannot parse: be safe
     return any(program_of(words)[0] in SQZ_PROGRAMS for words in words_list)
+
+
+def _pre_hook_installed(cwd) -> bool:
+    """Whether a settings file Claude Code reads here (managed, user, project, local) runs sqz's PreToolUse
+    hook on Bash (``--pre``, or an older sqz's rewrite): it names this sqz in a hint's bare ``sqz expand``."""
+    import glob
+
+    from . import permissions
+
+    files = [os.path.join(os.path.expanduser("~"), ".claude", "settings.json")]
+    for folder in _project_folders(cwd if isinstance(cwd, str) else None):
+        files += [os.path.join(folder, ".claude", "settings.json"), os.path.join(folder, ".claude", "settings.local.json")]
+    for d in permissions.MANAGED_DIRS:
+        files += [os.path.join(d, "managed-settings.json"),
+                  *sorted(glob.glob(os.path.join(glob.escape(d), "managed-settings.d", "*.json")))]
+    for path in files:
+        try:
+            with open(path, encoding="utf-8") as f:
+                groups = json.load(f).get("hooks", {}).get("PreToolUse") or []
+            for group in groups:
+                matcher = group.get("matcher") or "*"
+                if matcher != "*" and not re.fullmatch(matcher, "Bash"):
+                    continue
+                if any(isinstance(h.get("command"), str) and re.search(r" hook claude-code(?! --post)", h["command"])
+                       for h in group.get("hooks") or ()):
+                    return True
+        except (OSError, ValueError, AttributeError, TypeError, re.error):
+            continue
+    return False
+
+
+def _hints(text: str, cwd) -> str:
+    """sqz's hints as the agent's shell can run them: a bare ``sqz`` where sqz's PreToolUse hook resolves it
+    (``_pre_hook_installed``), else the path the hook runs from (``_absolute_hints``)."""
+    from sqz_agents.api import short_hints
+    from sqz_core.api import expand_hint
+
+    if expand_hint() in text and _pre_hook_installed(cwd):
+        return short_hints(text)
+    return _absolute_hints(text)
 
 
 def _absolute_hints(text: str) -> str:
@@ -359,7 +409,7 @@ def _post_bash(data: dict) -> bytes | None:
         if here is not None:
             os.chdir(here)
     try:
-        new = _absolute_hints(result.output.decode("utf-8"))
+        new = _hints(result.output.decode("utf-8"), cwd)
     except UnicodeDecodeError:
         return None
     from sqz_agents.api import claude_preview, worth_replacing

