@@ -2,7 +2,7 @@
 
 Why: a make run echoes every compiler command (``cc -Wall … -c src/x.c -o build/x.o``);
 what matters is the diagnostics (compressed as in ``c_diagnostics``: each diagnostic line
-kept, source snippets dropped, absolute paths shown relative to the project) and make's own
+kept, source snippets dropped, paths as printed) and make's own
 ``*** [...] Error N`` lines. The compiler commands that differ only in their files are one
 template with every file listed (``gcc -O2 -c * -o * [×36, per line:]`` / ``a.c a.o; b.c b.o; …``:
 which files were built is a fact, and each command reads back word for word); link and archive
@@ -18,7 +18,7 @@ import re
 from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import count_phrase, fold_similar, has_option, join_output
-from .c_diagnostics import compress_compiler_output, relative_to_root
+from .c_diagnostics import compress_compiler_output
 
 commands = ("make", "gmake")
 
@@ -160,7 +160,6 @@ def format_make(text: str, exit_code: int | None) -> str | None:
     if comp is None:
         return None
     out, stats = comp
-    out = relative_to_root(out)
     ours = any(_MAKE_MSG.match(l) or _ECHO.match(l) for l in lines) or stats["recognised"]
     if not ours:
         return None
