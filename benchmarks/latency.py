@@ -124,8 +124,11 @@ def _http_server_log(root: str, size: int) -> bytes:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    # the server's log goes to a file: an unread pipe fills at 64 KB and stalls the server (every
+    # later request then waits out the client's timeout)
+    err = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1",
-                             "--directory", root], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             "--directory", root], stdout=subprocess.DEVNULL, stderr=err)
     try:
         time.sleep(1.0)
         files = sorted(str(p.relative_to(root)) for p in Path(root).rglob("*") if p.is_file())
@@ -145,8 +148,9 @@ def _http_server_log(root: str, size: int) -> bytes:
         conn.close()
     finally:
         proc.terminate()
-        _, err = proc.communicate(timeout=30)
-    return err
+        proc.wait(timeout=30)
+    err.seek(0)
+    return err.read()
 
 
 def _cut(data: bytes, size: int) -> bytes | None:

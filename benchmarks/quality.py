@@ -118,7 +118,7 @@ def category_of(family: str, command: str | None, folder: str = "") -> str:
         return "structured data"
     if _LISTING.search(cmd):
         return "search/listings"
-    if sub in ("safety", "spans", "web") or (sub == "kinds" and folder == "log") or "--verbose" in cmd or "http.server" in cmd:
+    if sub in ("safety", "spans", "web", "service_logs") or (sub == "kinds" and folder == "log") or "--verbose" in cmd or "http.server" in cmd:
         return "logs"  # crash traces, environment dumps, access and verbose logs
     if pack == "test":
         return "build/compilers"  # compilers, build tools, linters, type checkers, installers

@@ -58,7 +58,8 @@ def _run(fx, tmp_path):
 
 def test_fixture_set_is_complete():
     assert {"pytest_v_requests_utils", "requests_connection_refused", "urllib_connection_refused",
-            "flask_dev_server_log"} <= set(FIXTURES)
+            "flask_dev_server_log", "django_check_bad_app", "django_check_settings_secret", "django_debug_500_text",
+            "django_debug_500_html", "django_runserver_log", "werkzeug_debugger_page", "git_log_p_userinfo"} <= set(FIXTURES)
 
 
 def test_pytest_v_with_userinfo_test_ids_is_compressed_around_them(tmp_path):
@@ -89,32 +90,122 @@ def test_pytest_v_with_userinfo_test_ids_is_compressed_around_them(tmp_path):
     assert _rebuilt(out, stored) == fx.text  # every byte back: the page's secret lines, the rest from expand
 
 
-def test_chained_traceback_folds_long_library_runs_and_keeps_user_frames(tmp_path):
-    fx = FIXTURES["urllib_connection_refused"]
+def test_a_long_run_of_library_frames_folds_and_the_first_and_last_frames_stay(tmp_path):
+    """manage.py check with a typo in INSTALLED_APPS: 9 Django and importlib frames between the user's
+    manage.py frames and the frame that raised; the 8 before the raising one fold into one counted line."""
+    fx = FIXTURES["django_check_bad_app"]
     store, result, out = _run(fx, tmp_path)
     assert result.outcome == "safe"
-    assert "[sqz: 8 library frames (urllib, http, socket), source lines folded: urllib/request.py:1348 do_open;" in out
-    assert count(out)[0] < count(fx.text)[0] * 0.8
+    assert ("  [sqz: 8 library frames (django, importlib, importlib._bootstrap), source lines folded: "
+            "django/core/management/__init__.py:442 execute_from_command_line; ") in out
+    assert "importlib._bootstrap>:1176 _find_and_load]" in out
     assert missing_facts(out, fx.facts) == []
     lines = fx.text.split("\n")
-    for k, line in enumerate(lines):  # every exception line, the user frame and the frame that raised
-        if line and not line.startswith(" "):
-            assert line in out.split("\n"), line
-    raised = lines.index("ConnectionRefusedError: [Errno 111] Connection refused")
-    assert "\n".join(lines[raised - 2:raised + 1]) in out
-    hint = find_recovery(out)
-    assert resolve(store, hint[1]) == fx.raw  # no secret in it: the original is stored byte for byte
+    user = [k for k, line in enumerate(lines) if line.startswith('  File "') and "manage.py" in line]
+    assert len(user) == 2
+    for k in user:  # the user's frames with their source lines, verbatim
+        assert "\n".join(lines[k:k + 2]) in out
+    assert "\n".join(lines[-3:]) in out  # the raising frame and the exception line
+    assert "utility.execute()" not in out and "site-packages/django/" not in out  # the folded frames are gone
+    assert count(out)[0] < count(fx.text)[0] * 0.6
+    assert resolve(store, find_recovery(out)[1]) == fx.raw  # no secret in it: the original byte for byte
     store.close()
 
 
-def test_short_library_runs_stay_verbatim(tmp_path):
-    """requests through urllib3: no run of 8 library frames, so every frame stays (shorter runs folded
-    lost facts on the blind set); nothing else to compress, so the output goes out as it was."""
-    fx = FIXTURES["requests_connection_refused"]
+def test_a_secret_in_a_traceback_keeps_the_whole_trace_unfolded_and_unstored(tmp_path):
+    """The same long run of library frames, but the frame that raised shows a database password:
+    nothing of the trace folds and nothing of the output is stored."""
+    fx = FIXTURES["django_check_settings_secret"]
+    assert "fakeTraceSecret42" in fx.text
+    store, result, out = _run(fx, tmp_path)
+    assert result.outcome == "safe"
+    assert out == fx.text
+    assert "[sqz:" not in out and find_recovery(out) is None
+    assert store.find_hashes("", limit=5) == []
+    store.close()
+    assert b"fakeTraceSecret42" not in bytes_at_rest(tmp_path)
+
+
+@pytest.mark.parametrize("name", ["requests_connection_refused", "urllib_connection_refused"])
+def test_short_library_runs_stay_verbatim(tmp_path, name):
+    """requests through urllib3, and urllib alone: no run of 8 library frames once each trace's first
+    frame and the frame that raised stay (shorter runs folded lost facts on the blind set); nothing else
+    to compress, so the output goes out as it was, unstored."""
+    fx = FIXTURES[name]
     store, result, out = _run(fx, tmp_path)
     assert result.outcome == "safe"
     assert out == fx.text
     assert store.find_hashes("", limit=5) == []
+    store.close()
+
+
+def test_git_log_p_with_a_userinfo_url_is_formatted_around_its_line(tmp_path):
+    """git log -p whose patch adds a test with a postgres://user:password@ URL: the git formatter renders
+    the log with that line as a placeholder (keeping its ``+`` and indentation, so the hunk still
+    parses), and the line is put back byte for byte; the store keeps the log with that line withheld."""
+    fx = FIXTURES["git_log_p_userinfo"]
+    secret_line = next(line for line in fx.text.split("\n") if "fakeLogSecret7" in line)
+    store, result, out = _run(fx, tmp_path)
+    assert result.outcome == "safe" and result.plugin == "git"
+    assert count(out)[0] < count(fx.text)[0] * 0.8
+    assert out.split("\n").count(secret_line) == 1
+    assert out.index(secret_line) > out.index("Test the database URL setting")  # in its own commit's patch
+    assert missing_facts(out, fx.facts) == []
+    assert "index " not in out and "Author:" not in out  # the git formatter's rendering, not the log as it was
+    stored = resolve(store, find_recovery(out)[1]).decode()
+    store.close()
+    assert "fakeLogSecret7" not in stored and stored.count(WITHHELD) == 1
+    assert _rebuilt(out, stored) == fx.text
+    assert b"fakeLogSecret7" not in bytes_at_rest(tmp_path)
+
+
+def test_web_debug_pages_are_rendered_around_their_tracebacks(tmp_path):
+    """Django's debug 500 page and Werkzeug's debugger page as HTML: the content kind renders the page,
+    each traceback stays verbatim (where it was, or below the rendering), the page's secret line too."""
+    for name, raised in (("django_debug_500_html", None), ("werkzeug_debugger_page", "KeyError: 'missing'")):
+        fx = FIXTURES[name]
+        db = tmp_path / name
+        db.mkdir()
+        store, result, out = _run(fx, db)
+        assert result.outcome == "safe" and result.plugin == "generic", name
+        assert count(out)[0] * 2 < count(fx.text)[0], name
+        assert missing_facts(out, fx.facts) == [], name
+        verdict = classify(fx.text)
+        lines = fx.text.split("\n")
+        for span in verdict.spans:
+            assert "\n".join(lines[span[0]:span[1] + 1]) in out, (name, span)
+        if raised:
+            assert "<div" in fx.text and "<div" not in out
+        hint = find_recovery(out)
+        stored = resolve(store, hint[1]).decode()
+        store.close()
+        assert _rebuilt(out, stored) == fx.text
+
+
+def test_django_debug_page_as_text_protects_its_whole_chained_trace():
+    """Django's text page chains a trace's parts without a Traceback header of their own, and blanks the
+    ^^^ marker lines to spaces: the protected span runs from the header to the last frame of the last part."""
+    fx = FIXTURES["django_debug_500_text"]
+    lines = fx.text.split("\n")
+    (a, b, _), = classify(fx.text).spans
+    assert lines[a] == "Traceback (most recent call last):"
+    assert lines[b + 1] == "" and lines[b + 2].startswith("Exception Type: ConnectionError at /stock/")
+    assert sum(line.startswith("The above exception (") for line in lines[a:b + 1]) == 2
+    assert any(line.startswith("During handling of the above exception (") for line in lines[a:b + 1])
+    assert 'orders/views.py", line 16, in stock' in "\n".join(lines[a:b + 1])
+
+
+def test_django_runserver_log_folds_access_lines_around_the_tracebacks(tmp_path):
+    fx = FIXTURES["django_runserver_log"]
+    store, result, out = _run(fx, tmp_path)
+    assert result.outcome == "safe"
+    assert count(out)[0] * 2 < count(fx.text)[0]
+    assert missing_facts(out, fx.facts) == []
+    first = fx.text.index("Traceback")
+    trace = fx.text[first:fx.text.index('"GET /stock/ HTTP/1.1" 500', first)]
+    assert trace in out  # the first chained trace, verbatim
+    assert "the same 74-line stack trace as above, copy 2 of 2" in out
+    assert resolve(store, find_recovery(out)[1]) == fx.raw
     store.close()
 
 
@@ -171,11 +262,16 @@ def test_put_back_refuses_a_changed_or_repeated_placeholder():
     from sqz_core.spans import placeholder
 
     blocks = ["A", "B"]
+    marks = [placeholder(0), placeholder(1)]
     good = f"x\n{placeholder(0)}\ny\n{placeholder(1)}\n"
-    assert put_back(good, blocks) == "x\nA\ny\nB\n"
-    assert put_back(f"x\n{placeholder(0)}\n", blocks) is None  # one dropped
-    assert put_back(f"{placeholder(0)}\n{placeholder(0)}\n{placeholder(1)}", blocks) is None
-    assert put_back(f"[×2 like {placeholder(0)}]\n{placeholder(1)}", blocks) is None  # folded into a note
+    assert put_back(good, marks, blocks) == "x\nA\ny\nB\n"
+    assert put_back(f"x\n{placeholder(0)}\n", marks, blocks) is None  # one dropped
+    assert put_back(f"{placeholder(0)}\n{placeholder(0)}\n{placeholder(1)}", marks, blocks) is None
+    assert put_back(f"[×2 like {placeholder(0)}]\n{placeholder(1)}", marks, blocks) is None  # folded into a note
+    # a placeholder keeps its line's indentation and diff marker, and only that line stands for it
+    assert placeholder(0, "+    token = 'x'") == "+    " + placeholder(0)
+    assert put_back(f"+    {placeholder(0)}\n{placeholder(1)}", [placeholder(0, "+  a"), marks[1]], blocks) is None
+    assert put_back(f"+  {placeholder(0)}\n{placeholder(1)}", [placeholder(0, "+  a"), marks[1]], blocks) == "A\nB"
 
 
 def test_library_frames_fold_but_the_raising_frame_stays():
@@ -191,6 +287,9 @@ def test_library_frames_fold_but_the_raising_frame_stays():
                        + "; ".join(f"lib{k % 5}/mod.py:{k + 10} f{k}" for k in range(9)) + "]")
     assert kept[4:] == lines[-3:]  # the frame that raised and the exception line
     assert fold_library_frames(lines[:3] + lines[-7:])[1] == 0  # 3 library frames: a short run stays
+    kept, n = fold_library_frames(lines[:1] + lines[3:])  # no user frame: the trace's first frame stays too
+    assert n == 8 and kept[1:3] == lines[3:5] and kept[3].startswith("  [sqz: 8 library frames (")
+    assert kept[4:] == lines[-3:]
 
 
 # --- adversarial properties ----------------------------------------------------------------

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Capture service-log fixtures (tests/fixtures/kinds/log/svc_*): nginx in front of gunicorn + Flask
+# Capture service-log fixtures (tests/fixtures/service_logs/svc_*): nginx in front of gunicorn + Flask
 # (the upstream stopped half-way), gunicorn's own logs, the Flask dev server with tracebacks,
-# PostgreSQL under pgbench with failing statements and a deadlock, redis at verbose, memcached -vv
-# and a Python worker at DEBUG retrying against a closed port; read as agents read them (cat,
+# PostgreSQL under pgbench with failing statements and a deadlock, redis at verbose and a Python
+# worker at DEBUG retrying against a closed port; read as agents read them (cat,
 # tail -n, head -n, grep). Issue 25.1/25.2.
 #
 #   bash sqz_formatters_generic/scripts/capture_service_logs.sh
 #
-# Needs (as root): Debian nginx-light, redis-server, memcached, the PostgreSQL 15 binaries
+# Needs (as root): Debian nginx-light, redis-server, the PostgreSQL 15 binaries
 # (/usr/lib/postgresql/15/bin, pgbench), runuser, and a scratch venv with flask + gunicorn
 # (SVC_VENV, default /tmp/sqz-logs-venv; never the project venv). Loopback ports 18831-18839,
 # fixed dir /tmp/sqz-svclogs; every server is stopped at the end. Registry hosts and index paths
@@ -15,7 +15,7 @@
 # command, produced_by and exit_code only.
 set -u
 HERE="$(cd "$(dirname "$0")/.." && pwd)"
-OUT="$HERE/tests/fixtures/kinds/log"
+OUT="$HERE/tests/fixtures/service_logs"
 W=/tmp/sqz-svclogs
 PY=${PYTHON:-python3}
 SQZ_PY=${SQZ_PYTHON:-"$HERE/../.venv/bin/python"}
@@ -31,7 +31,7 @@ rd() {  # rd NAME "produced_by" CMDLINE: run the read command in $W, store scrub
   local rc=$?
   scrub <"$W/.out" >"$OUT/$name.txt"
   meta "$OUT/$name.json" "$cmd" "$by" "$rc"
-  echo "captured log/$name (exit $rc, $(wc -c <"$OUT/$name.txt") bytes)"
+  echo "captured service_logs/$name (exit $rc, $(wc -c <"$OUT/$name.txt") bytes)"
 }
 
 # ------------------------------------------------ nginx -> gunicorn -> Flask; the upstream stops half-way
@@ -94,7 +94,6 @@ wait $A
 $PSQL -c "CHECKPOINT" bench >/dev/null
 runuser -u postgres -- $PGB/pg_ctl -D "$PGW/data" -w stop >/dev/null
 cp "$PGW/server.log" "$W/logs/postgresql.log"
-rd svc_pgbench_run "$PGV" "cat logs/pgbench_run.txt"
 rd svc_postgres_pgbench_tail "$PGV" "tail -n 120 logs/postgresql.log"
 rd svc_postgres_pgbench_grep "$PGV" "grep -E -A3 'ERROR|FATAL|deadlock' logs/postgresql.log"
 
@@ -111,24 +110,6 @@ sleep 5
 for i in $(seq 1 6); do redis-cli -p 18835 GET "order:$i" >/dev/null; done
 redis-cli -p 18835 SHUTDOWN NOSAVE >/dev/null 2>&1; wait $RD 2>/dev/null
 rd svc_redis_verbose_cat "$RDV" "cat logs/redis.log"
-
-# ------------------------------------------------ memcached -vv: a client's sets and gets
-MCV="$(memcached -V)"
-memcached -u nobody -l 127.0.0.1 -p 18836 -U 0 -vv >"$W/logs/memcached.log" 2>&1 &
-MC=$!
-sleep 1
-"$V/bin/python" - <<'PYEOF'
-from pymemcache.client.base import Client
-for round_ in range(3):
-    c = Client(("127.0.0.1", 18836))
-    for i in range(8):
-        c.set(f"session:{round_}:{i}", b"x" * (i + 1))
-    for i in range(10):
-        c.get(f"session:{round_}:{i}")
-    c.close()
-PYEOF
-kill $MC; wait $MC 2>/dev/null
-rd svc_memcached_vv_head "$MCV" "head -n 150 logs/memcached.log"
 
 # ------------------------------------------------ a Python worker at DEBUG: retries against a closed port
 WKV="$($PY --version) logging (svc_logs_worker.py: real ConnectionRefusedError on 127.0.0.1:18837)"

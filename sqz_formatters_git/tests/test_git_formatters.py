@@ -44,6 +44,8 @@ EXPECTED_NONE = {
     "refs/h2_worktree_porcelain",
     # issue 25's word-rule captures: a reflog is one line per move already
     "refs/w25_reflog",
+    # one path a line already: every path whole (issue 25) leaves nothing shorter in characters
+    "log/held_sqz_show_oneline_name_only", "log/held_numstat",
 }
 # Lines that must always survive verbatim: failures, conflicts, rejections, hints (a hint only
 # goes inside one of git's stock advice blocks, replaced by a marker line naming its commands).
@@ -261,29 +263,33 @@ def test_pipeline_serves_a_patch_as_the_formatter_wrote_it(name, tmp_path):
 def test_localized_long_status_groups_match_english(loc):
     en = run(fixture("status/long_en")).splitlines()
     other = run(fixture(f"status/long_{loc}")).splitlines()
-    assert other[2:] == en[2:]  # same groups; the branch lines stay in the user's language
-    assert other[:2] != en[:2]
+    # the same entries in the same groups, under git's headers and labels in the user's language
+    assert len(other) == len(en)
+    assert [x.rsplit(": ", 1)[-1] for x in other if x.startswith(" ")] == [
+        x.rsplit(": ", 1)[-1] for x in en if x.startswith(" ")]
+    assert other[:2] != en[:2] and other[2] != en[2]
 
 
 def test_status_groups_and_counts():
-    out = run(fixture("status/long_en"))
-    assert "staged: R docs/usage.md -> docs/USAGE.md, M src/app.py, A src/new_module.py" in out
-    assert "modified: M src/util.py, D tests/test_app.py" in out
-    assert "untracked: build/, notes.txt" in out
-    assert "(use " not in out
+    out = run(fixture("status/long_en")).splitlines()
+    # git's section headers and labels, each said once; every path whole (issue 25's word rule)
+    assert out[2:] == ["Changes to be committed:", " renamed: docs/usage.md -> docs/USAGE.md", " modified: src/app.py",
+                       " new file: src/new_module.py", "Changes not staged for commit:", " modified: src/util.py",
+                       " deleted: tests/test_app.py", "Untracked files:", " build/ notes.txt"]
+    assert not any("(use " in x for x in out)
     # a count is printed from COUNT_FROM entries on
     from sqz_formatters_git.git_status import COUNT_FROM, format_short
 
     many = "".join(f"?? f{i}.txt\n" for i in range(COUNT_FROM)) + " M a.py\n"
     assert format_short(many).splitlines() == [
-        "modified: M a.py", f"untracked ({COUNT_FROM}): " + ", ".join(f"f{i}.txt" for i in range(COUNT_FROM))]
+        "modified:", " M a.py", f"untracked ({COUNT_FROM}):", " " + " ".join(f"f{i}.txt" for i in range(COUNT_FROM))]
 
 
 def test_untracked_not_listed_keeps_its_words_without_the_hint():
     out = run(fixture("status/untracked_only")).splitlines()
     assert "Untracked files not listed" in out
     assert not any("use -u option" in x for x in out)
-    assert "staged: R docs/usage.md -> docs/USAGE.md, M src/app.py, A src/new_module.py" in out
+    assert out[4:7] == [" renamed: docs/usage.md -> docs/USAGE.md", " modified: src/app.py", " new file: src/new_module.py"]
 
 
 def test_clean_status_says_clean_in_gits_words():
@@ -293,7 +299,7 @@ def test_clean_status_says_clean_in_gits_words():
 def test_conflicts_listed_first_with_codes():
     out = run(fixture("status/conflict_en")).splitlines()
     assert "You have unmerged paths." in out
-    assert "conflicts: UU README.md, UU src/util.py" in out
+    assert out[3:6] == ["Unmerged paths:", " both modified: README.md", " both modified: src/util.py"]
 
 
 # --------------------------------------------------------------------------- near misses
@@ -481,42 +487,40 @@ STAT_FIXTURES = ["diff/stat", "diff/cached_stat", "diff/real_stat", "diff/show_s
 
 @pytest.mark.parametrize("name", STAT_FIXTURES)
 def test_every_stat_path_and_count_stays_on_the_page(name):
-    """Each file line of the raw diffstat: its directory and `name count` on one output line, bar graph gone."""
+    """Each file line of the raw diffstat: its whole path and count on one output line (`` a.py 3 b.py 1``,
+    a path with a blank quoted), bar graph gone."""
+    from sqz_formatters_git._common import quote_item
+
     fx = fixture(name)
     out = run(fx).splitlines()
     raw = [m.groups() for m in map(_RAW_STAT.match, fx.request().text.splitlines()) if m]
     assert raw
     for path, count in raw:
-        head, _, base = path.rpartition("/")
-        if any(x.startswith(f" {path} {count}") and x == f" {path} {count}" for x in out):
-            continue  # written whole
-        lines = [x for x in out if x.startswith(f" {head}/: ")]
-        assert any(re.search(rf"(?:: |, | ){re.escape(base)} {re.escape(count)}(?:,? |$)", x) for x in lines), path
+        item = path if "=>" in path or not count.isdigit() else quote_item(path)
+        assert any(re.search(rf"(?:^| ){re.escape(item)} {re.escape(count)}(?: |$)", x) for x in out), path
     assert not any(re.search(r"\| +\d+ [+-]+$", x) for x in out)  # the +/- bar graph is dropped
     summaries = [x for x in fx.request().text.splitlines() if re.match(r"^ \d+ files? changed", x)]
     assert [x for x in out if re.match(r"^ \d+ files? changed", x)] == summaries
 
 
-def test_a_directory_is_written_once_per_stat_block():
+def test_every_stat_path_stays_whole_with_its_count():
     out = run(fixture("log/real_stat")).splitlines()
-    assert sum(1 for x in out if x.startswith(" pygments/: ")) == 2  # one per commit
-    assert " pygments/: __init__.py 24 cmdline.py 32 filter.py 5 formatter.py 57 lexer.py 176 style.py 12 token.py 3 util.py 84" in out
-    assert " pygments/formatters/: html.py 202 terminal.py 2" in out
+    # issue 25's word rule: a path is one word (grouped under its directory it was lost)
+    assert sum(1 for x in out if x.startswith(" pygments/__init__.py ")) == 2  # one per commit
+    assert " pygments/formatters/html.py 202 pygments/formatters/terminal.py 2" in out
+    assert not any(x.startswith(" pygments/: ") for x in out)
 
 
-def test_stat_groups_use_commas_when_a_name_has_a_space_or_a_count_is_binary():
-    from sqz_formatters_git._common import group_stat_entries
+def test_stat_lines_keep_git_path_forms():
+    from sqz_formatters_git._common import stat_lines
 
-    assert group_stat_entries([("a/x y.txt", "3"), ("a/z.py", "4")]) == [" a/: x y.txt 3, z.py 4"]
-    assert group_stat_entries([("a/logo.png", "Bin 0 -> 12 bytes"), ("a/z.py", "4")]) == [
-        " a/: logo.png Bin 0 -> 12 bytes, z.py 4"]
-    # lone files, top-level files and renames are written whole, in git's order
-    assert group_stat_entries([("README.md", "1"), ("docs/{a.md => b.md}", "0"), ("src/x.py", "2")]) == [
-        " README.md 1", " docs/{a.md => b.md} 0", " src/x.py 2"]
-    # quoted paths and paths git cut to `.../name` (directory unknown) are never grouped
-    assert group_stat_entries([('"d/caf\\303\\251.md"', "1"), ('"d/\\tab.md"', "2")]) == [
-        ' "d/caf\\303\\251.md" 1', ' "d/\\tab.md" 2']
-    assert group_stat_entries([(".../a.py", "1"), (".../b.py", "2")]) == [" .../a.py 1", " .../b.py 2"]
+    # one directory a line, a name with a blank quoted; a binary file alone, as git wrote it
+    assert stat_lines([("a/x y.txt", "3"), ("a/logo.png", "Bin 0 -> 12 bytes"), ("a/z.py", "4")]) == [
+        ' "a/x y.txt" 3 a/z.py 4', " a/logo.png Bin 0 -> 12 bytes"]
+    # renames and paths git cut to `.../name`, as git wrote them, in git's order
+    assert stat_lines([("README.md", "1"), ("docs/{a.md => b.md}", "0"), ('"d/caf\\303\\251.md"', "1"),
+                       (".../a.py", "1")]) == [" README.md 1 .../a.py 1", " docs/{a.md => b.md} 0",
+                                              ' "d/caf\\303\\251.md" 1']
 
 
 # --------------------------------------------------------------------------- stock advice
@@ -644,7 +648,7 @@ def test_format_patch_damaged_or_other_shape_refused(cut):
 
 def test_stash_show_is_read_as_a_diff_other_stash_verbs_are_not():
     stat, patch = fixture("diff/held_stash_show"), fixture("diff/held_stash_show_p")
-    assert run(stat).splitlines() == [" src/click/: termui.py 2 utils.py 2",
+    assert run(stat).splitlines() == [" src/click/termui.py 2 src/click/utils.py 2",
                                       " 2 files changed, 2 insertions(+), 2 deletions(-)"]
     out = run(patch)
     assert _patch_lines(out) == _patch_lines(patch.request().text) and "index " not in out

@@ -1,8 +1,7 @@
 """`--stat` renderings read back file by file, each with its change count, under its own commit.
 
-The fixtures' facts can only name a grouped file as parts (``["docs/", "advanced.rst", "6"]``), which
-an unrelated line may also satisfy; this reads the whole rendering back instead: every (path, count)
-of every commit, and nothing else, in the commit git listed it under.
+This reads the whole rendering back: every (path, count) of every commit, and nothing else, in the
+commit git listed it under (each path whole, issue 25's word rule).
 """
 
 from __future__ import annotations
@@ -35,12 +34,28 @@ def _raw(text: str) -> list[list[tuple[str, str]]]:
     return [c for c in commits if c]
 
 
-def _item(text: str) -> tuple[str, str]:
-    m = _BIN.match(text)
-    if m:
-        return m.group(1), m.group(2)
-    path, _, count = text.rpartition(" ")
-    return path, count
+_ITEM = re.compile(r'"(?:[^"\\]|\\.)*"|[^ "]+')
+
+
+def _unquote(name: str) -> str:
+    if len(name) >= 2 and name[0] == name[-1] == '"':
+        return re.sub(r"\\(.)", r"\1", name[1:-1])
+    return name
+
+
+def read_stat_line(body: str) -> list[tuple[str, str]]:
+    """(path, count) pairs of one rendered stat line (without its indent): ``a.py 3 "b c.py" 4``, or
+    one rename / binary entry as git wrote it (``docs/{a => b} 0``, ``logo.png Bin 0 -> 9 bytes``)."""
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"', "", body)
+    if "=>" in bare or " Bin " in f" {bare}":
+        if " Bin " in body:
+            name, _, count = body.partition(" Bin ")
+            return [(name, "Bin " + count)]
+        name, _, count = body.rpartition(" ")
+        return [(name, count)]
+    words = _ITEM.findall(body)
+    assert " ".join(words) == body and len(words) % 2 == 0, body
+    return [(_unquote(words[k]), words[k + 1]) for k in range(0, len(words), 2)]
 
 
 def _rendered(out: str) -> list[list[tuple[str, str]]]:
@@ -51,19 +66,7 @@ def _rendered(out: str) -> list[list[tuple[str, str]]]:
             continue
         if line.startswith("  ") or _SUMMARY.match(line) or _MODES.match(line):
             continue
-        body = line[1:]
-        m = re.match(r"^(.*?/): (.*)$", body)
-        if not m or "{" in m.group(1):
-            commits[-1].append(_item(body))
-            continue
-        directory, rest = m.groups()
-        if ", " in rest:
-            items = [_item(i) for i in rest.split(", ")]
-        else:
-            words = rest.split(" ")
-            assert len(words) % 2 == 0, line
-            items = [(words[k], words[k + 1]) for k in range(0, len(words), 2)]
-        commits[-1].extend((directory + name, count) for name, count in items)
+        commits[-1].extend(read_stat_line(line[1:]))
     return [c for c in commits if c]
 
 

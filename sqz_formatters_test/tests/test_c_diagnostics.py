@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sqz_core.api import FormatRequest
+
 from fmt_test_suite import FormatterSuite, raw_text
 from sqz_formatters_test import c_diagnostics as formatter
 
@@ -49,24 +51,16 @@ def test_repeated_instantiation_chain_becomes_its_locations():
     assert sum(x.endswith(": error: no match for ‘operator<’ (operand types are ‘Item’ and ‘Item’)") for x in out) == 3
 
 
-def test_absolute_paths_relative_to_their_root():
-    lines = ["/home/u/proj/src/a.c: In function ‘f’:",
-             "/home/u/proj/src/a.c:3:1: error: boom",
-             "/home/u/proj/include/b.h:9:2: warning: hm [-Wx]",
-             "/usr/include/stdio.h:10:1: note: declared here",
-             "make: *** [Makefile:3: a.o] Error 1"]
-    assert formatter.relative_to_root(lines) == [
-        "[paths relative to /home/u/]",
-        "proj/src/a.c: In function ‘f’:",
-        "proj/src/a.c:3:1: error: boom",
-        "proj/include/b.h:9:2: warning: hm [-Wx]",
-        "/usr/include/stdio.h:10:1: note: declared here",
-        "make: *** [Makefile:3: a.o] Error 1"]
-    one_dir = ["/w/p/src/a.c:1:1: error: x", "/w/p/src/b.c:2:2: error: y"]
-    assert formatter.relative_to_root(one_dir) == ["[paths relative to /w/p/]", "src/a.c:1:1: error: x",
-                                                   "src/b.c:2:2: error: y"]
-    assert formatter.relative_to_root(one_dir[:1]) == one_dir[:1]          # nothing to win
-    assert formatter.relative_to_root(["src/a.c:1:1: error: x"] * 3) == ["src/a.c:1:1: error: x"] * 3
+def test_absolute_paths_stay_whole():
+    lines = ["/home/u/proj/src/a.c: In function ‘f’:\n",
+             "/home/u/proj/src/a.c:3:1: error: boom\n",
+             "/home/u/proj/include/b.h:9:2: warning: hm [-Wx]\n",
+             "/usr/include/stdio.h:10:1: note: declared here\n"]
+    out = formatter.sqz_format(request=FormatRequest("".join(lines), "gcc -c /home/u/proj/src/a.c", exit_code=1))
+    assert out is not None
+    for path in ("/home/u/proj/src/a.c", "/home/u/proj/include/b.h", "/usr/include/stdio.h"):
+        assert path in out.split() or any(w.startswith(path + ":") for w in out.split())
+    assert "[paths relative to" not in out
 
 
 def test_repeated_candidate_notes_are_counted():

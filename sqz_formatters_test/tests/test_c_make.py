@@ -17,10 +17,39 @@ def test_make_error_lines_verbatim():
     assert "make: Target 'all' not remade because of errors." in out
 
 
-def test_green_build_keeps_only_the_final_command():
-    out = run(fixture("build_green"))
-    assert out.startswith("[dropped: cc ×26 command lines]")
-    assert len(out.splitlines()) == 2
+def test_green_build_keeps_every_compiled_file_in_one_template():
+    fx = fixture("build_green")
+    out = run(fx).splitlines()
+    raw = fx.request().text.splitlines()
+    compiles = [line for line in raw if " -c " in line]
+    assert len(compiles) == 26
+    assert out[0] == "cc -O2 -Isrc -c * -o * [×26, per line:]"
+    values = out[1].split("; ")
+    # every command rebuilds word for word from the template and its line's words
+    assert [f"cc -O2 -Isrc -c {v.split()[0]} -o {v.split()[1]}" for v in values] == [" ".join(c.split()) for c in compiles]
+    assert out[2].startswith("cc -O2 -o app build/main.o")       # the link step, whole
+    assert not any(line.startswith("[dropped") for line in out)
+
+
+def test_brotli_build_folds_its_compiles_and_keeps_archive_and_link():
+    fx = fixture("s10_brotli_green_j2")
+    out = run(fx)
+    raw = fx.request().text
+    sources = [w for w in raw.split() if w.endswith(".c")]
+    assert len(sources) == 36
+    assert set(sources) <= set(out.replace(";", " ").split())
+    assert out.splitlines()[0] == "gcc -O2 -fPIC -Ic/include -c * -o * [×36, per line:]"
+    assert "gcc -o brotli c/tools/brotli.o libbrotli.a -lm" in out.splitlines()
+    assert any(line.startswith("ar rcs libbrotli.a c/common/constants.o") for line in out.splitlines())
+
+
+def test_compiles_of_other_shapes_stay_whole_and_diagnostics_keep_locations():
+    fx = fixture("s10_brotli_warnings_j2")
+    out = run(fx).splitlines()
+    assert out[0].startswith("gcc -O2 -fPIC -Wall -Wextra -Wcast-qual -Wmissing-prototypes -Ic/include -c * -o * [×36")
+    assert "c/enc/compound_dictionary.c:191:30: warning: cast discards 'const' qualifier from pointer target type " \
+           "[-Wcast-qual]" in out
+    assert not any(line.lstrip().startswith("|") for line in out)      # the source snippets go
 
 
 def test_cargo_output_is_not_ours():
@@ -54,6 +83,6 @@ def test_directory_without_output_is_dropped():
     lines = ["make[1]: Entering directory '/w/lib'", "cc -c a.c -o a.o", "make[1]: Leaving directory '/w/lib'",
              "make[1]: Entering directory '/w/app'", "a.c:1:1: error: x", "make[1]: Leaving directory '/w/app'"]
     from sqz_formatters_test.c_make import compress_make_lines
-    kept, dropped = compress_make_lines(lines)
-    assert kept == ["[dropped: cc, directory ×3 command lines]", "make[1]: Entering directory '/w/app'",
+    kept, dropped = compress_make_lines(lines, fold=True)
+    assert kept == ["[dropped: directory ×3 command lines]", "cc -c a.c -o a.o", "make[1]: Entering directory '/w/app'",
                     "a.c:1:1: error: x"]

@@ -346,15 +346,24 @@ def test_candidate_fold_two_jobs_interleaved_complete_or_none(chunk, cut):
 _ECHO = re.compile(r"^(?:gcc|clang|ar|ranlib) ")
 
 
+_FOLD = re.compile(r" \[×(\d+)(?:, per line:)?\]$")
+
+
 def _make_accounting(text: str, out: str) -> None:
-    """Echoes kept + echoes counted = echoes printed; every diagnostic and make error kept."""
+    """Echoes kept + echoes folded into a template + echoes counted = echoes printed; every word of a
+    compiler command is on the page; every diagnostic and make error kept."""
     echoes = sum(1 for x in text.splitlines() if _ECHO.match(x))
-    kept = sum(1 for x in out.splitlines() if _ECHO.match(x))
+    kept = sum(1 for x in out.splitlines() if _ECHO.match(x) and not _FOLD.search(x))
+    folded = sum(int(m.group(1)) for x in out.splitlines() if _ECHO.match(x) and (m := _FOLD.search(x)))
     m = re.search(r"^\[dropped: (.*) command lines\]$", out, re.M)
     said = 0
     if m:
         said = sum(int(k.group(1)) if (k := re.search(r" ×(\d+)$", item)) else 1 for item in m.group(1).split(", "))
-    assert kept + said == echoes
+    assert kept + folded + said == echoes
+    words = set(out.replace(";", " ").split())
+    for x in text.splitlines():
+        if x.startswith(("gcc ", "clang ")):
+            assert set(x.split()) <= words, x
     for x in text.splitlines():
         if _C.match(x) and " note: " not in x or x.startswith("make: ***") or "undefined reference" in x:
             assert x in out, x
@@ -363,9 +372,11 @@ def _make_accounting(text: str, out: str) -> None:
 def test_make_green_names_its_artefacts_only():
     text, out = _run(c_make, "make", "ho_lua_green_j2")
     _make_accounting(text, out)
-    assert out.splitlines()[0] == "[dropped: gcc ×34, ranlib command lines]"
+    lines = out.splitlines()
+    assert lines[0].startswith("gcc -Wall -O2 -Wfatal-errors ") and lines[0].endswith(" -c -o * * [×34, per line:]")
+    assert lines[1].startswith("lapi.o lapi.c; lcode.o lcode.c; ")
+    assert "[dropped: ranlib command lines]" in lines
     assert "ar rc liblua.a lapi.o" in out and "gcc -o lua " in out
-    assert " -c -o " not in out
 
 
 def test_make_link_error_keeps_the_failing_link():

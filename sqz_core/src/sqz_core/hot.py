@@ -90,10 +90,7 @@ def _note(result) -> None:
         msg = f"sqz: sent unchanged ({result.reason}; SQZ_TIME_BUDGET_MS sets it)"
     else:
         return
-    try:
-        sys.stderr.write(msg + "\n")
-    except Exception:
-        pass
+    _say(msg)
 
 
 def compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | None = None):
@@ -284,7 +281,6 @@ def _disarm() -> None:
             done.release()
         except RuntimeError:
             pass
-    _hard["claim"] = _hard["deadline"] = None
 
 
 def _budget_seconds() -> float | None:
@@ -357,7 +353,10 @@ def _capped(data: bytes, opts: dict, budget: float):
         os.close(r)
         if not done:
             _kill(pid)
-        _reap(pid)
+        try:
+            os.waitpid(pid, 0)
+        except (OSError, InterruptedError):
+            pass
         _hard["child"] = None
     message = b"".join(chunks)
     if done:
@@ -415,13 +414,6 @@ def _kill(pid: int) -> None:
         pass
 
 
-def _reap(pid: int) -> None:
-    try:
-        os.waitpid(pid, 0)
-    except (OSError, InterruptedError):
-        pass
-
-
 def _answer_from(fields: list[bytes], output: bytes) -> Answer:
     values = dict(zip(_ANSWER_FIELDS, (f.decode("utf-8", "replace") for f in fields)))
     code = values.pop("exit_code")
@@ -461,22 +453,21 @@ def _compress_bytes(data: bytes, opts: dict, *, store=NOT_MINE, index: dict | No
     own = store is NOT_MINE
     if own:
         store = _open_store()
+
+    def run(store, no_cache: bool):
+        return compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"], session=opts["session"],
+                        store=store, no_cache=no_cache, index=index, exit_nonce=opts.get("exit_nonce"),
+                        abbreviate=False if opts.get("no_abbrev") else None)
     try:
         try:
-            result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
-                              session=opts["session"], store=store, no_cache=opts["no_cache"], index=index,
-                              abbreviate=False if opts.get("no_abbrev") else None,
-                              exit_nonce=opts.get("exit_nonce"))
+            result = run(store, opts["no_cache"])
         except StoreError as exc:
             opts["store_failed"] = True
             if isinstance(exc, StoreBusy):
                 _busy_note()
             else:
                 sys.stderr.write(f"sqz: store error ({exc}); compressing without dedup or expand\n")
-            result = compress(data, command=opts["command"], tool=opts["tool"], mode=opts["mode"],
-                              session=opts["session"], store=None, no_cache=True, index=index,
-                              abbreviate=False if opts.get("no_abbrev") else None,
-                              exit_nonce=opts.get("exit_nonce"))
+            result = run(None, True)
             store_for_stats = None
         else:
             store_for_stats = store
@@ -567,10 +558,10 @@ def _stdout_to_devnull() -> None:
         pass
 
 
-def _say(line: str) -> None:
+def _say(line: str, end: str = "\n") -> None:
     """One line on stderr, if stderr can take it."""
     try:
-        sys.stderr.write(line + "\n")
+        sys.stderr.write(line + end)
         sys.stderr.flush()
     except Exception:
         pass
@@ -768,25 +759,28 @@ def _cmd_compress(opts: dict) -> int:
 
             raw, code = split_trailer(data, opts.get("exit_nonce"))
             _arm(raw, code or 0, _TIMEOUT_NOTE)
-        _unwind_on_stop()
-        answer = _via_daemon(data, opts)
-        if answer is not None:
-            if answer is not _SENT:
-                _hold_stops()
-                status, written = _daemon_answer(answer)
-                return status if written else (status or 1)
-            opts = dict(opts, no_cache=True)  # the daemon may have served it: never answer with a ref now
-        result = compress_bytes(data, opts)
-        _hold_stops()
+        code, written = _answer(data, opts)
     except _Stopped as stop:
         return _flush_on_stop(b"".join(chunks), stop.signum, "compress")
+    status = code or (128 + _stop["got"] if _stop["got"] else 0)
+    return status if written else (status or 1)  # output lost: never report success
+
+
+def _answer(data: bytes, opts: dict) -> tuple[int | None, bool]:
+    """Compress ``data`` (through a running daemon when there is one) and write the answer: ``(the exit
+    status it carries, whether stdout took it)``. A stop while compressing raises ``_Stopped``."""
+    _unwind_on_stop()
+    answer = _via_daemon(data, opts)
+    if answer is not None and answer is not _SENT:
+        _hold_stops()
+        return _daemon_answer(answer)
+    # _SENT: the daemon may have served it, so never answer with a ref now
+    result = compress_bytes(data, dict(opts, no_cache=True) if answer is _SENT else opts)
+    _hold_stops()
     written = _write_out(result.output)
     if written:
         _note(result)
-    status = result.exit_code if result.exit_code is not None else 0
-    if not status and _stop["got"]:
-        status = 128 + _stop["got"]
-    return status if written else (status or 1)  # output lost: never report success
+    return result.exit_code, written
 
 
 def _drain(fd: int, chunks: list[bytes], seconds: float) -> None:
@@ -869,22 +863,10 @@ def _cmd_run(opts: dict, argv: list[str]) -> int:
     data = b"".join(chunks)
     _arm(data, status, _TIMEOUT_NOTE)  # the command has ended: its status is the exit status, whatever happens
     try:
-        _unwind_on_stop()
-        answer = _via_daemon(data, opts)
-        if answer is not None:
-            if answer is not _SENT:
-                _hold_stops()
-                written = _daemon_answer(answer)[1]
-                return status if written else (status or 1)
-            opts = dict(opts, no_cache=True)
-        result = compress_bytes(data, opts)
-        _hold_stops()
+        written = _answer(data, opts)[1]
     except _Stopped as stop:
         _flush_on_stop(data, stop.signum, "run")
         return status or 128 + stop.signum
-    written = _write_out(result.output)
-    if written:
-        _note(result)
     return status if written else (status or 1)  # the command's status; 1 if it succeeded but its output was lost
 
 
@@ -989,15 +971,7 @@ def _cmd_hook(agent: str, rest: list[str]) -> int:
     if via is _SENT:
         return 0  # delivered, answer lost: the daemon may have recorded it as served, so no answer (fail open)
     if via is not None:
-        out, before, after, _status = via
-        for text in (before, after):
-            if text:
-                try:
-                    sys.stderr.write(text)
-                except Exception:
-                    pass
-        if out:
-            _write_out(out)
+        _daemon_answer(via)  # the hook's status is always 0 (fail open)
         return 0
     answer = run_hook(agent, rest, payload)
     if answer:
@@ -1022,10 +996,7 @@ def run_hook(agent: str, rest: list[str], payload: bytes) -> bytes | None:
                 return None
             answer = module.hook(payload, rest)
     except Exception as exc:  # fail open
-        try:
-            sys.stderr.write(f"sqz hook {agent}: {type(exc).__name__}: {exc}; command left unchanged\n")
-        except Exception:
-            pass
+        _say(f"sqz hook {agent}: {type(exc).__name__}: {exc}; command left unchanged")
         return None
     if not answer:
         return None
@@ -1108,10 +1079,7 @@ def _daemon_answer(answer) -> tuple[int, bool]:
         if text is None:
             written = _write_out(out)
         elif text:
-            try:
-                sys.stderr.write(text)
-            except Exception:
-                pass
+            _say(text, "")
     return status, written
 
 
@@ -1128,6 +1096,9 @@ def main(argv: list[str], *, hard_cap: bool = False):
     _hard["enabled"] = hard_cap
     if argv[0] in ("compress", "run", "expand", "hook"):
         _guard_std_fds()
+        from . import config, lazyre
+
+        lazyre.keep_forms_in(config.cache_dir())  # patterns built from what earlier calls compiled
     verb, args = argv[0], argv[1:]
     if verb == "compress":
         parsed = _parse(args, allow_rest=False)

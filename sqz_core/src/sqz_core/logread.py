@@ -51,7 +51,7 @@ _RECORD = lazy(
     r"|\[?\d{2}:\d{2}:\d{2}\b"
     r"|\[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
-    r"|\S+ \S+ \S+ \[\d{2}/\w{3}/\d{4}:\d{2}:\d{2}:\d{2}"
+    r"|\S+ \S+ \S+ \[\d{2}/\w{3}/\d{4}[: ]\d{2}:\d{2}:\d{2}"
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]?[\s:]"
     r"|[IWEF]\d{4} \d{2}:\d{2}:\d{2}"
     r"|(?:ts|time|timestamp|level|lvl)=\S"

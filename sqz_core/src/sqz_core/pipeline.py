@@ -584,56 +584,62 @@ def _protected_blocks(c: _Call, lines: list[str]) -> list[tuple[int, int, bool]]
 
 def _rendered_around(c: _Call) -> list[tuple[str, str | None, bool]]:
     """Candidates with each protected block kept verbatim where it stood (a placeholder line stood for
-    it while the formatter, or the generic folding, rendered the rest), or, when a formatter dropped
-    or changed a placeholder, appended verbatim below its rendering of the rest.
+    it while the formatter, or the content kind, or the generic folding, rendered the rest), or, when
+    the rendering dropped or changed a placeholder, appended verbatim below its rendering of the rest.
 
-    Only a formatter claiming the program renders here, not the content kinds (the catch-alls): on the
-    blind set those lost 63 facts (by words) of the logs around the traces; a content kind's
-    summary still counts through ``_around_safe_spans``' first candidates when it keeps every span."""
-    from .spans import appended, fold_library_frames, put_back, with_placeholders, without_blocks
+    A stack trace outside a patch is one placeholder; any other block (a secret's lines, DDL, a patch's
+    lines) has one per line, each keeping its line's indentation and marker, so the text keeps the
+    shape its formatter parses (a patch's hunks keep their line counts)."""
+    from collections import Counter
+
+    from .spans import appended, fold_library_frames, put_back, with_placeholders
 
     lines = c.cleaned.split("\n")
     blocks = _protected_blocks(c, lines)
     if not blocks:
         return []
     recoverable = c.store is not None
+    diff = looks_like_diff(c.cleaned)
     texts: list[str] = []
+    spans: list[tuple[int, int]] = []
     folded_any = False
     seen: dict[str, int] = {}
-    total: dict[str, int] = {}
-    for a, b, _ in blocks:
-        block = "\n".join(lines[a:b + 1])
-        total[block] = total.get(block, 0) + 1
+    total = Counter("\n".join(lines[a:b + 1]) for a, b, _ in blocks)
     for a, b, foldable in blocks:
+        if diff or not foldable:
+            spans.extend((i, i) for i in range(a, b + 1))
+            texts.extend(lines[a:b + 1])
+            continue
         block = "\n".join(lines[a:b + 1])
-        if foldable and total[block] > 1:
+        spans.append((a, b))
+        if total[block] > 1:
             seen[block] = seen.get(block, 0) + 1
             if seen[block] > 1:  # the same trace again: one counted line (the first copy is verbatim)
                 texts.append(f"[sqz: the same {b - a + 1}-line stack trace as above, copy {seen[block]} "
                              f"of {total[block]}]")
                 continue
-        if foldable and recoverable:
+        if recoverable:
             kept, n = fold_library_frames(lines[a:b + 1])
             if n:
                 folded_any = True
                 block = "\n".join(kept)
         texts.append(block)
-    spans = [(a, b) for a, b, _ in blocks]
-    held = with_placeholders(lines, spans)
+    held, marks = with_placeholders(lines, spans)
     out: list[tuple[str, str | None, bool]] = []
     if recoverable and not c.cheap:
         req = FormatRequest(held, c.command, tool=c.tool, exit_code=c.exit_code, mode=c.req.mode)
-        plugin, formatted, _ = _first_format(c.records, req, catch_alls=False)
+        plugin, formatted, _ = _first_format(c.records, req)
         if formatted is not None:
-            done = put_back(formatted, texts)
+            done = put_back(formatted, marks, texts)
             if done is None:
-                req = FormatRequest(without_blocks(lines, spans), c.command, tool=c.tool, exit_code=c.exit_code,
-                                    mode=c.req.mode)
-                plugin, formatted, _ = _first_format(c.records, req, catch_alls=False)
+                drop = set(marks)  # the text without the blocks
+                rest = "\n".join(x for x in held.split("\n") if x not in drop)
+                req = FormatRequest(rest, c.command, tool=c.tool, exit_code=c.exit_code, mode=c.req.mode)
+                plugin, formatted, _ = _first_format(c.records, req)
                 done = None if formatted is None else appended(formatted, texts)
             if done is not None:
                 out.append((done, plugin, True))
-    done = put_back(fold_repeats(held), texts)
+    done = put_back(fold_repeats(held), marks, texts)
     if done is not None and (done != c.cleaned or folded_any):
         out.append((done, None, folded_any))
     return out
@@ -731,7 +737,7 @@ def _store(c: _Call, result: Result) -> Result:
     return result
 
 
-def _first_format(records: list[dict], req: FormatRequest, catch_alls: bool = True) -> tuple:
+def _first_format(records: list[dict], req: FormatRequest) -> tuple:
     """``(plugin, text, kind asked)`` of the first formatter that answers (plugin and text None if none).
 
     One ``sqz_format`` call in pluggy's order (wrappers included); the content kind
@@ -749,11 +755,8 @@ def _first_format(records: list[dict], req: FormatRequest, catch_alls: bool = Tr
 
     impls = implementations("sqz_format", records)
     catch_all = {r["name"] for r in records if "*" in r.get("commands", ())}
-    if not catch_alls:  # only the formatters that claim the program (the per-span path: no content kind)
-        impls = [m for m in impls if m.wraps or m.plugin not in catch_all]
-    if catch_alls:
-        at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_all), len(impls))
-        impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
+    at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_all), len(impls))
+    impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
     plugin, formatted = call_first(impls, request=req)
     return plugin, formatted, bool(asked)
 

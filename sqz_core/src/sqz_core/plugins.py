@@ -359,9 +359,7 @@ def _names_from_env(var: str) -> set[str] | None:
     from .config import env
 
     raw = env(var)
-    if raw is None:
-        return None
-    return {n.strip() for n in raw.split(",") if n.strip()}
+    return None if raw is None else {n.strip() for n in raw.split(",") if n.strip()}
 
 
 def enabled(records: list[dict]) -> list[dict]:
@@ -374,12 +372,8 @@ def enabled(records: list[dict]) -> list[dict]:
 
 def for_program(index: dict, program: str | None) -> list[dict]:
     """Enabled plugins that claim ``program`` or every output (``"*"``), in registration order."""
-    out = []
-    for rec in enabled(index.get("plugins", [])):
-        cmds = rec.get("commands", ())
-        if "*" in cmds or (program is not None and program in cmds):
-            out.append(rec)
-    return out
+    return [rec for rec in enabled(index.get("plugins", []))
+            if "*" in (cmds := rec.get("commands", ())) or (program is not None and program in cmds)]
 
 
 def load_plugin(rec: dict):
@@ -448,13 +442,6 @@ def builtin_record() -> dict:
     return _builtin_rec
 
 
-def _impl_specs(rec: dict, hook: str) -> list[dict]:
-    specs = rec.get("hooks", {}).get(hook)
-    if specs is None:
-        return []
-    return specs if isinstance(specs, list) else [specs]
-
-
 def implementations(hook: str, records: list[dict]) -> list[Impl]:
     """Implementations of ``hook`` in pluggy's call order.
 
@@ -466,7 +453,7 @@ def implementations(hook: str, records: list[dict]) -> list[Impl]:
     chain: list[Impl] = []
     plain = 0  # the non-wrappers come first in the chain: chain[:plain]
     for rec in records:
-        specs = _impl_specs(rec, hook)
+        specs = rec.get("hooks", {}).get(hook) or []  # a list per hook (describe_plugin; INDEX_FORMAT 4)
         if not specs:
             continue
         lazy = rec["name"] not in _modules and not any(sp.get("wrapper") or sp.get("hookwrapper") for sp in specs)

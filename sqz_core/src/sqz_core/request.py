@@ -75,11 +75,7 @@ def normalize_argv(words: list[str]) -> tuple[str, ...]:
         base = w.rsplit("/", 1)[-1]
         if _ENV_ASSIGN.match(w):
             i += 1
-        elif base in _WRAPPERS:
-            i += 1
-            while i < len(out) and out[i].startswith("-"):
-                i += 1
-        elif base in _LAUNCHERS:
+        elif base in _WRAPPERS or base in _LAUNCHERS:
             i += 1
             while i < len(out) and out[i].startswith("-"):
                 i += 1

@@ -109,7 +109,9 @@ def _frames_after(lines: list[str], start: int, frame: re.Pattern, allow=()) -> 
     return last
 
 
-_PY_CODE = lazy(r"^\s{4,}\S|^\s+\^+\s*$|^\s+[~^]+\s*$")
+_PY_CODE = lazy(r"^\s{4,}\S|^\s+(?:[~^]+\s*)?$")  # a frame's source line, its ^^^ markers (blank on Django's page)
+# Django's debug page chains a trace's parts without a header of their own: the frames follow this line
+_PY_CHAIN = lazy(r"^(?:The above exception \(.{0,4096}\) was the direct cause|During handling of the above exception \()")
 _JVM_MORE = lazy(r"^\s+\.\.\. \d+ more\s*$|^Caused by: |^\s+Suppressed: |^\s+Caused by: ")
 _GO_NAME = lazy(r"[\w./*()\[\]-]*")
 
@@ -141,6 +143,9 @@ def _stack_spans(text: str, lines: list[str]) -> list[tuple[int, int, str]]:
         i = line_of(m.start())
         if i + 1 < len(lines) and _PY_FRAME.match(lines[i + 1]):
             end = _frames_after(lines, i, _PY_FRAME, allow=(_PY_CODE,))
+            while (end + 3 < len(lines) and not lines[end + 1].strip() and _PY_CHAIN.match(lines[end + 2])
+                   and _PY_FRAME.match(lines[end + 3])):
+                end = _frames_after(lines, end + 2, _PY_FRAME, allow=(_PY_CODE,))
             if end + 1 < len(lines) and lines[end + 1].strip():
                 end += 1  # the exception line
                 limit = min(len(lines) - 1, end + _MESSAGE_LINES)

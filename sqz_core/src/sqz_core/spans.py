@@ -33,15 +33,7 @@ SECRET = "secret"  # the third item of a span that holds a secret (kept as it st
 _WHOLE = frozenset(("private-key-text", "private-key-base64", "netrc"))
 _KEEP = "§sqz-keep-"  # placeholder lines: ``§sqz-keep-<letters>§`` (letters, so no number templating folds them)
 _LETTERS = "ghijklmnopqrstuvwxyz"
-
-
-def _line_index(text: str):
-    """``line_of(offset)`` by binary search over the newline offsets (offsets in any order)."""
-    nl = find_all(text, "\n")
-
-    def line_of(pos: int) -> int:
-        return bisect.bisect_left(nl, pos)
-    return line_of, nl
+_LEAD = " \t+-<>|!"  # what a placeholder keeps of its block's first line
 
 
 def secret_spans(text: str) -> list[tuple[int, int]] | None:
@@ -51,8 +43,11 @@ def secret_spans(text: str) -> list[tuple[int, int]] | None:
     from .scan import folded, line_starts, lower
     from .secrets import benign_value, is_masked, secret_hits
 
-    line_of, nl = _line_index(text)
+    nl = find_all(text, "\n")
     last_line = len(nl)
+
+    def line_of(pos: int) -> int:  # by binary search over the newline offsets (offsets in any order)
+        return bisect.bisect_left(nl, pos)
     spans: list[tuple[int, int]] = []
     ends = []
     if "-----BEGIN " in text or "PRIVATE KEY" in text:
@@ -127,35 +122,31 @@ def _code(k: int) -> str:
     return digits
 
 
-def placeholder(k: int) -> str:
-    return f"{_KEEP}{_code(k)}§"
+def placeholder(k: int, line: str = "") -> str:
+    """The ``k``-th placeholder line, standing for a block whose first line is ``line``: it keeps that
+    line's indentation and diff or quote marker (``+``, ``-``, ``>``, ``|``), so a formatter that reads
+    the structure of each line (a patch's hunks, an indented report) still reads it."""
+    return f"{line[:len(line) - len(line.lstrip(_LEAD))]}{_KEEP}{_code(k)}§"
 
 
-def with_placeholders(lines: list[str], blocks) -> str:
-    """The text with each block (``(first, last)``, sorted, disjoint) replaced by its placeholder line."""
+def with_placeholders(lines: list[str], blocks) -> tuple[str, list[str]]:
+    """The text with each block (``(first, last)``, sorted, disjoint) replaced by its placeholder line,
+    and those lines."""
     out: list[str] = []
+    marks: list[str] = []
     pos = 0
     for k, (a, b) in enumerate(blocks):
         out.extend(lines[pos:a])
-        out.append(placeholder(k))
+        marks.append(placeholder(k, lines[a]))
+        out.append(marks[-1])
         pos = b + 1
     out.extend(lines[pos:])
-    return "\n".join(out)
+    return "\n".join(out), marks
 
 
-def without_blocks(lines: list[str], blocks) -> str:
-    out: list[str] = []
-    pos = 0
-    for a, b in blocks:
-        out.extend(lines[pos:a])
-        pos = b + 1
-    out.extend(lines[pos:])
-    return "\n".join(out)
-
-
-def put_back(rendered: str, blocks_text: list[str]) -> str | None:
-    """``rendered`` with each placeholder line replaced by its block's text, or None unless every
-    placeholder is there exactly once, as a whole line, and nowhere else."""
+def put_back(rendered: str, marks: list[str], blocks_text: list[str]) -> str | None:
+    """``rendered`` with each placeholder line (``marks``) replaced by its block's text, or None unless
+    every placeholder is there exactly once, as a whole line, and nowhere else."""
     if rendered.count(_KEEP) != len(blocks_text):
         return None
     lines = rendered.split("\n")
@@ -165,8 +156,8 @@ def put_back(rendered: str, blocks_text: list[str]) -> str | None:
             if line in at:
                 return None
             at[line] = i
-    for k, block in enumerate(blocks_text):
-        where = at.get(placeholder(k))
+    for mark, block in zip(marks, blocks_text):
+        where = at.get(mark)
         if where is None:
             return None
         lines[where] = block
@@ -224,7 +215,8 @@ def _short(path: str) -> str:
 
 def fold_library_frames(lines: list[str]) -> tuple[list[str], int]:
     """The lines of one stack trace with each run of ``MIN_FOLD``+ library frames as one counted line,
-    and how many frames were folded. Exception lines, messages and user frames are never touched."""
+    and how many frames were folded. Exception lines, messages, user frames and the first and last frame
+    of each trace are never touched."""
     frames: list[tuple[int, int, str | None, str]] = []  # (first line, last line, library, short label)
     i = 0
     n = len(lines)
@@ -234,9 +226,9 @@ def fold_library_frames(lines: list[str]) -> tuple[list[str], int]:
         if m is not None:
             indent = len(m.group(1))
             j = i
-            while (j + 1 < n and lines[j + 1].strip() and len(lines[j + 1]) - len(lines[j + 1].lstrip()) > indent
+            while (j + 1 < n and lines[j + 1] and len(lines[j + 1]) - len(lines[j + 1].lstrip()) > indent
                    and _PY_FILE.match(lines[j + 1]) is None):
-                j += 1  # its source line and the ^^^ markers under it
+                j += 1  # its source line and the ^^^ markers under it (blanked to spaces on Django's page)
             frames.append((i, j, _library(m.group(2)), f"{_short(m.group(2))}:{m.group(3)} {m.group(4) or ''}".rstrip()))
             i = j + 1
             continue
@@ -261,14 +253,15 @@ def fold_library_frames(lines: list[str]) -> tuple[list[str], int]:
         r = e
         if e + 1 >= len(frames) or frames[e + 1][0] != frames[e][1] + 1:
             r -= 1  # the frame that raised (the last of its trace) stays on the page
-        count = r - k + 1
+        s = k + 1 if k == 0 or frames[k - 1][1] + 1 != frames[k][0] else k  # and the first of its trace
+        count = r - s + 1
         if count >= MIN_FOLD:
-            first_line, last_line = frames[k][0], frames[r][1]
-            names = list(dict.fromkeys(f[2] or "" for f in frames[k:r + 1]))  # every one a library (run above)
+            first_line, last_line = frames[s][0], frames[r][1]
+            names = list(dict.fromkeys(f[2] or "" for f in frames[s:r + 1]))  # every one a library (run above)
             lead = lines[first_line][:len(lines[first_line]) - len(lines[first_line].lstrip())]
             shown = ", ".join(names[:4]) + (f", +{len(names) - 4}" if len(names) > 4 else "")
             out.extend(lines[pos:first_line])
-            labels = "; ".join(f[3] for f in frames[k:r + 1])
+            labels = "; ".join(f[3] for f in frames[s:r + 1])
             out.append(f"{lead}[sqz: {count} library frames ({shown}), source lines folded: {labels}]")
             pos = last_line + 1
             folded += count

@@ -18,9 +18,9 @@ UNCHANGED = {"npm_install_verbose_404", "kubectl_config_view",  # config view: e
              # held-out pass #2: ss's right-aligned address
              # columns are not read as tables; an OpenAPI schema as YAML has no empty value to drop
              "h2_ss_tanp", "h2_yq_openapi_v31",
-             # logs read as files: 23 nginx error lines, near every one an error with its context; a grep -A4
-             # of two PostgreSQL errors (every line is an error, its detail or its statement)
-             "read_nginx_error_cat", "read_postgres_deadlock_grep",
+             # logs read as files: a grep -A4 of two PostgreSQL errors (every line is an error, its detail or
+             # its statement)
+             "read_postgres_deadlock_grep",
              # sqlite3's default list mode (``a|b|c``) is already one separator between cells: nothing to collapse
              "fam_sqlite_list_header", "s10_sqlite_list_migrations", "s10_sqlite_list_header_permissions",
              # du ranked after a sort (its tab-separated lines): tabs as blanks save ~10% of the

@@ -51,7 +51,7 @@ def test_go_log_is_detected_and_folded_with_its_values():
     out = compress_kind("log", req)
     assert out.split("\n")[0] == lines[0]
     assert "×20 lines like the one above, 2026/12/01 02:24:00 … 2026/12/01 02:24:19" in out
-    assert "10.0.0.0:5432/10.0.0.1:5432/10.0.0.2:5432/10.0.0.3:5432" in out
+    assert out.split("\n")[1].endswith(", 10.0.0.0|10.0.0.1|10.0.0.2|10.0.0.3]")  # each a word; the port never varies
     assert lines[7] not in out
 
 

@@ -71,3 +71,37 @@ def test_a_repeated_error_keeps_the_time_of_every_repeat():
     assert note.endswith("; the others at: 04,388 | 09,002 | 01:15,700 | 00:01,120 | 04,388 | 09,002 | 01:15,700]")
     # the healthy lines' fold says no times: only a severe line's repeats are listed by time
     assert sum("the others at:" in line for line in out.split("\n")) == 1
+
+
+def _log(lines):
+    text = "\n".join(lines) + "\n"
+    req = FormatRequest(text, "journalctl -u shop")
+    assert detect_kind(text, req) == "log"
+    return compress_kind("log", req)
+
+
+def test_requests_for_a_few_paths_fold_per_path_each_path_shown_whole():
+    paths = ["/api/items/3", "/api/items/7", "/api/items/12"]
+    lines = [f'127.0.0.1 - - [02/Dec/2026:07:31:{s:02d} +0000] "GET {paths[s % 3]} HTTP/1.1" 200 {19 + s % 2} "-" "curl/8"'
+             for s in range(30)]
+    out = _log(lines).split("\n")
+    for k, path in enumerate(paths):
+        at = out.index(lines[k])                          # each path's first request, whole
+        assert out[at + 1].startswith("[×10 lines like the one above, 9 of them further down, not shown, ")
+    assert len(out) == 7 and out[-1] == ""
+
+
+def test_a_few_shared_words_are_listed_whole_a_value_of_their_own_on_every_line_is_counted():
+    lines = [f"2026-12-02 07:32:{s:02d},100 INFO [worker-{s % 3}] accepted 10.0.0.9:{40000 + 7 * s}" for s in range(24)]
+    out = _log(lines).split("\n")
+    assert out[0] == lines[0]
+    # the three thread names, each a word a reader can quote; 24 client ports (the address never
+    # varies): how many, and their span
+    assert out[1].endswith(", worker-0|worker-1|worker-2, 24 of 40000–40161]")
+    assert len(out) == 3
+
+
+def test_many_words_one_number_apart_are_said_exactly_as_runs():
+    lines = [f"2026-12-02 07:32:{s:02d} INFO stored /var/spool/shop/order-{s + 1}.json" for s in range(40) if s != 12]
+    out = _log(lines).split("\n")
+    assert out[1].endswith(", /var/spool/shop/order-{1–12 14–40}.json]")

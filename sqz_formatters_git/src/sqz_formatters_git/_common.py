@@ -78,64 +78,45 @@ def _stat_entry(line: str) -> tuple[str, str] | None:
     return None
 
 
-GROUP_MIN = 2  # a directory is written once when it holds this many files of one stat block
-
-
 def _stat_dir(path: str) -> str:
-    """The directory a diffstat path is grouped under (with its slash), or "" for none."""
+    """The directory a path is listed under (with its slash), or "" for a top-level file, a rename
+    (``{a => b}``), a quoted path or one git cut to ``.../name`` (its directory unknown)."""
     head, sep, name = path.rpartition("/")
-    if (not sep or not head or head == "..." or not name or "=>" in path or "{" in path or path.startswith('"')
-            or "," in name or ": " in head):
-        # top-level file, rename (``{a => b}``), a quoted path, one git cut to ``.../name``
-        # (its directory unknown), or a name/directory that would blur the ``dir/: a 1, b 2``
-        # separators: written whole
+    if not sep or not head or head == "..." or not name or "=>" in path or "{" in path or path.startswith('"'):
         return ""
     return head + "/"
 
 
-def group_stat_entries(entries: list[tuple[str, str]]) -> list[str]:
-    """Diffstat entries grouped by directory: `` dir/: name count name count`` (``, `` between
-    pairs when a name has a space or a count is ``Bin …``).
-
-    Lines keep git's one-space indent (a log's commit lines stand out against them).
-
-    A directory with at least ``GROUP_MIN`` files of the block is written once, where git
-    first lists it; other files stay ``path count``. Every path stays on the page (its
-    directory and name on one line) with its count; renames and top-level files are
-    written whole.
-    """
-    sizes: dict[str, int] = {}
-    for path, _ in entries:
-        d = _stat_dir(path)
-        sizes[d] = sizes.get(d, 0) + 1
+def stat_lines(entries: list[tuple[str, str]]) -> list[str]:
+    """Diffstat entries, each path whole with its count, one directory a line: `` src/a.py 12 src/b.py 3``
+    (issue 25: a path is one word; a file grouped under its directory lost it). The alignment
+    padding, the ``|`` and the +/- bar go. A line stands where git first lists one of its files; a
+    name with a blank goes in double quotes (:func:`quote_item`), so items read as path, count, path,
+    count; a rename (``{a => b}``, ``a => b``) or a binary file (``Bin 0 -> 1024 bytes``) keeps a line
+    of its own as git wrote it. Lines keep git's one-space indent (a log's commit lines stand out)."""
     out: list[str] = []
     where: dict[str, int] = {}
     items: dict[str, list[str]] = {}
     for path, count in entries:
-        d = _stat_dir(path)
-        if d and sizes[d] >= GROUP_MIN:
-            if d not in where:
-                where[d] = len(out)
-                out.append("")
-                items[d] = []
-            items[d].append(f"{path[len(d):]} {count}")
-        else:
-            if "/: " in f"{path} " and not path.startswith('"'):
-                # `` a/: b 1`` would read as a group of directory a/: git's double quotes keep it one path
-                path = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if "=>" in path or not count.isdigit():
             out.append(f" {path} {count}")
+            continue
+        item = quote_item(path)
+        d = _stat_dir(item[1:-1] if item.startswith('"') else item)
+        if d not in where:
+            where[d] = len(out)
+            out.append("")
+            items[d] = []
+        items[d].append(f"{item} {count}")
     for d, i in where.items():
-        # `name count name count`: unambiguous while names have no space and counts are numbers
-        plain = all(" " not in x.rpartition(" ")[0] and x.rpartition(" ")[2].isdigit() for x in items[d])
-        out[i] = f" {d}: " + (" " if plain else ", ").join(items[d])
+        out[i] = " " + " ".join(items[d])
     return out
 
 
 def compact_stat_block(lines: list[str]) -> list[str] | None:
     """A whole ``--stat`` block (file lines, summary, mode lines) compacted, or None if it is not one.
 
-    File lines are grouped by directory (:func:`group_stat_entries`); the summary and mode
-    lines follow verbatim.
+    File lines as :func:`stat_lines`; the summary and mode lines follow verbatim.
     """
     if not lines or not any(is_stat_summary(x) for x in lines):
         return None
@@ -151,7 +132,7 @@ def compact_stat_block(lines: list[str]) -> list[str] | None:
             rest.append(line)
         else:
             return None
-    return group_stat_entries(entries) + rest
+    return stat_lines(entries) + rest
 
 
 def short_date(value: str) -> str:
@@ -180,78 +161,71 @@ _NUMSTAT = re.compile(r"^(?P<added>\d+|-)\t(?P<deleted>\d+|-)\t(?P<path>[^\t]+)$
 LISTINGS = ("--name-status", "--name-only", "--numstat")
 
 
-def group_paths(entries: list[tuple[str, str, str]]) -> list[str]:
-    """File entries ``(lead, path, tail)`` grouped by ``lead`` and directory: `` M docs/: a.rst b.rst``.
+def quote_item(path: str) -> str:
+    """``path`` as one blank-free item of a line: in git's double quotes when it holds a blank (as
+    git's short status writes ``"a b.txt"``), an arrow (``->``: a rename is ``old -> new``) or
+    starts with a quote; one git already quoted stays."""
+    if len(path) >= 2 and path[0] == '"' == path[-1]:
+        return path
+    if not path or path.startswith('"') or "->" in path or any(c.isspace() for c in path):
+        return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return path
 
-    A (lead, directory) pair holding ``GROUP_MIN`` entries or more is written once, where git
-    first lists one of them, followed by each name with its tail (``name 3 1``); items are
-    joined by a space (a tail is one form for a whole listing, as ``3 1`` in ``--numstat``, so
-    each item still reads name first), or by ``, `` when a name has a space. Every other entry is
-    written whole (`` M README.md``, `` src/app.py 3 1``); the directory rules are the stat's
-    (:func:`_stat_dir`: renames, quoted paths, ``.../`` cuts and names that would blur the
-    separators are never grouped).
+
+def _bare_blank(item: str) -> bool:
+    """Whether ``item`` holds a blank outside git's double quotes (a rename's `` -> ``, a note)."""
+    return any(c.isspace() for c in re.sub(r'"(?:[^"\\]|\\.)*"', "", item))
+
+
+def group_paths(entries: list[tuple[str, str]]) -> list[str]:
+    """File entries ``(lead, item)`` one (lead, directory) a line, every path whole and apart by a
+    space: `` M docs/a.rst docs/b.rst`` (issue 25: a path is one word; a name written under its
+    directory lost it). Items are blank-free (:func:`quote_item`); one that is not (a rename's
+    ``old<TAB>new`` or ``old -> new``) keeps a line of its own. The lead is said once a line; a
+    line stands where git first lists one of its entries.
     """
-    def key(lead: str, path: str) -> tuple[str, str]:
-        # (a rename's `old<TAB>new` or status's `old -> new`: whole; so is a name that would
-        # read as one next to another, `a, -> b`)
-        if "\t" in path or " -> " in path:
-            return lead, ""
-        d = _stat_dir(path)
-        return lead, ("" if " -> " in f" {path[len(d):]} " else d)
-
-    sizes: dict[tuple[str, str], int] = {}
-    for lead, path, _ in entries:
-        k = key(lead, path)
-        sizes[k] = sizes.get(k, 0) + 1
     out: list[str] = []
     where: dict[tuple[str, str], int] = {}
     items: dict[tuple[str, str], list[str]] = {}
-    spaced: set = set()  # groups with a name holding a space
-    for lead, path, tail in entries:
-        k = key(lead, path)
-        lead_text = f"{lead} " if lead else ""
-        if k[1] and sizes[k] >= GROUP_MIN:
-            if k not in where:
-                where[k] = len(out)
-                out.append("")
-                items[k] = []
-            items[k].append(path[len(k[1]):] + (f" {tail}" if tail else ""))
-            if " " in path[len(k[1]):]:
-                spaced.add(k)
+    for lead, item in entries:
+        if _bare_blank(item):
+            out.append(f" {lead + ' ' if lead else ''}{item}")
             continue
-        if "/: " in f"{path} " and not path.startswith('"') and "\t" not in path:
-            # ` a/: b` would read as a group of directory a/: git's double quotes keep it one path
-            # (a line holding a tab is a rename's, never a group)
-            path = '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
-        out.append(f" {lead_text}{path}" + (f" {tail}" if tail else ""))
-    for (lead, d), i in where.items():
-        out[i] = f" {lead + ' ' if lead else ''}{d}: " + (", " if (lead, d) in spaced else " ").join(items[(lead, d)])
+        k = (lead, _stat_dir(item[1:-1] if item.startswith('"') else item))  # a quoted name groups by its directory too
+        if k not in where:
+            where[k] = len(out)
+            out.append("")
+            items[k] = []
+        items[k].append(item)
+    for k, i in where.items():
+        out[i] = f" {k[0] + ' ' if k[0] else ''}" + " ".join(items[k])
     return out
 
 
 def compact_listing(lines: list[str], kind: str) -> list[str] | None:
-    """A whole ``--name-status``/``--name-only``/``--numstat`` block grouped (:func:`group_paths`),
-    or None when a line is not of that kind. A rename or copy (``R087``/``C100`` with two paths)
-    is written whole, its two paths apart by git's tab."""
+    """A whole ``--name-status``/``--name-only`` block grouped (:func:`group_paths`), or None when a
+    line is not of that kind. A rename or copy (``R087``/``C100`` with two paths) is written whole,
+    its two paths apart by git's tab. ``--numstat`` keeps a line a file, `` path 3 1`` (as short as
+    git's ``3<TAB>1<TAB>path``: no rendering that keeps each path whole with its counts is shorter)."""
     if not lines:
         return None
-    entries: list[tuple[str, str, str]] = []
+    entries: list[tuple[str, str]] = []
     for line in lines:
         if kind == "--name-status":
             m = _NAME_STATUS.match(line)
             if not m or (m.group("dest") is None) != (m.group("status")[0] not in "RC"):
                 return None
-            path = m.group("path") + (f"\t{m.group('dest')}" if m.group("dest") is not None else "")
-            entries.append((m.group("status"), path, ""))
+            dest = m.group("dest")
+            entries.append((m.group("status"), m.group("path") + f"\t{dest}" if dest is not None else quote_item(m.group("path"))))
         elif kind == "--numstat":
             m = _NUMSTAT.match(line)
             if not m:
                 return None
-            entries.append(("", m.group("path"), f"{m.group('added')} {m.group('deleted')}"))
+            entries.append(("", f" {m.group('path')} {m.group('added')} {m.group('deleted')}"))
         elif kind == "--name-only":
             if not line or line != line.strip() or "\t" in line:
                 return None
-            entries.append(("", line, ""))
+            entries.append(("", quote_item(line)))
         else:
             return None
-    return group_paths(entries)
+    return [x[1] for x in entries] if kind == "--numstat" else group_paths(entries)

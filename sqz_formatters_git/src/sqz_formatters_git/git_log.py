@@ -137,12 +137,27 @@ def _header_line(sha: str, refs: str | None, fields: dict, subject: str | None, 
     return line
 
 
-def _split_commits(lines: list[str]) -> list[tuple[int, int]] | None:
-    """(start, end) of each commit block; None if the text does not start with a commit line."""
-    starts = [i for i, line in enumerate(lines) if _COMMIT.match(line)]
+# what ``str.splitlines`` cuts a line at (``\r\n`` is one break: no line starts between its two characters)
+_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_BREAK = re.compile("[" + _BREAKS + "]")
+
+
+def _commit_blocks(text: str) -> list[tuple[int, int]] | None:
+    """(start, end) offsets in ``text`` of each commit block, a block from its commit line (one
+    ``_COMMIT`` reads, a line as ``splitlines`` cuts it) to the next; None if the text does not start
+    with one. Found by searching the text: a 10 MB log is split block by block, never into one list of
+    its 280,000 lines."""
+    starts = []
+    at = text.find("commit ")
+    while at >= 0:
+        if at == 0 or text[at - 1] in _BREAKS:
+            brk = _BREAK.search(text, at)
+            if _COMMIT.match(text[at:brk.start() if brk else len(text)]):
+                starts.append(at)
+        at = text.find("commit ", at + 7)
     if not starts or starts[0] != 0:
         return None
-    return [(s, e) for s, e in zip(starts, starts[1:] + [len(lines)])]
+    return list(zip(starts, starts[1:] + [len(text)]))
 
 
 def _day(block: list[str]) -> str | None:
@@ -223,39 +238,42 @@ def _format_commit(block: list[str], dated: bool = True, listing: str | None = N
 def format_commits(text: str, listing: str | None = None) -> str | None:
     """A sequence of commits in the medium/short/full/fuller format, with optional stat/patch
     or file listing (``listing``: ``--name-status``, ``--name-only`` or ``--numstat``)."""
-    lines = text.splitlines()
-    spans = _split_commits(lines)
+    spans = _commit_blocks(text)
     if spans is None:
         return None
-    days = [_day(lines[s:e]) for s, e in spans]
+    # the last commit first: a listing cut short (``| head -c``, a stat without its summary) is refused
+    # before the rest is read (whether a block reads does not depend on the blocks before it)
+    if _format_commit(text[spans[-1][0]:].splitlines(), listing=listing, people={}) is None:
+        return None
+    days = [_day(text[s:e].splitlines()) for s, e in spans]
     # a day line pays where a day has two commits or more; every date must be a plain day
     by_day = None not in days and len(set(days)) < len(days)
-    out: list[str] = []
+    out: list[str] = []  # a commit's lines joined: one string per commit, not one per line
     previous = None
     people: dict = {}
+    fields: set[str] = set()  # git's header fields the listing shows (its last line names them)
     for (s, e), day in zip(spans, days):
-        part = _format_commit(lines[s:e], dated=not by_day, listing=listing, people=people)
+        block = text[s:e].splitlines()
+        fields.update(f.group(1) for x in block if x and not x[0].isspace() and (f := _FIELD.match(x)))
+        part = _format_commit(block, dated=not by_day, listing=listing, people=people)
         if part is None:
             return None
         if by_day and day != previous:
             out.append(f"{day}:")
             previous = day
-        out.extend(part)
-    # the header lines from the first commit to the last one's end, each read once (a generator over
-    # ``range(s, e)`` per commit read them all again per commit: quadratic, 3 s for a 1 MB log)
-    whole = range(spans[0][0], spans[-1][1]) if spans else range(0)
-    out.append(legend(lines[i] for i in whole if lines[i] and not lines[i][0].isspace()))
-    return "\n".join(out) + "\n"
+        out.append("\n".join(part))
+    out.append(legend(fields))
+    out.append("")
+    return "\n".join(out)
 
 
 _LEGEND_FIELDS = ("Author", "AuthorDate", "Date", "Commit", "CommitDate")
 
 
-def legend(header_lines) -> str:
-    """The last line of a compacted listing: which of git's header fields each commit line carries,
-    in git's own words (``[commit hash, Author, Date]``), so a reader knows what the columns are and
-    no word of git's header is lost."""
-    seen = {f.group(1) for x in header_lines if (f := _FIELD.match(x))}
+def legend(seen: set[str]) -> str:
+    """The last line of a compacted listing: which of git's header fields (``seen``: those its commits
+    carry) each commit line carries, in git's own words (``[commit hash, Author, Date]``), so a reader
+    knows what the columns are and no word of git's header is lost."""
     return "[" + ", ".join(["commit hash"] + [n for n in _LEGEND_FIELDS if n in seen]) + "]"
 
 

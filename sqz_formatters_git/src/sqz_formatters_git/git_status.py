@@ -118,11 +118,13 @@ def _table(locale: str) -> dict:
     return table
 
 
-def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] | None:
-    """Kept message lines, groups of entries and whether the tree is clean; None if any line is unknown."""
+def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, dict, bool] | None:
+    """Kept message lines, groups of ``(label, path)`` entries (the label as git printed it, ``modified:``),
+    each group's section header as printed and whether the tree is clean; None if any line is unknown."""
     table = _table(locale)
     kept: list[str] = []
     groups: dict = {}
+    headers: dict = {}
     section = None
     clean = False
     in_todo = False
@@ -136,7 +138,7 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
                 return None
             body = line[1:]
             if section in ("untracked", "ignored"):
-                groups.setdefault(section, []).append(_quoted(body))
+                groups.setdefault(section, []).append(("", _quoted(body)))
                 continue
             for label, code in table["labels"]:
                 if body.startswith(label):
@@ -147,7 +149,7 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
                     if not path:
                         return None
                     path = _quoted_rename(path) if code in ("R", "C") else _quoted(path)
-                    groups.setdefault(section, []).append(f"{code} {path}")
+                    groups.setdefault(section, []).append((label, path))
                     break
             else:
                 return None
@@ -156,6 +158,7 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
             continue
         if line in table["sections"]:
             section = table["sections"][line]
+            headers.setdefault(section, line)
             continue
         if in_todo and _TODO.match(line):
             kept.append(line)
@@ -172,24 +175,18 @@ def _parse_long(lines: list[str], locale: str) -> tuple[list[str], dict, bool] |
             return None
     if not kept and not groups and not clean:
         return None
-    return kept, groups, clean
+    return kept, groups, headers, clean
 
 
 def _quoted(path: str) -> str:
-    """``path`` as one unambiguous item of a ``, ``-joined group.
+    """``path`` as one blank-free item of a line (``_common.quote_item``)."""
+    from ._common import quote_item
 
-    A name holding ``, `` or `` -> `` (or ending in a comma or `` ->``, starting with ``-> ``, or with
-    spaces at an end) would read
-    as two entries or a rename once joined, so it goes in git's own double quotes; a name git
-    already quoted stays.
-    """
-    if path.startswith('"') or not (", " in path or " -> " in f" {path} " or path.endswith(",") or path != path.strip()):
-        return path
-    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return quote_item(path)
 
 
 def _quoted_rename(body: str) -> str:
-    """``old -> new`` of the long format with each side quoted if needed (an ambiguous arrow stays as git wrote it)."""
+    """``old -> new`` with each side quoted if needed (an ambiguous arrow stays as git wrote it)."""
     sides = body.split(" -> ")
     return " -> ".join(_quoted(x) for x in sides) if len(sides) == 2 else body
 
@@ -198,31 +195,25 @@ def _quoted_rename(body: str) -> str:
 COUNT_FROM = 4
 
 
-def _by_directory(name: str, items: list[str]) -> list[str] | None:
-    """A long group's entries one (code, directory) a line, `` M src/click/: core.py types.py``
-    (``_common.group_paths``), or None where that merges nothing (or an entry is a submodule's)."""
+def _titled(header: str, n: int) -> str:
+    """A group's header with its entry count from ``COUNT_FROM`` entries on: ``staged (30):``,
+    ``Changes to be committed (30):`` (git's own header, the count before its colon)."""
+    m = re.match(r"^(.*?)(\s*:)?$", header)
+    return m.group(1) + (f" ({n})" if n >= COUNT_FROM else "") + (m.group(2) or ":")
+
+
+def _render(head: list[str], groups: dict, clean: str | bool, headers: dict | None = None) -> str:
+    """Head lines, then each group under its header (git's own in the long format), its entries one
+    (label or code, directory) a line with every path whole (``_common.group_paths``)."""
     from ._common import group_paths
 
-    if len(items) < COUNT_FROM or any(" [submodule " in x for x in items):
-        return None
-    coded = name not in ("untracked", "ignored")
-    entries = [(*x.split(" ", 1), "") if coded else ("", x, "") for x in items]
-    lines = group_paths(entries)
-    return lines if len(lines) < len(items) else None
-
-
-def _render(head: list[str], groups: dict, clean: str | bool) -> str:
     out = list(head)
     for name in _GROUP_ORDER:
         items = groups.get(name)
-        if items:
-            count = f" ({len(items)})" if len(items) >= COUNT_FROM else ""
-            grouped = _by_directory(name, items)
-            if grouped is not None:
-                out.append(f"{name}{count}:")
-                out.extend(grouped)
-            else:
-                out.append(f"{name}{count}: " + ", ".join(items))
+        if not items:
+            continue
+        out.append(_titled(headers.get(name, name) if headers else name, len(items)))
+        out.extend(group_paths(items))
     if clean:
         out.append(clean)
     elif not groups:
@@ -230,37 +221,17 @@ def _render(head: list[str], groups: dict, clean: str | bool) -> str:
     return "\n".join(out) + "\n"
 
 
-_CODE_LABELS = {code: label.rstrip(":") for label, code in _LABEL_CODES.items()}
-
-
-def _label_legend(groups: dict) -> str | None:
-    """``[R renamed, M modified, A new file]``: what each code of the groups stands for, in git's
-    English labels (issue 25's word rule: ``modified:`` written as ``M`` loses the word ``modified``),
-    in the order the codes first appear; None when no entry has a code."""
-    seen: dict = {}
-    for name in _GROUP_ORDER:
-        if name in ("untracked", "ignored"):
-            continue
-        for item in groups.get(name, ()):
-            code = item.split(" ", 1)[0]
-            if code in _CODE_LABELS:
-                seen.setdefault(code, _CODE_LABELS[code])
-    return "[" + ", ".join(f"{c} {label}" for c, label in seen.items()) + "]" if seen else None
-
-
 def format_long(text: str) -> str | None:
-    """The long (default) format in English or a covered locale; the last line says what the codes
-    that stand for git's labels are (:func:`_label_legend`)."""
+    """The long (default) format in English or a covered locale: git's section headers and entry
+    labels stay in its words, said once for the entries they cover."""
     from .git_status_l10n import MESSAGES
 
     lines = text.splitlines()
     for locale in MESSAGES:
         parsed = _parse_long(lines, locale)
         if parsed is not None:
-            kept, groups, clean = parsed
-            out = _render(kept, groups, clean)
-            legend = _label_legend(groups)
-            return out + legend + "\n" if legend else out
+            kept, groups, headers, clean = parsed
+            return _render(kept, groups, clean, headers)
     return None
 
 
@@ -289,16 +260,16 @@ def _add_xy(groups: dict, x: str, y: str, path: str) -> None:
     x = " " if x == "." else x
     y = " " if y == "." else y
     if x + y == "??":
-        groups.setdefault("untracked", []).append(path)
+        groups.setdefault("untracked", []).append(("", path))
     elif x + y == "!!":
-        groups.setdefault("ignored", []).append(path)
+        groups.setdefault("ignored", []).append(("", path))
     elif x + y in _CONFLICT_XY:
-        groups.setdefault("conflicts", []).append(f"{x}{y} {path}")
+        groups.setdefault("conflicts", []).append((f"{x}{y}", path))
     else:
         if x != " ":
-            groups.setdefault("staged", []).append(f"{x} {path}")
+            groups.setdefault("staged", []).append((x, path))
         if y != " ":
-            groups.setdefault("modified", []).append(f"{y} {path}")
+            groups.setdefault("modified", []).append((y, path))
 
 
 def format_porcelain_v2(text: str) -> str | None:
@@ -324,10 +295,10 @@ def format_porcelain_v2(text: str) -> str | None:
         m = _V2_UNMERGED.match(line)
         if m:
             xy, sub, path = m.groups()
-            groups.setdefault("conflicts", []).append(f"{xy} {_quoted(path)}")
+            groups.setdefault("conflicts", []).append((xy, _quoted(path)))
             continue
         if line.startswith(("? ", "! ")) and len(line) > 2:
-            groups.setdefault("untracked" if line[0] == "?" else "ignored", []).append(_quoted(line[2:]))
+            groups.setdefault("untracked" if line[0] == "?" else "ignored", []).append(("", _quoted(line[2:])))
             continue
         return None
     if not head and not groups:

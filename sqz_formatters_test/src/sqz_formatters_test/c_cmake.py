@@ -4,7 +4,7 @@ Why: a configure prints a dozen ``-- Detecting …``/``-- Check for working …`
 a build prints ``[ 42%] Building C object …`` per file; the agent needs CMake's
 ``CMake Error``/``CMake Warning`` blocks, failed probes, compiler diagnostics
 (compressed as in ``c_diagnostics``: snippets dropped, the absolute paths cmake passes the
-compiler shown relative to the project, named once) and the generator's error lines (make or ninja).
+compiler kept whole) and the generator's error lines (make or ninja).
 Green builds keep their last progress line; probes that failed are kept. With ``--verbose`` the
 Makefile generator's own steps (``cmake -E cmake_depends …``, ``cmake --check-build-system``,
 ``make -f CMakeFiles/…`` sub-makes) are counted like progress; the compiler commands go as in ``c_make``,
@@ -19,7 +19,7 @@ import re
 from sqz_core.api import FormatRequest, hookimpl
 
 from ._common import count_phrase, has_option, join_output
-from .c_diagnostics import compress_compiler_output, relative_to_root
+from .c_diagnostics import compress_compiler_output
 from .c_make import _ECHO, compress_make_lines
 
 commands = ("cmake",)
@@ -126,7 +126,7 @@ def format_cmake(text: str, mode: str, exit_code: int | None) -> str | None:
         comp = compress_compiler_output(lines, error_snippets=False)
         if comp is None:
             return None
-        lines = relative_to_root(comp[0])
+        lines = comp[0]
     if exit_code not in (None, 0) and not any(
             "rror" in l or l.startswith(("FAILED", "CMake Error", "ninja: build stopped")) for l in lines):
         return None

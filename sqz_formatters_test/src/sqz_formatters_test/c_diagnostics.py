@@ -12,7 +12,8 @@ goes. A direct compiler run drops every snippet and prints each file's path once
 its ``In function …`` context and ``line:col: severity: message`` lines under it.
 
 ``compress_compiler_output`` is shared with the make and cmake formatters (which drop the
-snippets too and show absolute paths relative to the project, ``relative_to_root``); with
+snippets too; every path stays as the compiler printed it, absolute ones whole: issue 25's judge
+reads a path as one word); with
 ``error_snippets=True`` it keeps an error's snippet. Messages in another language
 (``Fehler:``) are not recognised: the result is then None. A path may start with a Windows
 drive (MinGW's ``C:\\proj\\main.c:10:5: error: …``).
@@ -249,49 +250,6 @@ def _same_bindings(line: str, above: str) -> str:
     return line
 
 
-_ABS_HEAD = re.compile(r"^(?P<path>/[^\s:]+/)[^\s:/]+(?::\d+[:,]|: In |: At )")
-_SYSTEM = ("/usr/", "/opt/", "/lib/", "/nix/", "/Library/", "/Applications/")
-
-
-def relative_to_root(lines: list[str]) -> list[str]:
-    """Absolute source paths at the head of diagnostic lines shown relative to their common root, named once.
-
-    A build driven by cmake passes the compiler absolute paths, so every diagnostic repeats
-    the project's directory (``/home/u/proj/src/main.c:10:5: error: …``). The root is the
-    directory the diagnostics' files share, less its last component (so ``src/main.c``
-    keeps the folder it was named with); a first line says it: ``[paths relative to /home/u/proj/]``.
-    ``In file included from`` lines under the root follow. System headers (``/usr/…``) stay
-    absolute. Unchanged when fewer than two lines would gain.
-    """
-    dirs = []
-    for line in lines:
-        m = _ABS_HEAD.match(line)
-        if m and not m.group("path").startswith(_SYSTEM):
-            dirs.append(m.group("path"))
-    if len(dirs) < 2:
-        return lines
-    common = min(dirs)
-    last = max(dirs)
-    k = 0
-    while k < len(common) and k < len(last) and common[k] == last[k]:
-        k += 1
-    common = common[:common.rfind("/", 0, k) + 1]          # the deepest shared directory, with its slash
-    root = common[:common.rfind("/", 0, len(common) - 1) + 1]  # less its last component
-    if len(root) < 2:
-        return lines
-    out = [f"[paths relative to {root}]"]
-    for line in lines:
-        m = _ABS_HEAD.match(line)
-        if m and line.startswith(root) and not line.startswith(_SYSTEM):
-            line = line[len(root):]
-        elif _INCLUDED.match(line):
-            lead = line[:line.index("from ") + 5]
-            if line.startswith(root, len(lead)):
-                line = lead + line[len(lead) + len(root):]   # `In file included from src/main.cpp:2:`
-        out.append(line)
-    return out
-
-
 def _is_compile_only_option_set(argv: tuple[str, ...]) -> bool:
     """True when the options reshape diagnostics into another format (JSON, SARIF) or print something else."""
     return has_option(argv, ("-E", "-M", "-MM", "--version", "-v", "-###", "--help", "-dumpversion", "-dumpmachine",
@@ -352,8 +310,7 @@ def merge_flat(lines: list[str]) -> list[str]:
 
 def _kept(line: str) -> bool:
     return bool(_SUMMARY.match(line) or _TOOL_DIAG.match(line) or _LINKER.search(line) or _INCLUDED.match(line)
-                or line.startswith("[") and line.endswith(" repeated note lines dropped]")
-                or line.startswith("[paths relative to /"))
+                or line.startswith("[") and line.endswith(" repeated note lines dropped]"))
 
 
 def group_compiler_output(lines: list[str]) -> list[str]:
@@ -445,4 +402,4 @@ def sqz_format(request: FormatRequest) -> str | None:
         return None
     if request.exit_code not in (None, 0) and not stats["errors"]:
         return None  # a failure without an error line: nothing here explains it
-    return join_output(group_compiler_output(relative_to_root(out)))
+    return join_output(group_compiler_output(out))

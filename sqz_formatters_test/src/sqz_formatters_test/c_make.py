@@ -1,11 +1,13 @@
-"""make/gmake: drop recipe echoes and directory chatter, keep make's errors and compiler diagnostics.
+"""make/gmake: fold compiler echoes, drop directory chatter, keep make's errors and compiler diagnostics.
 
 Why: a make run echoes every compiler command (``cc -Wall … -c src/x.c -o build/x.o``);
 what matters is the diagnostics (compressed as in ``c_diagnostics``: each diagnostic line
-kept, source snippets dropped, absolute paths shown relative to the project) and make's own
-``*** [...] Error N`` lines. The last echoed command is kept (it names the final
-artefact), and so are link and archive steps (``gcc -o app …``, ``ar rc libx.a …``; up to four):
-they name what the build produced; the others are counted. make's messages are matched in English only:
+kept, source snippets dropped, paths as printed) and make's own
+``*** [...] Error N`` lines. The compiler commands that differ only in their files are one
+template with every file listed (``gcc -O2 -c * -o * [×36, per line:]`` / ``a.c a.o; b.c b.o; …``:
+which files were built is a fact, and each command reads back word for word); link and archive
+steps (``gcc -o app …``, ``ar rc libx.a …``; up to four) stay whole: they name what the build
+produced; other echoes (``ranlib``, ``mkdir -p`` …) are counted, the last one kept when it ends the run. make's messages are matched in English only:
 another locale (``Fehler 1``) returns None.
 """
 
@@ -15,8 +17,8 @@ import re
 
 from sqz_core.api import FormatRequest, hookimpl
 
-from ._common import count_phrase, has_option, join_output
-from .c_diagnostics import compress_compiler_output, relative_to_root
+from ._common import count_phrase, fold_similar, has_option, join_output
+from .c_diagnostics import compress_compiler_output
 
 commands = ("make", "gmake")
 
@@ -36,7 +38,13 @@ _MAKE_KNOWN = re.compile(
 
 
 _COMPILERS = frozenset(("cc", "c++", "gcc", "g++", "clang", "clang++", "ld"))
+_FOLDED = "\0folded"  # where the compiler commands go (compared by identity)
 _MAX_ARTEFACT_LINES = 4
+
+
+def _is_compiler(tool: str) -> bool:
+    name = tool.rsplit("/", 1)[-1]
+    return name in _COMPILERS or re.match(r"[\w.-]+-(?:gcc|g\+\+)(?:-\d+)?$|(?:gcc|g\+\+|clang)-\d+$", name) is not None
 
 
 def _is_artefact_step(line: str, tool: str) -> bool:
@@ -50,8 +58,12 @@ def _is_artefact_step(line: str, tool: str) -> bool:
     return "-o" in words and not any(w in ("-c", "-S", "-E") for w in words)
 
 
-def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tuple[list[str], dict] | None:
+def compress_make_lines(lines: list[str], keep: frozenset = frozenset(),
+                        fold: bool = False) -> tuple[list[str], dict] | None:
     """Drop recipe echoes and directory lines (counted); None on an unknown make message or locale.
+
+    With ``fold`` the compiler commands are not dropped: they go, folded by shape (``fold_similar``:
+    one template, every file compiled listed), where the first of them was.
 
     A recursive make's ``Entering directory '…'`` line stays when something is kept under it
     (a compiler names files relative to that directory: ``main.c:10:5: error: …``); ``Leaving``
@@ -59,8 +71,9 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
 
     Lines whose index is in ``keep`` (e.g. the command after ninja's ``FAILED:``) stay verbatim.
     """
-    kept: list[str] = []
+    kept: list[str | None] = []
     dropped: dict[str, int] = {}
+    compiles: list[str] = []  # the compiler commands echoed: every one is on the page, folded by shape
     slot = None
     last_echo = None
     entering = None           # the latest `Entering directory` line, put back before the first line kept under it
@@ -96,6 +109,11 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
             artefacts += 1
             kept.append(line)  # a link or archive step: it names what the build produced
             continue
+        if m and fold and _is_compiler(m.group(1)):
+            if not compiles:
+                kept.append(_FOLDED)  # placeholder: the compiler commands, folded (fold_similar), go here
+            compiles.append(line)
+            continue
         if m:
             word = m.group(1).split()[0]
             dropped[word] = dropped.get(word, 0) + 1
@@ -118,13 +136,15 @@ def compress_make_lines(lines: list[str], keep: frozenset = frozenset()) -> tupl
         dropped[word] -= 1
         if not dropped[word]:
             del dropped[word]
-    kept = [k for k in kept if k is not None]
     if slot is not None:
-        if dropped:
-            kept[slot] = f"[dropped: {count_phrase(dropped)} command lines]"
-        else:
-            kept.pop(slot)
-    return kept, dropped
+        kept[slot] = f"[dropped: {count_phrase(dropped)} command lines]" if dropped else None
+    out: list[str] = []
+    for k in kept:
+        if k is _FOLDED:
+            out.extend(fold_similar(compiles))
+        elif k is not None:
+            out.append(k)
+    return out, dropped
 
 
 def format_make(text: str, exit_code: int | None) -> str | None:
@@ -132,7 +152,7 @@ def format_make(text: str, exit_code: int | None) -> str | None:
     lines = text.splitlines()
     if not lines:
         return None
-    res = compress_make_lines(lines)
+    res = compress_make_lines(lines, fold=True)
     if res is None:
         return None
     kept, dropped = res
@@ -140,8 +160,7 @@ def format_make(text: str, exit_code: int | None) -> str | None:
     if comp is None:
         return None
     out, stats = comp
-    out = relative_to_root(out)
-    ours = any(_MAKE_MSG.match(l) for l in lines) or dropped or stats["recognised"]
+    ours = any(_MAKE_MSG.match(l) or _ECHO.match(l) for l in lines) or stats["recognised"]
     if not ours:
         return None
     if exit_code not in (None, 0) and not any(_MAKE_MSG.match(l) or "rror" in l for l in out):

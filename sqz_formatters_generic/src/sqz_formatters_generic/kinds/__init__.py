@@ -126,7 +126,7 @@ def _sniff_log_read(text: str) -> str | None:
             return "json"
         if json_doc.looks_like_jsonl(text):
             return "jsonl"
-    return "log" if _module("log_lines").looks_like_log(text) else None
+    return "log" if _module("log_lines").looks_like_log(text, read=True) else None
 
 
 def _sniff(text: str) -> str | None:

@@ -2,11 +2,14 @@
 
 Lines are grouped by template (timestamps, uuids, hex ids, ip:port, durations and
 numbers masked), consecutive or interleaved; a group of three or more becomes its first
-line, where it first occurs, plus a count, the first and last timestamps and, when short,
-the values that varied (``1ms–3ms``, ``a/b``; whole numbers exactly, ``1–12 14–40``, else
-counted, ``19 of 345–4922``). A thread name's number (``[sync_3]``) and a number's sign are masked
-with it. Every ERROR/WARN/FAIL/exception line and
-the two lines on each side of it, every stack-trace line (a Python traceback's source lines
+line, where it first occurs, plus a count, the first and last timestamps and the values that
+varied, as the whole words that hold them (what a reader quotes: ``poller-1|poller-2``,
+``127.0.0.1:{55480|55488}``; whole numbers exactly, ``1–12 14–40``, ``/items/{1–12 14–40}``; with
+one unit as a range, ``1ms–3ms``; a value of its own on near every line, an id, counted:
+``24 distinct``). Lines naming a few paths or URLs fold per path (each path's first line shown).
+A thread name's number (``[sync_3]``) and a number's sign are masked with it. Every
+ERROR/WARN/FAIL/exception line and the two lines on each side of it (once per shape of severe
+line: a flood of one kind of warning does not pin the whole log as its context), every stack-trace line (a Python traceback's source lines
 and carets too) and every failed request of an access log (``"GET /x HTTP/1.1" 404``) are
 kept verbatim (a failed request's byte-for-byte repeats, the same second included, fold into
 it with their count); an exact repeat of a severe line (timestamps aside: the same warning
@@ -22,7 +25,7 @@ from __future__ import annotations
 import re
 from sqz_core.api import lazy_pattern as lazy
 
-from .status_fields import protect
+from .status_fields import protect, reveal
 
 CONTEXT = 2
 MIN_RUN = 3
@@ -94,6 +97,13 @@ _SEVERE_FIELD = lazy(
     r"(" + _TIMESTAMP_ALTS + r")"
     r"|(?:(?<=^)|(?<=[\s*#(\[=,])|(?<=\d:))(\d+)(?=$|[\s#,)\]:;\"]))"
 )
+# A severe line's shape: its timestamps and every word (a run of letters, digits and ``_.-/@+~%``,
+# as a reader quotes it) that holds a digit masked — a job's uuid, ``/api/items/3``, ``attempt
+# 2/3``; a status value (``HTTP 502``) stays (``protect``). Severe lines of one shape are one kind of
+# event: the first of them is shown with its context, the others alone (each is still kept whole).
+_WORD = r"[\w.\-/@+~%]"
+_SHAPE_FIELD = lazy(r"(?<!" + _WORD + r")" + _WORD + r"*\d" + _WORD + r"*")
+STAMP = "\x00"      # a timestamp's place in a line's key: a character no word holds
 
 
 def severe_fields(line: str) -> tuple[str, list[str]]:
@@ -111,9 +121,16 @@ def severe_fields(line: str) -> tuple[str, list[str]]:
     return "".join(pieces), values
 
 
-def looks_like_log(text: str) -> bool:
+def _shape(stamped: str) -> str:
+    """A severe line's shape (see ``_SHAPE_FIELD``), given the line with its timestamps as ``STAMP``."""
+    return _SHAPE_FIELD.sub("\x02", protect(stamped))
+
+
+def looks_like_log(text: str, read: bool = False) -> bool:
     """Five or more lines starting like log records, most of the lines that start a record
-    (continuations — trace frames, a warning's source line — aside) and a quarter of all."""
+    (continuations — trace frames, a warning's source line — aside) and a quarter of all; ``read``
+    (a file the core found a log, by name or shape: ``cat app.log``), the quarter is not asked (a
+    server log that is mostly its tracebacks is still a log)."""
     hits = total = lines = 0
     for line in text.splitlines()[:300]:
         if not line.strip():
@@ -124,7 +141,7 @@ def looks_like_log(text: str) -> bool:
             total += 1
         elif not _CONTINUATION.match(line):
             total += 1
-    return hits >= 5 and hits * 10 >= total * 7 and hits * 4 >= lines
+    return hits >= 5 and hits * 10 >= total * 7 and (read or hits * 4 >= lines)
 
 
 def template(line: str) -> str:
@@ -136,11 +153,11 @@ def _masked(line: str, seen: dict) -> tuple[str, list[str], int]:
     """The line's template, the values masked in it (timestamps aside) and its flags (1: stack
     frame, 2: severe, 4: a failed request in an access log); ``seen`` caches lines that only
     differ by timestamp, the common case."""
-    return _masked_stamped(line, _TIMESTAMP.sub("@", line), seen)
+    return _masked_stamped(line, _TIMESTAMP.sub(STAMP, line), seen)
 
 
 def _masked_stamped(line: str, stamped: str, seen: dict) -> tuple[str, list[str], int]:
-    """``_masked`` of ``line``, given ``stamped``: the line with its timestamps replaced by ``@``."""
+    """``_masked`` of ``line``, given ``stamped``: the line with its timestamps replaced by ``STAMP``."""
     hit = seen.get(stamped)
     if hit is None:
         parts = _VARIABLE.split(protect(stamped))  # a status (404 among 200s) stays in the template
@@ -159,7 +176,7 @@ def compress_log(request) -> str | None:
         return None   # a line that reads as one of our notes could not be told from one we add
     n = len(lines)
     seen: dict = {}
-    stamped = [_TIMESTAMP.sub("@", line) for line in lines]
+    stamped = [_TIMESTAMP.sub(STAMP, line) for line in lines]
     masked = [_masked_stamped(line, st, seen) for line, st in zip(lines, stamped)]
     pinned = bytearray(n)
     traced = bytearray(n)     # a Python traceback's body (its frames' source lines and carets too)
@@ -177,9 +194,15 @@ def compress_log(request) -> str | None:
     # A severe line's template with its timestamps and its numbers standing alone masked: a
     # line whose template was seen before folds into the first (its values listed in the note).
     fields: dict[int, tuple[str, list[str]]] = {}
+    repeats: set[int] = set()     # severe lines whose shape an earlier severe line has
+    shapes: set[str] = set()
     for i, (_, _, flags) in enumerate(masked):
         if flags & 2 and not flags & 5:
             fields[i] = severe_fields(lines[i])
+            shape = _shape(stamped[i])
+            if shape in shapes:
+                repeats.add(i)
+            shapes.add(shape)
     for i, (_, _, flags) in enumerate(masked):
         if flags & 1:             # a trace line
             pinned[i] = 1
@@ -188,8 +211,8 @@ def compress_log(request) -> str | None:
                 failed_seen.add(lines[i])
                 pinned[i] = 1
         if flags & 2:
-            if i and masked[i - 1][2] & 1:
-                pinned[i] = 1     # the exception that ends a trace stays with its trace
+            if (i and masked[i - 1][2] & 1) or (i + 1 < n and masked[i + 1][2] & 1):
+                pinned[i] = 1     # the exception that ends (Python) or heads (JVM) a trace stays with it
             if stamped[i] in first_severe:
                 continue          # an exact repeat of a severe line: its first is shown, with its context
             first_severe.add(stamped[i])
@@ -198,9 +221,9 @@ def compress_log(request) -> str | None:
                     later_severe.append(i)    # its numbers differ: its context only if it is shown
                     continue
                 first_severe.add(fields[i][0])
-                _pin_context(pinned, i, fields)   # not its own repeats: the note gives them exactly
+                _pin_context(pinned, i, repeats, fields)   # not its own repeats: the note gives them exactly
                 continue
-            _pin_context(pinned, i)
+            _pin_context(pinned, i, repeats, fields)
     # Template mining in the manner of Drain, in one pass: lines grouped by their masked
     # template; a group of MIN_RUN or more shows its first line, where it first occurs,
     # followed by a note for the whole group, and its other lines go (interleaved or not).
@@ -213,11 +236,13 @@ def compress_log(request) -> str | None:
             key = (("!!", lines[i]) if flags & 4 else ("!", fields[i][0]) if i in fields
                    else ("!", stamped[i]) if flags & 2 else masked[i][0])
             groups.setdefault(key, []).append(i)
+    wcache: dict[str, list[str]] = {}   # a line's value words, by its stamped text (most repeat)
+    groups = _by_resource(groups, stamped, wcache)
     lead, notes, drop = _plan(lines, groups, fields, pinned, None)
     shown = [i for i in later_severe if not drop[i]]
     if shown:                     # a severe line kept on its own is shown with its context
         for i in shown:
-            _pin_context(pinned, i, fields)
+            _pin_context(pinned, i, repeats, fields)
         lead, notes, drop = _plan(lines, groups, fields, pinned, lead)
     if not lead:
         return None
@@ -230,8 +255,8 @@ def compress_log(request) -> str | None:
         if i in notes:
             out.append(notes[i])
         elif members:
-            note = _fold_note(line, lines[members[-1]], len(members), [masked[k][1] for k in members],
-                              later=_later(members))
+            note = _fold_note(line, lines[members[-1]], len(members), [_word_values(stamped[k], wcache) for k in members],
+                              later=_later(members), budget=sum(len(lines[k]) for k in members[1:]) // 3)
             if masked[i][2] & 2 and not masked[i][2] & 4:  # a severe line's repeats: when each happened
                 note = _with_times(note, [lines[k] for k in members])
             out.append(note)
@@ -239,11 +264,40 @@ def compress_log(request) -> str | None:
     return result if len(result) < len(request.text) else None
 
 
-def _pin_context(pinned: bytearray, i: int, fields: dict | None = None) -> None:
-    """Pin line ``i`` and the CONTEXT lines on each side of it; with ``fields``, not the lines
-    with ``i``'s severe template (its repeats, whose numbers a severe note lists exactly)."""
+def _by_resource(groups: dict, stamped: list[str], wcache: dict) -> dict:
+    """``groups`` with each plain group split by the resource its lines name, when they name a few:
+    a field whose values are paths or URLs (words with a letter and a ``/``: ``/api/items/3``), no more
+    than MAX_VALUES of them and each on three lines or more on average. Requests for different
+    resources are different events: each resource's lines fold apart, its first line shown whole."""
+    out: dict = {}
+    for key, members in groups.items():
+        if isinstance(key, tuple) or len(members) < 2 * MIN_RUN:
+            out[key] = members
+            continue
+        rows = [_word_values(stamped[k], wcache) for k in members]
+        width = len(rows[0])
+        split = [] if any(len(r) != width for r in rows) else [
+            c for c in range(width)
+            if 2 <= len(seen := {r[c] for r in rows}) <= min(MAX_VALUES, len(members) // MIN_RUN)
+            and all("/" in v and any(ch.isalpha() for ch in v) for v in seen)]
+        if not split:
+            out[key] = members
+            continue
+        for k, r in zip(members, rows):
+            out.setdefault((key, "/", tuple(r[c] for c in split)), []).append(k)
+    return out
+
+
+def _pin_context(pinned: bytearray, i: int, repeats: set[int], fields: dict) -> None:
+    """Pin line ``i`` and the CONTEXT lines on each side of it, but for the lines with ``i``'s severe
+    template (its repeats, whose numbers a severe note lists exactly). A line of ``repeats`` (a severe
+    line whose shape an earlier one has: that one was given its context) pins only itself, so a
+    flood of one kind of error, each line kept whole, does not pin the whole log as its context."""
+    if i in repeats:
+        pinned[i] = 1
+        return
     for k in range(max(0, i - CONTEXT), min(len(pinned), i + CONTEXT + 1)):
-        if fields is None or k == i or k not in fields or fields[k][0] != fields[i][0]:
+        if k == i or k not in fields or i not in fields or fields[k][0] != fields[i][0]:
             pinned[k] = 1
 
 
@@ -310,15 +364,35 @@ def _later(members: list[int]) -> int:
     return len(members) - k
 
 
-def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), later: int = 0) -> str:
+def _fold_note(first: str, last: str, run: int, rows: list[list[str]] = (), later: int = 0,
+               budget: int = 0) -> str:
     a, b = _TIMESTAMP.search(first), _TIMESTAMP.search(last)
     parts = [f"{later} of them further down, not shown"] if later else []
     if a and b:
         parts.append(a.group(0) if a.group(0) == b.group(0) else f"{a.group(0)} … {b.group(0)}")
-    varied = _varied(rows)
+    varied = _varied(rows, budget)
     if varied:
         parts.append(varied)
     return f"[×{run} lines like the one above{', ' if parts else ''}{', '.join(parts)}]"
+
+
+def _word_values(stamped: str, cache: dict) -> list[str]:
+    """The words of ``stamped`` (a line, its timestamps replaced by ``STAMP``) that hold a digit —
+    every masked value is in one — whole (``/api/items/3``, ``poller-2``, ``18837/jobs/<uuid>``),
+    left to right, status values aside (they are the template's): what a reader quotes, so a fold
+    note that lists them keeps every word of the lines it replaces. ``cache``: answers by ``stamped``."""
+    hit = cache.get(stamped)
+    if hit is None:
+        line = protect(stamped)
+        hit = _SHAPE_FIELD.findall(line)
+        if line is not stamped:
+            hit = [reveal(w) for w in hit]
+        cache[stamped] = hit
+    return hit
+
+
+def _IN_WORD(c: str) -> bool:
+    return c.isalnum() or c in "_.-/@+~%"
 
 
 MAX_TIMES = 60      # a severe line's repeats listed by time up to this many
@@ -361,14 +435,20 @@ def _changed(stamp: str, before: str) -> str:
 
 
 _NUMBER = lazy(r"(-?\d+(?:\.\d+)?)(\D*)")
-MAX_VALUES = 4      # distinct values listed for one masked field
-MAX_VARIED = 80     # characters of varied values in one note
+MAX_VARIED = 80     # characters of varied values a note may always spend (more: a third of what it replaces)
+MAX_VALUES = 4      # distinct words always listed for one field; more when the lines share them (half as many)
+MAX_LISTED = 16     # and never more than this many
 
 
-def _varied(rows: list[list[str]]) -> str:
-    """The masked values that differ across a group's ``rows``: a range for numbers with one unit, else a short list."""
+def _varied(rows: list[list[str]], budget: int = 0) -> str:
+    """The values that differ across a group's ``rows`` (each row a line's value words): whole numbers
+    exactly as runs (``1–12 14–40``), numbers with one unit as a range (``1ms–3ms``), other words
+    listed whole (``poller-1|poller-2``) when the lines share them (a field with a value of its own
+    on near every line is an id: counted) and the note stays within ``budget`` characters (at least
+    MAX_VARIED); else how many distinct ones there were (each is in the original, ``sqz expand``)."""
     if not rows or any(len(r) != len(rows[0]) for r in rows):
         return ""
+    room = max(MAX_VARIED, budget)
     fields = []
     for k in range(len(rows[0])):
         seen: dict[str, None] = {}
@@ -379,18 +459,61 @@ def _varied(rows: list[list[str]]) -> str:
         nums = [_NUMBER.fullmatch(v) for v in seen]
         exact = _int_ranges(seen)
         if exact is not None:
-            fields.append(exact)
+            text = exact
         elif all(nums) and len({m.group(2) for m in nums}) == 1:
             vals = sorted(nums, key=lambda m: float(m.group(1)))
             span = f"{vals[0].group(0)}–{vals[-1].group(0)}"
             # whole numbers not listed exactly: how many of the span (``1–12 14–40`` lists them all)
-            fields.append(span if "." in span or vals[0].group(2) else f"{len(seen)} of {span}")
-        elif len(seen) <= MAX_VALUES:
-            fields.append("/".join(seen))
+            text = span if "." in span or vals[0].group(2) else f"{len(seen)} of {span}"
+        elif len(seen) <= max(MAX_VALUES, len(rows) // 2) and len(seen) <= MAX_LISTED:
+            text = _listed(list(seen))  # a few values the lines share (paths, hosts, threads): said whole
+        elif (numbered := _numbered(list(seen))) is not None:
+            text = numbered             # many, one number apart: exactly, as runs
         else:
-            fields.append(f"{len(seen)} distinct")
-    text = ", ".join(fields)
-    return text if len(text) <= MAX_VARIED else ""
+            text = f"{len(seen)} distinct"  # a value of its own on near every line (an id, a port)
+        if len(text) > room:
+            text = f"{len(seen)} distinct"
+        room -= len(text) + 2
+        fields.append(text)
+    return ", ".join(fields)
+
+
+def _numbered(values: list[str]) -> str | None:
+    """Words equal but for a whole number in them (``/api/orders/7``, ``app-3.css``): their common
+    head and tail said once, the numbers exactly as runs (``/api/orders/{1–12 14–40}``); else None."""
+    head, tail = values[0], values[0]
+    for v in values[1:]:
+        n = 0
+        while n < len(head) and n < len(v) and head[n] == v[n]:
+            n += 1
+        head = head[:n]
+        n = 0
+        while n < len(tail) and n < len(v) and tail[-1 - n] == v[-1 - n]:
+            n += 1
+        tail = tail[len(tail) - n:]
+    head = head.rstrip("0123456789")
+    tail = tail.lstrip("0123456789")
+    if not head and not tail:
+        return None
+    runs = _int_ranges([v[len(head):len(v) - len(tail)] for v in values])
+    return None if runs is None else f"{head}{{{runs}}}{tail}"
+
+
+def _listed(values: list[str]) -> str:
+    """Distinct words listed, their common head said once when it ends at a character no word
+    holds (``127.0.0.1:{55480|55488}``: each port still a word of its own; ``/api/items/3|/api/items/7``
+    keeps its paths whole)."""
+    head = values[0]
+    for v in values[1:]:
+        n = 0
+        while n < len(head) and n < len(v) and head[n] == v[n]:
+            n += 1
+        head = head[:n]
+    while head and _IN_WORD(head[-1]):
+        head = head[:-1]
+    if not head:
+        return "|".join(values)
+    return head + "{" + "|".join(v[len(head):] for v in values) + "}"
 
 
 MAX_RANGES = 6      # an integer field's values listed exactly as at most this many runs
