@@ -151,8 +151,14 @@ def test_hook_leaves_sqz_expand_unchanged(sqz_env, monkeypatch, capfdbinary):
     monkeypatch.setenv("SQZ_BIN", SQZ)
     out, _ = _hook(f"{SQZ} expand 3f2a9c41d0e7", monkeypatch, capfdbinary)
     assert out == b""
+    # a bare `sqz expand` (the short hint, issue 25.5) is resolved to this sqz, word for word, never wrapped
     out, _ = _hook("cd sub && sqz expand 3f2a9c41d0e7", monkeypatch, capfdbinary)
-    assert out == b""
+    import json
+    answer = json.loads(out)["hookSpecificOutput"]
+    from sqz_core.api import sqz_executable
+
+    assert answer["updatedInput"]["command"] == f"cd sub && {sqz_executable()} expand 3f2a9c41d0e7"
+    assert b"compress --cmd" not in out
     out, _ = _hook("git status", monkeypatch, capfdbinary)  # the same path does rewrite other commands
     assert b"updatedInput" in out and b"compress --cmd" in out
 
