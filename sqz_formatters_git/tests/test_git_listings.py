@@ -308,3 +308,22 @@ def test_show_oneline_name_only_only_for_one_commit():
     for command in ("git show --oneline --name-only HEAD HEAD~1", "git show --oneline --name-only HEAD~3..HEAD",
                     "git log --oneline --name-only"):
         assert _run(text, command) is None, command
+
+
+@given(st.text(alphabet='"\\ a\t', max_size=24))
+def test_a_blank_outside_quotes_is_found_as_the_quoted_string_search_reads_it(item):
+    """``_bare_blank`` (linear) answers as removing every ``"(?:[^"\\\\]|\\\\.)*"`` match and looking for a
+    blank would (that search is quadratic on ``\\"`` repeated)."""
+    from sqz_formatters_git._common import _bare_blank
+
+    expected = any(c.isspace() for c in re.sub(r'"(?:[^"\\]|\\.)*"', "", item))
+    assert _bare_blank(item) is expected
+
+
+def test_a_long_run_of_escaped_quotes_is_read_once():
+    from sqz_formatters_git._common import _bare_blank
+
+    assert _bare_blank('\\"' * 50_000) is False
+    assert _bare_blank('"' + '\\"' * 50_000 + ' ') is True
+    assert _bare_blank('"a b""c d"') is False
+    assert _bare_blank('"a b" -> "c d"') is True

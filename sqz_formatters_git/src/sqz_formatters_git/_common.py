@@ -173,8 +173,33 @@ def quote_item(path: str) -> str:
 
 
 def _bare_blank(item: str) -> bool:
-    """Whether ``item`` holds a blank outside git's double quotes (a rename's `` -> ``, a note)."""
-    return any(c.isspace() for c in re.sub(r'"(?:[^"\\]|\\.)*"', "", item))
+    """Whether ``item`` holds a blank outside git's double quotes (a rename's `` -> ``, a note).
+
+    A quoted part is a ``"`` up to the next ``"`` not escaped by a backslash, read left to right as a
+    search for ``"(?:[^"\\]|\\.)*"`` would; an opening quote with no close is a plain character. Linear
+    in the item (that search restarts at every unclosed quote: quadratic on ``\\"`` repeated): where the
+    quoted part opened at each position closes is found once, from the right.
+    """
+    n = len(item)
+    close = [-1] * (n + 2)  # close[p]: index of the '"' that ends a quoted part whose body starts at p
+    for p in range(n - 1, -1, -1):
+        ch = item[p]
+        if ch == '"':
+            close[p] = p
+        elif ch == "\\":
+            close[p] = close[p + 2] if p + 1 < n else -1
+        else:
+            close[p] = close[p + 1]
+    i = 0
+    while i < n:
+        ch = item[i]
+        if ch == '"' and close[i + 1] >= 0:
+            i = close[i + 1] + 1
+            continue
+        if ch.isspace():
+            return True
+        i += 1
+    return False
 
 
 def group_paths(entries: list[tuple[str, str]]) -> list[str]:
