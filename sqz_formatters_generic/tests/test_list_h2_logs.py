@@ -68,7 +68,7 @@ def test_error_lines_whose_numbers_differ_fold_with_every_value_listed():
     # their neighbours' context fold (the next error of another kind pins its two lines before)
     assert note.startswith("[×38 lines like the one above; the other 37, in order")
     # connection ids listed one by one, the worker pid once (nginx writes it twice: 1953#1953)
-    assert "value 3: as value 2; value 4: 1403 | 1410 | 1419 | 1425 | 1439 | " in note and "value 1:" not in note
+    assert "value 3: as value 2; value 4: *1403 | *1410 | *1419 | *1425 | *1439 | " in note and "value 1:" not in note
     assert sum("(111: Connection refused)" in line for line in kept) == 3   # the first, others' context
     for name in ("h2_nginx_error", "h2_syslog_servers"):
         raw, out = _out(name)

@@ -50,7 +50,9 @@ def test_go_log_is_detected_and_folded_with_its_values():
     assert detect_kind(text, req) == "log"
     out = compress_kind("log", req)
     assert out.split("\n")[0] == lines[0]
-    assert "×20 lines like the one above, 2026/12/01 02:24:00 … 2026/12/01 02:24:19" in out
+    # the last two lines are how the log ended: shown whole, so the fold holds the 18 before them
+    assert "×18 lines like the one above, 2026/12/01 02:24:00 … 2026/12/01 02:24:17" in out
+    assert out.split("\n")[-3:] == [lines[18], lines[19], ""]
     assert out.split("\n")[1].endswith(", 10.0.0.0|10.0.0.1|10.0.0.2|10.0.0.3]")  # each a word; the port never varies
     assert lines[7] not in out
 
@@ -65,16 +67,16 @@ def test_many_distinct_values_are_counted_not_listed():
     lines = [f"2026-12-01 02:24:{s:02d} INFO served request {s:08x}-aaaa-4bbb-8ccc-{s:012x} ok"
              for s in range(30)]
     out = compress_kind("log", _Req("\n".join(lines)))
-    assert out.split("\n") == [lines[0], "[×30 lines like the one above, 2026-12-01 02:24:00 … "
-                                          "2026-12-01 02:24:29, 30 distinct]"]
+    assert out.split("\n") == [lines[0], "[×28 lines like the one above, 2026-12-01 02:24:00 … "
+                                          "2026-12-01 02:24:27, 28 distinct]", lines[28], lines[29]]
 
 
 def test_interleaved_repeats_fold_into_their_first_occurrence():
     fx = load_fixture(FIX / "http_server_urllib.txt")
     out = compress_kind("log", fx.request()).split("\n")
     hits = [line for line in out if '"GET /capture_logs.py HTTP/1.1" 200' in line]
-    assert len(hits) == 1
-    assert out[out.index(hits[0]) + 1].startswith("[×198 lines like the one above, 138 of them further down")
+    assert len(hits) == 3 and out[-3:] == hits[1:] + [""]  # the first, and the log's last two lines
+    assert out[out.index(hits[0]) + 1].startswith("[×196 lines like the one above, 136 of them further down")
     assert sum('"GET /missing.txt HTTP/1.1" 404' in line for line in out) == 2  # under 3: both kept
 
 

@@ -21,7 +21,8 @@ def test_long_output_that_is_not_a_log_is_template_mined():
     out = compress_kind("templates", req)
     assert out is not None and len(out) * 2 < len(text)
     assert "  skipped page 15: upstream answered 503, will retry" in out.split("\n")
-    assert "[×40 lines like the one above, 35 of them further down, not shown, 40 of 5–52, " in out
+    assert "[×39 lines like the one above, 34 of them further down, not shown, 39 of 5–52, " in out
+    assert out.split("\n")[-3:] == lines[-2:] + [""]   # how the run ended, whole
 
 
 def test_records_of_several_lines_are_not_template_mined():
@@ -66,9 +67,11 @@ def test_a_repeated_error_keeps_the_time_of_every_repeat():
     out = compress_kind("log", FormatRequest("\n".join(lines * 2) + "\n", "journalctl -u web"))
     assert out is not None
     assert lines[0] in out.split("\n")
-    note = next(line for line in out.split("\n") if line.startswith("[×8 lines like the one above") and "ERROR" not in line
+    # the last error and the line after it end the log: shown whole; the note gives the other six times
+    assert out.split("\n")[-3:] == lines[-2:] + [""]
+    note = next(line for line in out.split("\n") if line.startswith("[×7 lines like the one above") and "ERROR" not in line
                 and "the others at:" in line)
-    assert note.endswith("; the others at: 04,388 | 09,002 | 01:15,700 | 00:01,120 | 04,388 | 09,002 | 01:15,700]")
+    assert note.endswith("; the others at: 04,388 | 09,002 | 01:15,700 | 00:01,120 | 04,388 | 09,002]")
     # the healthy lines' fold says no times: only a severe line's repeats are listed by time
     assert sum("the others at:" in line for line in out.split("\n")) == 1
 
@@ -87,8 +90,10 @@ def test_requests_for_a_few_paths_fold_per_path_each_path_shown_whole():
     out = _log(lines).split("\n")
     for k, path in enumerate(paths):
         at = out.index(lines[k])                          # each path's first request, whole
-        assert out[at + 1].startswith("[×10 lines like the one above, 9 of them further down, not shown, ")
-    assert len(out) == 7 and out[-1] == ""
+        # each path's requests but the log's last two (shown whole: how it ended) fold under it
+        assert out[at + 1].startswith(f"[×{10 if k == 0 else 9} lines like the one above, {9 if k == 0 else 8} of them "
+                                      "further down, not shown, ")
+    assert len(out) == 9 and out[-3:] == lines[-2:] + [""]
 
 
 def test_a_few_shared_words_are_listed_whole_a_value_of_their_own_on_every_line_is_counted():
@@ -97,11 +102,12 @@ def test_a_few_shared_words_are_listed_whole_a_value_of_their_own_on_every_line_
     assert out[0] == lines[0]
     # the three thread names, each a word a reader can quote; 24 client ports (the address never
     # varies): how many, and their span
-    assert out[1].endswith(", worker-0|worker-1|worker-2, 24 of 40000–40161]")
-    assert len(out) == 3
+    assert out[1].endswith(", worker-0|worker-1|worker-2, 22 of 40000–40147]")
+    assert out[2:] == lines[-2:] + [""]   # the log's last two lines, whole
 
 
 def test_many_words_one_number_apart_are_said_exactly_as_runs():
     lines = [f"2026-12-02 07:32:{s:02d} INFO stored /var/spool/shop/order-{s + 1}.json" for s in range(40) if s != 12]
     out = _log(lines).split("\n")
-    assert out[1].endswith(", /var/spool/shop/order-{1–12 14–40}.json]")
+    assert out[1].endswith(", /var/spool/shop/order-{1–12 14–38}.json]")
+    assert out[2:] == lines[-2:] + [""]

@@ -32,6 +32,7 @@ MIN_RUN = 3
 # How a fold note begins. ("[sqz: the same N-line stack trace …" lines are the pipeline's,
 # written before this stage: they are ours already, and stay.)
 _OUR_NOTES = "[×"
+_PIPELINE_NOTES = "[sqz: "   # each says where it stands (copy 3 of 5 of the trace above): never folded
 # Timestamps: ISO 8601 / RFC 3339, syslog ("Nov 30 04:22:01"), Apache/CLF and http.server
 # ("[30/Nov/2026:04:30:15 +0000]", "[30/Nov/2026 04:30:15]"), bare times.
 _TIMESTAMP_ALTS = (
@@ -90,12 +91,13 @@ _CONTINUATION = lazy(r"^(?:\s|Traceback \(most recent call last\)|The above exce
 
 
 # A severe line's fields that may differ within a fold: its timestamps (group 1) and the whole
-# numbers standing on their own (group 2): ``*1401``, ``1953#1953``, ``(111:``, a port after an
+# numbers standing on their own (group 2, with nginx's ``*`` before a connection number: the
+# word a reader quotes): ``*1401``, ``1953#1953``, ``(111:``, a port after an
 # address (``127.0.0.1:18801``); never digits inside a word, a path, a URL or a decimal.
 _SEVERE_FIELD = lazy(
-    r"(?=[\dJFMASOND])(?:"  # a timestamp's or a number's first character (see _TIMESTAMP)
+    r"(?=[\d*JFMASOND])(?:"  # a timestamp's or a number's first character (see _TIMESTAMP)
     r"(" + _TIMESTAMP_ALTS + r")"
-    r"|(?:(?<=^)|(?<=[\s*#(\[=,])|(?<=\d:))(\d+)(?=$|[\s#,)\]:;\"]))"
+    r"|(?:(?<=^)|(?<=[\s*#(\[=,])|(?<=\d:))(\*?\d+)(?=$|[\s#,)\]:;\"]))"
 )
 # A severe line's shape: its timestamps and every word (a run of letters, digits and ``_.-/@+~%``,
 # as a reader quotes it) that holds a digit masked — a job's uuid, ``/api/items/3``, ``attempt
@@ -189,6 +191,10 @@ def compress_log(request) -> str | None:
             in_trace = False
         if in_trace:
             pinned[i] = traced[i] = 1
+    # The log's last CONTEXT lines are how it ended (a queue drained, a worker stopped: the state
+    # `tail` is read for): shown whole, like a severe line's context.
+    for i in range(max(0, n - CONTEXT), n):
+        pinned[i] = 1
     failed_seen: set[str] = set()
     later_severe: list[int] = []
     # A severe line's template with its timestamps and its numbers standing alone masked: a
@@ -231,7 +237,7 @@ def compress_log(request) -> str | None:
     # line is never dropped (it may lead its group: the first line is shown anyway).
     groups: dict[object, list[int]] = {}
     for i, line in enumerate(lines):
-        if line.strip() and not masked[i][2] & 1 and not traced[i]:
+        if line.strip() and not masked[i][2] & 1 and not traced[i] and not line.startswith(_PIPELINE_NOTES):
             flags = masked[i][2]
             key = (("!!", lines[i]) if flags & 4 else ("!", fields[i][0]) if i in fields
                    else ("!", stamped[i]) if flags & 2 else masked[i][0])
