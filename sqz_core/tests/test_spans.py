@@ -159,27 +159,21 @@ def test_git_log_p_with_a_userinfo_url_is_formatted_around_its_line(tmp_path):
     assert b"fakeLogSecret7" not in bytes_at_rest(tmp_path)
 
 
-def test_web_debug_pages_are_rendered_around_their_tracebacks(tmp_path):
-    """Django's debug 500 page and Werkzeug's debugger page as HTML: the content kind renders the page,
-    each traceback stays verbatim (where it was, or below the rendering), the page's secret line too."""
-    for name, raised in (("django_debug_500_html", None), ("werkzeug_debugger_page", "KeyError: 'missing'")):
+def test_web_debug_pages_whose_rendering_loses_a_placeholder_go_out_whole(tmp_path):
+    """Django's debug 500 page and Werkzeug's debugger page as HTML: the traceback sits in an HTML comment
+    or a textarea, so the html content kind's text (markup dropped, whitespace squeezed) loses its
+    placeholder line. A catch-all's rendering is then not used around the spans (the blind set lost 53
+    facts by words on three such pages: tag and attribute words, entities): the page goes out unchanged,
+    never stored. A formatter that claims the program may still have the blocks appended."""
+    for name in ("django_debug_500_html", "werkzeug_debugger_page"):
         fx = FIXTURES[name]
         db = tmp_path / name
         db.mkdir()
         store, result, out = _run(fx, db)
-        assert result.outcome == "safe" and result.plugin == "generic", name
-        assert count(out)[0] * 2 < count(fx.text)[0], name
-        assert missing_facts(out, fx.facts) == [], name
-        verdict = classify(fx.text)
-        lines = fx.text.split("\n")
-        for span in verdict.spans:
-            assert "\n".join(lines[span[0]:span[1] + 1]) in out, (name, span)
-        if raised:
-            assert "<div" in fx.text and "<div" not in out
-        hint = find_recovery(out)
-        stored = resolve(store, hint[1]).decode()
         store.close()
-        assert _rebuilt(out, stored) == fx.text
+        assert result.outcome == "safe" and result.plugin is None, name
+        assert out == fx.text, name
+        assert classify(fx.text).spans, name  # a traceback is there: protected, the page with it
 
 
 def test_django_debug_page_as_text_protects_its_whole_chained_trace():

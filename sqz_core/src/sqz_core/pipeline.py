@@ -628,13 +628,19 @@ def _rendered_around(c: _Call) -> list[tuple[str, str | None, bool]]:
     out: list[tuple[str, str | None, bool]] = []
     if recoverable and not c.cheap:
         req = FormatRequest(held, c.command, tool=c.tool, exit_code=c.exit_code, mode=c.req.mode)
+        req.safe = False  # every protected span is a placeholder line here
         plugin, formatted, _ = _first_format(c.records, req)
         if formatted is not None:
             done = put_back(formatted, marks, texts)
-            if done is None:
+            if done is None and plugin not in {r["name"] for r in c.records if "*" in r.get("commands", ())}:
+                # a placeholder lost (not a line of its own where it stood): only a formatter that claims
+                # the program renders the rest and has the blocks appended. A content kind that lost one
+                # turned the text into another form (HTML markup into its text, issue 25's blind set:
+                # 53 facts by words on three curl'd error pages): its rendering around spans is not used
                 drop = set(marks)  # the text without the blocks
                 rest = "\n".join(x for x in held.split("\n") if x not in drop)
                 req = FormatRequest(rest, c.command, tool=c.tool, exit_code=c.exit_code, mode=c.req.mode)
+                req.safe = False
                 plugin, formatted, _ = _first_format(c.records, req)
                 done = None if formatted is None else appended(formatted, texts)
             if done is not None:

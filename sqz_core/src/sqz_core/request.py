@@ -105,10 +105,13 @@ class FormatRequest:
       tool       the agent/MCP tool name for non-shell results (``"read_file"``), or None;
       exit_code  the wrapped command's exit status when known, else None;
       mode       ``"default"`` or ``"aggressive"``;
-      kind       the content kind ``sqz_detect`` settled on, or None.
+      kind       the content kind ``sqz_detect`` settled on, or None;
+      safe       the core's safety verdict on ``text`` when it has one: True (safe content: a stack
+                 trace, DDL, a key — a summary would not be stored), False (classified, nothing
+                 sensitive: the protected spans are placeholders here), None (not known: classify it).
     """
 
-    __slots__ = ("text", "command", "argv", "program", "tool", "exit_code", "mode", "kind", "_log_read")
+    __slots__ = ("text", "command", "argv", "program", "tool", "exit_code", "mode", "kind", "safe", "_log_read")
 
     def __init__(self, text: str, command: str | None = None, *, argv: tuple[str, ...] | None = None,
                  tool: str | None = None, exit_code: int | None = None, mode: str = "default",
@@ -123,6 +126,7 @@ class FormatRequest:
         self.exit_code = exit_code
         self.mode = mode
         self.kind = kind
+        self.safe: bool | None = None
         self._log_read: tuple[str, bool] | None = None  # (text, verdict) of the last ``logread.reads_log`` call
 
     @property

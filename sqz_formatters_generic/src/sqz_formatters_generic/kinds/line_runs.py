@@ -187,10 +187,14 @@ def _varied(template: str, rows: list[list[str]]) -> str:
     return text if len(text) <= 160 else f"{len(fields)} numbers varied"
 
 
-def _sensitive(text: str) -> bool:
+def _sensitive(text: str, known: bool | None = None) -> bool:
     """Safe content (a stack trace, DDL, a key): a summary of it would be stored to stay recoverable,
-    and such content is never stored, so it goes out as the generic clean-up leaves it."""
+    and such content is never stored, so it goes out as the generic clean-up leaves it. The core's
+    verdict when the request carries one (``request.safe``), else a classification of its own."""
     from sqz_core.api import classify
+
+    if known is not None:
+        return known
 
     verdict = classify(text)
     return verdict is not None and verdict.level == "safe"
@@ -204,7 +208,7 @@ def compress_runs(request) -> str | None:
         lines.pop()
     if any(line.lstrip().startswith(_OUR_NOTE) for line in lines):
         return None  # a line that reads as one of our notes could not be told from one we add
-    if _sensitive(text) or _is_patch(text) or reads_a_file(request):
+    if _sensitive(text, getattr(request, "safe", None)) or _is_patch(text) or reads_a_file(request):
         return None
     out: list[str] = []
     done = 0
