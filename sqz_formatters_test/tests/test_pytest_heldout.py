@@ -240,12 +240,12 @@ def test_xdist_verbose_started_lines_go_when_their_outcome_is_shown():
     out = pytest_suite.run(fx)
     assert "toolz/tests/test_itertoolz.py::test_remove \n" in fx.text
     assert "test_remove" not in out and "(+ 50 passed)" in out
-    assert "toolz/tests/test_itertoolz.py::test_interleave FAILED" in out.splitlines()
+    assert "[gw0] [ 86%] FAILED toolz/tests/test_itertoolz.py::test_interleave" in out.splitlines()  # as xdist wrote it
     # a test whose outcome line is missing (its worker went down) keeps its started line
     lines = [x for x in fx.text.splitlines(True) if not x.startswith("[gw") or "test_remove" not in x]
     crashed = pytest_suite.ask("".join(lines), fx.command, 1)
     assert "toolz/tests/test_itertoolz.py::test_remove" in [x.rstrip() for x in crashed.splitlines()]
-    assert "toolz/tests/test_itertoolz.py::test_interleave FAILED" in crashed.splitlines()
+    assert "[gw0] [ 86%] FAILED toolz/tests/test_itertoolz.py::test_interleave" in crashed.splitlines()
 
 
 def test_native_library_frames_keep_their_location_not_their_statement():

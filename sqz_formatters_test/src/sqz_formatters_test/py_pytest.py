@@ -99,6 +99,15 @@ def _split_sections(lines: list[str]) -> tuple[list[str], list[tuple[str, str, l
     return head, sections
 
 
+def _unpadded(line: str) -> str:
+    """A verbose outcome line without the padding pytest puts before its ``[ 78%]`` column."""
+    line = line.rstrip()
+    at = line.rfind(" [")
+    if line.endswith("%]") and at > 0 and line[:at].endswith(" "):
+        return line[:at].rstrip() + line[at:]
+    return line
+
+
 def compact_header(head: list[str]) -> list[str] | None:
     """Drop platform/rootdir/plugins lines and progress; keep non-passing verbose lines and unknown text."""
     out: list[str] = []
@@ -111,9 +120,8 @@ def compact_header(head: list[str]) -> list[str] | None:
             continue
         if finished and line.rstrip() in finished:
             continue
-        m = _COLLECTED.match(line)
-        if m:
-            out.append(m.group("rest"))
+        if _COLLECTED.match(line):
+            out.append(line)  # kept as pytest wrote it ("collecting ... collected 611 items": every word)
             continue
         if _PROGRESS.match(line) and not line.startswith("collect"):
             continue
@@ -122,8 +130,7 @@ def compact_header(head: list[str]) -> list[str] | None:
             if m.group("outcome") == "PASSED":
                 passed += 1
             else:
-                why = m.groupdict().get("why") or ""
-                out.append(f"{m.group('id').rstrip()} {m.group('outcome')}{why}")
+                out.append(_unpadded(line))  # a non-passing test's line, every word (its percentage too)
             continue
         out.append(line)
     if passed:
