@@ -499,9 +499,9 @@ def _nothing_around_secrets(c: _Call) -> bool:
     from .safety import may_hold_traces
 
     if c.store is not None and not c.cheap:
-        catch_all = {r["name"] for r in c.records if "*" in r.get("commands", ())}
         from .plugins import implementations
 
+        catch_all = _catch_alls(c.records)
         if any(m.wraps or m.plugin not in catch_all for m in implementations("sqz_format", c.records)):
             return False
     cleaned = c.cleaned
@@ -632,7 +632,7 @@ def _rendered_around(c: _Call) -> list[tuple[str, str | None, bool]]:
         plugin, formatted, _ = _first_format(c.records, req)
         if formatted is not None:
             done = put_back(formatted, marks, texts)
-            if done is None and plugin not in {r["name"] for r in c.records if "*" in r.get("commands", ())}:
+            if done is None and plugin not in _catch_alls(c.records):
                 # a placeholder lost (not a line of its own where it stood): only a formatter that claims
                 # the program renders the rest and has the blocks appended. A content kind that lost one
                 # turned the text into another form (HTML markup into its text, issue 25's blind set:
@@ -743,6 +743,11 @@ def _store(c: _Call, result: Result) -> Result:
     return result
 
 
+def _catch_alls(records: list[dict]) -> set[str]:
+    """The names of the plugins that format any program (``commands = ("*",)``: the generic pack's kinds)."""
+    return {r["name"] for r in records if "*" in r.get("commands", ())}
+
+
 def _first_format(records: list[dict], req: FormatRequest) -> tuple:
     """``(plugin, text, kind asked)`` of the first formatter that answers (plugin and text None if none).
 
@@ -760,7 +765,7 @@ def _first_format(records: list[dict], req: FormatRequest) -> tuple:
         request.kind = call_first(implementations("sqz_detect", records), request=request)[1]
 
     impls = implementations("sqz_format", records)
-    catch_all = {r["name"] for r in records if "*" in r.get("commands", ())}
+    catch_all = _catch_alls(records)
     at = next((i for i, m in enumerate(impls) if not m.wraps and m.plugin in catch_all), len(impls))
     impls.insert(at, Impl("sqz_detect", ask_kind, ("request",), False, False))
     plugin, formatted = call_first(impls, request=req)

@@ -39,14 +39,14 @@ _HEADER_NOISE = lazy(
     r"^(?:platform \S+ -- Python \S+|sysconfig platform: |cachedir: |rootdir: |configfile: |testpaths: |plugins: |"
     r"hypothesis profile |Using --randomly-seed=|created: \d+/\d+ workers?$|scheduling tests via |"
     r"benchmark: |codspeed: |asyncio: mode=|django: |metadata: )")
-_COLLECTED = lazy(r"^(?:collecting \.\.\. )?(?P<rest>collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
+_COLLECTED = lazy(r"^(?:collecting \.\.\. )?(?:collected \d+ items?.*|\d+ workers? \[\d+ items?\])$")
 # a progress row; pytest also prints a row of padding alone when a module's dots filled the previous one
 _PROGRESS = lazy(r"^(?:\S+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$|^\s+\[\s*\d+%\]$")
 # the id up to its first "::" one way only (the rest is the lazy .*?): \S+:: backtracked over every
 # "::" of a long line, quadratic (issue 29.1)
 _VERBOSE = lazy(
     r"^(?P<id>(?:[^\s:]|:(?!:))+::.*?) (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)"
-    r"(?P<why> \(.*\))?(?:\s+\[\s*\d+%\])?$")
+    r"(?: \(.*\))?(?:\s+\[\s*\d+%\])?$")
 _VERBOSE_XDIST = lazy(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<outcome>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::.*)$")
 _DEPRECATION = lazy(r"^\s+\S.*:\d+: (?:Pending)?DeprecationWarning: ")

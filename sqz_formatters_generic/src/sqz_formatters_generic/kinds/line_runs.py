@@ -191,10 +191,9 @@ def _sensitive(text: str, known: bool | None = None) -> bool:
     """Safe content (a stack trace, DDL, a key): a summary of it would be stored to stay recoverable,
     and such content is never stored, so it goes out as the generic clean-up leaves it. The core's
     verdict when the request carries one (``request.safe``), else a classification of its own."""
-    from sqz_core.api import classify
-
     if known is not None:
         return known
+    from sqz_core.api import classify
 
     verdict = classify(text)
     return verdict is not None and verdict.level == "safe"
